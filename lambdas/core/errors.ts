@@ -1,0 +1,37 @@
+/**
+ * Stable, machine-readable codes for failures a caller can fix. Boundaries (the MCP layer,
+ * handlers) decide by `code`, never by matching message text.
+ */
+export type ErrorCode =
+  | 'INVALID_INPUT'
+  | 'INVALID_TIMEZONE'
+  | 'INVALID_DATETIME'
+  | 'INVALID_DURATION'
+  | 'INVALID_RRULE'
+  | 'UNRECOGNIZED_EXPRESSION'
+  | 'OUT_OF_RANGE';
+
+/**
+ * A failure caused by the caller's input or the state of the domain, never by a bug.
+ * The message says what to do next; `details` carries structured hints (e.g. suggestions).
+ *
+ * @example
+ * throw new DomainError('INVALID_TIMEZONE', 'Unknown time zone "Mars/Olympus".', { suggestions: [] });
+ */
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** True when `error` is a {@link DomainError}, optionally with one specific code. */
+export function isDomainError(error: unknown, code?: ErrorCode): error is DomainError {
+  return error instanceof DomainError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,14 @@
+import type { TimeDeps } from '../core/ports.js';
+
+/** Where operational messages go. Powertools on Lambda, stderr locally (stdout belongs to stdio MCP). */
+export interface Logger {
+  info(message: string, extra?: Record<string, unknown>): void;
+  warn(message: string, extra?: Record<string, unknown>): void;
+  error(message: string, extra?: Record<string, unknown>): void;
+}
+
+/** Everything the MCP layer needs, built by a composition root in lambdas/runtime. */
+export interface McpDeps extends TimeDeps {
+  logger: Logger;
+  version: string;
+}

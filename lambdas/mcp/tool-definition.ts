@@ -1,0 +1,47 @@
+import type { z } from 'zod';
+import type { McpDeps } from './deps.js';
+
+/** The four behaviour hints every Meridian tool declares (MCP tool annotations). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** Hints for pure computations: read-only, idempotent, closed-world. */
+export const PURE_COMPUTATION: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/**
+ * One MCP tool: its public contract (name, schemas, annotations, description) and the handler
+ * that maps validated input to structured output. Handlers throw `DomainError` for anything the
+ * caller can fix; the server turns that into an `isError` result with the code.
+ */
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: Input;
+  output: Output;
+  annotations: ToolAnnotations;
+  run(deps: McpDeps, input: z.output<Input>): Promise<z.input<Output>> | z.input<Output>;
+}
+
+/**
+ * Declares a tool with full type inference between its schemas and its handler.
+ *
+ * @example
+ * export const pingTool = defineTool({ name: 'ping', title: 'Ping', description: '…',
+ *   input: z.object({}), output: z.object({ ok: z.boolean() }), annotations: PURE_COMPUTATION,
+ *   run: () => ({ ok: true }) });
+ */
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  definition: ToolDefinition<Input, Output>,
+): ToolDefinition<Input, Output> {
+  return definition;
+}

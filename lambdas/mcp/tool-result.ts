@@ -1,0 +1,39 @@
+import { encode } from '@toon-format/toon';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { DomainError } from '../core/errors.js';
+
+/**
+ * A successful result: `structuredContent` for programs, text for models. Tools whose input has
+ * `format: "toon"` get TOON text (fewer tokens for lists); everything else gets JSON text.
+ */
+export function successResult(structured: Record<string, unknown>, format: unknown): CallToolResult {
+  const text = format === 'toon' ? encode(structured) : JSON.stringify(structured);
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+/**
+ * A failure the caller can fix. No `structuredContent`: clients validate it against the
+ * tool's outputSchema, which describes success only.
+ */
+export function domainErrorResult(error: DomainError): CallToolResult {
+  const body = { error: { code: error.code, message: error.message, ...error.details } };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+}
+
+/** Turns zod issues into one INVALID_INPUT result that names each field and what to fix. */
+export function invalidInputResult(toolName: string, issues: readonly z.core.$ZodIssue[]): CallToolResult {
+  const problems = issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
+    return { field, problem: issue.message };
+  });
+  const summary = problems.map((p) => `"${p.field}": ${p.problem}`).join('; ');
+  const body = {
+    error: {
+      code: 'INVALID_INPUT',
+      message: `Invalid arguments for ${toolName}: ${summary}. See the tool's inputSchema in tools/list.`,
+      problems,
+    },
+  };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+}
