@@ -45,7 +45,11 @@ export async function compare(
   options: { rounds?: number; runs?: number; warmup?: number; inner?: number } = {},
 ): Promise<{ candidate: Sample; baseline: Sample }> {
   const rounds = options.rounds ?? 5;
-  const per = { runs: Math.max(1, Math.round((options.runs ?? 30) / rounds)), warmup: options.warmup ?? 3, inner: options.inner ?? 1 };
+  const per = {
+    runs: Math.max(1, Math.round((options.runs ?? 30) / rounds)),
+    warmup: options.warmup ?? 3,
+    inner: options.inner ?? 1,
+  };
   const a: number[] = [];
   const b: number[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -54,7 +58,12 @@ export async function compare(
   }
   const summarise = (name: string, xs: number[]): Sample => {
     const sorted = [...xs].sort((x, y) => x - y);
-    return { name, medianMs: percentile(sorted, 0.5), p90Ms: percentile(sorted, 0.9), runs: xs.length * per.runs };
+    return {
+      name,
+      medianMs: percentile(sorted, 0.5),
+      p90Ms: percentile(sorted, 0.9),
+      runs: xs.length * per.runs,
+    };
   };
   return { candidate: summarise(candidate.name, a), baseline: summarise(baseline.name, b) };
 }
@@ -72,9 +81,15 @@ export function reportRatio(
   { candidate, baseline }: { candidate: Sample; baseline: Sample },
   target: { kind: 'speedup' | 'slowdown'; value: number },
 ): { ratio: number; met: boolean } {
-  const ratio = target.kind === 'speedup' ? baseline.medianMs / candidate.medianMs : candidate.medianMs / baseline.medianMs;
+  const ratio =
+    target.kind === 'speedup'
+      ? baseline.medianMs / candidate.medianMs
+      : candidate.medianMs / baseline.medianMs;
   const met = target.kind === 'speedup' ? ratio >= target.value : ratio <= target.value;
-  const wording = target.kind === 'speedup' ? `${ratio.toFixed(1)}× faster (target ≥ ${target.value}×)` : `${ratio.toFixed(2)}× (target ≤ ${target.value}×)`;
+  const wording =
+    target.kind === 'speedup'
+      ? `${ratio.toFixed(1)}× faster (target ≥ ${target.value}×)`
+      : `${ratio.toFixed(2)}× (target ≤ ${target.value}×)`;
   console.log(
     `${met ? 'PASS' : 'MISS'}  ${title}: ${candidate.name} ${formatMs(candidate.medianMs)} vs ${baseline.name} ${formatMs(baseline.medianMs)} → ${wording}`,
   );

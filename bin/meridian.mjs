@@ -1,2 +1,6 @@
 #!/usr/bin/env node
-console.log("hi from meridian bin", process.argv.slice(2))
+// Runs the TypeScript CLI straight from source (tsx), so `npm ci` is the only build step.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./meridian.ts');

@@ -43,11 +43,7 @@ export function createToolCatalogue(tools: readonly ToolDefinition[]) {
 
 const defaultCatalogue = createToolCatalogue(ALL_TOOLS);
 
-async function callTool(
-  tool: ToolDefinition,
-  rawArguments: unknown,
-  deps: McpDeps,
-): Promise<CallToolResult> {
+async function callTool(tool: ToolDefinition, rawArguments: unknown, deps: McpDeps): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArguments ?? {});
   if (!parsed.success) return invalidInputResult(tool.name, parsed.error.issues);
   try {

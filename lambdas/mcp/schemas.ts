@@ -10,4 +10,6 @@ export const rfc3339 = (purpose: string) =>
 export const outputFormat = z
   .enum(['toon', 'json'])
   .default('toon')
-  .describe('Text encoding of the result: "toon" (default, about 40% fewer tokens) or "json". structuredContent is always JSON.');
+  .describe(
+    'Text encoding of the result: "toon" (default, about 40% fewer tokens) or "json". structuredContent is always JSON.',
+  );

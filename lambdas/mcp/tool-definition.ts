@@ -22,7 +22,10 @@ export const PURE_COMPUTATION: ToolAnnotations = {
  * that maps validated input to structured output. Handlers throw `DomainError` for anything the
  * caller can fix; the server turns that into an `isError` result with the code.
  */
-export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
+export interface ToolDefinition<
+  Input extends z.ZodObject = z.ZodObject,
+  Output extends z.ZodObject = z.ZodObject,
+> {
   name: string;
   title: string;
   description: string;

@@ -1,5 +1,5 @@
-import { encode } from '@toon-format/toon';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { encode } from '@toon-format/toon';
 import type { z } from 'zod';
 import type { DomainError } from '../core/errors.js';
 

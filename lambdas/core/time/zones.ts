@@ -2,10 +2,32 @@ import { closest, distance } from 'fastest-levenshtein';
 import { IANAZone } from 'luxon';
 import { DomainError } from '../errors.js';
 
+// ICU (and so Intl.supportedValuesOf) still lists some zones under their pre-rename IANA names.
+// Suggest the names IANA uses today; both spellings are accepted as input.
+const CURRENT_NAMES: Record<string, string> = {
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'America/Godthab': 'America/Nuuk',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Truk': 'Pacific/Chuuk',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+};
+
 let canonicalZoneNames: readonly string[] | undefined;
 
 function zoneNames(): readonly string[] {
-  canonicalZoneNames ??= [...Intl.supportedValuesOf('timeZone'), 'UTC'];
+  canonicalZoneNames ??= [
+    ...new Set(
+      [...Intl.supportedValuesOf('timeZone'), 'UTC'].map((name) => {
+        const current = CURRENT_NAMES[name];
+        return current !== undefined && IANAZone.isValidZone(current) ? current : name;
+      }),
+    ),
+  ];
   return canonicalZoneNames;
 }
 
@@ -18,7 +40,10 @@ export function suggestZones(input: string, limit = 3): string[] {
   const scored = zoneNames().map((name) => {
     const lower = name.toLowerCase();
     const city = lower.slice(lower.lastIndexOf('/') + 1);
-    const score = Math.min(distance(needle, lower), distance(needle.slice(needle.lastIndexOf('/') + 1), city));
+    const score = Math.min(
+      distance(needle, lower),
+      distance(needle.slice(needle.lastIndexOf('/') + 1), city),
+    );
     return { name, score };
   });
   scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
@@ -37,7 +62,8 @@ export function requireZone(name: string, field = 'timezone'): IANAZone {
   const trimmed = name.trim();
   // Fixed offsets such as "+05:00" are not zones: they carry no DST rules, so we refuse them here.
   if (trimmed.length > 0 && IANAZone.isValidZone(trimmed)) return IANAZone.create(trimmed);
-  const suggestions = trimmed.length > 0 ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
+  const suggestions =
+    trimmed.length > 0 ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
   throw new DomainError(
     'INVALID_TIMEZONE',
     `Unknown time zone "${name}" in "${field}". Use an IANA name such as ${suggestions.map((s) => `"${s}"`).join(', ')}.`,

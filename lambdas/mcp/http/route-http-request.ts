@@ -1,0 +1,65 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createMcpServer } from '../create-mcp-server.js';
+import type { McpDeps } from '../deps.js';
+
+export const MCP_PATH = '/mcp';
+export const HEALTH_PATH = '/health';
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}) {
+  return json(status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+}
+
+/**
+ * Serves one MCP request statelessly: a new server and transport per request (a stateless
+ * transport refuses reuse), JSON responses rather than SSE so it fits Lambda's request/response.
+ */
+async function serveMcp(request: Request, deps: McpDeps): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  const server = createMcpServer(deps);
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(request);
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * The single HTTP entry shared by `meridian serve` (node:http) and the Lambda handler:
+ * POST /mcp is MCP; other methods on /mcp get 405 (a GET would open an SSE stream that a stateless
+ * server never writes to); GET /health is a liveness probe; anything else is 404.
+ *
+ * @example
+ * const response = await routeHttpRequest(new Request('http://localhost/health'), deps);
+ */
+export async function routeHttpRequest(request: Request, deps: McpDeps): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (path === MCP_PATH) {
+    if (request.method === 'POST') return serveMcp(request, deps);
+    return jsonRpcError(
+      405,
+      -32000,
+      `Method ${request.method} not allowed: send MCP requests as POST ${MCP_PATH}.`,
+      {
+        allow: 'POST',
+      },
+    );
+  }
+  if (path === HEALTH_PATH) {
+    if (request.method === 'GET' || request.method === 'HEAD')
+      return json(200, { status: 'ok', version: deps.version });
+    return json(405, { error: `Use GET ${HEALTH_PATH}.` }, { allow: 'GET, HEAD' });
+  }
+  return json(404, { error: `Not found: ${path}. The MCP endpoint is POST ${MCP_PATH}.` });
+}

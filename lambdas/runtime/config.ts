@@ -1,0 +1,61 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { requireZone } from '../core/time/zones.js';
+
+const port = z.coerce.number().int().min(0).max(65_535).describe('TCP port; 0 picks a free one');
+
+export const EmbeddedConfig = z.object({
+  dataDir: z.string().min(1),
+  timezone: z.string().min(1).optional(),
+  host: z.string().min(1),
+  port,
+});
+export type EmbeddedConfig = z.infer<typeof EmbeddedConfig>;
+
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_DATA_DIR = '.meridian';
+
+/** Flags given on the command line; each overrides its environment variable. */
+export interface ConfigFlags {
+  dataDir?: string | undefined;
+  timezone?: string | undefined;
+  host?: string | undefined;
+  port?: string | undefined;
+}
+
+/**
+ * Reads the embedded runtime's configuration: flags first, then `MERIDIAN_DATA_DIR`,
+ * `MERIDIAN_TIMEZONE`, `HTTP_HOST`, `HTTP_PORT`, then defaults. Throws with a message naming the
+ * variable or flag to fix; an unknown zone is refused at start-up rather than on first use.
+ *
+ * @example
+ * loadEmbeddedConfig({ HTTP_PORT: '9000' }, {}).port; // 9000
+ */
+export function loadEmbeddedConfig(
+  env: NodeJS.ProcessEnv,
+  flags: ConfigFlags,
+  cwd = process.cwd(),
+): EmbeddedConfig {
+  const candidate = {
+    dataDir: resolve(cwd, flags.dataDir ?? env.MERIDIAN_DATA_DIR ?? DEFAULT_DATA_DIR),
+    timezone: emptyToUndefined(flags.timezone ?? env.MERIDIAN_TIMEZONE),
+    host: flags.host ?? env.HTTP_HOST ?? DEFAULT_HOST,
+    port: flags.port ?? env.HTTP_PORT ?? DEFAULT_PORT,
+  };
+  const parsed = EmbeddedConfig.safeParse(candidate);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+      .join('; ');
+    throw new Error(
+      `Invalid configuration (${problems}). Check --port/HTTP_PORT, --host/HTTP_HOST, --data-dir/MERIDIAN_DATA_DIR.`,
+    );
+  }
+  if (parsed.data.timezone !== undefined) requireZone(parsed.data.timezone, 'MERIDIAN_TIMEZONE');
+  return parsed.data;
+}
+
+function emptyToUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}

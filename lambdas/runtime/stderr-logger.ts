@@ -1,0 +1,27 @@
+import type { Logger } from '../mcp/deps.js';
+
+/**
+ * JSON-lines logger on stderr for the embedded runtime. Never stdout: in `stdio` mode stdout
+ * carries the MCP protocol, and one stray line would corrupt it.
+ */
+export function createStderrLogger(service = 'meridian'): Logger {
+  const write = (level: string, message: string, extra?: Record<string, unknown>) => {
+    const entry = { level, service, timestamp: new Date().toISOString(), message, ...serialise(extra) };
+    process.stderr.write(`${JSON.stringify(entry)}\n`);
+  };
+  return {
+    info: (message, extra) => write('INFO', message, extra),
+    warn: (message, extra) => write('WARN', message, extra),
+    error: (message, extra) => write('ERROR', message, extra),
+  };
+}
+
+function serialise(extra: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!extra) return {};
+  return Object.fromEntries(
+    Object.entries(extra).map(([key, value]) => [
+      key,
+      value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
+    ]),
+  );
+}
