@@ -1,0 +1,175 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHttpClient, errorOf, type FetchLike } from '../support/mcp-client.js';
+
+export interface HttpTarget {
+  /** Base URL without the /mcp path. */
+  baseUrl: string;
+  /** How requests reach the target: real network fetch, or a bridge into a Lambda handler. */
+  fetch: FetchLike;
+  close(): Promise<void>;
+}
+
+export const TIME_TOOLS = [
+  'get_temporal_context',
+  'resolve_datetime',
+  'convert_timezone',
+  'compute_duration',
+  'adjust_timestamp',
+  'expand_rrule',
+] as const;
+
+const PURE = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** A valid call for each time tool, and a field of its answer that proves it did the work. */
+const VALID_CALLS: Record<(typeof TIME_TOOLS)[number], { args: Record<string, unknown>; expect: Record<string, unknown> }> = {
+  get_temporal_context: { args: { timezone: 'Asia/Kathmandu' }, expect: { utc_offset: '+05:45' } },
+  resolve_datetime: {
+    args: { expression: 'next Tuesday at 2pm', timezone: 'America/New_York', reference_time: '2026-02-20T15:30:00Z' },
+    expect: { resolved_utc: '2026-02-24T19:00:00+00:00' },
+  },
+  convert_timezone: {
+    args: { datetime: '2026-03-15T18:00:00Z', target_timezone: 'America/Los_Angeles' },
+    expect: { local: '2026-03-15T11:00:00-07:00' },
+  },
+  compute_duration: {
+    args: { start: '2026-03-16T13:00:00Z', end: '2026-03-16T21:30:00Z' },
+    expect: { total_seconds: 30_600 },
+  },
+  adjust_timestamp: {
+    args: { datetime: '2026-03-08T01:00:00-05:00', adjustment: '+1d', timezone: 'America/New_York' },
+    expect: { adjusted_local: '2026-03-09T01:00:00-04:00' },
+  },
+  expand_rrule: {
+    args: { rrule: 'FREQ=DAILY;COUNT=2', dtstart: '2026-03-07T09:00:00', timezone: 'America/New_York', format: 'json' },
+    expect: { count: 2 },
+  },
+};
+
+/**
+ * One behavioural suite for every way Meridian speaks HTTP (node:http server, Lambda handler),
+ * driven by the SDK's real Client wherever MCP is involved.
+ */
+export function describeMcpHttpTransport(label: string, start: () => Promise<HttpTarget>): void {
+  describe(`MCP over HTTP: ${label}`, () => {
+    let target: HttpTarget;
+    let client: Client;
+
+    beforeAll(async () => {
+      target = await start();
+      client = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch);
+    });
+
+    afterAll(async () => {
+      await client?.close();
+      await target?.close();
+    });
+
+    it('lists the six time tools with their annotations and output schemas', async () => {
+      const { tools } = await client.listTools();
+      const time = tools.filter((tool) => (TIME_TOOLS as readonly string[]).includes(tool.name));
+
+      expect(time.map((tool) => tool.name).sort()).toEqual([...TIME_TOOLS].sort());
+      for (const tool of time) {
+        expect(tool.annotations).toMatchObject(PURE);
+        expect(tool.outputSchema?.type).toBe('object');
+        expect(tool.description?.length).toBeGreaterThan(40);
+      }
+    });
+
+    it.each(TIME_TOOLS)('answers %s with structured content', async (name) => {
+      const { args, expect: expected } = VALID_CALLS[name];
+
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+      expect(result.isError ?? false).toBe(false);
+      expect(result.structuredContent).toMatchObject(expected);
+    });
+
+    it('encodes list results as TOON text by default and JSON on request', async () => {
+      const args = VALID_CALLS.expand_rrule.args;
+      const toon = (await client.callTool({ name: 'expand_rrule', arguments: { ...args, format: 'toon' } })) as CallToolResult;
+      const json = (await client.callTool({ name: 'expand_rrule', arguments: args })) as CallToolResult;
+
+      const toonText = toon.content[0]?.type === 'text' ? toon.content[0].text : '';
+      const jsonText = json.content[0]?.type === 'text' ? json.content[0].text : '';
+      expect(() => JSON.parse(toonText)).toThrow();
+      expect(JSON.parse(jsonText)).toEqual(json.structuredContent);
+      expect(toon.structuredContent).toEqual(json.structuredContent);
+    });
+
+    it.each([
+      ['get_temporal_context', { timezone: 'America/New_Yrok' }, 'INVALID_TIMEZONE'],
+      ['convert_timezone', { datetime: '2026-03-15 noon', target_timezone: 'UTC' }, 'INVALID_DATETIME'],
+      ['adjust_timestamp', { datetime: '2026-03-15T18:00:00Z', adjustment: '2 hours' }, 'INVALID_DURATION'],
+      ['expand_rrule', { rrule: 'FREQ=SOMETIMES', dtstart: '2026-03-07T09:00:00', timezone: 'UTC' }, 'INVALID_RRULE'],
+      ['resolve_datetime', { expression: 'when pigs fly', timezone: 'UTC' }, 'UNRECOGNIZED_EXPRESSION'],
+      ['compute_duration', { start: '2026-03-16T13:00:00Z' }, 'INVALID_INPUT'],
+    ] as const)('returns isError with a stable code from %s', async (name, args, code) => {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+      expect(errorOf(result).code).toBe(code);
+      expect(errorOf(result).message.length).toBeGreaterThan(20);
+    });
+
+    it('suggests the closest zone names for a typo', async () => {
+      const result = (await client.callTool({
+        name: 'get_temporal_context',
+        arguments: { timezone: 'Europe/Londn' },
+      })) as CallToolResult;
+
+      expect(errorOf(result).suggestions).toContain('Europe/London');
+    });
+
+    it('answers an unknown tool with a JSON-RPC error', async () => {
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    });
+
+    it.each(['GET', 'DELETE', 'PUT'])('answers %s /mcp with 405 and Allow: POST', async (method) => {
+      const response = await target.fetch(`${target.baseUrl}/mcp`, { method });
+
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    });
+
+    it('answers GET /health with 200', async () => {
+      const response = await target.fetch(`${target.baseUrl}/health`);
+
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ status: 'ok' });
+    });
+
+    it('answers unknown paths with 404', async () => {
+      const response = await target.fetch(`${target.baseUrl}/elsewhere`, { method: 'POST', body: '{}' });
+
+      expect(response.status).toBe(404);
+    });
+
+    it('answers a malformed JSON body with a JSON-RPC parse error', async () => {
+      const response = await target.fetch(`${target.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc": "2.0", ',
+      });
+
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    });
+
+    it('serves concurrent requests independently (stateless)', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          client.callTool({
+            name: 'compute_duration',
+            arguments: { start: '2026-01-01T00:00:00Z', end: `2026-01-01T0${i}:00:00Z` },
+          }),
+        ),
+      );
+
+      expect(results.map((r) => (r as CallToolResult).structuredContent?.total_seconds)).toEqual(
+        Array.from({ length: 10 }, (_, i) => i * 3600),
+      );
+    });
+  });
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { loadEmbeddedConfig } from '../../lambdas/runtime/config.js';
+
+describe('loadEmbeddedConfig', () => {
+  it('defaults to 127.0.0.1:8787 with data under ./.meridian and no zone', () => {
+    expect(loadEmbeddedConfig({}, {}, '/srv/app')).toEqual({
+      dataDir: '/srv/app/.meridian',
+      host: '127.0.0.1',
+      port: 8787,
+      timezone: undefined,
+    });
+  });
+
+  it('reads HTTP_PORT, MERIDIAN_DATA_DIR and MERIDIAN_TIMEZONE', () => {
+    const config = loadEmbeddedConfig(
+      { HTTP_PORT: '9001', MERIDIAN_DATA_DIR: 'state', MERIDIAN_TIMEZONE: 'Asia/Kathmandu' },
+      {},
+      '/srv/app',
+    );
+
+    expect(config).toMatchObject({ port: 9001, dataDir: '/srv/app/state', timezone: 'Asia/Kathmandu' });
+  });
+
+  it('lets flags override the environment', () => {
+    const config = loadEmbeddedConfig(
+      { HTTP_PORT: '9001', MERIDIAN_TIMEZONE: 'Asia/Kathmandu' },
+      { port: '9002', timezone: 'Europe/London', dataDir: '/data' },
+    );
+
+    expect(config).toMatchObject({ port: 9002, timezone: 'Europe/London', dataDir: '/data' });
+  });
+
+  it('treats an empty MERIDIAN_TIMEZONE as unset', () => {
+    expect(loadEmbeddedConfig({ MERIDIAN_TIMEZONE: '  ' }, {}).timezone).toBeUndefined();
+  });
+
+  it.each(['abc', '70000', '-1'])('refuses port %j and names the setting', (port) => {
+    expect(() => loadEmbeddedConfig({ HTTP_PORT: port }, {})).toThrowError(/HTTP_PORT/);
+  });
+
+  it('refuses an unknown zone at start-up with suggestions', () => {
+    expect(() => loadEmbeddedConfig({ MERIDIAN_TIMEZONE: 'Europe/Londn' }, {})).toThrowError(/Europe\/London/);
+  });
+});

@@ -1,0 +1,53 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIME_TOOLS } from '../mcp/http-transport-suite.js';
+import { errorOf } from '../support/mcp-client.js';
+
+describe('meridian stdio', () => {
+  let client: Client;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'meridian-stdio-'));
+    client = new Client({ name: 'meridian-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/meridian.mjs', 'stdio', '--data-dir', dataDir],
+        env: { ...(process.env as Record<string, string>), MERIDIAN_TIMEZONE: 'Europe/London' },
+        stderr: 'pipe',
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('lists the six time tools', async () => {
+    const { tools } = await client.listTools();
+
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining([...TIME_TOOLS]));
+  });
+
+  it('reports the configured zone from MERIDIAN_TIMEZONE', async () => {
+    const result = (await client.callTool({ name: 'get_temporal_context', arguments: {} })) as CallToolResult;
+
+    expect(result.structuredContent).toMatchObject({ timezone: 'Europe/London', timezone_configured: true });
+  });
+
+  it('answers invalid input with isError and a code', async () => {
+    const result = (await client.callTool({
+      name: 'convert_timezone',
+      arguments: { datetime: '2026-03-15T18:00:00Z', target_timezone: 'Mars/Olympus' },
+    })) as CallToolResult;
+
+    expect(errorOf(result).code).toBe('INVALID_TIMEZONE');
+  });
+});
