@@ -9,7 +9,14 @@ export type ErrorCode =
   | 'INVALID_DURATION'
   | 'INVALID_RRULE'
   | 'UNRECOGNIZED_EXPRESSION'
-  | 'OUT_OF_RANGE';
+  | 'OUT_OF_RANGE'
+  | 'NOT_FOUND'
+  | 'STALE_WRITE'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'PROVIDER_ERROR'
+  | 'PROVIDER_RATE_LIMITED'
+  | 'PROVIDER_AUTH_FAILED';
 
 /**
  * A failure caused by the caller's input or the state of the domain, never by a bug.

@@ -63,7 +63,10 @@ export interface QueryPage<T extends StoredItem = StoredItem> {
  * hold, and never partially apply one write.
  */
 export interface DocumentStore {
-  get<T extends StoredItem = StoredItem>(key: ItemKey, options?: { consistent?: boolean }): Promise<T | undefined>;
+  get<T extends StoredItem = StoredItem>(
+    key: ItemKey,
+    options?: { consistent?: boolean },
+  ): Promise<T | undefined>;
   put(item: StoredItem, options?: { condition?: Condition }): Promise<void>;
   delete(key: ItemKey, options?: { condition?: Condition }): Promise<void>;
   query<T extends StoredItem = StoredItem>(options: QueryOptions): Promise<QueryPage<T>>;
