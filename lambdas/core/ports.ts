@@ -23,3 +23,20 @@ export interface TimeDeps {
   /** IANA zone from configuration (`MERIDIAN_TIMEZONE`); undefined when none was set. */
   defaultTimezone: string | undefined;
 }
+
+/** Randomness, injected so ids and secrets are reproducible in tests and never come from Math.random. */
+export interface RandomSource {
+  /** Cryptographically strong random bytes. */
+  bytes(length: number): Uint8Array;
+  /** A random UUID (v4). */
+  uuid(): string;
+}
+
+/**
+ * Envelope encryption for secrets at rest (provider refresh tokens, CalDAV passwords). The
+ * `context` is authenticated data: decrypting with a different context must fail.
+ */
+export interface EnvelopeEncryption {
+  encrypt(plaintext: Uint8Array, context: Record<string, string>): Promise<Uint8Array>;
+  decrypt(ciphertext: Uint8Array, context: Record<string, string>): Promise<Uint8Array>;
+}

@@ -115,7 +115,8 @@ function originalStarts(shape: SeriesShape, fromMs: number, toMs: number, applyE
   }
 }
 
-function overlaps(event: CalendarEvent, fromMs: number, toMs: number): boolean {
+/** Overlap with [fromMs, toMs): a zero-length event counts when it sits inside the window. */
+export function overlapsWindow(event: CalendarEvent, fromMs: number, toMs: number): boolean {
   const start = eventTimeMs(event.start);
   const end = Math.max(eventTimeMs(event.end), start);
   return start < toMs && (end > fromMs || (end === start && start >= fromMs));
@@ -140,7 +141,7 @@ export function expandSeries(series: Series, fromMs: number, toMs: number, defau
   // An edited occurrence moved into the window from outside it still belongs there.
   for (const [key, override] of overrides) if (!byKey.has(key)) byKey.set(key, override);
   return [...byKey.values()]
-    .filter((event) => event.status !== 'cancelled' && overlaps(event, fromMs, toMs))
+    .filter((event) => event.status !== 'cancelled' && overlapsWindow(event, fromMs, toMs))
     .sort((a, b) => eventTimeMs(a.start) - eventTimeMs(b.start) || a.id.localeCompare(b.id));
 }
 
@@ -188,8 +189,8 @@ export function editOccurrence(
   return { series: { master: series.master, overrides: [...others, written] }, written };
 }
 
-function shiftWall(wall: string, zone: string, deltaMs: number): string {
-  return DateTime.fromISO(wall, { zone: 'utc' }).plus({ milliseconds: deltaMs }).toFormat(WALL) ?? wall;
+function shiftWall(wall: string, deltaMs: number): string {
+  return DateTime.fromISO(wall, { zone: 'utc' }).plus({ milliseconds: deltaMs }).toFormat(WALL);
 }
 
 /**
@@ -217,7 +218,7 @@ export function editSeries(
   const timing = startShift !== 0 || endShift !== startShift
     ? { start: moveWall(master.start, startShift), end: moveWall(master.end, endShift) }
     : {};
-  const recurrence = startShift === 0 ? shape.recurrence : { ...shape.recurrence, exdates: shape.recurrence.exdates.map((wall) => shiftWall(wall, shape.zone, startShift)) };
+  const recurrence = startShift === 0 ? shape.recurrence : { ...shape.recurrence, exdates: shape.recurrence.exdates.map((wall) => shiftWall(wall, startShift)) };
   const written = applyPatch(master, {
     ...rest,
     ...timing,

@@ -1,0 +1,267 @@
+import { DomainError } from '../../errors.js';
+import type { Clock, RandomSource } from '../../ports.js';
+import { ConditionFailedError, type Condition, type DocumentStore } from '../../storage/document-store.js';
+import { queryAll } from '../../storage/query-all.js';
+import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../event.js';
+import type { CalendarProvider, CalendarRef, EventPage, EventQuery, WriteOptions } from '../provider.js';
+import { pageByStart } from '../page-by-start.js';
+import { matchesText } from '../text-match.js';
+import {
+  applyPatch,
+  editOccurrence,
+  editSeries,
+  eventTimeMs,
+  excludeOccurrence,
+  expandSeries,
+  findOccurrence,
+  overlapsWindow,
+  parseInstanceId,
+  type Series,
+  splitSeries,
+  truncateSeries,
+} from '../series.js';
+import {
+  eventSk,
+  eventToItem,
+  itemToEvent,
+  itemToSeries,
+  LONG_EVENT_MS,
+  longIndexOf,
+  partitionOf,
+  SERIES_PREFIX,
+  seriesSk,
+  seriesToItem,
+  sortableUtc,
+  startIndexOf,
+} from './native-items.js';
+
+export interface NativeProviderDeps {
+  store: DocumentStore;
+  clock: Clock;
+  random: RandomSource;
+  /** Zone for floating recurrence when an event names none. */
+  defaultTimezone?: string;
+}
+
+type Stored = { kind: 'event'; event: CalendarEvent; version: number } | { kind: 'series'; series: Series; version: number };
+
+const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
+
+function staleWrite(id: string, cause?: unknown): DomainError {
+  return new DomainError(
+    'STALE_WRITE',
+    `Event "${id}" changed since you read it. Read it again (get_event) and retry with its new etag.`,
+    { event_id: id },
+    { cause },
+  );
+}
+
+/**
+ * Meridian's own calendars, stored in the document store. Every write is one conditional put or
+ * delete on a version, so concurrent edits never silently overwrite each other; a `following`
+ * split writes the new series first and removes it again if the old one changed meanwhile.
+ */
+export class NativeCalendarProvider implements CalendarProvider {
+  constructor(private readonly deps: NativeProviderDeps) {}
+
+  async listCalendars(): Promise<ProviderCalendar[]> {
+    // Native calendars are listed from the registry; the provider holds only their events.
+    return [];
+  }
+
+  async createCalendar(input: { name: string; description?: string; time_zone?: string }): Promise<ProviderCalendar> {
+    return {
+      native_id: this.deps.random.uuid(),
+      name: input.name,
+      ...(input.description ? { description: input.description } : {}),
+      ...(input.time_zone ? { time_zone: input.time_zone } : {}),
+      primary: false,
+      access_role: 'owner',
+    };
+  }
+
+  async listEvents(calendar: CalendarRef, query: EventQuery): Promise<EventPage> {
+    const fromMs = Date.parse(query.start);
+    const toMs = Date.parse(query.end);
+    const zone = calendar.time_zone ?? this.deps.defaultTimezone;
+    const [short, long, seriesItems] = await Promise.all([
+      queryAll(this.deps.store, {
+        index: 'gsi1',
+        partition: startIndexOf(calendar.native_id),
+        between: { from: sortableUtc(fromMs - LONG_EVENT_MS), to: `${sortableUtc(toMs)}~` },
+      }),
+      queryAll(this.deps.store, { index: 'gsi1', partition: longIndexOf(calendar.native_id) }),
+      queryAll(this.deps.store, { partition: partitionOf(calendar.native_id), beginsWith: SERIES_PREFIX }),
+    ]);
+    const events: CalendarEvent[] = [];
+    for (const item of [...short, ...long]) {
+      const { event } = itemToEvent(item);
+      if (overlapsWindow(event, fromMs, toMs)) events.push(event);
+    }
+    for (const item of seriesItems) {
+      const { series } = itemToSeries(item);
+      const instances = expandSeries(series, fromMs, toMs, zone);
+      if (query.single_events) events.push(...instances);
+      else if (instances.length > 0) events.push(series.master);
+    }
+    const matching = query.query ? events.filter((e) => matchesText(e, query.query!)) : events;
+    return pageByStart(matching, query.max_results, query.page_token);
+  }
+
+  async getEvent(calendar: CalendarRef, eventId: string): Promise<CalendarEvent> {
+    const stored = await this.load(calendar, eventId);
+    if (stored.kind === 'event') return stored.event;
+    if (stored.series.master.id === eventId) return stored.series.master;
+    return findOccurrence(stored.series, eventId, this.zoneOf(calendar));
+  }
+
+  async createEvent(calendar: CalendarRef, draft: EventDraft): Promise<CalendarEvent> {
+    const now = this.deps.clock.now().toISOString();
+    const event = applyPatch(
+      {
+        id: this.deps.random.uuid().replace(/-/g, ''),
+        calendar_id: calendar.calendar_id,
+        summary: draft.summary,
+        start: draft.start,
+        end: draft.end,
+        status: 'confirmed',
+        transparency: 'opaque',
+        visibility: 'default',
+        attendees: [],
+        etag: '"1"',
+        created: now,
+        updated: now,
+      },
+      draft,
+    );
+    if (event.recurrence?.length) {
+      const series: Series = { master: event, overrides: [] };
+      // Validates the rule now rather than on the first listing.
+      expandSeries(series, eventTimeMs(event.start), eventTimeMs(event.start) + 1, this.zoneOf(calendar));
+      await this.deps.store.put(seriesToItem(calendar.native_id, series, 1), { condition: { op: 'not_exists' } });
+    } else {
+      await this.deps.store.put(eventToItem(calendar.native_id, event, 1), { condition: { op: 'not_exists' } });
+    }
+    return event;
+  }
+
+  async updateEvent(calendar: CalendarRef, eventId: string, patch: EventPatch, options: WriteOptions): Promise<CalendarEvent> {
+    const stored = await this.load(calendar, eventId);
+    checkIfMatch(stored, eventId, options.if_match);
+    const touched = { updated: this.deps.clock.now().toISOString() };
+    const zone = this.zoneOf(calendar);
+    if (stored.kind === 'event') {
+      const written = { ...applyPatch(stored.event, patch), ...touched };
+      if (written.recurrence?.length) return this.promoteToSeries(calendar, stored.version, written);
+      await this.putEvent(calendar, written, stored.version);
+      return { ...written, etag: `"${stored.version + 1}"` };
+    }
+    const isMaster = stored.series.master.id === eventId;
+    if (isMaster || options.scope === 'all') {
+      const { series, written } = editSeries(stored.series, { ...patch }, isMaster ? undefined : eventId, zone);
+      series.master = { ...series.master, ...touched };
+      await this.putSeries(calendar, series, stored.version);
+      return { ...written, ...touched, etag: `"${stored.version + 1}"` };
+    }
+    if (options.scope === 'this') {
+      const { series, written } = editOccurrence(stored.series, eventId, patch, zone);
+      await this.putSeries(calendar, series, stored.version);
+      return { ...written, ...touched, etag: `"${stored.version + 1}"` };
+    }
+    const newId = this.deps.random.uuid().replace(/-/g, '');
+    const { head, tail } = splitSeries(stored.series, eventId, newId, zone);
+    if (!head) {
+      const { series, written } = editSeries(stored.series, patch, eventId, zone);
+      await this.putSeries(calendar, series, stored.version);
+      return { ...written, ...touched, etag: `"${stored.version + 1}"` };
+    }
+    const { series: newTail } = editSeries(tail, patch, tail.master.id, zone);
+    newTail.master = { ...newTail.master, ...touched, created: touched.updated };
+    await this.deps.store.put(seriesToItem(calendar.native_id, newTail, 1), { condition: { op: 'not_exists' } });
+    try {
+      await this.putSeries(calendar, head, stored.version);
+    } catch (error) {
+      // The old series changed meanwhile: undo the new one so nothing is left half-split.
+      await this.deps.store.delete({ pk: partitionOf(calendar.native_id), sk: seriesSk(newId) });
+      throw error;
+    }
+    return { ...newTail.master, etag: '"1"' };
+  }
+
+  async deleteEvent(calendar: CalendarRef, eventId: string, options: WriteOptions): Promise<void> {
+    const stored = await this.load(calendar, eventId);
+    checkIfMatch(stored, eventId, options.if_match);
+    const zone = this.zoneOf(calendar);
+    if (stored.kind === 'event') return this.deleteItem(calendar, eventSk(eventId), stored.version, eventId);
+    const masterId = stored.series.master.id;
+    if (eventId === masterId || options.scope === 'all') {
+      return this.deleteItem(calendar, seriesSk(masterId), stored.version, eventId);
+    }
+    const remaining =
+      options.scope === 'this' ? excludeOccurrence(stored.series, eventId, zone) : truncateSeries(stored.series, eventId, zone);
+    if (!remaining) return this.deleteItem(calendar, seriesSk(masterId), stored.version, eventId);
+    await this.putSeries(calendar, remaining, stored.version);
+  }
+
+  private zoneOf(calendar: CalendarRef): string | undefined {
+    return calendar.time_zone ?? this.deps.defaultTimezone;
+  }
+
+  private async load(calendar: CalendarRef, eventId: string): Promise<Stored> {
+    const masterId = parseInstanceId(eventId)?.masterId;
+    const pk = partitionOf(calendar.native_id);
+    const keys = [{ pk, sk: eventSk(eventId) }, { pk, sk: seriesSk(eventId) }];
+    if (masterId) keys.push({ pk, sk: seriesSk(masterId) });
+    const items = await Promise.all(keys.map((key) => this.deps.store.get(key, { consistent: true })));
+    const [single, series, parent] = items;
+    if (single) return { kind: 'event', ...itemToEvent(single) };
+    const seriesItem = series ?? parent;
+    if (seriesItem) return { kind: 'series', ...itemToSeries(seriesItem) };
+    throw new DomainError('NOT_FOUND', `No event "${eventId}" in calendar "${calendar.calendar_id}".`, {
+      event_id: eventId,
+      calendar_id: calendar.calendar_id,
+    });
+  }
+
+  private async putEvent(calendar: CalendarRef, event: CalendarEvent, version: number): Promise<void> {
+    try {
+      await this.deps.store.put(eventToItem(calendar.native_id, event, version + 1), { condition: versionIs(version) });
+    } catch (error) {
+      throw error instanceof ConditionFailedError ? staleWrite(event.id, error) : error;
+    }
+  }
+
+  private async putSeries(calendar: CalendarRef, series: Series, version: number): Promise<void> {
+    try {
+      await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), { condition: versionIs(version) });
+    } catch (error) {
+      throw error instanceof ConditionFailedError ? staleWrite(series.master.id, error) : error;
+    }
+  }
+
+  private async deleteItem(calendar: CalendarRef, sk: string, version: number, id: string): Promise<void> {
+    try {
+      await this.deps.store.delete({ pk: partitionOf(calendar.native_id), sk }, { condition: versionIs(version) });
+    } catch (error) {
+      throw error instanceof ConditionFailedError ? staleWrite(id, error) : error;
+    }
+  }
+
+  /** A one-off event that gains a recurrence becomes a series: write the series, then drop the event. */
+  private async promoteToSeries(calendar: CalendarRef, version: number, master: CalendarEvent): Promise<CalendarEvent> {
+    const series: Series = { master, overrides: [] };
+    expandSeries(series, eventTimeMs(master.start), eventTimeMs(master.start) + 1, this.zoneOf(calendar));
+    await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), { condition: { op: 'not_exists' } });
+    try {
+      await this.deleteItem(calendar, eventSk(master.id), version, master.id);
+    } catch (error) {
+      await this.deps.store.delete({ pk: partitionOf(calendar.native_id), sk: seriesSk(master.id) });
+      throw error;
+    }
+    return { ...master, etag: `"${version + 1}"` };
+  }
+}
+
+function checkIfMatch(stored: Stored, id: string, ifMatch: string | undefined): void {
+  if (ifMatch !== undefined && ifMatch !== `"${stored.version}"` && ifMatch !== String(stored.version)) throw staleWrite(id);
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { StoredItem } from '../../storage/document-store.js';
+import { CalendarEvent } from '../event.js';
+import { eventTimeMs, type Series } from '../series.js';
+
+/**
+ * How native calendars lie in the table (docs/data-model.md):
+ *   one-off event   pk NCAL#<cal>  sk EVT#<id>   gsi1: NCAL#<cal>#START / <start ISO>#<id>   (≤ 1 day long)
+ *                                                gsi1: NCAL#<cal>#LONG  / <start ISO>#<id>   (longer)
+ *   series          pk NCAL#<cal>  sk SER#<id>   master and edited occurrences in one item, so a
+ *                                                scoped edit is one conditional write
+ * `version` counts writes and is the etag; every write is conditional on the version read.
+ */
+export const LONG_EVENT_MS = 86_400_000;
+
+const StoredEvent = CalendarEvent.omit({ etag: true });
+const EventItem = z.object({ pk: z.string(), sk: z.string(), version: z.number().int(), event: StoredEvent });
+const SeriesItem = z.object({
+  pk: z.string(),
+  sk: z.string(),
+  version: z.number().int(),
+  series: z.object({ master: StoredEvent, overrides: z.array(StoredEvent) }),
+});
+
+export const partitionOf = (nativeId: string) => `NCAL#${nativeId}`;
+export const startIndexOf = (nativeId: string) => `NCAL#${nativeId}#START`;
+export const longIndexOf = (nativeId: string) => `NCAL#${nativeId}#LONG`;
+export const eventSk = (id: string) => `EVT#${id}`;
+export const seriesSk = (id: string) => `SER#${id}`;
+export const SERIES_PREFIX = 'SER#';
+
+/** Sortable UTC text (fixed width, milliseconds) for sort keys. */
+export function sortableUtc(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export const etagOf = (version: number) => `"${version}"`;
+
+function withoutEtag<T extends { etag?: string }>(value: T): Omit<T, 'etag'> {
+  const { etag: _etag, ...rest } = value;
+  return rest;
+}
+
+export function eventToItem(nativeId: string, event: CalendarEvent, version: number): StoredItem {
+  const startMs = eventTimeMs(event.start);
+  const long = eventTimeMs(event.end) - startMs > LONG_EVENT_MS;
+  return {
+    pk: partitionOf(nativeId),
+    sk: eventSk(event.id),
+    gsi1pk: long ? longIndexOf(nativeId) : startIndexOf(nativeId),
+    gsi1sk: `${sortableUtc(startMs)}#${event.id}`,
+    version,
+    event: withoutEtag(event),
+  };
+}
+
+export function itemToEvent(item: StoredItem): { event: CalendarEvent; version: number } {
+  const parsed = EventItem.parse(item);
+  return { event: { ...parsed.event, etag: etagOf(parsed.version) }, version: parsed.version };
+}
+
+export function seriesToItem(nativeId: string, series: Series, version: number): StoredItem {
+  return {
+    pk: partitionOf(nativeId),
+    sk: seriesSk(series.master.id),
+    version,
+    series: { master: withoutEtag(series.master), overrides: series.overrides.map(withoutEtag) },
+  };
+}
+
+export function itemToSeries(item: StoredItem): { series: Series; version: number } {
+  const parsed = SeriesItem.parse(item);
+  const etag = etagOf(parsed.version);
+  return {
+    series: {
+      master: { ...parsed.series.master, etag },
+      overrides: parsed.series.overrides.map((o) => ({ ...o, etag })),
+    },
+    version: parsed.version,
+  };
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { DomainError } from '../errors.js';
+import type { CalendarEvent } from './event.js';
+import type { EventPage } from './provider.js';
+import { eventTimeMs } from './series.js';
+
+const Cursor = z.tuple([z.number(), z.string()]);
+
+/** Sort order of listings: start instant, then id — total, so key-set paging never drops or repeats. */
+export function compareByStart(a: CalendarEvent, b: CalendarEvent): number {
+  return eventTimeMs(a.start) - eventTimeMs(b.start) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export function encodeCursor(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+}
+
+/** Decodes a cursor made by {@link encodeCursor}; INVALID_INPUT when it was not. */
+export function decodeCursor<T>(token: string, schema: z.ZodType<T>): T {
+  try {
+    return schema.parse(JSON.parse(Buffer.from(token, 'base64url').toString('utf8')));
+  } catch (error) {
+    throw new DomainError(
+      'INVALID_INPUT',
+      'page_token is not one this server issued for this query. Repeat the query without page_token.',
+      { field: 'page_token' },
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * One page of a fully loaded list, by key-set: the token is the (start, id) of the last event
+ * returned, so inserts and deletes between pages never shift what comes next.
+ */
+export function pageByStart(events: readonly CalendarEvent[], maxResults: number, pageToken?: string): EventPage {
+  const sorted = [...events].sort(compareByStart);
+  let from = 0;
+  if (pageToken) {
+    const [ms, id] = decodeCursor(pageToken, Cursor);
+    from = sorted.findIndex((e) => {
+      const start = eventTimeMs(e.start);
+      return start > ms || (start === ms && e.id > id);
+    });
+    if (from < 0) from = sorted.length;
+  }
+  const page = sorted.slice(from, from + maxResults);
+  const last = page.at(-1);
+  const more = from + maxResults < sorted.length;
+  return {
+    events: page,
+    ...(more && last ? { next_page_token: encodeCursor([eventTimeMs(last.start), last.id]) } : {}),
+  };
+}
