@@ -1,0 +1,37 @@
+/**
+ * The CDK app: composition only. Stacks are environment-agnostic, so `cdk synth` needs neither
+ * credentials nor network; `cdk deploy` takes account and region from the caller's profile.
+ *
+ * Optional context: `-c stage=dev` (default `prod`) names the stage and the CloudFormation stack,
+ * so several deployments can share an account; `-c timezone=Europe/Paris` sets the default zone.
+ */
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { ServiceStack } from '../lib/stacks/service-stack.js';
+
+const app = new App();
+
+const stage: unknown = app.node.tryGetContext('stage') ?? 'prod';
+// The stage ends up in a stack name and an API Gateway stage name; this is what both accept.
+if (typeof stage !== 'string' || !/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
+  throw new Error(
+    `Context "stage" must be 1-20 lower-case letters, digits or dashes starting with a letter (got ${JSON.stringify(stage)}).`,
+  );
+}
+const timezone: unknown = app.node.tryGetContext('timezone');
+if (timezone !== undefined && typeof timezone !== 'string') {
+  throw new Error(
+    `Context "timezone" must be an IANA zone name such as "Europe/Paris" (got ${JSON.stringify(timezone)}).`,
+  );
+}
+
+new ServiceStack(app, 'MeridianService', {
+  stackName: `meridian-${stage}-service`,
+  description: `Meridian remote MCP server (${stage})`,
+  stageName: stage,
+  defaultTimezone: timezone,
+});
+
+// cdk-nag 3 is a policy-validation plugin: findings go to the validation report, and an
+// unacknowledged error fails the synth.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -1,0 +1,76 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { requireZone } from '../../lambdas/core/time/zones.js';
+import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
+
+/** The handler `McpFunction` deploys; the benchmark bundles the same file. */
+export const MCP_HANDLER_ENTRY = fileURLToPath(
+  new URL('../../lambdas/handlers/mcp-http.ts', import.meta.url),
+);
+
+export interface McpFunctionProps {
+  /**
+   * IANA zone that tools use when a call names none (`MERIDIAN_TIMEZONE`), e.g. `Europe/Paris`.
+   * Checked at synth time, so a typo fails `cdk synth` rather than every tool call.
+   *
+   * @default - not set: tools fall back to UTC and `get_temporal_context` says the zone is unconfigured
+   */
+  readonly defaultTimezone?: string;
+}
+
+/**
+ * The Lambda function that serves MCP over HTTP: Node 22 on arm64, one ESM bundle, logging to
+ * its own log group through a role that may write to that group and nothing else.
+ */
+export class McpFunction extends Construct {
+  readonly function: IFunction;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: McpFunctionProps = {}) {
+    super(scope, id);
+    if (props.defaultTimezone !== undefined) requireZone(props.defaultTimezone, 'defaultTimezone');
+
+    this.logGroup = new LogGroup(this, 'LogGroup', { retention: RetentionDays.ONE_MONTH });
+    // An explicit role instead of the default one with AWSLambdaBasicExecutionRole, which may
+    // write to every log group in the account; this one may write only to the group above.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Meridian MCP function: writes its own logs, nothing else yet',
+    });
+    this.logGroup.grantWrite(role);
+
+    const fn = new NodejsFunction(this, 'Function', {
+      entry: MCP_HANDLER_ENTRY,
+      handler: 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      // Memory buys CPU: the first request builds the tool catalogue, which is CPU-bound.
+      memorySize: 1024,
+      // API Gateway gives up on a REST integration after 29 s; running longer helps nobody.
+      timeout: Duration.seconds(29),
+      role,
+      logGroup: this.logGroup,
+      bundling: lambdaBundling(),
+      environment: {
+        ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
+        POWERTOOLS_SERVICE_NAME: 'meridian',
+        NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
+      },
+      description: 'Meridian remote MCP server (Streamable HTTP, stateless)',
+    });
+    this.function = fn;
+
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-L1',
+      reason:
+        'nodejs22.x is pinned on purpose (TOOLCHAIN.md): the code is kept Node 20 compatible and ' +
+        'tested on Node 20, and a newer runtime is a deliberate upgrade with its own test run, ' +
+        'not something a lint rule should trigger.',
+    });
+  }
+}

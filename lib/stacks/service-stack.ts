@@ -1,0 +1,44 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { McpApi } from '../constructs/mcp-api.js';
+import { McpFunction } from '../constructs/mcp-function.js';
+
+export interface ServiceStackProps extends StackProps {
+  /**
+   * API Gateway stage name, the first path segment of the endpoint URL.
+   *
+   * @default 'prod'
+   */
+  readonly stageName?: string;
+
+  /**
+   * IANA zone tools use when a call names none (`MERIDIAN_TIMEZONE`).
+   *
+   * @default - not set: tools fall back to UTC
+   */
+  readonly defaultTimezone?: string;
+}
+
+/**
+ * Everything stateless that serves Meridian: the MCP function behind its REST API. Stateful
+ * resources (table, bucket, key) will live in their own, retained, data stack.
+ */
+export class ServiceStack extends Stack {
+  readonly mcpFunction: McpFunction;
+  readonly mcpApi: McpApi;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
+    super(scope, id, props);
+
+    this.mcpFunction = new McpFunction(this, 'McpFunction', { defaultTimezone: props.defaultTimezone });
+    this.mcpApi = new McpApi(this, 'McpApi', {
+      handler: this.mcpFunction.function,
+      stageName: props.stageName,
+    });
+
+    new CfnOutput(this, 'McpEndpointUrl', {
+      value: this.mcpApi.endpointUrl,
+      description: 'The MCP server URL to configure in clients (Streamable HTTP, POST only)',
+    });
+  }
+}

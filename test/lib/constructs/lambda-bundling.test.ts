@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lambdaBundling, lambdaEsbuildOptions } from '../../../lib/constructs/lambda-bundling.js';
+
+const workDir = mkdtempSync(join(tmpdir(), 'meridian-bundling-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** Bundles an ESM entry that imports a CommonJS module calling `require('node:os')`, then runs it. */
+async function bundleAndRun(options: ReturnType<typeof lambdaEsbuildOptions>) {
+  writeFileSync(join(workDir, 'dep.cjs'), "module.exports = { eol: require('node:os').EOL };\n");
+  writeFileSync(
+    join(workDir, 'entry.mjs'),
+    "import dep from './dep.cjs';\nexport const eolLength = dep.eol.length;\n",
+  );
+  await build({ ...options, logLevel: 'silent' });
+  const url = pathToFileURL(options.outfile!).href;
+  return spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `console.log((await import('${url}')).eolLength)`],
+    {
+      encoding: 'utf8',
+    },
+  );
+}
+
+describe('lambda-bundling', () => {
+  describe('lambdaEsbuildOptions', () => {
+    it('asks esbuild for what lambdaBundling asks NodejsFunction for', () => {
+      const cdk = lambdaBundling();
+
+      const esbuild = lambdaEsbuildOptions('entry.ts', 'out/index.mjs');
+
+      expect(esbuild).toMatchObject({
+        bundle: true,
+        platform: 'node',
+        target: cdk.target,
+        format: cdk.format,
+        mainFields: cdk.mainFields,
+        banner: { js: cdk.banner },
+        minify: cdk.minify,
+        sourcemap: cdk.sourceMap,
+        external: cdk.externalModules,
+      });
+      expect(cdk).toMatchObject({ target: 'node22', format: 'esm', minify: true, sourceMap: true });
+    });
+
+    it('produces an ESM bundle in which bundled CommonJS can still require Node built-ins', async () => {
+      const options = lambdaEsbuildOptions(join(workDir, 'entry.mjs'), join(workDir, 'with-banner.mjs'));
+
+      const run = await bundleAndRun(options);
+
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('1');
+    });
+
+    it('needs the require banner: without it the same bundle throws on require', async () => {
+      const options = {
+        ...lambdaEsbuildOptions(join(workDir, 'entry.mjs'), join(workDir, 'without-banner.mjs')),
+        banner: {},
+      };
+
+      const run = await bundleAndRun(options);
+
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toMatch(/Dynamic require of "node:os" is not supported/);
+    });
+  });
+});
