@@ -18,12 +18,29 @@ export function suggestZones(input: string, limit = 3): string[] {
   const scored = zoneNames().map((name) => {
     const lower = name.toLowerCase();
     const city = lower.slice(lower.lastIndexOf('/') + 1);
-    const score = Math.min(distance(needle, lower), distance(needle.slice(needle.lastIndexOf('/') + 1), city));
+    const score = Math.min(
+      distance(needle, lower),
+      distance(needle.slice(needle.lastIndexOf('/') + 1), city),
+    );
     return { name, score };
   });
   scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
   const best = scored.slice(0, limit).map((s) => s.name);
   return best.length > 0 ? best : [closest(needle, [...zoneNames()])];
+}
+
+// IANAZone.isValidZone builds a new Intl.DateTimeFormat on every call (about half the cost of a
+// resolve_datetime call), so names that passed are remembered. Bounded: case variants of a valid
+// name are valid too, and a caller could send many.
+const validNames = new Set<string>();
+const MAX_VALID_NAMES = 1024;
+
+function isKnownZone(name: string): boolean {
+  if (validNames.has(name)) return true;
+  if (!IANAZone.isValidZone(name)) return false;
+  if (validNames.size >= MAX_VALID_NAMES) validNames.clear();
+  validNames.add(name);
+  return true;
 }
 
 /**
@@ -36,8 +53,9 @@ export function suggestZones(input: string, limit = 3): string[] {
 export function requireZone(name: string, field = 'timezone'): IANAZone {
   const trimmed = name.trim();
   // Fixed offsets such as "+05:00" are not zones: they carry no DST rules, so we refuse them here.
-  if (trimmed.length > 0 && IANAZone.isValidZone(trimmed)) return IANAZone.create(trimmed);
-  const suggestions = trimmed.length > 0 ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
+  if (trimmed.length > 0 && isKnownZone(trimmed)) return IANAZone.create(trimmed);
+  const suggestions =
+    trimmed.length > 0 ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
   throw new DomainError(
     'INVALID_TIMEZONE',
     `Unknown time zone "${name}" in "${field}". Use an IANA name such as ${suggestions.map((s) => `"${s}"`).join(', ')}.`,

@@ -7,7 +7,6 @@ import {
   type Refiner,
 } from 'chrono-node';
 import { type Category, TAG_PREFIX } from './components.js';
-import type { ResolveContext } from './resolve-context.js';
 
 /*
  * The parts of chrono-node we use as they are: its explicit-time parser ("2pm", "2:30pm",
@@ -39,22 +38,14 @@ export const REFINERS: readonly Refiner[] = [
 ];
 
 /**
- * Wraps a chrono parser so its results carry our category tag and, for dates, our defaults in
- * place of chrono's implied values (which chrono derives with host-local Date methods): a date
- * without a time means 00:00, and a month and day without a year mean the next such day on or
- * after today ("March 15" said on March 16 is next year's).
+ * Wraps a chrono parser so its results carry our category tag and, for dates, 00:00 as the
+ * implied time in place of chrono's (which chrono derives with host-local Date methods). A missing
+ * year is left uncertain: the resolver picks it (the next such day on or after today).
  */
-function tagged(parser: Parser, category: Category, ctx: ResolveContext): Parser {
+function tagged(parser: Parser, category: Category): Parser {
   const normalise = (components: ParsingComponents): ParsingComponents => {
     components.addTag(TAG_PREFIX + category);
-    if (!components.isCertain('day')) return components;
-    if (!components.isCertain('year')) {
-      const month = components.get('month')!;
-      const day = components.get('day')!;
-      const passed = month < ctx.today.month || (month === ctx.today.month && day < ctx.today.day);
-      components.imply('year', ctx.today.year + (passed ? 1 : 0));
-    }
-    if (!components.isCertain('hour')) {
+    if (components.isCertain('day') && !components.isCertain('hour')) {
       components.imply('hour', 0).imply('minute', 0).imply('second', 0).imply('millisecond', 0);
     }
     return components;
@@ -76,10 +67,8 @@ function tagged(parser: Parser, category: Category, ctx: ResolveContext): Parser
   };
 }
 
-/** chrono's own parsers, wrapped for one resolution. */
-export function builtinParsers(ctx: ResolveContext): Parser[] {
-  return [
-    tagged(TIME_EXPRESSION, 'explicit_time', ctx),
-    ...CALENDAR_DATES.map((parser) => tagged(parser, 'calendar_date', ctx)),
-  ];
-}
+/** chrono's own parsers, wrapped once: they hold no per-call state. */
+export const BUILTIN_PARSERS: readonly Parser[] = [
+  tagged(TIME_EXPRESSION, 'explicit_time'),
+  ...CALENDAR_DATES.map((parser) => tagged(parser, 'calendar_date')),
+];

@@ -9,22 +9,25 @@ import type { WallClock } from './wall-clock.js';
  *   following time can still replace it;
  * - an exact instant ("now", "in 2 hours") is fully certain and carries its UTC offset, which
  *   tells the resolver not to reinterpret it as a wall-clock reading.
- * Every component we build is tagged `meridian/<category>`: the resolver trusts implied values
- * only on tagged components (chrono's own implied values come from host-local Date arithmetic).
+ * Every result is tagged `meridian/<category>` (chrono's own parsers through a wrapper that also
+ * replaces their implied time of day, which chrono derives with host-local Date arithmetic). The
+ * resolver never reads an implied date: a result without a certain day means today.
  */
 
-/** What the tool reports as `matched_category`. */
-export type Category =
-  | 'anchored'
-  | 'weekday'
-  | 'time_of_day'
-  | 'explicit_time'
-  | 'offset'
-  | 'period_boundary'
-  | 'ordinal'
-  | 'calendar_date'
-  | 'passthrough'
-  | 'combined';
+/** What the tool reports as `matched_category`; "combined" when a date and a time were merged. */
+export const CATEGORIES = [
+  'anchored',
+  'weekday',
+  'time_of_day',
+  'explicit_time',
+  'offset',
+  'period_boundary',
+  'ordinal',
+  'calendar_date',
+  'passthrough',
+  'combined',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
 
 export const TAG_PREFIX = 'meridian/';
 /** Marks "midnight", which means the end of the day it is attached to. */
@@ -80,6 +83,8 @@ export function timeComponents(
   const meridiem = hour < 12 ? Meridiem.AM : Meridiem.PM;
   if (certain) components.assign('hour', hour).assign('minute', minute).assign('meridiem', meridiem);
   else components.imply('hour', hour).imply('minute', minute).imply('meridiem', meridiem);
+  // chrono's merge keeps a date's implied meridiem only when it carries a casualReference tag;
+  // this makes "evening at 7" 19:00 rather than 07:00.
   return components
     .imply('second', 0)
     .imply('millisecond', 0)

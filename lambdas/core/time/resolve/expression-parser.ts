@@ -1,7 +1,7 @@
 import { Chrono, type ParsedComponents } from 'chrono-node';
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
-import { builtinParsers, REFINERS } from './builtin-parsers.js';
+import { BUILTIN_PARSERS, REFINERS } from './builtin-parsers.js';
 import { type Category, MIDNIGHT_TAG, TAG_PREFIX } from './components.js';
 import { anchorParser, ordinalParser, periodParser, weekdayParser } from './date-parsers.js';
 import { compactOffsetParser, wordedOffsetParser } from './offset-parsers.js';
@@ -31,7 +31,7 @@ function chronoFor(ctx: ResolveContext): Chrono {
       periodParser(ctx),
       anchorParser(ctx),
       partOfDayParser(),
-      ...builtinParsers(ctx),
+      ...BUILTIN_PARSERS,
     ],
     refiners: [...REFINERS],
   });
@@ -95,7 +95,11 @@ function toInstant(components: ParsedComponents, ctx: ResolveContext): DateTime<
     return DateTime.fromMillis(utc - get('timezoneOffset') * 60_000, { zone: ctx.zone }) as DateTime<true>;
   }
   const date = components.isCertain('day')
-    ? { year: get('year'), month: get('month'), day: get('day') }
+    ? {
+        year: components.isCertain('year') ? get('year') : upcomingYear(get('month'), get('day'), ctx),
+        month: get('month'),
+        day: get('day'),
+      }
     : { year: ctx.today.year, month: ctx.today.month, day: ctx.today.day };
   const day = wallClock(date);
   if (day === null) {
@@ -118,4 +122,10 @@ function toInstant(components: ParsedComponents, ctx: ResolveContext): DateTime<
   // "midnight" is the midnight that ends the day it names: "today at midnight" is tomorrow 00:00.
   const shifted = components.tags().has(MIDNIGHT_TAG) ? wall.plus({ days: 1 }) : wall;
   return wallClockToInstant(shifted, ctx.zone);
+}
+
+/** A month and day without a year mean the next such day on or after today ("March 15" said on March 16 is next year's). */
+function upcomingYear(month: number, day: number, ctx: ResolveContext): number {
+  const { today } = ctx;
+  return today.year + (month < today.month || (month === today.month && day < today.day) ? 1 : 0);
 }

@@ -11,5 +11,5 @@ import type { DateTime } from 'luxon';
  */
 export function describeInstant(instant: DateTime): string {
   const time = instant.second === 0 ? 'h:mm a' : 'h:mm:ss a';
-  return instant.setLocale('en-US').toFormat(`cccc, LLLL d, yyyy 'at' ${time}`);
+  return instant.toFormat(`cccc, LLLL d, yyyy 'at' ${time}`, { locale: 'en-US' });
 }

@@ -21,6 +21,11 @@ const UNIT_MS: Partial<Record<DurationUnit, number>> = { hours: 3_600_000, minut
 export function offsetOf(parts: ReadonlyArray<readonly [number, DurationUnit]>, sign: 1 | -1): Offset {
   const offset: Offset = { calendar: { years: 0, months: 0, weeks: 0, days: 0 }, elapsedMs: 0 };
   for (const [amount, unit] of parts) {
+    if (!Number.isFinite(amount)) {
+      throw new DomainError('OUT_OF_RANGE', 'Offsets are limited to 10,000 years. Use a smaller amount.', {
+        unit,
+      });
+    }
     const ms = UNIT_MS[unit];
     if (ms !== undefined) {
       offset.elapsedMs += sign * Math.round(amount * ms);
@@ -36,8 +41,23 @@ export function offsetOf(parts: ReadonlyArray<readonly [number, DurationUnit]>, 
     const key = unit as keyof Offset['calendar'];
     offset.calendar[key] += sign * amount;
   }
+  const { years, months, weeks, days } = offset.calendar;
+  const spanDays =
+    Math.abs(years) * 366 +
+    Math.abs(months) * 31 +
+    Math.abs(weeks) * 7 +
+    Math.abs(days) +
+    Math.abs(offset.elapsedMs) / 86_400_000;
+  // Beyond this, luxon's arithmetic overflows and RFC 3339's four-digit years run out anyway.
+  if (!(spanDays <= MAX_SPAN_DAYS)) {
+    throw new DomainError('OUT_OF_RANGE', 'Offsets are limited to 10,000 years. Use a smaller amount.', {
+      spanDays,
+    });
+  }
   return offset;
 }
+
+const MAX_SPAN_DAYS = 3_660_000;
 
 // One "<amount> <unit>" piece of a worded duration: digits may touch the unit ("2h"), words may not.
 const PART = new RegExp(

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { DomainError } from '../../errors.js';
 import type { TimeDeps } from '../../ports.js';
 import { formatInstant, formatUtc, parseInstant } from '../instants.js';
 import { effectiveZone } from '../zones.js';
@@ -54,7 +55,7 @@ export function resolveDatetime(deps: TimeDeps, input: ResolveDatetimeInput): Re
   const reference =
     input.reference_time !== undefined
       ? parseInstant(input.reference_time, 'reference_time')
-      : (DateTime.fromJSDate(deps.clock.now()) as DateTime<true>);
+      : (DateTime.fromMillis(deps.clock.now().getTime(), { zone }) as DateTime<true>);
   const ctx = resolveContext(reference, zone);
   const text = normaliseExpression(input.expression);
   if (text.length === 0) throw unrecognizedExpression(input.expression, []);
@@ -63,6 +64,13 @@ export function resolveDatetime(deps: TimeDeps, input: ResolveDatetimeInput): Re
   const { instant, category } =
     exact !== null ? { instant: exact, category: 'passthrough' as const } : parseExpression(text, ctx);
   const local = instant.setZone(zone);
+  if (!local.isValid || local.year < 1 || local.year > 9999) {
+    throw new DomainError(
+      'OUT_OF_RANGE',
+      `"${input.expression}" falls outside the years 0001–9999 that RFC 3339 can express.`,
+      { expression: input.expression },
+    );
+  }
   return {
     resolved_utc: formatUtc(local),
     resolved_local: formatInstant(local),

@@ -64,9 +64,11 @@ export function wallClockToInstant(wall: WallClock, zone: Zone): DateTime<true> 
   // the offsets a day either side are the ones before and after any transition near it.
   const before = zone.offset(local - DAY_MS);
   const after = zone.offset(local + DAY_MS);
-  const candidates = new Set([before, after, zone.offset(local)]);
+  // The same offset on both sides: no transition near (we assume at most one within two days), so
+  // that offset is the answer. This skips a lookup, each a formatToParts call, in the common case.
+  if (before === after) return DateTime.fromMillis(local - before * 60_000, { zone }) as DateTime<true>;
   let earliest: number | undefined;
-  for (const offset of candidates) {
+  for (const offset of [before, after]) {
     const instant = local - offset * 60_000;
     if (zone.offset(instant) === offset && (earliest === undefined || instant < earliest)) earliest = instant;
   }

@@ -87,6 +87,8 @@ export const EXPLICIT_TIME: readonly CorpusCase[] = [
   c('7:45:30', '2026-02-20T07:45:30-05:00', 'explicit_time'),
   c('12am', '2026-02-20T00:00:00-05:00', 'explicit_time'),
   c('12pm', '2026-02-20T12:00:00-05:00', 'explicit_time'),
+  c('24:00', '2026-02-21T00:00:00-05:00', 'explicit_time'),
+  c('tuesday at 2', '2026-02-24T02:00:00-05:00', 'combined'),
   c('at 6:15 am', '2026-02-20T06:15:00-05:00', 'explicit_time'),
   c('9 in the morning', '2026-02-20T09:00:00-05:00', 'explicit_time'),
   c('8 at night', '2026-02-20T20:00:00-05:00', 'explicit_time'),

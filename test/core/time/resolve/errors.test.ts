@@ -25,6 +25,7 @@ describe('resolveDatetime failures', () => {
     'next tuesday next week',
     '+',
     '+2x',
+    '2pm EST',
   ])('refuses "%s" with UNRECOGNIZED_EXPRESSION', (expression) => {
     expect(failure({ expression }).code).toBe('UNRECOGNIZED_EXPRESSION');
   });
@@ -63,6 +64,13 @@ describe('resolveDatetime failures', () => {
     expect(failure({ expression: 'February 30' }).code).toBe('OUT_OF_RANGE');
     expect(failure({ expression: '2026-02-30' }).code).toBe('INVALID_DATETIME');
   });
+
+  it.each(['in 99999999 days', '+99999999999w', 'in 8000 years', '0000-01-01'])(
+    'refuses "%s", which leaves the years RFC 3339 can express, with OUT_OF_RANGE',
+    (expression) => {
+      expect(failure({ expression }).code).toBe('OUT_OF_RANGE');
+    },
+  );
 
   it('refuses an unknown zone with INVALID_TIMEZONE and suggestions', () => {
     const error = failure({ expression: 'today', timezone: 'America/New_Yrok' });

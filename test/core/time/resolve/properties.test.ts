@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../../../lambdas/core/errors.js';
 import { formatInstant } from '../../../../lambdas/core/time/instants.js';
 import { resolveDatetime } from '../../../../lambdas/core/time/resolve/resolve-datetime.js';
 import { frozenAt } from './helpers.js';
@@ -58,6 +59,35 @@ describe('resolveDatetime properties', () => {
         const written = formatInstant(DateTime.fromMillis(Math.floor(ms / 1000) * 1000, { zone: writtenIn }));
         expect(Date.parse(resolve(written, 0, readIn).resolved_utc)).toBe(Date.parse(written));
       }),
+    );
+  });
+
+  it('either resolves any text to a consistent RFC 3339 instant or throws a DomainError', () => {
+    const word = fc.constantFrom(
+      ...'next this last monday fri tomorrow tonight now at 2pm 14:00 24:00 in 3 99999 days hours ago from and of'.split(
+        ' ',
+      ),
+      ...'first last march 2026-03 2026-03-15 +1d -30m end start beginning week quarter noon midnight evening the'.split(
+        ' ',
+      ),
+    );
+    const text = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.array(word, { maxLength: 6 }).map((words) => words.join(' ')),
+    );
+    fc.assert(
+      fc.property(text, instants, zones, (expression, ref, zone) => {
+        let result: ReturnType<typeof resolve>;
+        try {
+          result = resolve(expression, ref, zone);
+        } catch (error) {
+          expect(error).toBeInstanceOf(DomainError);
+          return;
+        }
+        expect(result.resolved_utc).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?\+00:00$/);
+        expect(Date.parse(result.resolved_local)).toBe(Date.parse(result.resolved_utc));
+      }),
+      { numRuns: 1000 },
     );
   });
 });
