@@ -14,10 +14,12 @@ import { updateEventTool } from './calendar/update-event.js';
 import { computeDurationTool } from './compute-duration.js';
 import { convertTimezoneTool } from './convert-timezone.js';
 import { getTemporalContextTool } from './get-temporal-context.js';
+import { resolveDatetimeTool } from './resolve-datetime.js';
 
 /** Every tool Meridian serves, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   getTemporalContextTool,
+  resolveDatetimeTool,
   convertTimezoneTool,
   computeDurationTool,
   adjustTimestampTool,
