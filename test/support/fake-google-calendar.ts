@@ -27,6 +27,8 @@ export interface FakeGoogleOptions {
   timeZone?: string;
   /** @default 3600 */
   accessTokenLifetimeSeconds?: number;
+  /** Largest page served whatever maxResults asks (Google may return fewer items than asked). @default 2500 */
+  maxPageSize?: number;
 }
 
 export interface RecordedRequest {
@@ -48,8 +50,11 @@ export interface FakeGoogleCalendar {
   oauth: FakeGoogleOAuth;
   /** Calendar API requests in arrival order (token endpoint excluded). */
   requests: RecordedRequest[];
-  /** The next `count` calendar API requests answer with this fault instead of being served. */
-  injectFaults(kind: FaultKind, count: number): void;
+  /**
+   * The next `count` calendar API requests (only those with `method`, when given) answer with this
+   * fault. `lostResponse` serves the request, then answers 500 as if the response was lost.
+   */
+  injectFaults(kind: FaultKind | 'lostResponse', count: number, match?: { method?: string }): void;
   /** Every sync token issued so far answers 410 Gone. */
   invalidateSyncTokens(): void;
   close(): Promise<void>;
@@ -74,19 +79,23 @@ export async function startFakeGoogleCalendar(options: FakeGoogleOptions = {}): 
     email,
     options.accessTokenLifetimeSeconds ?? 3600,
   );
-  const faults: FaultKind[] = [];
+  const faults: { kind: FaultKind | 'lostResponse'; method?: string }[] = [];
   const requests: RecordedRequest[] = [];
   let syncGeneration = 1;
+  const maxPageSize = options.maxPageSize ?? 2500;
 
   const route = async (req: IncomingMessage, url: URL): Promise<{ status: number; body?: unknown }> => {
     const body = req.method === 'POST' || req.method === 'PATCH' ? await readJson(req) : undefined;
     const ifMatch = req.headers['if-match'];
     requests.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, ifMatch });
-    const fault = faults.shift();
-    if (fault) throw FAULTS[fault]();
+    const faultIndex = faults.findIndex((f) => f.method === undefined || f.method === req.method);
+    const fault = faultIndex < 0 ? undefined : faults.splice(faultIndex, 1)[0]?.kind;
+    if (fault && fault !== 'lostResponse') throw FAULTS[fault]();
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!token || !oauth.isValidAccessToken(token)) throw unauthorized();
-    return serveApi(store, req.method ?? 'GET', url, body, ifMatch, syncGeneration);
+    const answer = serveApi(store, req.method ?? 'GET', url, body, ifMatch, syncGeneration, maxPageSize);
+    if (fault === 'lostResponse') throw FAULTS.serverError();
+    return answer;
   };
 
   const server = createServer((req, res) => {
@@ -127,7 +136,9 @@ export async function startFakeGoogleCalendar(options: FakeGoogleOptions = {}): 
     store,
     oauth,
     requests,
-    injectFaults: (kind, count) => faults.push(...Array<FaultKind>(count).fill(kind)),
+    injectFaults: (kind, count, match) => {
+      for (let i = 0; i < count; i += 1) faults.push({ kind, method: match?.method });
+    },
     invalidateSyncTokens: () => {
       syncGeneration += 1;
     },
@@ -146,9 +157,12 @@ function serveApi(
   body: calendar_v3.Schema$Event | undefined,
   ifMatch: string | undefined,
   syncGeneration: number,
+  maxPageSize: number,
 ): { status: number; body?: unknown } {
   const path = url.pathname.startsWith(API) ? url.pathname.slice(API.length) : '';
-  const params = url.searchParams;
+  const params = new URLSearchParams(url.searchParams);
+  const asked = Number(params.get('maxResults') ?? 250);
+  if (asked > maxPageSize) params.set('maxResults', String(maxPageSize));
   if (path === '/users/me/calendarList' && method === 'GET') {
     const entries = [...store.calendars.values()].map(calendarListEntry);
     return { status: 200, body: { kind: 'calendar#calendarList', ...paginate(entries, params) } };
