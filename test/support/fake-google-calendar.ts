@@ -178,7 +178,10 @@ function serveApi(
       primary: false,
     });
     const { id, summary, description, timeZone } = created;
-    return { status: 200, body: { kind: 'calendar#calendar', etag: '"1"', id, summary, description, timeZone } };
+    return {
+      status: 200,
+      body: { kind: 'calendar#calendar', etag: '"1"', id, summary, description, timeZone },
+    };
   }
   const match = /^\/calendars\/([^/]+)\/events(?:\/([^/]+))?(\/instances)?$/.exec(path);
   if (!match) throw notFound();
@@ -191,7 +194,11 @@ function serveApi(
     }
     if (method === 'POST') return { status: 200, body: store.insert(calendar, body ?? {}) };
   } else if (match[3]) {
-    if (method === 'GET') return { status: 200, body: { kind: 'calendar#events', ...listInstances(store, calendar, eventId, params) } };
+    if (method === 'GET')
+      return {
+        status: 200,
+        body: { kind: 'calendar#events', ...listInstances(store, calendar, eventId, params) },
+      };
   } else if (method === 'GET') {
     const found = store.find(calendar, eventId);
     if (!found) throw notFound();

@@ -39,7 +39,8 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 export const notFound = () => new FakeGoogleHttpError(404, 'notFound', 'Not Found');
-export const badRequest = (message: string, reason = 'invalid') => new FakeGoogleHttpError(400, reason, message);
+export const badRequest = (message: string, reason = 'invalid') =>
+  new FakeGoogleHttpError(400, reason, message);
 
 /** Faults a test can queue: each answers one calendar API request instead of the real handler. */
 export const FAULTS = {

@@ -97,7 +97,11 @@ export function listEvents(
   if (syncToken) {
     const token = decodeToken(syncToken);
     if (token.g !== syncGeneration) {
-      throw new FakeGoogleHttpError(410, 'fullSyncRequired', 'Sync token is no longer valid, a full sync is required.');
+      throw new FakeGoogleHttpError(
+        410,
+        'fullSyncRequired',
+        'Sync token is no longer valid, a full sync is required.',
+      );
     }
     all = [...calendar.events.values()]
       .filter((stored) => stored.seq > (token.s ?? 0))
@@ -115,7 +119,9 @@ export function listEvents(
   }
   const page = paginate(all, params);
   const syncable = !['timeMin', 'timeMax', 'q'].some((p) => params.has(p));
-  return page.nextPageToken || !syncable ? page : { ...page, nextSyncToken: encodeSyncToken(syncGeneration, store.seq) };
+  return page.nextPageToken || !syncable
+    ? page
+    : { ...page, nextSyncToken: encodeSyncToken(syncGeneration, store.seq) };
 }
 
 function currentEvents(

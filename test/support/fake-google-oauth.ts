@@ -112,8 +112,10 @@ export class FakeGoogleOAuth {
     const code = form.get('code') ?? '';
     const pending = this.codes.get(code);
     this.codes.delete(code); // codes are single-use
-    if (!pending || pending.expiresAt < Date.now()) return oauthError(400, 'invalid_grant', 'Malformed auth code.');
-    if (form.get('redirect_uri') !== pending.redirectUri) return oauthError(400, 'redirect_uri_mismatch', 'Bad Request');
+    if (!pending || pending.expiresAt < Date.now())
+      return oauthError(400, 'invalid_grant', 'Malformed auth code.');
+    if (form.get('redirect_uri') !== pending.redirectUri)
+      return oauthError(400, 'redirect_uri_mismatch', 'Bad Request');
     const verifier = form.get('code_verifier') ?? '';
     if (createHash('sha256').update(verifier).digest('base64url') !== pending.challenge) {
       return oauthError(400, 'invalid_grant', 'Invalid code verifier.');

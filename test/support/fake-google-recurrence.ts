@@ -49,7 +49,14 @@ function fromFloating(date: Date, zone: string, allDay: boolean): GoogleTime {
   const wall = DateTime.fromJSDate(date, { zone: 'utc' });
   if (allDay) return { date: wall.toISODate() };
   const local = DateTime.fromObject(
-    { year: wall.year, month: wall.month, day: wall.day, hour: wall.hour, minute: wall.minute, second: wall.second },
+    {
+      year: wall.year,
+      month: wall.month,
+      day: wall.day,
+      hour: wall.hour,
+      minute: wall.minute,
+      second: wall.second,
+    },
     { zone },
   );
   return { dateTime: local.toISO({ suppressMilliseconds: true }), timeZone: zone };

@@ -72,8 +72,16 @@ export class FakeGoogleStore {
     const master = calendar.events.get(id.slice(0, separator));
     if (!master || master.deleted || !master.event.recurrence) return undefined;
     const suffix = id.slice(separator + 1);
-    const start = seriesStarts(master.event, calendar.timeZone).find((time) => instanceSuffix(time) === suffix);
-    return start && { event: virtualInstance(master.event, start, calendar.timeZone), seq: master.seq, deleted: false };
+    const start = seriesStarts(master.event, calendar.timeZone).find(
+      (time) => instanceSuffix(time) === suffix,
+    );
+    return (
+      start && {
+        event: virtualInstance(master.event, start, calendar.timeZone),
+        seq: master.seq,
+        deleted: false,
+      }
+    );
   }
 
   insert(calendar: FakeCalendar, body: GoogleEvent): GoogleEvent {
@@ -171,13 +179,19 @@ export class FakeGoogleStore {
   }
 }
 
-function virtualInstance(master: GoogleEvent, start: calendar_v3.Schema$EventDateTime, zone: string): GoogleEvent {
+function virtualInstance(
+  master: GoogleEvent,
+  start: calendar_v3.Schema$EventDateTime,
+  zone: string,
+): GoogleEvent {
   const { recurrence: _recurrence, ...fields } = master;
   const duration = timeMs(master.end ?? {}, zone) - timeMs(master.start ?? {}, zone);
   const end = start.date
     ? { date: new Date(timeMs(start, 'UTC') + duration).toISOString().slice(0, 10) }
     : {
-        dateTime: DateTime.fromMillis(timeMs(start, zone) + duration, { zone: master.end?.timeZone ?? zone }).toISO({
+        dateTime: DateTime.fromMillis(timeMs(start, zone) + duration, {
+          zone: master.end?.timeZone ?? zone,
+        }).toISO({
           suppressMilliseconds: true,
         }),
         timeZone: master.end?.timeZone,
@@ -221,7 +235,8 @@ function validateTimes(event: GoogleEvent): void {
   if (Boolean(start.date) !== Boolean(end.date) || (start.date && start.dateTime)) {
     throw badRequest('Start and end times must either both be date or both be dateTime.');
   }
-  if (timeMs(end, 'UTC') < timeMs(start, 'UTC')) throw badRequest('The specified time range is empty.', 'timeRangeEmpty');
+  if (timeMs(end, 'UTC') < timeMs(start, 'UTC'))
+    throw badRequest('The specified time range is empty.', 'timeRangeEmpty');
   if (event.recurrence?.length && start.dateTime && !start.timeZone) {
     throw badRequest('Missing time zone definition for start time.');
   }

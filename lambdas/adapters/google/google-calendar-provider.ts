@@ -1,4 +1,4 @@
-import { type calendar_v3, calendar } from '@googleapis/calendar';
+import { calendar, type calendar_v3 } from '@googleapis/calendar';
 import type { OAuth2Client } from 'google-auth-library';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../../core/calendar/event.js';
 import type {
@@ -74,7 +74,11 @@ export class GoogleCalendarProvider implements CalendarProvider {
     return calendars;
   }
 
-  async createCalendar(input: { name: string; description?: string; time_zone?: string }): Promise<ProviderCalendar> {
+  async createCalendar(input: {
+    name: string;
+    description?: string;
+    time_zone?: string;
+  }): Promise<ProviderCalendar> {
     const requestBody = { summary: input.name, description: input.description, timeZone: input.time_zone };
     const created = await this.call(() => this.api.calendars.insert({ requestBody }));
     // The creator owns a new calendar; calendars.insert does not echo accessRole.

@@ -33,7 +33,8 @@ export function createGoogleCall(auth: OAuth2Client, retry: RetryOptions): Googl
       }
     };
     try {
-      const shouldRetry = (error: unknown) => isClientError(error) && isTransient(describeGoogleFailure(error));
+      const shouldRetry = (error: unknown) =>
+        isClientError(error) && isTransient(describeGoogleFailure(error));
       return await retryWithBackoff(attempt, shouldRetry, retry);
     } catch (error) {
       // Anything that is not an HTTP failure (a bug, a missing refresh token) keeps its own shape.

@@ -18,6 +18,8 @@ export interface GoogleFailure {
 }
 
 const RATE_LIMIT_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
+// Daily or per-calendar quotas: reported as rate limiting, but retrying within seconds cannot help.
+const QUOTA_REASONS = new Set(['quotaExceeded', 'dailyLimitExceeded']);
 
 /** The reconnect hint every auth failure ends with. */
 export const RECONNECT_HINT = 'Reconnect the account with `npx meridian connect google`.';
@@ -37,7 +39,12 @@ export function describeGoogleFailure(error: unknown): GoogleFailure {
     | { error?: string | { message?: string; errors?: { reason?: string }[] }; error_description?: string }
     | undefined;
   if (typeof data?.error === 'string') {
-    return { status: response.status, reason: data.error, message: data.error_description ?? data.error, oauth: true };
+    return {
+      status: response.status,
+      reason: data.error,
+      message: data.error_description ?? data.error,
+      oauth: true,
+    };
   }
   return {
     status: response.status,
@@ -75,15 +82,27 @@ export function toDomainError(failure: GoogleFailure, subject = 'The resource'):
       details,
     );
   }
-  if (status === 429 || (status === 403 && RATE_LIMIT_REASONS.has(failure.reason ?? ''))) {
+  const reason = failure.reason ?? '';
+  if (status === 429 || (status === 403 && RATE_LIMIT_REASONS.has(reason))) {
     return new DomainError(
       'PROVIDER_RATE_LIMITED',
       'Google Calendar is rate-limiting this account; retries did not get through. Wait a minute and try again.',
       details,
     );
   }
+  if (status === 403 && QUOTA_REASONS.has(reason)) {
+    return new DomainError(
+      'PROVIDER_RATE_LIMITED',
+      `Google Calendar usage limits for this account are used up (${reason}): ${message} Try again in a few hours.`,
+      details,
+    );
+  }
   if (status === 404 || status === 410) {
-    return new DomainError('NOT_FOUND', `${subject} was not found in Google Calendar (it may have been deleted).`, details);
+    return new DomainError(
+      'NOT_FOUND',
+      `${subject} was not found in Google Calendar (it may have been deleted).`,
+      details,
+    );
   }
   if (status === 412) {
     return new DomainError(
@@ -92,7 +111,8 @@ export function toDomainError(failure: GoogleFailure, subject = 'The resource'):
       details,
     );
   }
-  if (status === 400) return new DomainError('INVALID_INPUT', `Google Calendar rejected the request: ${message}`, details);
+  if (status === 400)
+    return new DomainError('INVALID_INPUT', `Google Calendar rejected the request: ${message}`, details);
   if (status === 403) {
     return new DomainError(
       'FORBIDDEN',

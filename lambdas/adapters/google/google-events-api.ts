@@ -18,7 +18,10 @@ export class GoogleEventsApi {
   /** The event or instance; a cancelled one counts as missing (Google keeps deleted events readable). */
   async get(eventId: string): Promise<GoogleEvent> {
     const subject = `Event "${eventId}"`;
-    const event = await this.call(() => this.api.events.get({ calendarId: this.calendarId, eventId }), subject);
+    const event = await this.call(
+      () => this.api.events.get({ calendarId: this.calendarId, eventId }),
+      subject,
+    );
     if (event.status === 'cancelled') {
       throw new DomainError('NOT_FOUND', `${subject} was not found in Google Calendar (it was deleted).`, {
         status: 200,

@@ -77,7 +77,8 @@ export async function authorizeWithLoopback(options: LoopbackOAuthOptions): Prom
     await options.openUrl(url);
     return await exchange(client, await code, codeVerifier);
   } finally {
-    server.closeAllConnections();
+    // Idle only: the browser's page ("you can close this tab") must not be cut off mid-response.
+    server.closeIdleConnections();
     server.close();
   }
 }
@@ -97,8 +98,12 @@ function waitForCode(server: Server, state: string, timeoutMs: number): Promise<
       }
       clearTimeout(timer);
       const failure = callbackFailure(url.searchParams, state);
-      const page = failure ? 'Meridian could not connect Google Calendar.' : 'Meridian is connected to Google Calendar.';
-      res.writeHead(failure ? 400 : 200, { 'content-type': 'text/plain; charset=utf-8' }).end(`${page} You can close this tab.`);
+      const page = failure
+        ? 'Meridian could not connect Google Calendar.'
+        : 'Meridian is connected to Google Calendar.';
+      res
+        .writeHead(failure ? 400 : 200, { 'content-type': 'text/plain; charset=utf-8' })
+        .end(`${page} You can close this tab.`);
       if (failure) reject(authFailed(failure));
       else resolve(url.searchParams.get('code') ?? '');
     });
@@ -118,7 +123,11 @@ function callbackFailure(params: URLSearchParams, state: string): string | undef
   return undefined;
 }
 
-async function exchange(client: OAuth2Client, code: string, codeVerifier: string): Promise<LoopbackOAuthResult> {
+async function exchange(
+  client: OAuth2Client,
+  code: string,
+  codeVerifier: string,
+): Promise<LoopbackOAuthResult> {
   let tokens: Credentials;
   try {
     ({ tokens } = await client.getToken({ code, codeVerifier }));
@@ -151,5 +160,8 @@ function emailFromIdToken(idToken: string): string | undefined {
 }
 
 function authFailed(reason: string): DomainError {
-  return new DomainError('PROVIDER_AUTH_FAILED', `Connecting Google Calendar failed: ${reason} ${RECONNECT_HINT}`);
+  return new DomainError(
+    'PROVIDER_AUTH_FAILED',
+    `Connecting Google Calendar failed: ${reason} ${RECONNECT_HINT}`,
+  );
 }

@@ -50,7 +50,8 @@ export async function updateWithScope(
   const isFirst = googleTimeMs(original) <= googleTimeMs(master.start ?? {});
   if (options.scope === 'all' || (options.scope === 'following' && isFirst)) {
     const body = toGoogleEvent(complete, fallbackZone);
-    if (complete.start) body.start = shiftByEdit(master.start ?? {}, toEventTime(current.start), complete.start);
+    if (complete.start)
+      body.start = shiftByEdit(master.start ?? {}, toEventTime(current.start), complete.start);
     if (complete.end) body.end = shiftByEdit(master.end ?? {}, toEventTime(current.end), complete.end);
     return events.patch(master.id ?? '', body, master.etag ?? undefined);
   }
@@ -64,7 +65,11 @@ export async function updateWithScope(
  * @example
  * await deleteWithScope(events, 'abc_20260316T130000Z', { scope: 'following' });
  */
-export async function deleteWithScope(events: GoogleEventsApi, eventId: string, options: WriteOptions): Promise<void> {
+export async function deleteWithScope(
+  events: GoogleEventsApi,
+  eventId: string,
+  options: WriteOptions,
+): Promise<void> {
   if (options.scope === 'this') return events.delete(eventId, options.if_match);
   const current = await read(events, eventId, options.if_match);
   if (!current.recurringEventId) return events.delete(eventId, options.if_match);
@@ -78,7 +83,11 @@ export async function deleteWithScope(events: GoogleEventsApi, eventId: string, 
 }
 
 /** Reads the event a scoped write starts from, refusing a stale `if_match` before anything is written. */
-async function read(events: GoogleEventsApi, eventId: string, ifMatch: string | undefined): Promise<GoogleEvent> {
+async function read(
+  events: GoogleEventsApi,
+  eventId: string,
+  ifMatch: string | undefined,
+): Promise<GoogleEvent> {
   const current = await events.get(eventId);
   if (ifMatch !== undefined && ifMatch !== current.etag) {
     throw new DomainError(
@@ -117,13 +126,21 @@ async function splitSeries(
   const start = original.date
     ? { date: original.date }
     : { dateTime: original.dateTime, timeZone: original.timeZone ?? master.start?.timeZone };
-  const created = await events.insert({
+  const body: GoogleEvent = {
     ...base,
     start,
     end: endAfter(start, master.start ?? {}, master.end ?? {}),
     recurrence: continued,
-    ...toGoogleEvent(patch, fallbackZone ?? start.timeZone ?? undefined),
-  });
+    ...toGoogleEvent(patch, fallbackZone),
+  };
+  // Google expands a recurring timed event in its zone and refuses one without: keep the series'
+  // zone when the patch moved the times without naming one.
+  const seriesZone = master.start?.timeZone ?? fallbackZone ?? null;
+  for (const key of ['start', 'end'] as const) {
+    const time = body[key];
+    if (time?.dateTime && !time.timeZone) body[key] = { ...time, timeZone: seriesZone };
+  }
+  const created = await events.insert(body);
   try {
     const ended = withRuleEnd(recurrence, { until: untilBefore(original) });
     await events.patch(master.id ?? '', { recurrence: ended }, master.etag ?? undefined);
@@ -153,7 +170,10 @@ function withBothBounds(patch: EventPatch, current: GoogleEvent): EventPatch {
     const moved = formatInstant(DateTime.fromISO(given.date_time, { setZone: true }).plus(ms));
     other = given.time_zone ? { date_time: moved, time_zone: given.time_zone } : { date_time: moved };
   } else {
-    throw new DomainError('INVALID_INPUT', 'Give both start and end when switching between all-day and timed.');
+    throw new DomainError(
+      'INVALID_INPUT',
+      'Give both start and end when switching between all-day and timed.',
+    );
   }
   return patch.start ? { ...patch, end: other } : { ...patch, start: other };
 }

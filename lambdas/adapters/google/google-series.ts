@@ -117,7 +117,13 @@ export function shiftByEdit(master: GoogleTime, from: EventTime, to: EventTime):
   }
   if ('date' in from && 'date' in to) {
     const days = DateTime.fromISO(to.date).diff(DateTime.fromISO(from.date), 'days').days;
-    return { date: DateTime.fromISO(master.date ?? '').plus({ days }).toISODate(), dateTime: null, timeZone: null };
+    return {
+      date: DateTime.fromISO(master.date ?? '')
+        .plus({ days })
+        .toISODate(),
+      dateTime: null,
+      timeZone: null,
+    };
   }
   if ('date' in from || 'date' in to) throw new Error('unreachable: variants checked above');
   const zone = master.timeZone ?? undefined;

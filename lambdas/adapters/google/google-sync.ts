@@ -79,7 +79,10 @@ async function listAll(
     if (!pageToken) {
       // Google sends nextSyncToken on the last page only; a last page without one is a protocol break.
       if (!page.nextSyncToken) {
-        throw new DomainError('PROVIDER_ERROR', 'Google Calendar ended a sync without a sync token. Try again later.');
+        throw new DomainError(
+          'PROVIDER_ERROR',
+          'Google Calendar ended a sync without a sync token. Try again later.',
+        );
       }
       result.next_sync_token = page.nextSyncToken;
       return result;

@@ -36,7 +36,10 @@ describe('GoogleCalendarProvider', () => {
         primary: true,
         access_role: 'owner',
       });
-      expect(calendars[260]).toMatchObject({ native_id: 'shared259@group.calendar.google.com', access_role: 'reader' });
+      expect(calendars[260]).toMatchObject({
+        native_id: 'shared259@group.calendar.google.com',
+        access_role: 'reader',
+      });
       expect(fixture.google.requests).toHaveLength(2);
     });
   });
@@ -179,10 +182,15 @@ describe('GoogleCalendarProvider', () => {
         end: { date_time: '2026-03-10T10:00:00-04:00' },
       });
 
-      await fixture.provider.updateEvent(fixture.primary, created.id, { summary: 'Still guarded' }, {
-        scope: 'this',
-        if_match: created.etag,
-      });
+      await fixture.provider.updateEvent(
+        fixture.primary,
+        created.id,
+        { summary: 'Still guarded' },
+        {
+          scope: 'this',
+          if_match: created.etag,
+        },
+      );
 
       const patch = fixture.google.requests.find((r) => r.method === 'PATCH');
       expect(patch?.ifMatch).toBe(created.etag);
@@ -232,7 +240,9 @@ describe('GoogleCalendarProvider', () => {
       });
       await fixture.provider.deleteEvent(fixture.primary, created.id, { scope: 'this' });
 
-      await expect(fixture.provider.deleteEvent(fixture.primary, created.id, { scope: 'this' })).rejects.toMatchObject({
+      await expect(
+        fixture.provider.deleteEvent(fixture.primary, created.id, { scope: 'this' }),
+      ).rejects.toMatchObject({
         code: 'NOT_FOUND',
         details: { status: 410 },
       });
@@ -240,9 +250,14 @@ describe('GoogleCalendarProvider', () => {
   });
 
   it('refuses a calendar of another connection', async () => {
-    const foreign = { native_id: 'alice@example.com', calendar_id: 'google/other-connection/alice@example.com' };
+    const foreign = {
+      native_id: 'alice@example.com',
+      calendar_id: 'google/other-connection/alice@example.com',
+    };
 
-    await expect(fixture.provider.getEvent(foreign, 'abcdef')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(fixture.provider.getEvent(foreign, 'abcdef')).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
     expect(fixture.google.requests).toHaveLength(0);
   });
 });

@@ -1,7 +1,11 @@
 import { OAuth2Client } from 'google-auth-library';
-import type { CalendarRef } from '../../../lambdas/core/calendar/provider.js';
 import { GoogleCalendarProvider } from '../../../lambdas/adapters/google/google-calendar-provider.js';
-import { type FakeGoogleCalendar, type FakeGoogleOptions, startFakeGoogleCalendar } from '../../support/fake-google-calendar.js';
+import type { CalendarRef } from '../../../lambdas/core/calendar/provider.js';
+import {
+  type FakeGoogleCalendar,
+  type FakeGoogleOptions,
+  startFakeGoogleCalendar,
+} from '../../support/fake-google-calendar.js';
 
 export const PREFIX = 'google/test-connection/';
 
@@ -31,6 +35,9 @@ export async function startGoogleFixture(
     rootUrl: google.rootUrl,
     retry: { baseDelayMs: 1, maxAttempts: options.maxAttempts ?? 5 },
   });
-  const primary = provider.calendarRef({ native_id: google.email, time_zone: options.timeZone ?? 'America/New_York' });
+  const primary = provider.calendarRef({
+    native_id: google.email,
+    time_zone: options.timeZone ?? 'America/New_York',
+  });
   return { google, auth, provider, primary, close: () => google.close() };
 }

@@ -46,7 +46,9 @@ describe('authorizeWithLoopback', () => {
       response_type: 'code',
       client_id: google.clientId,
     });
-    expect(consentUrl.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth2callback$/);
+    expect(consentUrl.searchParams.get('redirect_uri')).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/oauth2callback$/,
+    );
     expect(consentUrl.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
     expect(google.oauth.grants.authorization_code).toBe(1);
 
@@ -57,7 +59,11 @@ describe('authorizeWithLoopback', () => {
       endpoints: { oauth2TokenUrl: google.tokenUrl },
     });
     auth.setCredentials({ refresh_token: result.refresh_token });
-    const provider = new GoogleCalendarProvider({ auth, calendarPrefix: 'google/c/', rootUrl: google.rootUrl });
+    const provider = new GoogleCalendarProvider({
+      auth,
+      calendarPrefix: 'google/c/',
+      rootUrl: google.rootUrl,
+    });
     expect((await provider.listCalendars()).map((c) => c.native_id)).toEqual(['bob@example.com']);
   });
 

@@ -14,7 +14,12 @@ const weekly = (rule: string): EventDraft => ({
   end: { date_time: '2026-03-02T10:00:00-05:00', time_zone: NY },
   recurrence: [rule],
 });
-const WINDOW = { start: '2026-03-01T00:00:00Z', end: '2026-06-01T00:00:00Z', single_events: true, max_results: 100 };
+const WINDOW = {
+  start: '2026-03-01T00:00:00Z',
+  end: '2026-06-01T00:00:00Z',
+  single_events: true,
+  max_results: 100,
+};
 
 describe('GoogleCalendarProvider recurring series', () => {
   let fixture: GoogleFixture;
@@ -56,6 +61,24 @@ describe('GoogleCalendarProvider recurring series', () => {
       expect(created.end).toEqual({ date_time: '2026-03-16T10:00:00-04:00', time_zone: NY });
     });
 
+    it('keeps the series zone when the patch moves the times without naming a zone', async () => {
+      const series = await fixture.provider.createEvent(fixture.primary, weekly('RRULE:FREQ=WEEKLY;COUNT=3'));
+
+      const created = await fixture.provider.updateEvent(
+        fixture.primary,
+        `${series.id}_20260309T130000Z`,
+        { start: { date_time: '2026-03-09T15:00:00Z' }, end: { date_time: '2026-03-09T16:00:00Z' } },
+        { scope: 'following' },
+      );
+
+      expect(created.start).toEqual({ date_time: '2026-03-09T11:00:00-04:00', time_zone: NY });
+      expect((await instances()).map((i) => i.start)).toEqual([
+        { date_time: '2026-03-02T09:00:00-05:00', time_zone: NY },
+        { date_time: '2026-03-09T11:00:00-04:00', time_zone: NY },
+        { date_time: '2026-03-16T11:00:00-04:00', time_zone: NY },
+      ]);
+    });
+
     it('counts a cancelled instance before the split towards COUNT', async () => {
       const series = await fixture.provider.createEvent(fixture.primary, weekly('RRULE:FREQ=WEEKLY;COUNT=5'));
       await fixture.provider.deleteEvent(fixture.primary, `${series.id}_20260309T130000Z`, { scope: 'this' });
@@ -90,7 +113,9 @@ describe('GoogleCalendarProvider recurring series', () => {
       );
 
       expect(created.recurrence).toEqual(['RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260323T235959Z']);
-      expect((await master(series.id)).recurrence).toEqual(['RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260316T125959Z']);
+      expect((await master(series.id)).recurrence).toEqual([
+        'RRULE:FREQ=WEEKLY;BYDAY=MO;UNTIL=20260316T125959Z',
+      ]);
       expect((await instances()).map((i) => i.location ?? '-')).toEqual(['-', '-', 'Room 2', 'Room 2']);
     });
 
@@ -102,9 +127,14 @@ describe('GoogleCalendarProvider recurring series', () => {
         recurrence: ['RRULE:FREQ=DAILY;COUNT=4'],
       });
 
-      await fixture.provider.updateEvent(fixture.primary, `${series.id}_20260304`, { summary: 'Backup' }, {
-        scope: 'following',
-      });
+      await fixture.provider.updateEvent(
+        fixture.primary,
+        `${series.id}_20260304`,
+        { summary: 'Backup' },
+        {
+          scope: 'following',
+        },
+      );
 
       expect((await master(series.id)).recurrence).toEqual(['RRULE:FREQ=DAILY;UNTIL=20260303']);
       expect((await instances()).map((i) => [i.start, i.end, i.summary])).toEqual([
@@ -119,9 +149,14 @@ describe('GoogleCalendarProvider recurring series', () => {
       const series = await fixture.provider.createEvent(fixture.primary, weekly('RRULE:FREQ=WEEKLY;COUNT=5'));
       fixture.google.injectFaults('serverError', 5, { method: 'PATCH' });
 
-      const split = fixture.provider.updateEvent(fixture.primary, `${series.id}_20260316T130000Z`, { summary: 'X' }, {
-        scope: 'following',
-      });
+      const split = fixture.provider.updateEvent(
+        fixture.primary,
+        `${series.id}_20260316T130000Z`,
+        { summary: 'X' },
+        {
+          scope: 'following',
+        },
+      );
 
       await expect(split).rejects.toMatchObject({ code: 'PROVIDER_ERROR' });
       const after = await instances();
@@ -149,14 +184,24 @@ describe('GoogleCalendarProvider recurring series', () => {
     it('refuses a stale if_match before writing anything', async () => {
       const series = await fixture.provider.createEvent(fixture.primary, weekly('RRULE:FREQ=WEEKLY;COUNT=3'));
       const [first] = await instances();
-      await fixture.provider.updateEvent(fixture.primary, series.id, { summary: 'Changed elsewhere' }, { scope: 'all' });
+      await fixture.provider.updateEvent(
+        fixture.primary,
+        series.id,
+        { summary: 'Changed elsewhere' },
+        { scope: 'all' },
+      );
       const writesBefore = fixture.google.requests.filter((r) => r.method !== 'GET').length;
 
       await expect(
-        fixture.provider.updateEvent(fixture.primary, first?.id ?? '', { summary: 'Mine' }, {
-          scope: 'all',
-          if_match: first?.etag,
-        }),
+        fixture.provider.updateEvent(
+          fixture.primary,
+          first?.id ?? '',
+          { summary: 'Mine' },
+          {
+            scope: 'all',
+            if_match: first?.etag,
+          },
+        ),
       ).rejects.toMatchObject({ code: 'STALE_WRITE' });
       expect(fixture.google.requests.filter((r) => r.method !== 'GET').length).toBe(writesBefore);
     });
@@ -176,7 +221,10 @@ describe('GoogleCalendarProvider recurring series', () => {
         { scope: 'all' },
       );
 
-      expect((await instances()).map((i) => i.start)).toEqual([{ date: '2026-03-03' }, { date: '2026-03-10' }]);
+      expect((await instances()).map((i) => i.start)).toEqual([
+        { date: '2026-03-03' },
+        { date: '2026-03-10' },
+      ]);
     });
   });
 
@@ -184,7 +232,9 @@ describe('GoogleCalendarProvider recurring series', () => {
     it('ends the series with UNTIL, dropping COUNT', async () => {
       const series = await fixture.provider.createEvent(fixture.primary, weekly('RRULE:FREQ=WEEKLY;COUNT=5'));
 
-      await fixture.provider.deleteEvent(fixture.primary, `${series.id}_20260323T130000Z`, { scope: 'following' });
+      await fixture.provider.deleteEvent(fixture.primary, `${series.id}_20260323T130000Z`, {
+        scope: 'following',
+      });
 
       expect((await master(series.id)).recurrence).toEqual(['RRULE:FREQ=WEEKLY;UNTIL=20260323T125959Z']);
       expect(await instances()).toHaveLength(3);

@@ -4,7 +4,10 @@ import { type GoogleFixture, startGoogleFixture } from './google-fixture.js';
 
 const draft = (summary: string, day: number): EventDraft => ({
   summary,
-  start: { date_time: `2026-06-${String(day).padStart(2, '0')}T09:00:00-04:00`, time_zone: 'America/New_York' },
+  start: {
+    date_time: `2026-06-${String(day).padStart(2, '0')}T09:00:00-04:00`,
+    time_zone: 'America/New_York',
+  },
   end: { date_time: `2026-06-${String(day).padStart(2, '0')}T10:00:00-04:00`, time_zone: 'America/New_York' },
 });
 
@@ -21,7 +24,8 @@ describe('GoogleCalendarProvider.syncEvents', () => {
 
   it('returns the whole calendar across pages on the first sync', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 120; i += 1) ids.add((await fixture.provider.createEvent(fixture.primary, draft(`E${i}`, 1 + (i % 28)))).id);
+    for (let i = 0; i < 120; i += 1)
+      ids.add((await fixture.provider.createEvent(fixture.primary, draft(`E${i}`, 1 + (i % 28)))).id);
 
     const result = await fixture.provider.syncEvents(fixture.primary);
 
@@ -92,7 +96,9 @@ describe('GoogleCalendarProvider.syncEvents', () => {
 
     const result = await fixture.provider.syncEvents(fixture.primary);
 
-    expect(result.events.map((e) => [e.id, e.recurrence])).toEqual([[series.id, ['RRULE:FREQ=DAILY;COUNT=3']]]);
+    expect(result.events.map((e) => [e.id, e.recurrence])).toEqual([
+      [series.id, ['RRULE:FREQ=DAILY;COUNT=3']],
+    ]);
     expect(result.deleted_ids).toEqual([`${series.id}_20260609T130000Z`]);
   });
 });
