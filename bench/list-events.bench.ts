@@ -67,15 +67,19 @@ export async function run(): Promise<void> {
   };
 
   const full = await compare({ name: 'list_events (all pages)', fn: readAllPages }, { name: 'direct table query', fn: readTable }, { rounds: 3, runs: 6, warmup: 1 });
-  reportRatio('list_events, 10 calendars × 1,000 events, every page', full, { kind: 'slowdown', value: 5 });
+  reportRatio('list_events, 10 calendars × 1,000 events, every page', full, { kind: 'slowdown', value: 3 });
 
   const firstPage = () => listEvents(runtime.calendars, LOCAL_OWNER, { ...params, max_results: 100 });
   const first = await compare({ name: 'list_events (first 100)', fn: firstPage }, { name: 'direct table query', fn: readTable }, { rounds: 3, runs: 6, warmup: 1 });
-  reportRatio('list_events, first page of 100 over the same calendars', first, { kind: 'slowdown', value: 2 });
+  // A first page reads about its own size (lazy k-way merge), not every calendar's whole window.
+  reportRatio('list_events, first page of 100 over the same calendars', first, { kind: 'slowdown', value: 1 });
 
   const sample = await listEvents(runtime.calendars, LOCAL_OWNER, { ...params, max_results: 200 });
   const json = JSON.stringify(sample).length;
-  const toon = encode({ ...sample, events: sample.events.map(eventRow) }).length;
+  const rows = { ...sample, events: sample.events.map(eventRow) };
+  const toon = encode(rows).length;
+  const jsonRows = JSON.stringify(rows).length;
   reportFigure('list_events result size, 200 events', `JSON ${json} chars, TOON ${toon} chars → TOON is ${(100 * (1 - toon / json)).toFixed(0)}% smaller (ratio ${(toon / json).toFixed(2)})`);
+  reportFigure('same flattened rows', `JSON ${jsonRows} chars, TOON ${toon} chars → ratio ${(toon / jsonRows).toFixed(2)}`);
   await runtime.close();
 }
