@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { IANAZone } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import { expandRrule } from '../../../../lambdas/core/time/recurrence/expand-rrule.js';
+import { formatWallClock } from '../../../../lambdas/core/time/recurrence/wall-clock-text.js';
+import { ZoneOffsets } from '../../../../lambdas/core/time/recurrence/zone-offsets.js';
+import {
+  pythonReferenceUnavailable,
+  type ReferenceCase,
+  type ReferenceResult,
+  runPythonReference,
+} from './python-reference.js';
+import { ruleCase } from './rule-arbitrary.js';
+
+const unavailable = pythonReferenceUnavailable();
+if (unavailable) console.warn(`Skipping the dateutil cross-check: ${unavailable}. Install python3-dateutil to run it.`);
+
+const corpus = JSON.parse(
+  readFileSync(new URL('../../../fixtures/rrule-corpus.json', import.meta.url), 'utf8'),
+) as ReferenceCase[];
+
+function ours(c: ReferenceCase): ReferenceResult {
+  const result = expandRrule({
+    rrule: c.rrule,
+    dtstart: c.dtstart,
+    timezone: c.timezone,
+    durationMinutes: c.duration_minutes,
+    count: c.count,
+    exdates: c.exdates,
+    after: c.after,
+    before: c.before,
+  });
+  return {
+    instances: result.instances.map((i) => ({ start: i.start, end: i.end, local_start: i.localStart })),
+    truncated: result.truncated,
+    ...(result.nextAfter === undefined ? {} : { next_after: result.nextAfter }),
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Local days (wall ms at midnight) starting the day before each offset change of `zone` in
+ * [fromYear, toYear], found with luxon's own offset lookup, not the code under test.
+ */
+function transitionDays(zone: string, fromYear: number, toYear: number): number[] {
+  const luxonZone = IANAZone.create(zone);
+  const days: number[] = [];
+  let previous = luxonZone.offset(Date.UTC(fromYear, 0, 1));
+  for (let t = Date.UTC(fromYear, 0, 1) + DAY_MS; t < Date.UTC(toYear + 1, 0, 1); t += DAY_MS) {
+    const offset = luxonZone.offset(t);
+    if (offset !== previous) days.push(Math.floor((t - DAY_MS + previous * 60_000) / DAY_MS) * DAY_MS - DAY_MS);
+    previous = offset;
+  }
+  return days;
+}
+
+/** Every quarter hour over three local days starting at `day`. */
+function quarterHours(day: number): number[] {
+  return Array.from({ length: 3 * 96 }, (_, i) => day + i * 15 * 60_000);
+}
+
+describe.skipIf(unavailable !== undefined)('expandRrule against python-dateutil + zoneinfo', () => {
+  describe('the committed corpus (test/fixtures/rrule-corpus.json)', () => {
+    const reference = unavailable ? undefined : runPythonReference({ expand: corpus });
+
+    it('holds at least 30 rules', () => {
+      expect(corpus.length).toBeGreaterThanOrEqual(30);
+    });
+
+    it.each(corpus.map((c) => [c.id, c] as const))('gives the same instances for %s', (id, c) => {
+      const expected = reference!.expand[id]!;
+      expect(expected.instances.length).toBeGreaterThan(0);
+      expect(ours(c)).toEqual(expected);
+    });
+  });
+
+  describe('randomly generated rules (fast-check, fixed seed)', () => {
+    it('gives the same instances as dateutil for 300 rules, windows and exdates', () => {
+      const cases = fc
+        .sample(ruleCase, { seed: 20260301, numRuns: 300 })
+        .map((c, i) => ({ ...c, id: `random-${i}` }));
+      const reference = runPythonReference({ expand: cases });
+      for (const c of cases) {
+        expect({ case: c, result: ours(c) }).toEqual({ case: c, result: reference.expand[c.id] });
+      }
+    });
+  });
+});
+
+describe.skipIf(unavailable !== undefined)('ZoneOffsets#toInstant against zoneinfo (fold=0)', () => {
+  it('places every quarter hour around each 2024–2026 offset change of every zone as zoneinfo does', () => {
+    const zones = Intl.supportedValuesOf('timeZone');
+    const items = zones.flatMap((zone) =>
+      transitionDays(zone, 2024, 2026).flatMap((day) => quarterHours(day).map((wall) => ({ zone, wall }))),
+    );
+    expect(items.length).toBeGreaterThan(50_000);
+    const expected = runPythonReference({ convert: items.map((i) => ({ zone: i.zone, wall: formatWallClock(i.wall) })) });
+    const byZone = new Map<string, ZoneOffsets>();
+    const actual = items.map(({ zone, wall }) => {
+      let offsets = byZone.get(zone);
+      if (!offsets) byZone.set(zone, (offsets = new ZoneOffsets(zone)));
+      return `${formatWallClock(offsets.toInstant(wall))}+00:00`;
+    });
+    const mismatches = items.filter((_, i) => actual[i] !== expected.convert[i]);
+    expect(mismatches.slice(0, 5)).toEqual([]);
+  });
+
+  it('agrees on historical oddities: skipped days, half-hour and LMT offsets', () => {
+    const years: [string, number][] = [
+      ['Pacific/Apia', 2011],
+      ['Pacific/Kwajalein', 1993],
+      ['Asia/Kathmandu', 1986],
+      ['America/Caracas', 2007],
+      ['America/Caracas', 2016],
+      ['Europe/Moscow', 2011],
+      ['Europe/Moscow', 2014],
+      ['Australia/Lord_Howe', 1985],
+      ['America/Sitka', 1867],
+      ['Europe/Amsterdam', 1937],
+    ];
+    const items = years.flatMap(([zone, year]) =>
+      transitionDays(zone, year, year).flatMap((day) => quarterHours(day).map((wall) => ({ zone, wall }))),
+    );
+    expect(items.length).toBeGreaterThan(2_000);
+    const expected = runPythonReference({ convert: items.map((i) => ({ zone: i.zone, wall: formatWallClock(i.wall) })) });
+    const actual = items.map(({ zone, wall }) => `${formatWallClock(new ZoneOffsets(zone).toInstant(wall))}+00:00`);
+    const mismatches = items
+      .map((item, i) => ({ ...item, wall: formatWallClock(item.wall), ours: actual[i], zoneinfo: expected.convert[i] }))
+      .filter((m) => m.ours !== m.zoneinfo);
+    expect(mismatches.slice(0, 5)).toEqual([]);
+  });
+
+  it('agrees on random wall-clock times from 1900 to 2100 in DST-observing zones', () => {
+    const zones = ['America/New_York', 'Europe/London', 'Australia/Sydney', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/Santiago', 'Asia/Tehran', 'Africa/Casablanca', 'America/Havana', 'Europe/Dublin'];
+    const items = fc.sample(
+      fc.record({
+        zone: fc.constantFrom(...zones),
+        wall: fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2100, 0, 1) }).map((ms) => ms - (ms % 60_000)),
+      }),
+      { seed: 5545, numRuns: 20_000 },
+    );
+    const expected = runPythonReference({ convert: items.map((i) => ({ zone: i.zone, wall: formatWallClock(i.wall) })) });
+    const mismatches = items
+      .map((item, i) => ({ zone: item.zone, wall: formatWallClock(item.wall), ours: `${formatWallClock(new ZoneOffsets(item.zone).toInstant(item.wall))}+00:00`, zoneinfo: expected.convert[i] }))
+      .filter((m) => m.ours !== m.zoneinfo);
+    expect(mismatches.slice(0, 5)).toEqual([]);
+  });
+});
