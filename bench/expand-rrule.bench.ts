@@ -41,7 +41,10 @@ const CASES: Case[] = [
     dtstart: '2026-03-01T09:00:00',
     count: 30,
     viaRrule: () =>
-      new RRule({ freq: RRule.DAILY, count: 30, dtstart: datetime(2026, 3, 1, 9, 0, 0), tzid: ZONE }, true).all(),
+      new RRule(
+        { freq: RRule.DAILY, count: 30, dtstart: datetime(2026, 3, 1, 9, 0, 0), tzid: ZONE },
+        true,
+      ).all(),
   },
   {
     // April: no transition in these 30 days (rrule's tzid mode reads the offset at the floating
@@ -51,7 +54,10 @@ const CASES: Case[] = [
     dtstart: '2026-04-01T00:00:00',
     count: 720,
     viaRrule: () =>
-      new RRule({ freq: RRule.HOURLY, count: 720, dtstart: datetime(2026, 4, 1, 0, 0, 0), tzid: ZONE }, true).all(),
+      new RRule(
+        { freq: RRule.HOURLY, count: 720, dtstart: datetime(2026, 4, 1, 0, 0, 0), tzid: ZONE },
+        true,
+      ).all(),
   },
 ];
 
@@ -82,8 +88,10 @@ export async function run(): Promise<void> {
   }
 
   const window = { after: '2026-06-01T00:00:00-05:00', before: '2026-06-07T23:59:59-05:00' };
-  const farPast = () => expandRrule({ rrule: 'FREQ=DAILY', dtstart: '1970-01-01T09:00:00', timezone: ZONE, ...window });
-  const recent = () => expandRrule({ rrule: 'FREQ=DAILY', dtstart: '2026-01-01T09:00:00', timezone: ZONE, ...window });
+  const farPast = () =>
+    expandRrule({ rrule: 'FREQ=DAILY', dtstart: '1970-01-01T09:00:00', timezone: ZONE, ...window });
+  const recent = () =>
+    expandRrule({ rrule: 'FREQ=DAILY', dtstart: '2026-01-01T09:00:00', timezone: ZONE, ...window });
   const farStarts = farPast().instances.map((i) => i.start);
   const recentStarts = recent().instances.map((i) => i.start);
   if (farStarts.length !== 7 || farStarts.join() !== recentStarts.join()) {

@@ -2,13 +2,32 @@ import { closest, distance } from 'fastest-levenshtein';
 import { IANAZone } from 'luxon';
 import { DomainError } from '../errors.js';
 
+// ICU (and so Intl.supportedValuesOf) still lists some zones under their pre-rename IANA names.
+// Suggest the names IANA uses today; both spellings are accepted as input.
+const CURRENT_NAMES: Record<string, string> = {
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'America/Godthab': 'America/Nuuk',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Truk': 'Pacific/Chuuk',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+};
+
 let canonicalZoneNames: readonly string[] | undefined;
-// Names already found valid. luxon's IANAZone.isValidZone builds a new Intl.DateTimeFormat on
-// every call (~50 µs). Keys are lower-cased valid names only, so the set stays within the ~600 zones.
-const validZoneNames = new Set<string>();
 
 function zoneNames(): readonly string[] {
-  canonicalZoneNames ??= [...Intl.supportedValuesOf('timeZone'), 'UTC'];
+  canonicalZoneNames ??= [
+    ...new Set(
+      [...Intl.supportedValuesOf('timeZone'), 'UTC'].map((name) => {
+        const current = CURRENT_NAMES[name];
+        return current !== undefined && IANAZone.isValidZone(current) ? current : name;
+      }),
+    ),
+  ];
   return canonicalZoneNames;
 }
 
@@ -21,12 +40,35 @@ export function suggestZones(input: string, limit = 3): string[] {
   const scored = zoneNames().map((name) => {
     const lower = name.toLowerCase();
     const city = lower.slice(lower.lastIndexOf('/') + 1);
-    const score = Math.min(distance(needle, lower), distance(needle.slice(needle.lastIndexOf('/') + 1), city));
+    const score = Math.min(
+      distance(needle, lower),
+      distance(needle.slice(needle.lastIndexOf('/') + 1), city),
+    );
     return { name, score };
   });
   scored.sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
   const best = scored.slice(0, limit).map((s) => s.name);
   return best.length > 0 ? best : [closest(needle, [...zoneNames()])];
+}
+
+// IANAZone.isValidZone builds a new Intl.DateTimeFormat on every call (about half the cost of a
+// resolve_datetime call), so names that passed are remembered. Bounded: case variants of a valid
+// name are valid too, and a caller could send many.
+const validNames = new Set<string>();
+const MAX_VALID_NAMES = 1024;
+
+function isKnownZone(name: string): boolean {
+  if (validNames.has(name)) return true;
+  if (!IANAZone.isValidZone(name)) return false;
+  if (validNames.size >= MAX_VALID_NAMES) validNames.clear();
+  validNames.add(name);
+  return true;
+}
+
+/** "america/new_york" → "America/New_York": zone names are matched case-insensitively, reported as IANA spells them. */
+function properCase(name: string): string {
+  const lower = name.toLowerCase();
+  return zoneNames().find((candidate) => candidate.toLowerCase() === lower) ?? name;
 }
 
 /**
@@ -39,13 +81,9 @@ export function suggestZones(input: string, limit = 3): string[] {
 export function requireZone(name: string, field = 'timezone'): IANAZone {
   const trimmed = name.trim();
   // Fixed offsets such as "+05:00" are not zones: they carry no DST rules, so we refuse them here.
-  const key = trimmed.toLowerCase();
-  if (validZoneNames.has(key)) return IANAZone.create(trimmed);
-  if (trimmed.length > 0 && IANAZone.isValidZone(trimmed)) {
-    validZoneNames.add(key);
-    return IANAZone.create(trimmed);
-  }
-  const suggestions = trimmed.length > 0 ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
+  if (trimmed.length > 0 && isKnownZone(trimmed)) return IANAZone.create(properCase(trimmed));
+  const suggestions =
+    trimmed.length > 0 ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
   throw new DomainError(
     'INVALID_TIMEZONE',
     `Unknown time zone "${name}" in "${field}". Use an IANA name such as ${suggestions.map((s) => `"${s}"`).join(', ')}.`,

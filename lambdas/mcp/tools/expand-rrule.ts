@@ -12,7 +12,9 @@ const localDateTime = (purpose: string) =>
   z
     .string()
     .min(1)
-    .describe(`Local wall-clock date-time WITHOUT offset or "Z", e.g. "2026-03-01T09:00:00" (seconds optional): ${purpose}`);
+    .describe(
+      `Local wall-clock date-time WITHOUT offset or "Z", e.g. "2026-03-01T09:00:00" (seconds optional): ${purpose}`,
+    );
 
 export const ExpandRruleInput = z.object({
   rrule: z
@@ -22,7 +24,7 @@ export const ExpandRruleInput = z.object({
       'RFC 5545 RRULE value, e.g. "FREQ=WEEKLY;BYDAY=MO,WE,FR" or "FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1". An "RRULE:" prefix and lower case are accepted. UNTIL must be UTC with a trailing "Z" (e.g. "UNTIL=20261231T235959Z"). COUNT and UNTIL are mutually exclusive.',
     ),
   dtstart: localDateTime('the first occurrence, read in "timezone".'),
-  timezone: ianaZone('in which dtstart, exdates and the rule\'s times of day are read.'),
+  timezone: ianaZone("in which dtstart, exdates and the rule's times of day are read."),
   duration_minutes: z
     .number()
     .int()
@@ -44,7 +46,9 @@ export const ExpandRruleInput = z.object({
     .max(MAX_INSTANCES)
     .optional()
     .describe('Occurrence starts to exclude, as local date-times in "timezone" (same form as dtstart).'),
-  after: rfc3339('only instances starting at or after this instant. Use "next_after" from a previous call to page.').optional(),
+  after: rfc3339(
+    'only instances starting at or after this instant. Use "next_after" from a previous call to page.',
+  ).optional(),
   before: rfc3339('only instances starting at or before this instant.').optional(),
   format: outputFormat,
 });
@@ -65,7 +69,9 @@ export const ExpandRruleOutput = z.object({
   next_after: z
     .string()
     .optional()
-    .describe('Present when truncated: start of the next instance. Call again with after = this to get the next page.'),
+    .describe(
+      'Present when truncated: start of the next instance. Call again with after = this to get the next page.',
+    ),
   timezone: z.string().describe('The zone the rule was expanded in.'),
 });
 export type ExpandRruleOutput = z.infer<typeof ExpandRruleOutput>;

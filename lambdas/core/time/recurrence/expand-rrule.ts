@@ -2,8 +2,8 @@ import { DomainError } from '../../errors.js';
 import { parseInstant } from '../instants.js';
 import { requireZone } from '../zones.js';
 import { fastForwardStart } from './fast-forward.js';
-import { parseRule } from './parse-rule.js';
 import { pinDtstartDefaults, walkWallClock } from './floating-walk.js';
+import { parseRule } from './parse-rule.js';
 import { formatUtcMs, formatWithOffset, parseWallClock } from './wall-clock-text.js';
 import { ZoneOffsets } from './zone-offsets.js';
 
@@ -58,9 +58,17 @@ export interface ExpandRruleResult {
   timezone: string;
 }
 
-function checkWholeNumber(value: number, min: number, max: number, field: string, code: 'OUT_OF_RANGE' | 'INVALID_DURATION') {
+function checkWholeNumber(
+  value: number,
+  min: number,
+  max: number,
+  field: string,
+  code: 'OUT_OF_RANGE' | 'INVALID_DURATION',
+) {
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new DomainError(code, `"${field}" must be a whole number from ${min} to ${max}; got ${value}.`, { field });
+    throw new DomainError(code, `"${field}" must be a whole number from ${min} to ${max}; got ${value}.`, {
+      field,
+    });
   }
 }
 
@@ -93,16 +101,24 @@ export function expandRrule(input: ExpandRruleInput): ExpandRruleResult {
   const after = windowBound(input.after, 'after') ?? Number.NEGATIVE_INFINITY;
   const before = windowBound(input.before, 'before') ?? Number.POSITIVE_INFINITY;
   if (after > before) {
-    throw new DomainError('INVALID_INPUT', `"after" (${input.after}) is later than "before" (${input.before}): swap them.`, {
-      field: 'after',
-    });
+    throw new DomainError(
+      'INVALID_INPUT',
+      `"after" (${input.after}) is later than "before" (${input.before}): swap them.`,
+      {
+        field: 'after',
+      },
+    );
   }
   const offsets = new ZoneOffsets(zone);
-  const excluded = new Set((input.exdates ?? []).map((text, i) => offsets.toInstant(parseWallClock(text, `exdates[${i}]`))));
+  const excluded = new Set(
+    (input.exdates ?? []).map((text, i) => offsets.toInstant(parseWallClock(text, `exdates[${i}]`))),
+  );
 
   const pinned = pinDtstartDefaults(rule, dtstart);
   const end = Math.min(rule.until ?? Number.POSITIVE_INFINITY, before);
-  const walkFrom = Number.isFinite(after) ? fastForwardStart(pinned, dtstart, after - MAX_ZONE_OFFSET_MS) : dtstart;
+  const walkFrom = Number.isFinite(after)
+    ? fastForwardStart(pinned, dtstart, after - MAX_ZONE_OFFSET_MS)
+    : dtstart;
   const walkUntil = Number.isFinite(end) ? end + MAX_ZONE_OFFSET_MS : undefined;
 
   // One more than the page, to know whether the page is the last and where the next begins.

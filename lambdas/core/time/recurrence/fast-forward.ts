@@ -52,7 +52,7 @@ export function fastForwardStart(rule: RecurrenceRule, dtstart: WallMs, target: 
       break;
     }
     case 'WEEKLY': {
-      const daysIntoWeek = ((start.getUTCDay() + 6) % 7 - rule.wkst + 7) % 7; // Monday = 0, as WKST
+      const daysIntoWeek = (((start.getUTCDay() + 6) % 7) - rule.wkst + 7) % 7; // Monday = 0, as WKST
       const weekStart = Math.floor(dtstart / DAY_MS) * DAY_MS - daysIntoWeek * DAY_MS;
       periodStart = latestPeriodStart(weekStart, 7 * n * DAY_MS, target);
       break;

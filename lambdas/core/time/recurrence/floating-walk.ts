@@ -1,5 +1,5 @@
-import rrulePackage from 'rrule';
 import type { Options } from 'rrule';
+import rrulePackage from 'rrule';
 import { FREQUENCIES, type RecurrenceRule } from './parse-rule.js';
 import type { WallMs } from './wall-clock-text.js';
 

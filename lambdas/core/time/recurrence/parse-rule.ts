@@ -1,7 +1,15 @@
 import { DomainError } from '../../errors.js';
 
 /** RFC 5545 frequencies, numbered as rrule numbers them (YEARLY = 0 … SECONDLY = 6). */
-export const FREQUENCIES = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY', 'HOURLY', 'MINUTELY', 'SECONDLY'] as const;
+export const FREQUENCIES = [
+  'YEARLY',
+  'MONTHLY',
+  'WEEKLY',
+  'DAILY',
+  'HOURLY',
+  'MINUTELY',
+  'SECONDLY',
+] as const;
 export type FrequencyName = (typeof FREQUENCIES)[number];
 
 /** Weekday codes, numbered as rrule numbers them (MO = 0 … SU = 6). */
@@ -36,7 +44,15 @@ export interface RecurrenceRule {
   bysecond?: number[];
 }
 
-type NumericPart = 'bysetpos' | 'bymonth' | 'bymonthday' | 'byyearday' | 'byweekno' | 'byhour' | 'byminute' | 'bysecond';
+type NumericPart =
+  | 'bysetpos'
+  | 'bymonth'
+  | 'bymonthday'
+  | 'byyearday'
+  | 'byweekno'
+  | 'byhour'
+  | 'byminute'
+  | 'bysecond';
 
 // [min, max, zero allowed]: RFC 5545 §3.3.10 value ranges. BYSECOND=60 (a leap second) is refused:
 // JavaScript dates cannot represent it.
@@ -77,7 +93,11 @@ function parseInteger(part: string, text: string, min: number, max: number, zero
 function parseByDay(text: string): ByDay[] {
   return text.split(',').map((item) => {
     const match = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(item.trim());
-    if (!match) invalid(`BYDAY entry "${item}" is not a weekday: use MO,TU,WE,TH,FR,SA,SU, optionally with an ordinal such as 2TU or -1FR.`, 'BYDAY');
+    if (!match)
+      invalid(
+        `BYDAY entry "${item}" is not a weekday: use MO,TU,WE,TH,FR,SA,SU, optionally with an ordinal such as 2TU or -1FR.`,
+        'BYDAY',
+      );
     const weekday = WEEKDAYS.indexOf(match[2] as (typeof WEEKDAYS)[number]);
     if (match[1] === undefined) return { weekday };
     return { weekday, nth: parseInteger('BYDAY', match[1], -53, 53, false) };
@@ -112,26 +132,44 @@ const MONTH_LENGTHS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function checkCanOccur(rule: RecurrenceRule): void {
   const { bymonth, bymonthday } = rule;
   if (!bymonth || !bymonthday) return;
-  const possible = bymonth.some((month) => bymonthday.some((day) => Math.abs(day) <= MONTH_LENGTHS[month - 1]!));
+  const possible = bymonth.some((month) =>
+    bymonthday.some((day) => Math.abs(day) <= MONTH_LENGTHS[month - 1]!),
+  );
   if (!possible) {
-    invalid(`No month in BYMONTH=${bymonth.join(',')} has day ${bymonthday.join(',')}: the rule would never occur.`, 'BYMONTHDAY');
+    invalid(
+      `No month in BYMONTH=${bymonth.join(',')} has day ${bymonthday.join(',')}: the rule would never occur.`,
+      'BYMONTHDAY',
+    );
   }
 }
 
 function checkCombinations(rule: RecurrenceRule, freq: FrequencyName): void {
   const ordinals = rule.byday?.some((d) => d.nth !== undefined) ?? false;
   if (ordinals && freq !== 'MONTHLY' && freq !== 'YEARLY') {
-    invalid(`BYDAY ordinals such as "2TU" need FREQ=MONTHLY or FREQ=YEARLY; with FREQ=${freq} use plain weekdays.`, 'BYDAY');
+    invalid(
+      `BYDAY ordinals such as "2TU" need FREQ=MONTHLY or FREQ=YEARLY; with FREQ=${freq} use plain weekdays.`,
+      'BYDAY',
+    );
   }
-  if (ordinals && rule.byweekno) invalid('BYDAY ordinals cannot be combined with BYWEEKNO: drop one of them.', 'BYDAY');
-  if (rule.byweekno && freq !== 'YEARLY') invalid(`BYWEEKNO needs FREQ=YEARLY; got FREQ=${freq}.`, 'BYWEEKNO');
-  if (rule.bymonthday && freq === 'WEEKLY') invalid('BYMONTHDAY cannot be used with FREQ=WEEKLY.', 'BYMONTHDAY');
+  if (ordinals && rule.byweekno)
+    invalid('BYDAY ordinals cannot be combined with BYWEEKNO: drop one of them.', 'BYDAY');
+  if (rule.byweekno && freq !== 'YEARLY')
+    invalid(`BYWEEKNO needs FREQ=YEARLY; got FREQ=${freq}.`, 'BYWEEKNO');
+  if (rule.bymonthday && freq === 'WEEKLY')
+    invalid('BYMONTHDAY cannot be used with FREQ=WEEKLY.', 'BYMONTHDAY');
   if (rule.byyearday && (freq === 'DAILY' || freq === 'WEEKLY' || freq === 'MONTHLY')) {
-    invalid(`BYYEARDAY cannot be used with FREQ=${freq}: use FREQ=YEARLY or a sub-daily frequency.`, 'BYYEARDAY');
+    invalid(
+      `BYYEARDAY cannot be used with FREQ=${freq}: use FREQ=YEARLY or a sub-daily frequency.`,
+      'BYYEARDAY',
+    );
   }
-  const otherBy = rule.bymonth ?? rule.bymonthday ?? rule.byyearday ?? rule.byweekno ?? rule.byday ?? rule.byhour;
+  const otherBy =
+    rule.bymonth ?? rule.bymonthday ?? rule.byyearday ?? rule.byweekno ?? rule.byday ?? rule.byhour;
   if (rule.bysetpos && !(otherBy ?? rule.byminute ?? rule.bysecond)) {
-    invalid('BYSETPOS picks from the set other BY* parts build: add one, e.g. "BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1".', 'BYSETPOS');
+    invalid(
+      'BYSETPOS picks from the set other BY* parts build: add one, e.g. "BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1".',
+      'BYSETPOS',
+    );
   }
   checkCanOccur(rule);
   if (rule.count !== undefined && rule.until !== undefined) {
@@ -149,9 +187,15 @@ function checkCombinations(rule: RecurrenceRule, freq: FrequencyName): void {
  * parseRule('RRULE:freq=monthly;byday=-1fr').byday; // [{ weekday: 4, nth: -1 }]
  */
 export function parseRule(text: string): RecurrenceRule {
-  const body = text.trim().replace(/^RRULE:/i, '').replace(/;+$/, '').toUpperCase();
+  const body = text
+    .trim()
+    .replace(/^RRULE:/i, '')
+    .replace(/;+$/, '')
+    .toUpperCase();
   if (/[\r\n]|DTSTART|EXDATE|RDATE/.test(body)) {
-    invalid('Pass only the RRULE value (e.g. "FREQ=DAILY;COUNT=5"): give the start as "dtstart" and exclusions as "exdates".');
+    invalid(
+      'Pass only the RRULE value (e.g. "FREQ=DAILY;COUNT=5"): give the start as "dtstart" and exclusions as "exdates".',
+    );
   }
   if (body === '') invalid(`The rule is empty: FREQ is required, ${EXAMPLE}.`, 'FREQ');
   const seen = new Set<string>();
@@ -161,18 +205,22 @@ export function parseRule(text: string): RecurrenceRule {
     if (value === undefined || value === '' || extra !== undefined) {
       invalid(`"${item}" is not NAME=VALUE: separate parts with ";", ${EXAMPLE}.`, name);
     }
-    if (!KNOWN_PARTS.includes(name)) invalid(`Unknown rule part "${name}": use ${KNOWN_PARTS.join(', ')}.`, name);
+    if (!KNOWN_PARTS.includes(name))
+      invalid(`Unknown rule part "${name}": use ${KNOWN_PARTS.join(', ')}.`, name);
     if (seen.has(name)) invalid(`${name} appears twice: give each part once.`, name);
     seen.add(name);
     const numeric = NUMERIC_PARTS[name];
     if (numeric) {
-      const values = value.split(',').map((v) => parseInteger(name, v.trim(), numeric.min, numeric.max, numeric.zero));
+      const values = value
+        .split(',')
+        .map((v) => parseInteger(name, v.trim(), numeric.min, numeric.max, numeric.zero));
       // Sorted and distinct: rrule builds BYSETPOS sets and times of day in list order, so
       // "BYHOUR=17,9;BYSETPOS=1" would otherwise pick 17:00 instead of the first time, 09:00.
       rule[numeric.key] = [...new Set(values)].sort((a, b) => a - b);
     } else if (name === 'FREQ') {
       rule.freq = FREQUENCIES.indexOf(value as FrequencyName);
-      if (rule.freq < 0) invalid(`FREQ=${value} is not a frequency: use one of ${FREQUENCIES.join(', ')}.`, 'FREQ');
+      if (rule.freq < 0)
+        invalid(`FREQ=${value} is not a frequency: use one of ${FREQUENCIES.join(', ')}.`, 'FREQ');
     } else if (name === 'INTERVAL') {
       rule.interval = parseInteger(name, value, 1, 1_000_000, false);
     } else if (name === 'COUNT') {
@@ -184,7 +232,9 @@ export function parseRule(text: string): RecurrenceRule {
       if (rule.wkst < 0) invalid(`WKST=${value} is not a weekday: use MO, TU, WE, TH, FR, SA or SU.`, 'WKST');
     } else {
       const days = parseByDay(value);
-      rule.byday = days.filter((d, i) => days.findIndex((e) => e.weekday === d.weekday && e.nth === d.nth) === i);
+      rule.byday = days.filter(
+        (d, i) => days.findIndex((e) => e.weekday === d.weekday && e.nth === d.nth) === i,
+      );
     }
   }
   if (rule.freq < 0) invalid(`FREQ is required, ${EXAMPLE}.`, 'FREQ');

@@ -30,7 +30,9 @@ export function parseWallClock(text: string, field: string): WallMs {
   const trimmed = text.trim();
   const match = LOCAL_DATE_TIME.exec(trimmed);
   if (match) {
-    const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
+    const [year, month, day, hour, minute, second] = match
+      .slice(1)
+      .map((part) => Number(part ?? 0)) as number[];
     const date = new Date(0);
     // setUTCFullYear, unlike Date.UTC, does not turn years 0–99 into 1900–1999.
     date.setUTCFullYear(year!, month! - 1, day!);
@@ -62,7 +64,13 @@ function civilFromDays(days: number): [number, number, number] {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const monthIndex = Math.floor((5 * dayOfYear + 2) / 153); // March = 0
   const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;

@@ -11,7 +11,10 @@ const DAY_MS = 86_400_000;
  */
 const CONSTANT_OFFSET_SPAN_MS = 2 * DAY_MS;
 
+// One formatter per zone name, as luxon keeps one: building one costs ~20 µs. Bounded, because
+// callers could pass many spellings ("america/new_york", "AMERICA/NEW_YORK", …) of valid names.
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 1024;
 
 function offsetFormatter(zoneName: string): Intl.DateTimeFormat {
   let formatter = formatters.get(zoneName);
@@ -20,6 +23,7 @@ function offsetFormatter(zoneName: string): Intl.DateTimeFormat {
     // cheapest way to read an offset from Intl, ~1.3 µs against ~5.4 µs for luxon's
     // IANAZone#offset, which formats and reassembles every calendar field.
     formatter = new Intl.DateTimeFormat('en-US', { timeZone: zoneName, timeZoneName: 'longOffset' });
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
     formatters.set(zoneName, formatter);
   }
   return formatter;
@@ -84,7 +88,11 @@ export class ZoneOffsets {
     // Near a known stretch and no other offset known in between: read a whole span beyond its
     // edge. If unchanged, the stretch grows by the full span at once, so a daily walk costs one
     // Intl call per two days. If changed, that reading is kept: the change lies in between.
-    if (left && epochMs - left.to <= CONSTANT_OFFSET_SPAN_MS && !(right && right.from <= left.to + CONSTANT_OFFSET_SPAN_MS)) {
+    if (
+      left &&
+      epochMs - left.to <= CONSTANT_OFFSET_SPAN_MS &&
+      !(right && right.from <= left.to + CONSTANT_OFFSET_SPAN_MS)
+    ) {
       const probe = left.to + CONSTANT_OFFSET_SPAN_MS;
       const offset = this.read(probe);
       if (offset === left.offset) {
@@ -93,7 +101,11 @@ export class ZoneOffsets {
       }
       right = { from: probe, to: probe, offset };
       this.remember(right);
-    } else if (right && right.from - epochMs <= CONSTANT_OFFSET_SPAN_MS && !(left && left.to >= right.from - CONSTANT_OFFSET_SPAN_MS)) {
+    } else if (
+      right &&
+      right.from - epochMs <= CONSTANT_OFFSET_SPAN_MS &&
+      !(left && left.to >= right.from - CONSTANT_OFFSET_SPAN_MS)
+    ) {
       const probe = right.from - CONSTANT_OFFSET_SPAN_MS;
       const offset = this.read(probe);
       if (offset === right.offset) {

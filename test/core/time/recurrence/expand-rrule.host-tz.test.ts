@@ -44,10 +44,15 @@ describe('expandRrule', () => {
       expect(outputs.map((o) => o.hostZone)).toEqual(HOST_ZONES);
       const [first, ...others] = outputs;
       expect(first!.results).toHaveLength(cases.length);
-      expect(first!.results.filter((r) => (r as { instances?: unknown[] }).instances?.length).length).toBeGreaterThan(300);
+      expect(
+        first!.results.filter((r) => (r as { instances?: unknown[] }).instances?.length).length,
+      ).toBeGreaterThan(300);
       for (const other of others) {
         for (let i = 0; i < cases.length; i++) {
-          expect({ case: cases[i], result: other.results[i] }).toEqual({ case: cases[i], result: first!.results[i] });
+          expect({ case: cases[i], result: other.results[i] }).toEqual({
+            case: cases[i],
+            result: first!.results[i],
+          });
         }
       }
     });

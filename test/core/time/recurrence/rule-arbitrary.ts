@@ -41,7 +41,8 @@ export interface RuleCase {
 const list = (values: fc.Arbitrary<number>, max: number) =>
   fc.uniqueArray(values, { minLength: 1, maxLength: max }).map((xs) => xs.join(','));
 const nonZero = (max: number) => fc.integer({ min: -max, max }).filter((n) => n !== 0);
-const weekdays = (max: number) => fc.uniqueArray(fc.constantFrom(...WEEKDAYS), { minLength: 1, maxLength: max }).map((xs) => xs.join(','));
+const weekdays = (max: number) =>
+  fc.uniqueArray(fc.constantFrom(...WEEKDAYS), { minLength: 1, maxLength: max }).map((xs) => xs.join(','));
 const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 2 });
 
 /** Joins NAME=value pairs, dropping absent ones. */
@@ -54,29 +55,51 @@ function rule(parts: Record<string, string | number | undefined>): string {
 
 const wkst = optional(fc.constantFrom(...WEEKDAYS));
 
-const yearly = fc.oneof(
-  fc.record({ BYMONTH: optional(list(fc.integer({ min: 1, max: 12 }), 3)), BYMONTHDAY: optional(list(nonZero(28), 2)), WKST: wkst }),
-  fc.record({
-    BYMONTH: optional(list(fc.integer({ min: 1, max: 12 }), 3)),
-    BYDAY: fc.oneof(weekdays(2), fc.tuple(nonZero(4), fc.constantFrom(...WEEKDAYS)).map(([n, d]) => `${n}${d}`)),
-    BYSETPOS: optional(fc.constantFrom('1', '-1', '1,-1')),
-  }),
-  fc.record({ BYYEARDAY: list(nonZero(365), 3), BYHOUR: optional(list(fc.integer({ min: 0, max: 23 }), 2)) }),
-  fc.record({ BYWEEKNO: list(nonZero(52), 2), BYDAY: optional(weekdays(2)), WKST: wkst }),
-).map((parts) => ({ FREQ: 'YEARLY', ...parts }));
+const yearly = fc
+  .oneof(
+    fc.record({
+      BYMONTH: optional(list(fc.integer({ min: 1, max: 12 }), 3)),
+      BYMONTHDAY: optional(list(nonZero(28), 2)),
+      WKST: wkst,
+    }),
+    fc.record({
+      BYMONTH: optional(list(fc.integer({ min: 1, max: 12 }), 3)),
+      BYDAY: fc.oneof(
+        weekdays(2),
+        fc.tuple(nonZero(4), fc.constantFrom(...WEEKDAYS)).map(([n, d]) => `${n}${d}`),
+      ),
+      BYSETPOS: optional(fc.constantFrom('1', '-1', '1,-1')),
+    }),
+    fc.record({
+      BYYEARDAY: list(nonZero(365), 3),
+      BYHOUR: optional(list(fc.integer({ min: 0, max: 23 }), 2)),
+    }),
+    fc.record({ BYWEEKNO: list(nonZero(52), 2), BYDAY: optional(weekdays(2)), WKST: wkst }),
+  )
+  .map((parts) => ({ FREQ: 'YEARLY', ...parts }));
 
-const monthly = fc.oneof(
-  fc.record({ BYMONTHDAY: list(nonZero(28), 3), BYSETPOS: optional(fc.constantFrom('1', '-1')) }),
-  fc.record({
-    BYDAY: fc.oneof(weekdays(3), fc.tuple(nonZero(4), fc.constantFrom(...WEEKDAYS)).map(([n, d]) => `${n}${d}`)),
-    BYSETPOS: optional(fc.constantFrom('1', '-1', '1,-1')),
-    BYMONTH: optional(list(fc.integer({ min: 1, max: 12 }), 6).filter((m) => m.split(',').length >= 3)),
-  }),
-  fc.record({ BYHOUR: optional(list(fc.integer({ min: 0, max: 23 }), 2)) }),
-).map((parts) => ({ FREQ: 'MONTHLY', ...parts }));
+const monthly = fc
+  .oneof(
+    fc.record({ BYMONTHDAY: list(nonZero(28), 3), BYSETPOS: optional(fc.constantFrom('1', '-1')) }),
+    fc.record({
+      BYDAY: fc.oneof(
+        weekdays(3),
+        fc.tuple(nonZero(4), fc.constantFrom(...WEEKDAYS)).map(([n, d]) => `${n}${d}`),
+      ),
+      BYSETPOS: optional(fc.constantFrom('1', '-1', '1,-1')),
+      BYMONTH: optional(list(fc.integer({ min: 1, max: 12 }), 6).filter((m) => m.split(',').length >= 3)),
+    }),
+    fc.record({ BYHOUR: optional(list(fc.integer({ min: 0, max: 23 }), 2)) }),
+  )
+  .map((parts) => ({ FREQ: 'MONTHLY', ...parts }));
 
 const weekly = fc
-  .record({ BYDAY: optional(weekdays(3)), BYSETPOS: optional(fc.constantFrom('1', '-1')), WKST: wkst, BYHOUR: optional(list(fc.integer({ min: 0, max: 23 }), 2)) })
+  .record({
+    BYDAY: optional(weekdays(3)),
+    BYSETPOS: optional(fc.constantFrom('1', '-1')),
+    WKST: wkst,
+    BYHOUR: optional(list(fc.integer({ min: 0, max: 23 }), 2)),
+  })
   .map((parts) => ({ FREQ: 'WEEKLY', ...parts, BYSETPOS: parts.BYDAY ? parts.BYSETPOS : undefined }));
 
 const daily = fc
@@ -93,17 +116,32 @@ const daily = fc
   });
 
 const subDaily = fc.oneof(
-  fc.record({ FREQ: fc.constant('HOURLY'), BYMINUTE: optional(list(fc.constantFrom(0, 10, 30, 45), 2)), BYDAY: optional(weekdays(4)) }),
-  fc.record({ FREQ: fc.constant('MINUTELY'), BYHOUR: optional(list(fc.integer({ min: 0, max: 23 }), 6).filter((h) => h.split(',').length >= 2)) }),
+  fc.record({
+    FREQ: fc.constant('HOURLY'),
+    BYMINUTE: optional(list(fc.constantFrom(0, 10, 30, 45), 2)),
+    BYDAY: optional(weekdays(4)),
+  }),
+  fc.record({
+    FREQ: fc.constant('MINUTELY'),
+    BYHOUR: optional(list(fc.integer({ min: 0, max: 23 }), 6).filter((h) => h.split(',').length >= 2)),
+  }),
   fc.record({ FREQ: fc.constant('SECONDLY') }),
 );
 
 /** The rule text and how far apart its instances roughly are (to size windows). */
 const ruleBody = fc.oneof(
-  fc.tuple(yearly, fc.integer({ min: 1, max: 3 })).map(([p, interval]) => ({ parts: { ...p, INTERVAL: interval }, spanDays: 400 * interval })),
-  fc.tuple(monthly, fc.integer({ min: 1, max: 4 })).map(([p, interval]) => ({ parts: { ...p, INTERVAL: interval }, spanDays: 40 * interval })),
-  fc.tuple(weekly, fc.integer({ min: 1, max: 4 })).map(([p, interval]) => ({ parts: { ...p, INTERVAL: interval }, spanDays: 10 * interval })),
-  fc.tuple(daily, fc.integer({ min: 1, max: 5 })).map(([p, interval]) => ({ parts: { ...p, INTERVAL: interval }, spanDays: 3 * interval })),
+  fc
+    .tuple(yearly, fc.integer({ min: 1, max: 3 }))
+    .map(([p, interval]) => ({ parts: { ...p, INTERVAL: interval }, spanDays: 400 * interval })),
+  fc
+    .tuple(monthly, fc.integer({ min: 1, max: 4 }))
+    .map(([p, interval]) => ({ parts: { ...p, INTERVAL: interval }, spanDays: 40 * interval })),
+  fc
+    .tuple(weekly, fc.integer({ min: 1, max: 4 }))
+    .map(([p, interval]) => ({ parts: { ...p, INTERVAL: interval }, spanDays: 10 * interval })),
+  fc
+    .tuple(daily, fc.integer({ min: 1, max: 5 }))
+    .map(([p, interval]) => ({ parts: { ...p, INTERVAL: interval }, spanDays: 3 * interval })),
   fc.tuple(subDaily, fc.integer({ min: 1, max: 9 })).map(([p, n]) => {
     const interval = p.FREQ === 'HOURLY' ? n : p.FREQ === 'MINUTELY' ? n * 10 : n * 600;
     return { parts: { ...p, INTERVAL: interval }, spanDays: 1 };
@@ -147,13 +185,15 @@ export const ruleCase: fc.Arbitrary<RuleCase> = fc
     const parts = {
       ...g.body.parts,
       COUNT: g.end === 'count' ? g.ruleCount : undefined,
-      UNTIL: g.end === 'until' ? untilText(dtstart + Math.floor(g.untilSpans * span / 1000) * 1000) : undefined,
+      UNTIL:
+        g.end === 'until' ? untilText(dtstart + Math.floor((g.untilSpans * span) / 1000) * 1000) : undefined,
     };
     const c: RuleCase = { rrule: rule(parts), dtstart: formatWallClock(dtstart), timezone: g.zone };
     if (g.window !== 'none') {
       const after = dtstart + Math.floor((g.afterSpans * span) / 60_000) * 60_000;
       c.after = utcText(after);
-      if (g.window === 'both') c.before = utcText(after + Math.floor((g.windowSpans * span) / 60_000) * 60_000);
+      if (g.window === 'both')
+        c.before = utcText(after + Math.floor((g.windowSpans * span) / 60_000) * 60_000);
     }
     if (g.count !== undefined) c.count = g.count;
     if (g.duration !== undefined) c.duration_minutes = g.duration;
