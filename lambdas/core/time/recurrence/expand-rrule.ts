@@ -4,6 +4,7 @@ import { requireZone } from '../zones.js';
 import { fastForwardStart } from './fast-forward.js';
 import { pinDtstartDefaults, walkWallClock } from './floating-walk.js';
 import { parseRule } from './parse-rule.js';
+import { assertTimesReachable } from './reachable-times.js';
 import { formatUtcMs, formatWithOffset, parseWallClock } from './wall-clock-text.js';
 import { ZoneOffsets } from './zone-offsets.js';
 
@@ -114,6 +115,7 @@ export function expandRrule(input: ExpandRruleInput): ExpandRruleResult {
     (input.exdates ?? []).map((text, i) => offsets.toInstant(parseWallClock(text, `exdates[${i}]`))),
   );
 
+  assertTimesReachable(rule, dtstart);
   const pinned = pinDtstartDefaults(rule, dtstart);
   const end = Math.min(rule.until ?? Number.POSITIVE_INFINITY, before);
   const walkFrom = Number.isFinite(after)

@@ -18,6 +18,38 @@ function latestPeriodStart(origin: number, length: number, target: number): numb
 }
 
 /**
+ * Start of the period (day, week from WKST, hour, minute, second) that holds `wall`, for the
+ * frequencies whose periods have a fixed length. Undefined for MONTHLY and YEARLY.
+ *
+ * @example
+ * fixedPeriodStart(parseRule('FREQ=WEEKLY;WKST=SU'), Date.UTC(2026, 2, 4, 9)); // Date.UTC(2026, 2, 1), a Sunday
+ */
+export function fixedPeriodStart(rule: RecurrenceRule, wall: WallMs): WallMs | undefined {
+  switch (FREQUENCIES[rule.freq]) {
+    case 'WEEKLY': {
+      const daysIntoWeek = (((new Date(wall).getUTCDay() + 6) % 7) - rule.wkst + 7) % 7; // Monday = 0, as WKST
+      return Math.floor(wall / DAY_MS) * DAY_MS - daysIntoWeek * DAY_MS;
+    }
+    case 'DAILY':
+      return Math.floor(wall / DAY_MS) * DAY_MS;
+    case 'HOURLY':
+      return Math.floor(wall / HOUR_MS) * HOUR_MS;
+    case 'MINUTELY':
+      return Math.floor(wall / MINUTE_MS) * MINUTE_MS;
+    case 'SECONDLY':
+      return Math.floor(wall / SECOND_MS) * SECOND_MS;
+    default:
+      return undefined;
+  }
+}
+
+/** Length of one INTERVAL of periods for the fixed-length frequencies (WEEKLY … SECONDLY). */
+export function fixedPeriodLength(rule: RecurrenceRule): number | undefined {
+  const unit = [undefined, undefined, 7 * DAY_MS, DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS][rule.freq];
+  return unit === undefined ? undefined : unit * rule.interval;
+}
+
+/**
  * A later DTSTART from which `rule` yields exactly the same dates at or after `target`, so a
  * window far from DTSTART is reached without walking every period in between. Returns
  * `dtstart` itself when the rule has a COUNT (the count runs from the real DTSTART, so every
@@ -38,36 +70,18 @@ export function fastForwardStart(rule: RecurrenceRule, dtstart: WallMs, target: 
   const start = new Date(dtstart);
   const goal = new Date(target);
   const n = rule.interval;
+  const origin = fixedPeriodStart(rule, dtstart);
+  const length = fixedPeriodLength(rule);
   let periodStart: number;
-  switch (FREQUENCIES[rule.freq]) {
-    case 'YEARLY': {
-      const year = start.getUTCFullYear();
-      periodStart = utcDate(latestPeriodStart(year, n, goal.getUTCFullYear()), 0, 1);
-      break;
-    }
-    case 'MONTHLY': {
-      const month = start.getUTCFullYear() * 12 + start.getUTCMonth();
-      const chosen = latestPeriodStart(month, n, goal.getUTCFullYear() * 12 + goal.getUTCMonth());
-      periodStart = utcDate(Math.floor(chosen / 12), chosen % 12, 1);
-      break;
-    }
-    case 'WEEKLY': {
-      const daysIntoWeek = (((start.getUTCDay() + 6) % 7) - rule.wkst + 7) % 7; // Monday = 0, as WKST
-      const weekStart = Math.floor(dtstart / DAY_MS) * DAY_MS - daysIntoWeek * DAY_MS;
-      periodStart = latestPeriodStart(weekStart, 7 * n * DAY_MS, target);
-      break;
-    }
-    case 'DAILY':
-      periodStart = latestPeriodStart(Math.floor(dtstart / DAY_MS) * DAY_MS, n * DAY_MS, target);
-      break;
-    case 'HOURLY':
-      periodStart = latestPeriodStart(Math.floor(dtstart / HOUR_MS) * HOUR_MS, n * HOUR_MS, target);
-      break;
-    case 'MINUTELY':
-      periodStart = latestPeriodStart(Math.floor(dtstart / MINUTE_MS) * MINUTE_MS, n * MINUTE_MS, target);
-      break;
-    default:
-      periodStart = latestPeriodStart(dtstart, n * SECOND_MS, target);
+  if (origin !== undefined && length !== undefined) {
+    periodStart = latestPeriodStart(origin, length, target);
+  } else if (FREQUENCIES[rule.freq] === 'MONTHLY') {
+    const month = start.getUTCFullYear() * 12 + start.getUTCMonth();
+    const chosen = latestPeriodStart(month, n, goal.getUTCFullYear() * 12 + goal.getUTCMonth());
+    periodStart = utcDate(Math.floor(chosen / 12), chosen % 12, 1);
+  } else {
+    const year = start.getUTCFullYear();
+    periodStart = utcDate(latestPeriodStart(year, n, goal.getUTCFullYear()), 0, 1);
   }
   return periodStart > dtstart ? periodStart : dtstart;
 }

@@ -1,5 +1,6 @@
 import type { Options } from 'rrule';
 import rrulePackage from 'rrule';
+import { walkFixedStep } from './fixed-step.js';
 import { FREQUENCIES, type RecurrenceRule } from './parse-rule.js';
 import type { WallMs } from './wall-clock-text.js';
 
@@ -65,16 +66,10 @@ function floatingRRule(rule: RecurrenceRule, dtstart: WallMs, until: WallMs | un
 /**
  * Walks the wall-clock dates of `rule` from `dtstart` (wall ms) in order, up to `until` (wall
  * ms, inclusive) if given, calling `visit` with each until it returns false. Expansion happens
- * in floating space with rrule, without `tzid`: zone conversion is the caller's, once per date,
- * far cheaper than rrule's two `toLocaleString` round trips per date.
- *
- * Three rrule 2.8 defects are worked around here, so that results match RFC 5545 and dateutil:
- * - BYHOUR with FREQ=MINUTELY/SECONDLY (and BYMINUTE with SECONDLY): when an hour is excluded
- *   rrule jumps whole hours and leaves the INTERVAL grid (jkbrzt/rrule#373, #400, #600). Those
- *   parts are filtered here instead, which is exact because they only ever drop whole periods.
- * - BYSETPOS can yield one date twice (e.g. BYSETPOS=1,-1 on a one-date set): repeats are
- *   skipped here.
- * - so COUNT is counted here, over the dates that survive both.
+ * in floating space, without rrule's `tzid`: zone conversion is the caller's, once per date, far
+ * cheaper than rrule's two `toLocaleString` round trips per date. Rules with one date per
+ * period at a fixed place (FREQ=DAILY, FREQ=WEEKLY;BYDAY=TU, …) are stepped by arithmetic
+ * (fixed-step.ts); all others go through rrule ({@link walkWithRrule}).
  *
  * @example
  * const starts: number[] = [];
@@ -82,6 +77,29 @@ function floatingRRule(rule: RecurrenceRule, dtstart: WallMs, until: WallMs | un
  * // starts: [Date.UTC(2026, 0, 1, 9), Date.UTC(2026, 0, 2, 9)]
  */
 export function walkWallClock(
+  rule: RecurrenceRule,
+  dtstart: WallMs,
+  until: WallMs | undefined,
+  visit: (wall: WallMs) => boolean,
+): void {
+  if (!walkFixedStep(rule, dtstart, until, visit)) walkWithRrule(rule, dtstart, until, visit);
+}
+
+/**
+ * {@link walkWallClock} through rrule, for any rule. Two rrule 2.8 defects are worked around
+ * here so that results match RFC 5545 and dateutil (a third, BYSETPOS depending on list order,
+ * is avoided by parseRule sorting every list):
+ * - BYHOUR with FREQ=MINUTELY/SECONDLY (and BYMINUTE with SECONDLY): when an hour is excluded
+ *   rrule jumps whole hours and leaves the INTERVAL grid (jkbrzt/rrule#373, #400, #600). Those
+ *   parts are filtered here instead, which is exact because they only ever drop whole periods.
+ * - BYSETPOS can yield one date twice (e.g. BYSETPOS=1,-1 on a one-date set): repeats are
+ *   skipped here.
+ * COUNT is therefore counted here, over the dates that survive both.
+ *
+ * @example
+ * walkWithRrule(parseRule('FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;COUNT=1'), Date.UTC(2026, 0, 1), undefined, (w) => true);
+ */
+export function walkWithRrule(
   rule: RecurrenceRule,
   dtstart: WallMs,
   until: WallMs | undefined,

@@ -19,11 +19,14 @@ export interface ReferenceCase {
   before?: string;
 }
 
-export interface ReferenceResult {
-  instances: { start: string; end: string; local_start: string }[];
-  truncated: boolean;
-  next_after?: string;
-}
+export type ReferenceResult =
+  | {
+      instances: { start: string; end: string; local_start: string }[];
+      truncated: boolean;
+      next_after?: string;
+    }
+  /** dateutil refused the rule (ValueError), e.g. one that can never occur. */
+  | { refused: string };
 
 export interface ReferenceRequest {
   expand?: ReferenceCase[];
