@@ -11,7 +11,8 @@ import { connectHttpClient, errorOf } from '../support/mcp-client.js';
  * the agent create a calendar, grant a second key read access, revoke — all against one data dir
  * that the server holds open (CLI commands join it).
  */
-describe('meridian keys / grants / calendars with a running server', () => {
+// Each step spawns a fresh CLI process (about 2 s each on a loaded 2-core machine).
+describe('meridian keys / grants / calendars with a running server', { timeout: 90_000 }, () => {
   let dataDir: string;
   let server: Awaited<ReturnType<typeof startServe>>;
 
