@@ -25,7 +25,7 @@ import { DomainError, isDomainError } from '../../core/errors.js';
 import { type Clock, systemClock } from '../../core/ports.js';
 import { parseInstant } from '../../core/time/instants.js';
 import { requireZone } from '../../core/time/zones.js';
-import { CALENDAR_PROPS, holdsEvents, lastSegment, toProviderCalendar } from './caldav-calendars.js';
+import { CALENDAR_PROPS, collectionUrl, isEventCalendar, toProviderCalendar } from './caldav-calendars.js';
 import { CalDavClient, type CalDavConnection, type StoredObject } from './caldav-client.js';
 import { eventIn, eventsInWindow, sameEtag, seriesOf } from './caldav-events.js';
 import { type ParsedResource, parseResource, type WriteContext } from './ical-mapping.js';
@@ -72,18 +72,19 @@ export class CalDavCalendarProvider implements CalendarProvider {
     this.newId = options.newId ?? randomUUID;
   }
 
-  /** The CalendarRef of one of this connection's calendars: `<calendarPrefix><collection name>`. */
+  /** The CalendarRef of one of this connection's calendars: `<calendarPrefix><native_id>`. */
   calendarRef(calendar: ProviderCalendar): CalendarRef {
     return {
       native_id: calendar.native_id,
-      calendar_id: `${this.options.calendarPrefix}${lastSegment(calendar.native_id)}`,
+      calendar_id: `${this.options.calendarPrefix}${calendar.native_id}`,
       ...(calendar.time_zone ? { time_zone: calendar.time_zone } : {}),
     };
   }
 
   async listCalendars(): Promise<ProviderCalendar[]> {
-    const calendars = await this.client.calendars(CALENDAR_PROPS);
-    return calendars.filter(holdsEvents).map(toProviderCalendar);
+    const home = await this.client.homeUrl();
+    const collections = await this.client.collections(CALENDAR_PROPS);
+    return collections.filter(isEventCalendar).map((c) => toProviderCalendar(c, home));
   }
 
   async createCalendar(input: {
@@ -91,7 +92,8 @@ export class CalDavCalendarProvider implements CalendarProvider {
     description?: string;
     time_zone?: string;
   }): Promise<ProviderCalendar> {
-    const url = new URL(`${this.newId()}/`, await this.client.homeUrl()).href;
+    const home = await this.client.homeUrl();
+    const url = new URL(`${this.newId()}/`, home).href;
     const props: Record<string, unknown> = {
       'd:displayname': input.name,
       'c:supported-calendar-component-set': { 'c:comp': { _attributes: { name: 'VEVENT' } } },
@@ -105,20 +107,20 @@ export class CalDavCalendarProvider implements CalendarProvider {
       };
     }
     await this.client.makeCalendar(url, props);
-    const created = (await this.listCalendars()).find((c) => c.native_id === new URL(url).pathname);
+    const [created] = (await this.client.collections(CALENDAR_PROPS, url)).filter(isEventCalendar);
     if (!created)
       throw new DomainError(
         'PROVIDER_ERROR',
         'The CalDAV server accepted the new calendar but does not list it.',
       );
-    return created;
+    return toProviderCalendar(created, home);
   }
 
   async listEvents(calendar: CalendarRef, query: EventQuery): Promise<EventPage> {
     const fromMs = parseInstant(query.start, 'start').toMillis();
     const toMs = parseInstant(query.end, 'end').toMillis();
     // CalDAV has no paging: the whole window is read, then paged by (start, id) key-set.
-    const objects = await this.client.queryObjects(this.calendarUrl(calendar), {
+    const objects = await this.client.queryObjects(await this.calendarUrl(calendar), {
       start: icalUtc(fromMs - SLACK_MS),
       end: icalUtc(toMs + SLACK_MS),
     });
@@ -154,7 +156,7 @@ export class CalDavCalendarProvider implements CalendarProvider {
       draft,
     );
     this.validateRecurrence(event, calendar);
-    const url = this.objectUrl(calendar, uid);
+    const url = await this.objectUrl(calendar, uid);
     await this.client.putObject(
       url,
       buildResource({ master: event, overrides: [] }, undefined, this.writeContext()),
@@ -235,7 +237,7 @@ export class CalDavCalendarProvider implements CalendarProvider {
     }
     const { series: newTail } = editSeries(tail, patch, tail.master.id, zone);
     this.validateRecurrence(newTail.master, calendar);
-    const tailUrl = this.objectUrl(calendar, newTail.master.id);
+    const tailUrl = await this.objectUrl(calendar, newTail.master.id);
     await this.client.putObject(tailUrl, buildResource(newTail, undefined, this.writeContext()));
     try {
       await this.client.putObject(
@@ -262,11 +264,15 @@ export class CalDavCalendarProvider implements CalendarProvider {
     const instance = parseInstanceId(eventId);
     const uids = instance ? [instance.masterId, eventId] : [eventId];
     for (const uid of uids) {
-      const object = await this.client.getObject(this.objectUrl(calendar, uid)).catch((error: unknown) => {
-        if (isDomainError(error, 'NOT_FOUND')) return undefined;
-        throw error;
-      });
-      const candidates = object ? [object] : await this.client.findByUid(this.calendarUrl(calendar), uid);
+      const object = await this.client
+        .getObject(await this.objectUrl(calendar, uid))
+        .catch((error: unknown) => {
+          if (isDomainError(error, 'NOT_FOUND')) return undefined;
+          throw error;
+        });
+      const candidates = object
+        ? [object]
+        : await this.client.findByUid(await this.calendarUrl(calendar), uid);
       for (const candidate of candidates) {
         const parsed = parseResource(candidate.data, this.readContext(calendar, candidate.etag));
         if (parsed.uid === uid) return { object: candidate, parsed };
@@ -317,13 +323,14 @@ export class CalDavCalendarProvider implements CalendarProvider {
     return calendar.time_zone ?? this.options.defaultTimezone;
   }
 
-  private calendarUrl(calendar: CalendarRef): string {
-    const path = calendar.native_id.endsWith('/') ? calendar.native_id : `${calendar.native_id}/`;
-    return new URL(path, this.options.serverUrl).href;
+  private async calendarUrl(calendar: CalendarRef): Promise<string> {
+    // An absolute path needs no discovery; a name inside the home does (once per provider).
+    const home = calendar.native_id.startsWith('/') ? '' : await this.client.homeUrl();
+    return collectionUrl(calendar.native_id, this.options.serverUrl, home);
   }
 
-  private objectUrl(calendar: CalendarRef, uid: string): string {
-    return new URL(`${encodeURIComponent(uid)}.ics`, this.calendarUrl(calendar)).href;
+  private async objectUrl(calendar: CalendarRef, uid: string): Promise<string> {
+    return new URL(`${encodeURIComponent(uid)}.ics`, await this.calendarUrl(calendar)).href;
   }
 }
 

@@ -1,15 +1,17 @@
 import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
-import type { DAVCalendar } from 'tsdav';
 import type { ProviderCalendar } from '../../core/calendar/event.js';
+import type { Collection } from './caldav-client.js';
 
 /**
- * CalDAV calendar collections ⇄ ProviderCalendar. A calendar's `native_id` is its collection path
- * on the server (`/alice/work/`): stable when the server's host or port changes, and resolved
- * against the connection's server URL for every request.
+ * CalDAV calendar collections ⇄ ProviderCalendar. A calendar's `native_id` is the collection's
+ * name inside the account's calendar home (`work` for `/alice/work/`), so that the calendar id
+ * Meridian builds from it reads `caldav/<connection>/work`; it survives a change of host, port or
+ * home location. A collection outside the home (shared from another account) keeps its absolute
+ * path (`/bob/team/`): a leading `/` tells the two apart.
  */
 
-/** What fetchCalendars asks for: tsdav's defaults plus the privileges, to derive `access_role`. */
+/** What a calendar listing asks for: names, zone, components and privileges (for `access_role`). */
 export const CALENDAR_PROPS = {
   'd:displayname': {},
   'd:resourcetype': {},
@@ -21,44 +23,69 @@ export const CALENDAR_PROPS = {
 
 type AccessRole = ProviderCalendar['access_role'];
 
-/** Only collections that can hold events (a VTODO-only task list is not a calendar here). */
-export function holdsEvents(calendar: DAVCalendar): boolean {
-  return !calendar.components || calendar.components.length === 0 || calendar.components.includes('VEVENT');
+/** Calendar collections that can hold events (a VTODO-only task list is not a calendar here). */
+export function isEventCalendar(collection: Collection): boolean {
+  const types = Object.keys((collection.props.resourcetype as object | undefined) ?? {});
+  const components = componentNames(collection.props.supportedCalendarComponentSet);
+  return types.includes('calendar') && (components.length === 0 || components.includes('VEVENT'));
 }
 
 /**
- * Maps a collection as tsdav reports it.
+ * Maps a calendar collection as a PROPFIND reports it.
  *
  * @example
- * toProviderCalendar({ url: 'http://dav/alice/work/', displayName: 'Work', … });
- * // { native_id: '/alice/work/', name: 'Work', primary: false, access_role: 'owner' }
+ * toProviderCalendar({ url: 'http://dav/alice/work/', props: { displayname: 'Work', … } }, 'http://dav/alice/');
+ * // { native_id: 'work', name: 'Work', primary: false, access_role: 'owner' }
  */
-export function toProviderCalendar(calendar: DAVCalendar): ProviderCalendar {
-  const path = new URL(calendar.url).pathname;
-  const name =
-    typeof calendar.displayName === 'string' && calendar.displayName
-      ? calendar.displayName
-      : lastSegment(path);
-  const zone = zoneOf(calendar.timezone);
+export function toProviderCalendar(collection: Collection, homeUrl: string): ProviderCalendar {
+  const { props } = collection;
+  const path = new URL(collection.url).pathname;
+  const home = new URL(homeUrl).pathname;
+  const relative = path.startsWith(home) ? path.slice(home.length).replace(/\/$/, '') : '';
+  const description = textOf(props.calendarDescription);
+  const zone = zoneOf(textOf(props.calendarTimezone));
   return {
-    native_id: path,
-    name,
-    ...(calendar.description ? { description: calendar.description } : {}),
+    native_id: relative && !relative.includes('/') ? decodeURIComponent(relative) : path,
+    name: textOf(props.displayname) || decodeURIComponent(path.replace(/\/+$/, '').split('/').pop() ?? ''),
+    ...(description ? { description } : {}),
     ...(zone ? { time_zone: zone } : {}),
     // CalDAV has no "primary" calendar (RFC 6638's default calendar is about scheduling inbox
     // delivery, which Radicale does not implement): Meridian marks none.
     primary: false,
-    access_role: accessRole(calendar.projectedProps?.currentUserPrivilegeSet),
+    access_role: accessRole(props.currentUserPrivilegeSet),
   };
 }
 
-/** The last path segment, e.g. `work` for `/alice/work/`: the `<name>` in `caldav/<connection>/<name>`. */
-export function lastSegment(path: string): string {
-  return decodeURIComponent(path.replace(/\/+$/, '').split('/').pop() ?? '');
+/** tsdav's XML parsing gives text as a string, a number (nativeType) or `{ _cdata }`. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  const cdata = (value as { _cdata?: unknown } | undefined)?._cdata;
+  return typeof cdata === 'string' ? cdata : '';
+}
+
+function componentNames(set: unknown): string[] {
+  const comp = (set as { comp?: unknown } | undefined)?.comp;
+  const list = Array.isArray(comp) ? comp : comp ? [comp] : [];
+  return list.map((c) =>
+    String((c as { _attributes?: { name?: string } })._attributes?.name ?? '').toUpperCase(),
+  );
+}
+
+/**
+ * The collection URL a native_id names.
+ *
+ * @example
+ * collectionUrl('work', 'http://dav/', 'http://dav/alice/'); // 'http://dav/alice/work/'
+ * collectionUrl('/bob/team', 'http://dav/', 'http://dav/alice/'); // 'http://dav/bob/team/'
+ */
+export function collectionUrl(nativeId: string, serverUrl: string, homeUrl: string): string {
+  if (nativeId.startsWith('/'))
+    return new URL(nativeId.endsWith('/') ? nativeId : `${nativeId}/`, serverUrl).href;
+  return new URL(`${encodeURIComponent(nativeId)}/`, homeUrl).href;
 }
 
 /** The TZID of a calendar-timezone property (a VCALENDAR with one VTIMEZONE), when it is IANA. */
-function zoneOf(timezone: string | undefined): string | undefined {
+function zoneOf(timezone: string): string | undefined {
   if (!timezone) return undefined;
   try {
     const root = new ICAL.Component(ICAL.parse(timezone));

@@ -1,4 +1,4 @@
-import { type DAVCalendar, DAVClient, getBasicAuthHeaders } from 'tsdav';
+import { DAVClient, getBasicAuthHeaders } from 'tsdav';
 import { DomainError } from '../../core/errors.js';
 import { type GuardOptions, guardedFetch } from './caldav-http.js';
 
@@ -17,6 +17,12 @@ export interface StoredObject {
   url: string;
   etag: string;
   data: string;
+}
+
+/** A WebDAV collection and the properties the server returned for it (camelCased by tsdav). */
+export interface Collection {
+  url: string;
+  props: Record<string, unknown>;
 }
 
 export interface TimeRange {
@@ -67,10 +73,17 @@ export class CalDavClient {
     return home;
   }
 
-  /** The calendar collections in the home, with `props` (prefixed) and the privilege set projected. */
-  async calendars(props: Record<string, unknown>): Promise<DAVCalendar[]> {
+  /**
+   * PROPFIND on the calendar home (Depth 1) or one collection (Depth 0). One request: tsdav's
+   * fetchCalendars would add a supported-report-set REPORT per calendar.
+   */
+  async collections(props: Record<string, unknown>, url?: string): Promise<Collection[]> {
+    const target = url ?? (await this.homeUrl());
     await this.login();
-    return this.dav.fetchCalendars({ props, projectedProps: { currentUserPrivilegeSet: true } });
+    const responses = await this.dav.propfind({ url: target, props, depth: url ? '0' : '1' });
+    return responses.flatMap((r) =>
+      r.href && r.ok ? [{ url: new URL(r.href, target).href, props: r.props ?? {} }] : [],
+    );
   }
 
   /** MKCALENDAR with `d:`/`c:`-prefixed props (tsdav sends them verbatim). */
