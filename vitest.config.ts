@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
+    globalSetup: ['./test/support/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     // Freeze the host zone to something with DST so that code which silently

@@ -1,28 +1,35 @@
 /**
- * The `meridian` CLI: composition for the embedded runtime.
- *   meridian serve [--port N] [--host H] [--data-dir D] [--timezone Z]   stateless Streamable HTTP on /mcp
- *   meridian stdio [--data-dir D] [--timezone Z]                         MCP over stdin/stdout
+ * The `meridian` CLI: composition for the embedded runtime. See USAGE below.
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LOCAL_OWNER } from '../lambdas/core/access/rights.js';
 import { isDomainError } from '../lambdas/core/errors.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
 import { MCP_PATH, routeHttpRequest } from '../lambdas/mcp/http/route-http-request.js';
+import { calendarsCommand, type CliOutput, grantsCommand, keysCommand, UsageError } from '../lambdas/runtime/cli/access-commands.js';
+import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
-import { createEmbeddedDeps } from '../lambdas/runtime/embedded.js';
+import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
 import { startHttpServer } from '../lambdas/runtime/node-http-server.js';
 import { VERSION } from '../lambdas/runtime/version.js';
 
 const USAGE = `meridian ${VERSION} — a remote MCP server for time and calendars
 
 Usage:
-  meridian serve [--port N] [--host H] [--data-dir DIR] [--timezone ZONE]
-      Stateless Streamable HTTP: POST http://HOST:PORT${MCP_PATH}, GET /health.
-      Defaults: 127.0.0.1:8787 (HTTP_HOST, HTTP_PORT), data under ./.meridian (MERIDIAN_DATA_DIR).
-  meridian stdio [--data-dir DIR] [--timezone ZONE]
-      MCP over stdin/stdout, for desktop clients.
+  meridian serve [--port N] [--host H]      Streamable HTTP: POST http://HOST:PORT${MCP_PATH} (Bearer API key), GET /health
+  meridian stdio                            MCP over stdin/stdout for desktop clients (acts as the local owner)
+  meridian keys create --label NAME         create an API key (printed once)
+  meridian keys list | keys revoke KEY_ID
+  meridian grants set KEY_ID CALENDAR_ID none|read|write
+  meridian grants list KEY_ID
+  meridian calendars list
+  meridian connect google [--key KEY_ID] [--label L]     OAuth (loopback); needs MERIDIAN_GOOGLE_CLIENT_ID/_SECRET
+  meridian connect caldav --url URL --username U [--key KEY_ID] [--label L]   password from MERIDIAN_CALDAV_PASSWORD or a prompt
 
-Environment: MERIDIAN_TIMEZONE sets the default IANA zone (else tools report timezone_configured: false).
+Every command takes --data-dir DIR (MERIDIAN_DATA_DIR, default ./.meridian) and --timezone ZONE
+(MERIDIAN_TIMEZONE; without it tools use UTC and report timezone_configured: false).
+Defaults for serve: 127.0.0.1:8787 (HTTP_HOST, HTTP_PORT).
 `;
 
 const { positionals, values } = parseArgs({
@@ -32,12 +39,18 @@ const { positionals, values } = parseArgs({
     host: { type: 'string' },
     'data-dir': { type: 'string' },
     timezone: { type: 'string' },
+    label: { type: 'string' },
+    key: { type: 'string' },
+    url: { type: 'string' },
+    username: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   },
 });
 
-function configFromFlags() {
+const out: CliOutput = { line: (text) => console.log(text), error: (text) => console.error(text) };
+
+function config() {
   return loadEmbeddedConfig(process.env, {
     port: values.port,
     host: values.host,
@@ -47,18 +60,19 @@ function configFromFlags() {
 }
 
 async function serve(): Promise<void> {
-  const config = configFromFlags();
-  const deps = await createEmbeddedDeps(config);
+  const settings = config();
+  const runtime = await createEmbeddedRuntime(settings);
   const server = await startHttpServer({
-    host: config.host,
-    port: config.port,
-    handle: (request) => routeHttpRequest(request, deps),
-    logger: deps.logger,
+    host: settings.host,
+    port: settings.port,
+    handle: (request) => routeHttpRequest(request, runtime),
+    logger: runtime.logger,
   });
   // The one line tools and scripts wait for; everything else goes to stderr.
-  console.log(`Meridian ${VERSION} listening on ${server.url}${MCP_PATH} (data: ${config.dataDir})`);
+  console.log(`Meridian ${VERSION} listening on ${server.url}${MCP_PATH} (data: ${settings.dataDir})`);
   const stop = async () => {
     await server.close();
+    await runtime.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
@@ -66,23 +80,49 @@ async function serve(): Promise<void> {
 }
 
 async function stdio(): Promise<void> {
-  const deps = await createEmbeddedDeps(configFromFlags());
-  await createMcpServer(deps).connect(new StdioServerTransport());
+  const runtime = await createEmbeddedRuntime(config());
+  const server = createMcpServer(runtime, { principal: LOCAL_OWNER });
+  server.onclose = () => void runtime.close();
+  await server.connect(new StdioServerTransport());
+}
+
+/** Runs a one-shot command against the data dir, then releases it. */
+async function once(command: (runtime: EmbeddedRuntime) => Promise<void>): Promise<void> {
+  const runtime = await createEmbeddedRuntime(config());
+  try {
+    await command(runtime);
+  } finally {
+    await runtime.close();
+  }
 }
 
 async function main(): Promise<void> {
-  const [command] = positionals;
+  const [command, ...rest] = positionals;
   if (values.version) return void console.log(VERSION);
   if (values.help || command === undefined || command === 'help') return void console.log(USAGE);
-  if (command === 'serve') return serve();
-  if (command === 'stdio') return stdio();
-  console.error(`Unknown command "${command}".\n\n${USAGE}`);
-  process.exitCode = 2;
+  switch (command) {
+    case 'serve':
+      return serve();
+    case 'stdio':
+      return stdio();
+    case 'keys':
+      return once((runtime) => keysCommand(runtime, rest, { label: values.label }, out));
+    case 'grants':
+      return once((runtime) => grantsCommand(runtime, rest, out));
+    case 'calendars':
+      return once((runtime) => calendarsCommand(runtime, rest, out));
+    case 'connect':
+      return once((runtime) =>
+        connectCommand(runtime, rest, { key: values.key, label: values.label, url: values.url, username: values.username }, out),
+      );
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
+  }
 }
 
 main().catch((error: unknown) => {
-  // Configuration mistakes are the user's to fix: print the message, not a stack.
-  const message = isDomainError(error) || error instanceof Error ? error.message : String(error);
-  console.error(`meridian: ${message}`);
+  // Mistakes the user can fix get their message, not a stack trace.
+  const fixable = isDomainError(error) || error instanceof UsageError || error instanceof Error;
+  console.error(`meridian: ${fixable ? (error as Error).message : String(error)}`);
   process.exit(2);
 });

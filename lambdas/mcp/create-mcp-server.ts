@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isDomainError } from '../core/errors.js';
-import type { McpDeps } from './deps.js';
+import type { McpDeps, ToolContext } from './deps.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
 import { ALL_TOOLS } from './tools/index.js';
@@ -43,11 +43,16 @@ export function createToolCatalogue(tools: readonly ToolDefinition[]) {
 
 const defaultCatalogue = createToolCatalogue(ALL_TOOLS);
 
-async function callTool(tool: ToolDefinition, rawArguments: unknown, deps: McpDeps): Promise<CallToolResult> {
+async function callTool(
+  tool: ToolDefinition,
+  rawArguments: unknown,
+  deps: McpDeps,
+  context: ToolContext,
+): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArguments ?? {});
   if (!parsed.success) return invalidInputResult(tool.name, parsed.error.issues);
   try {
-    const output = await tool.run(deps, parsed.data);
+    const output = await tool.run(deps, parsed.data, context);
     return successResult(output as Record<string, unknown>, (parsed.data as { format?: unknown }).format);
   } catch (error) {
     if (isDomainError(error)) return domainErrorResult(error);
@@ -62,10 +67,10 @@ async function callTool(tool: ToolDefinition, rawArguments: unknown, deps: McpDe
  * tools validate their own input, so every failure carries a stable Meridian error code.
  *
  * @example
- * const server = createMcpServer(deps);
+ * const server = createMcpServer(deps, { principal: LOCAL_OWNER });
  * await server.connect(new StdioServerTransport());
  */
-export function createMcpServer(deps: McpDeps, catalogue = defaultCatalogue): Server {
+export function createMcpServer(deps: McpDeps, context: ToolContext, catalogue = defaultCatalogue): Server {
   const server = new Server(
     { name: 'meridian', title: 'Meridian', version: deps.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -79,7 +84,7 @@ export function createMcpServer(deps: McpDeps, catalogue = defaultCatalogue): Se
         `Unknown tool "${request.params.name}". Call tools/list to see the available tools.`,
       );
     }
-    return callTool(tool, request.params.arguments, deps);
+    return callTool(tool, request.params.arguments, deps, context);
   });
   return server;
 }

@@ -1,3 +1,6 @@
+import type { AccessStore } from '../core/access/access-store.js';
+import type { Principal } from '../core/access/rights.js';
+import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { TimeDeps } from '../core/ports.js';
 
 /** Where operational messages go. Powertools on Lambda, stderr locally (stdout belongs to stdio MCP). */
@@ -11,4 +14,12 @@ export interface Logger {
 export interface McpDeps extends TimeDeps {
   logger: Logger;
   version: string;
+  /** API keys and grants: HTTP requests authenticate against it. */
+  access: AccessStore;
+  calendars: CalendarService;
+}
+
+/** Per-request facts a tool may need: who is calling. */
+export interface ToolContext {
+  principal: Principal;
 }

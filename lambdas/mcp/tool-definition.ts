@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { McpDeps } from './deps.js';
+import type { McpDeps, ToolContext } from './deps.js';
 
 /** The four behaviour hints every Meridian tool declares (MCP tool annotations). */
 export interface ToolAnnotations {
@@ -8,6 +8,14 @@ export interface ToolAnnotations {
   idempotentHint: boolean;
   openWorldHint: boolean;
 }
+
+/** Hints for reads of calendars: read-only, idempotent, open-world (providers are outside). */
+export const CALENDAR_READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};
 
 /** Hints for pure computations: read-only, idempotent, closed-world. */
 export const PURE_COMPUTATION: ToolAnnotations = {
@@ -32,7 +40,7 @@ export interface ToolDefinition<
   input: Input;
   output: Output;
   annotations: ToolAnnotations;
-  run(deps: McpDeps, input: z.output<Input>): Promise<z.input<Output>> | z.input<Output>;
+  run(deps: McpDeps, input: z.output<Input>, context: ToolContext): Promise<z.input<Output>> | z.input<Output>;
 }
 
 /**

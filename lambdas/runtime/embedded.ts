@@ -1,21 +1,36 @@
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EncryptionSdkEnvelope, rawAesKeyring } from '../adapters/encryption/encryption-sdk-envelope.js';
+import { loadOrCreateKeyFile } from '../adapters/encryption/local-key-file.js';
 import { systemClock } from '../core/ports.js';
-import type { McpDeps } from '../mcp/deps.js';
 import type { EmbeddedConfig } from './config.js';
+import { composeDeps } from './compose.js';
+import { openEmbeddedStore } from './embedded-store.js';
+import { nodeRandom } from './node-random.js';
+import { providerFactories } from './provider-factories.js';
 import { createStderrLogger } from './stderr-logger.js';
 import { VERSION } from './version.js';
 
+export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promise<void> };
+
 /**
- * Composition root of the embedded runtime (`npm start`, `meridian serve|stdio`): everything
- * runs in this process, state lives under the data dir.
+ * Composition root of the embedded runtime (`npm start`, `meridian serve|stdio|keys|…`):
+ * everything runs in this process, state lives under the data dir — the table in dynalite, the
+ * master key for secrets in `master.key` (0600).
  */
-export async function createEmbeddedDeps(config: EmbeddedConfig): Promise<McpDeps> {
-  // Owner-only: later issues keep API key hashes and encrypted credentials here.
+export async function createEmbeddedRuntime(config: EmbeddedConfig): Promise<EmbeddedRuntime> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  return {
+  const key = await loadOrCreateKeyFile(join(config.dataDir, 'master.key'));
+  const opened = await openEmbeddedStore(config.dataDir);
+  const deps = composeDeps({
+    store: opened.store,
+    encryption: new EncryptionSdkEnvelope(rawAesKeyring(key)),
     clock: systemClock,
-    defaultTimezone: config.timezone,
+    random: nodeRandom,
     logger: createStderrLogger(),
     version: VERSION,
-  };
+    defaultTimezone: config.timezone,
+    factories: providerFactories(process.env),
+  });
+  return { ...deps, close: () => opened.close() };
 }

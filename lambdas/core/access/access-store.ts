@@ -84,6 +84,11 @@ export class AccessStore {
     return { kind: 'api-key', keyId: item.key_id, label: item.label };
   }
 
+  /** One key's summary; NOT_FOUND (saying how to list keys) when there is none. */
+  async describeKey(keyId: string): Promise<ApiKeySummary> {
+    return summary(await this.requireKey(keyId));
+  }
+
   async listKeys(): Promise<ApiKeySummary[]> {
     const items = await queryAll(this.deps.store, { index: 'gsi1', partition: 'KEYS' });
     return items.map((item) => summary(ApiKeyItem.parse(item)));

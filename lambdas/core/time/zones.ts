@@ -51,6 +51,26 @@ export function suggestZones(input: string, limit = 3): string[] {
   return best.length > 0 ? best : [closest(needle, [...zoneNames()])];
 }
 
+// IANAZone.isValidZone builds a new Intl.DateTimeFormat on every call (about half the cost of a
+// resolve_datetime call), so names that passed are remembered. Bounded: case variants of a valid
+// name are valid too, and a caller could send many.
+const validNames = new Set<string>();
+const MAX_VALID_NAMES = 1024;
+
+function isKnownZone(name: string): boolean {
+  if (validNames.has(name)) return true;
+  if (!IANAZone.isValidZone(name)) return false;
+  if (validNames.size >= MAX_VALID_NAMES) validNames.clear();
+  validNames.add(name);
+  return true;
+}
+
+/** "america/new_york" → "America/New_York": zone names are matched case-insensitively, reported as IANA spells them. */
+function properCase(name: string): string {
+  const lower = name.toLowerCase();
+  return zoneNames().find((candidate) => candidate.toLowerCase() === lower) ?? name;
+}
+
 /**
  * Validates an IANA zone name and returns luxon's zone for it.
  * Throws INVALID_TIMEZONE with the closest real names when the name is unknown.
@@ -61,7 +81,7 @@ export function suggestZones(input: string, limit = 3): string[] {
 export function requireZone(name: string, field = 'timezone'): IANAZone {
   const trimmed = name.trim();
   // Fixed offsets such as "+05:00" are not zones: they carry no DST rules, so we refuse them here.
-  if (trimmed.length > 0 && IANAZone.isValidZone(trimmed)) return IANAZone.create(trimmed);
+  if (trimmed.length > 0 && isKnownZone(trimmed)) return IANAZone.create(properCase(trimmed));
   const suggestions =
     trimmed.length > 0 ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
   throw new DomainError(

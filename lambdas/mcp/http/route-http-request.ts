@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Principal } from '../../core/access/rights.js';
 import { createMcpServer } from '../create-mcp-server.js';
 import type { McpDeps } from '../deps.js';
 
@@ -20,12 +21,12 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
  * Serves one MCP request statelessly: a new server and transport per request (a stateless
  * transport refuses reuse), JSON responses rather than SSE so it fits Lambda's request/response.
  */
-async function serveMcp(request: Request, deps: McpDeps): Promise<Response> {
+async function serveMcp(request: Request, deps: McpDeps, principal: Principal): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  const server = createMcpServer(deps);
+  const server = createMcpServer(deps, { principal });
   try {
     await server.connect(transport);
     return await transport.handleRequest(request);
@@ -34,9 +35,26 @@ async function serveMcp(request: Request, deps: McpDeps): Promise<Response> {
   }
 }
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+async function authenticate(request: Request, deps: McpDeps): Promise<Principal | undefined> {
+  const match = BEARER.exec(request.headers.get('authorization') ?? '');
+  return match ? deps.access.authenticate(match[1]!) : undefined;
+}
+
+function unauthorized(request: Request): Response {
+  const presented = request.headers.has('authorization');
+  const message = presented
+    ? 'The API key is unknown or revoked. Ask the owner for a valid key (`npx meridian keys list`).'
+    : 'Missing API key: send "Authorization: Bearer <key>". The owner creates one with `npx meridian keys create --label NAME`.';
+  return jsonRpcError(401, -32001, message, {
+    'www-authenticate': `Bearer realm="meridian"${presented ? ', error="invalid_token"' : ''}`,
+  });
+}
+
 /**
  * The single HTTP entry shared by `meridian serve` (node:http) and the Lambda handler:
- * POST /mcp is MCP; other methods on /mcp get 405 (a GET would open an SSE stream that a stateless
+ * POST /mcp is MCP for a caller with a valid Bearer API key (401 otherwise); other methods on /mcp get 405 (a GET would open an SSE stream that a stateless
  * server never writes to); GET /health is a liveness probe; anything else is 404.
  *
  * @example
@@ -46,7 +64,11 @@ export async function routeHttpRequest(request: Request, deps: McpDeps): Promise
   const { pathname } = new URL(request.url);
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if (path === MCP_PATH) {
-    if (request.method === 'POST') return serveMcp(request, deps);
+    if (request.method === 'POST') {
+      const principal = await authenticate(request, deps);
+      if (!principal) return unauthorized(request);
+      return serveMcp(request, deps, principal);
+    }
     return jsonRpcError(
       405,
       -32000,

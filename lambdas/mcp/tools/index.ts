@@ -1,13 +1,37 @@
 import type { ToolDefinition } from '../tool-definition.js';
 import { adjustTimestampTool } from './adjust-timestamp.js';
+import { batchUpdateEventsTool } from './calendar/batch-update-events.js';
+import { createCalendarTool } from './calendar/create-calendar.js';
+import { createEventTool } from './calendar/create-event.js';
+import { deleteEventTool } from './calendar/delete-event.js';
+import { findFreeTimeTool } from './calendar/find-free-time.js';
+import { getEventTool } from './calendar/get-event.js';
+import { listCalendarsTool } from './calendar/list-calendars.js';
+import { listEventsTool } from './calendar/list-events.js';
+import { manageAttendeesTool } from './calendar/manage-attendees.js';
+import { quickAddEventTool } from './calendar/quick-add-event.js';
+import { updateEventTool } from './calendar/update-event.js';
 import { computeDurationTool } from './compute-duration.js';
 import { convertTimezoneTool } from './convert-timezone.js';
 import { getTemporalContextTool } from './get-temporal-context.js';
+import { resolveDatetimeTool } from './resolve-datetime.js';
 
 /** Every tool Meridian serves, in the order tools/list shows them. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   getTemporalContextTool,
+  resolveDatetimeTool,
   convertTimezoneTool,
   computeDurationTool,
   adjustTimestampTool,
+  listCalendarsTool,
+  listEventsTool,
+  getEventTool,
+  createEventTool,
+  updateEventTool,
+  batchUpdateEventsTool,
+  deleteEventTool,
+  quickAddEventTool,
+  createCalendarTool,
+  manageAttendeesTool,
+  findFreeTimeTool,
 ];

@@ -1,0 +1,190 @@
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type {
+  Condition,
+  DocumentStore,
+  ItemKey,
+  QueryOptions,
+  QueryPage,
+  StoredItem,
+} from '../../core/storage/document-store.js';
+import { ConditionFailedError } from '../../core/storage/document-store.js';
+import { type RetryOptions, retryUntilDone } from './batch-retry.js';
+import { conditionExpression, ExpressionAttributes } from './expression-attributes.js';
+import { decodeCursor, encodeCursor } from './query-cursor.js';
+import { GSI1_KEYS, TABLE_DESIGN, TABLE_KEYS } from './table-design.js';
+
+/** DynamoDB's per-request limits for BatchWriteItem and BatchGetItem. */
+const BATCH_WRITE_LIMIT = 25;
+const BATCH_GET_LIMIT = 100;
+
+export interface DynamoDbDocumentStoreOptions {
+  /** A low-level client (AWS, dynalite or DynamoDB Local); the store wraps it in a document client. */
+  client: DynamoDBClient;
+  tableName: string;
+  /** Retries of unprocessed batch items. @default { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 2000 } */
+  retry?: Partial<RetryOptions>;
+}
+
+/**
+ * The {@link DocumentStore} port on DynamoDB — the only implementation, used against AWS, dynalite
+ * and DynamoDB Local alike. Every write is a single-item (conditional) write or a batch write;
+ * there are no transactions anywhere, because dynalite has none.
+ * Items come back as stored; callers validate their shape (zod) at their own edge.
+ *
+ * @example
+ * const store = new DynamoDbDocumentStore({ client: new DynamoDBClient({}), tableName: 'meridian' });
+ * await store.put({ pk: 'KEY#abc', sk: 'META', owner: 'ops' }, { condition: { op: 'not_exists' } });
+ */
+export class DynamoDbDocumentStore implements DocumentStore {
+  readonly #documents: DynamoDBDocumentClient;
+  readonly #table: string;
+  readonly #retry: RetryOptions;
+
+  constructor(options: DynamoDbDocumentStoreOptions) {
+    // removeUndefinedValues: optional fields left undefined are simply not stored, as in JSON.
+    this.#documents = DynamoDBDocumentClient.from(options.client, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
+    this.#table = options.tableName;
+    this.#retry = { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 2000, ...options.retry };
+  }
+
+  async get<T extends StoredItem = StoredItem>(
+    key: ItemKey,
+    options?: { consistent?: boolean },
+  ): Promise<T | undefined> {
+    const output = await this.#documents.send(
+      new GetCommand({ TableName: this.#table, Key: keyOf(key), ConsistentRead: options?.consistent }),
+    );
+    return output.Item as T | undefined;
+  }
+
+  async put(item: StoredItem, options?: { condition?: Condition }): Promise<void> {
+    await this.#conditionally(keyOf(item), () =>
+      this.#documents.send(
+        new PutCommand({ TableName: this.#table, Item: item, ...conditionInput(options?.condition) }),
+      ),
+    );
+  }
+
+  async delete(key: ItemKey, options?: { condition?: Condition }): Promise<void> {
+    await this.#conditionally(keyOf(key), () =>
+      this.#documents.send(
+        new DeleteCommand({ TableName: this.#table, Key: keyOf(key), ...conditionInput(options?.condition) }),
+      ),
+    );
+  }
+
+  async query<T extends StoredItem = StoredItem>(options: QueryOptions): Promise<QueryPage<T>> {
+    const index = options.index ?? 'table';
+    const keys = index === 'table' ? TABLE_KEYS : GSI1_KEYS;
+    if (options.beginsWith && options.between) {
+      throw new Error('A query takes beginsWith or between on the sort key, not both.');
+    }
+
+    const attributes = new ExpressionAttributes();
+    let keyCondition = `${attributes.name(keys.partition)} = ${attributes.value(options.partition)}`;
+    if (options.beginsWith) {
+      keyCondition += ` AND begins_with(${attributes.name(keys.sort)}, ${attributes.value(options.beginsWith)})`;
+    } else if (options.between) {
+      const { from, to } = options.between;
+      keyCondition += ` AND ${attributes.name(keys.sort)} BETWEEN ${attributes.value(from)} AND ${attributes.value(to)}`;
+    }
+
+    const output = await this.#documents.send(
+      new QueryCommand({
+        TableName: this.#table,
+        ...(index === 'gsi1' && { IndexName: TABLE_DESIGN.gsi1.indexName }),
+        KeyConditionExpression: keyCondition,
+        ...attributes.toInput(),
+        Limit: options.limit,
+        ScanIndexForward: !options.descending,
+        // A global secondary index rejects strongly consistent reads, so the option only reaches the table.
+        ConsistentRead: index === 'table' ? options.consistent : undefined,
+        ExclusiveStartKey: options.cursor
+          ? decodeCursor(options.cursor, index, options.partition)
+          : undefined,
+      }),
+    );
+    const items = (output.Items ?? []) as T[];
+    return output.LastEvaluatedKey ? { items, cursor: encodeCursor(output.LastEvaluatedKey) } : { items };
+  }
+
+  async batchPut(items: readonly StoredItem[]): Promise<void> {
+    // One request may not hold two writes to the same key: the last write of a key wins, as it would
+    // with sequential puts.
+    const unique = [...new Map(items.map((item) => [keyId(item), item])).values()];
+    for (const chunk of chunksOf(unique, BATCH_WRITE_LIMIT)) {
+      await retryUntilDone(
+        chunk.map((item) => ({ PutRequest: { Item: item } })),
+        async (requests) => {
+          const output = await this.#documents.send(
+            new BatchWriteCommand({ RequestItems: { [this.#table]: requests } }),
+          );
+          return (output.UnprocessedItems?.[this.#table] ?? []) as typeof requests;
+        },
+        { ...this.#retry, operation: 'batchPut' },
+      );
+    }
+  }
+
+  async batchGet<T extends StoredItem = StoredItem>(keys: readonly ItemKey[]): Promise<T[]> {
+    // BatchGetItem rejects duplicate keys in one request.
+    const unique = [...new Map(keys.map((key) => [keyId(key), keyOf(key)])).values()];
+    const found: T[] = [];
+    for (const chunk of chunksOf(unique, BATCH_GET_LIMIT)) {
+      await retryUntilDone(
+        chunk,
+        async (pending) => {
+          const output = await this.#documents.send(
+            new BatchGetCommand({ RequestItems: { [this.#table]: { Keys: pending } } }),
+          );
+          found.push(...((output.Responses?.[this.#table] ?? []) as T[]));
+          return (output.UnprocessedKeys?.[this.#table]?.Keys ?? []) as ItemKey[];
+        },
+        { ...this.#retry, operation: 'batchGet' },
+      );
+    }
+    return found;
+  }
+
+  async #conditionally(key: ItemKey, write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException)
+        throw new ConditionFailedError(key, { cause: error });
+      throw error;
+    }
+  }
+}
+
+function conditionInput(condition: Condition | undefined) {
+  if (!condition) return {};
+  const attributes = new ExpressionAttributes();
+  return { ConditionExpression: conditionExpression(condition, attributes), ...attributes.toInput() };
+}
+
+/** Only the key attributes: DynamoDB rejects a Key with any other attribute. */
+function keyOf(key: ItemKey): ItemKey {
+  return { pk: key.pk, sk: key.sk };
+}
+
+function keyId(key: ItemKey): string {
+  return JSON.stringify([key.pk, key.sk]);
+}
+
+function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
+  return chunks;
+}

@@ -1,0 +1,267 @@
+import type { AccessStore } from '../access/access-store.js';
+import { grantAllows, type Principal, type Right } from '../access/rights.js';
+import { mapWithConcurrency } from '../concurrency.js';
+import { DomainError, isDomainError } from '../errors.js';
+import type { Clock, RandomSource } from '../ports.js';
+import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
+import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
+import { type EventView, toEventView } from './event-view.js';
+import type { CalendarProvider, CalendarRef } from './provider.js';
+
+/** Builds the provider for a connection (decrypting its secret); `native` for Meridian's own calendars. */
+export interface ProviderResolver {
+  forConnection(connectionId: string): Promise<CalendarProvider>;
+}
+
+export interface CalendarServiceDeps {
+  registry: CalendarRegistry;
+  access: AccessStore;
+  providers: ProviderResolver;
+  clock: Clock;
+  random: RandomSource;
+  defaultTimezone: string | undefined;
+}
+
+/** A calendar as list_calendars shows it to one principal. */
+export interface CalendarEntry {
+  id: string;
+  provider: CalendarRecord['provider'];
+  name: string;
+  label: string | null;
+  description?: string;
+  time_zone?: string;
+  primary: boolean;
+  access_role: CalendarRecord['access_role'];
+  can_read: boolean;
+  can_write: boolean;
+  connection_kind: 'native' | 'oauth' | 'password';
+  connection_id: string;
+}
+
+export interface BatchItemResult {
+  event_id: string;
+  ok: boolean;
+  event?: EventView;
+  error?: { code: string; message: string };
+}
+
+/** Writes at once per batch: enough to be quick, few enough to stay under provider rate limits. */
+export const BATCH_CONCURRENCY = 10;
+export const MAX_BATCH = 50;
+
+/**
+ * The calendar operations behind the tools, for one principal at a time: every call checks the
+ * grant first, then talks to the provider that holds the calendar.
+ */
+export class CalendarService {
+  constructor(readonly deps: CalendarServiceDeps) {}
+
+  get zone(): string {
+    return this.deps.defaultTimezone ?? 'UTC';
+  }
+
+  /** Calendars the principal can see (any grant; the local owner sees all), in a stable order. */
+  async listCalendars(principal: Principal, provider?: string): Promise<CalendarEntry[]> {
+    const [records, grants, connections] = await Promise.all([
+      this.deps.registry.listCalendars(),
+      principal.kind === 'api-key' ? this.deps.access.grantsOf(principal.keyId) : Promise.resolve(undefined),
+      this.deps.registry.listConnections(),
+    ]);
+    const kinds = new Map(connections.map((c) => [c.connection_id, c.connection_kind]));
+    return records
+      .filter((record) => provider === undefined || record.provider === provider)
+      .flatMap((record) => {
+        const grant = grants === undefined ? 'write' : grants.get(record.calendar_id);
+        if (grant === undefined) return [];
+        const providerAllowsWrite = record.access_role === 'owner' || record.access_role === 'writer';
+        const entry: CalendarEntry = {
+          id: record.calendar_id,
+          provider: record.provider,
+          name: record.name,
+          label: record.label,
+          ...(record.description ? { description: record.description } : {}),
+          ...(record.time_zone ? { time_zone: record.time_zone } : {}),
+          primary: record.primary,
+          access_role: record.access_role,
+          can_read: grantAllows(grant, 'read'),
+          can_write: grantAllows(grant, 'write') && providerAllowsWrite,
+          connection_kind: record.provider === 'native' ? 'native' : (kinds.get(record.connection_id) ?? 'oauth'),
+          connection_id: record.connection_id,
+        };
+        return [entry];
+      })
+      .sort((a, b) => Number(b.primary) - Number(a.primary) || a.id.localeCompare(b.id));
+  }
+
+  /**
+   * The calendar a tool acts on: the given id after checking the right, else the principal's
+   * primary calendar with that right, else its only one; otherwise asks for calendar_id.
+   */
+  async calendarFor(principal: Principal, calendarId: string | undefined, right: Right): Promise<CalendarRecord> {
+    if (calendarId !== undefined) {
+      await this.deps.access.requireRight(principal, calendarId, right);
+      return this.deps.registry.requireCalendar(calendarId);
+    }
+    const usable = (await this.listCalendars(principal)).filter((c) => (right === 'read' ? c.can_read : c.can_write));
+    const chosen = usable.find((c) => c.primary) ?? (usable.length === 1 ? usable[0] : undefined);
+    if (!chosen) {
+      throw new DomainError(
+        'INVALID_INPUT',
+        usable.length === 0
+          ? `This key has no calendar with ${right} access. Create one with create_calendar, or ask the owner for a grant.`
+          : `Say which calendar: pass calendar_id, one of ${usable.map((c) => `"${c.id}"`).join(', ')}.`,
+        { field: 'calendar_id' },
+      );
+    }
+    return this.deps.registry.requireCalendar(chosen.id);
+  }
+
+  async providerFor(record: CalendarRecord): Promise<{ provider: CalendarProvider; ref: CalendarRef }> {
+    const provider = await this.deps.providers.forConnection(record.connection_id);
+    const ref: CalendarRef = {
+      native_id: record.native_id,
+      calendar_id: record.calendar_id,
+      ...(record.time_zone ? { time_zone: record.time_zone } : {}),
+    };
+    return { provider, ref };
+  }
+
+  view(record: CalendarRecord, event: Parameters<typeof toEventView>[0]): EventView {
+    return toEventView(event, record.time_zone ?? this.zone);
+  }
+
+  async getEvent(principal: Principal, calendarId: string | undefined, eventId: string): Promise<EventView> {
+    const record = await this.calendarFor(principal, calendarId, 'read');
+    const { provider, ref } = await this.providerFor(record);
+    return this.view(record, await provider.getEvent(ref, eventId));
+  }
+
+  async createEvent(principal: Principal, calendarId: string | undefined, draft: EventDraft): Promise<EventView> {
+    const record = await this.calendarFor(principal, calendarId, 'write');
+    const { provider, ref } = await this.providerFor(record);
+    return this.view(record, await provider.createEvent(ref, draft));
+  }
+
+  async updateEvent(
+    principal: Principal,
+    input: { calendar_id?: string; event_id: string; patch: EventPatch; scope: EditScope; if_match?: string },
+  ): Promise<EventView> {
+    const record = await this.calendarFor(principal, input.calendar_id, 'write');
+    const { provider, ref } = await this.providerFor(record);
+    const written = await provider.updateEvent(ref, input.event_id, input.patch, {
+      scope: input.scope,
+      ...(input.if_match ? { if_match: input.if_match } : {}),
+    });
+    return this.view(record, written);
+  }
+
+  async deleteEvent(
+    principal: Principal,
+    input: { calendar_id?: string; event_id: string; scope: EditScope; if_match?: string },
+  ): Promise<{ calendar_id: string; event_id: string; scope: EditScope }> {
+    const record = await this.calendarFor(principal, input.calendar_id, 'write');
+    const { provider, ref } = await this.providerFor(record);
+    await provider.deleteEvent(ref, input.event_id, {
+      scope: input.scope,
+      ...(input.if_match ? { if_match: input.if_match } : {}),
+    });
+    return { calendar_id: record.calendar_id, event_id: input.event_id, scope: input.scope };
+  }
+
+  /**
+   * Up to 50 patches, run concurrently; each succeeds or fails on its own and says why. The grant
+   * is checked once, before any write.
+   */
+  async batchUpdate(
+    principal: Principal,
+    calendarId: string | undefined,
+    updates: readonly { event_id: string; patch: EventPatch; scope: EditScope; if_match?: string }[],
+  ): Promise<BatchItemResult[]> {
+    if (updates.length > MAX_BATCH) {
+      throw new DomainError('INVALID_INPUT', `At most ${MAX_BATCH} updates per call; split the batch.`, { field: 'updates' });
+    }
+    const record = await this.calendarFor(principal, calendarId, 'write');
+    const { provider, ref } = await this.providerFor(record);
+    return mapWithConcurrency(updates, BATCH_CONCURRENCY, async (update) => {
+      try {
+        const written = await provider.updateEvent(ref, update.event_id, update.patch, {
+          scope: update.scope,
+          ...(update.if_match ? { if_match: update.if_match } : {}),
+        });
+        return { event_id: update.event_id, ok: true, event: this.view(record, written) };
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        return { event_id: update.event_id, ok: false, error: { code: error.code, message: error.message } };
+      }
+    });
+  }
+
+  /** Adds and removes attendees without replacing the list; retries once if the event moved on meanwhile. */
+  async manageAttendees(
+    principal: Principal,
+    input: { calendar_id?: string; event_id: string; add: string[]; remove: string[] },
+  ): Promise<EventView> {
+    const record = await this.calendarFor(principal, input.calendar_id, 'write');
+    const { provider, ref } = await this.providerFor(record);
+    const remove = new Set(input.remove.map((email) => email.toLowerCase()));
+    for (let attempt = 0; ; attempt++) {
+      const current = await provider.getEvent(ref, input.event_id);
+      const kept = current.attendees.filter((a) => !remove.has(a.email.toLowerCase()));
+      const known = new Set(kept.map((a) => a.email.toLowerCase()));
+      const added: Attendee[] = input.add
+        .filter((email) => !known.has(email.toLowerCase()))
+        .map((email) => ({ email, response_status: 'needsAction' }));
+      try {
+        const written = await provider.updateEvent(
+          ref,
+          input.event_id,
+          { attendees: [...kept, ...added] },
+          { scope: 'this', if_match: current.etag },
+        );
+        return this.view(record, written);
+      } catch (error) {
+        if (attempt > 0 || !isDomainError(error, 'STALE_WRITE')) throw error;
+      }
+    }
+  }
+
+  /**
+   * Creates a calendar: native by default, or on the account that holds `parentCalendarId`.
+   * The new calendar is granted (write) to the creating key only — never to every key.
+   */
+  async createCalendar(
+    principal: Principal,
+    input: { name: string; description?: string; time_zone?: string; parent_calendar_id?: string },
+  ): Promise<CalendarEntry> {
+    const parent = input.parent_calendar_id
+      ? await this.calendarFor(principal, input.parent_calendar_id, 'write')
+      : undefined;
+    const connectionId = parent?.connection_id ?? 'native';
+    const provider = await this.deps.providers.forConnection(connectionId);
+    const created = await provider.createCalendar({
+      name: input.name,
+      ...(input.description ? { description: input.description } : {}),
+      ...(input.time_zone ? { time_zone: input.time_zone } : {}),
+    });
+    const providerKind = parent?.provider ?? 'native';
+    const calendarId =
+      providerKind === 'native' ? `native/${created.native_id}` : `${providerKind}/${connectionId}/${created.native_id}`;
+    await this.deps.registry.putCalendar({
+      calendar_id: calendarId,
+      provider: providerKind,
+      connection_id: connectionId,
+      native_id: created.native_id,
+      name: created.name,
+      label: null,
+      ...(created.description ? { description: created.description } : {}),
+      ...(created.time_zone ? { time_zone: created.time_zone } : {}),
+      primary: false,
+      access_role: created.access_role,
+      created_at: this.deps.clock.now().toISOString(),
+    });
+    if (principal.kind === 'api-key') await this.deps.access.setGrant(principal.keyId, calendarId, 'write');
+    const entry = (await this.listCalendars(principal)).find((c) => c.id === calendarId);
+    if (!entry) throw new Error(`calendar ${calendarId} vanished after creation`);
+    return entry;
+  }
+}

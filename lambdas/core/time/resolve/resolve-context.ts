@@ -1,0 +1,25 @@
+import type { DateTime, Zone } from 'luxon';
+import { type WallClock, wallClockOf } from './wall-clock.js';
+
+/** What every parser resolves against: the zone, the reference instant and its wall clock. */
+export interface ResolveContext {
+  zone: Zone;
+  /** The reference instant, expressed in `zone`. */
+  reference: DateTime<true>;
+  /** The reference's wall clock in `zone`. */
+  now: WallClock;
+  /** `now` at 00:00: the reference's calendar date. */
+  today: WallClock;
+}
+
+/**
+ * Builds the context for one resolution.
+ *
+ * @example
+ * resolveContext(DateTime.fromISO('2026-02-20T15:30:00Z'), IANAZone.create('America/New_York')).today.day; // 20
+ */
+export function resolveContext(reference: DateTime<true>, zone: Zone): ResolveContext {
+  const local = reference.setZone(zone) as DateTime<true>;
+  const now = wallClockOf(local);
+  return { zone, reference: local, now, today: now.startOf('day') };
+}

@@ -1,0 +1,48 @@
+import { DomainError } from '../../errors.js';
+
+/** Every supported form with examples: the error message lists them so a caller can rephrase. */
+export const SUPPORTED_FORMS: ReadonlyArray<{ category: string; examples: readonly string[] }> = [
+  { category: 'anchored', examples: ['now', 'today', 'tomorrow', 'yesterday', 'tonight'] },
+  {
+    category: 'weekday',
+    examples: ['next Monday', 'this Friday', 'last Wednesday', 'Monday', 'Friday next week'],
+  },
+  {
+    category: 'time of day',
+    examples: ['morning', 'noon', 'afternoon', 'evening', 'midnight', 'eob', 'eod'],
+  },
+  { category: 'explicit time', examples: ['2pm', '2:30pm', '14:00', 'at 9'] },
+  { category: 'offset', examples: ['+2h', '-30m', '+1d2h', 'in 2 hours', 'in 3 days', '3 days ago'] },
+  { category: 'combined', examples: ['next Tuesday at 2pm', 'tomorrow morning', 'in 2 days at noon'] },
+  {
+    category: 'period boundary',
+    examples: ['start of week', 'end of month', 'start of next quarter', 'next quarter', 'end of year'],
+  },
+  {
+    category: 'ordinal',
+    examples: ['first Monday of March', 'third Friday of next month', 'last Friday of this month'],
+  },
+  { category: 'calendar date', examples: ['March 15', '15 March 2027', 'March 15 at 3pm'] },
+  { category: 'passthrough', examples: ['2026-03-15T14:00:00Z', '2026-03-15', '2026-03-15T09:00'] },
+];
+
+const FORMS_TEXT = SUPPORTED_FORMS.map(
+  (f) => `${f.category}: ${f.examples.map((e) => `"${e}"`).join(', ')}`,
+).join('; ');
+
+/**
+ * UNRECOGNIZED_EXPRESSION for text that is not (entirely) one supported form. `understood` lists
+ * the fragments that did parse, so the caller sees which part to rephrase.
+ *
+ * @example
+ * throw unrecognizedExpression('tomorrow-ish', ['"tomorrow"']);
+ */
+export function unrecognizedExpression(expression: string, understood: readonly string[]): DomainError {
+  const partial =
+    understood.length > 0 ? ` Only ${understood.join(' and ')} could be read, not the whole text.` : '';
+  return new DomainError(
+    'UNRECOGNIZED_EXPRESSION',
+    `Cannot read "${expression}" as a date or time.${partial} Rephrase it as one of the supported forms — ${FORMS_TEXT} — or pass an RFC 3339 timestamp.`,
+    { expression, understood, supported: SUPPORTED_FORMS },
+  );
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { defineTool } from '../../tool-definition.js';
+import { calendarIdInput, eventFieldsInput, toDomainPatch, WrittenEventOutput } from './calendar-schemas.js';
+
+export const createEventTool = defineTool({
+  name: 'create_event',
+  title: 'Create an event',
+  description:
+    'Creates a one-off, all-day or recurring event (recurrence: ["RRULE:…"]). Needs write access to the ' +
+    'calendar. Returns the event as written, with its id and etag.',
+  input: z.object({
+    calendar_id: calendarIdInput.optional(),
+    summary: eventFieldsInput.summary,
+    start: eventFieldsInput.start,
+    end: eventFieldsInput.end,
+    description: eventFieldsInput.description.optional(),
+    location: eventFieldsInput.location.optional(),
+    attendees: eventFieldsInput.attendees.optional(),
+    reminders: eventFieldsInput.reminders.optional(),
+    recurrence: eventFieldsInput.recurrence.optional(),
+    transparency: eventFieldsInput.transparency.optional(),
+    visibility: eventFieldsInput.visibility.optional(),
+    color_id: eventFieldsInput.color_id.optional(),
+  }),
+  output: WrittenEventOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  run: async (deps, { calendar_id, ...fields }, { principal }) => {
+    const event = await deps.calendars.createEvent(principal, calendar_id, toDomainPatch(fields));
+    return { event_id: event.id, event };
+  },
+});

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { findFreeTime } from '../../../core/calendar/free-busy.js';
+import { parseInstant } from '../../../core/time/instants.js';
+import { rfc3339 } from '../../schemas.js';
+import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
+
+export const findFreeTimeTool = defineTool({
+  name: 'find_free_time',
+  title: 'Busy blocks per calendar',
+  description:
+    'Free/busy: for each calendar, the merged busy blocks between start and end (UTC). Events marked free ' +
+    '(transparent), cancelled or declined do not count. Omit calendar_ids to check every calendar this key can read.',
+  input: z.object({
+    calendar_ids: z.array(z.string().min(1)).min(1).max(50).optional().describe('Calendars to check.'),
+    start: rfc3339('start of the range'),
+    end: rfc3339('end of the range'),
+  }),
+  output: z.object({
+    calendars: z.array(
+      z.object({
+        calendar_id: z.string(),
+        busy: z.array(z.object({ start: z.string(), end: z.string() })),
+        error: z.object({ code: z.string(), message: z.string() }).optional(),
+      }),
+    ),
+    start: z.string(),
+    end: z.string(),
+  }),
+  annotations: CALENDAR_READ,
+  run: (deps, input, { principal }) => {
+    parseInstant(input.start, 'start');
+    parseInstant(input.end, 'end');
+    return findFreeTime(deps.calendars, principal, input);
+  },
+});

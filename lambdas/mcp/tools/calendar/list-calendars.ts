@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { outputFormat } from '../../schemas.js';
+import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
+
+const CalendarEntryOutput = z.object({
+  id: z.string(),
+  provider: z.enum(['native', 'google', 'caldav']),
+  name: z.string(),
+  label: z.string().nullable(),
+  description: z.string().optional(),
+  time_zone: z.string().optional(),
+  primary: z.boolean(),
+  access_role: z.enum(['owner', 'writer', 'reader', 'freeBusyReader']),
+  can_read: z.boolean(),
+  can_write: z.boolean(),
+  connection_kind: z.enum(['native', 'oauth', 'password']),
+  connection_id: z.string(),
+});
+
+export const listCalendarsTool = defineTool({
+  name: 'list_calendars',
+  title: 'List calendars',
+  description:
+    'Every calendar this API key may use, across all connected accounts and providers, with its ' +
+    'provider-prefixed id (use it as calendar_id elsewhere), can_read/can_write for this key, and the kind ' +
+    'of connection behind it. Call this before working with events.',
+  input: z.object({
+    provider: z.enum(['native', 'google', 'caldav']).optional().describe('Only calendars of this provider.'),
+    format: outputFormat,
+  }),
+  output: z.object({ calendars: z.array(CalendarEntryOutput), count: z.number().int() }),
+  annotations: CALENDAR_READ,
+  run: async (deps, input, { principal }) => {
+    const calendars = await deps.calendars.listCalendars(principal, input.provider);
+    return { calendars, count: calendars.length };
+  },
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { DEFAULT_LIST_RESULTS, listEvents, MAX_LIST_RESULTS } from '../../../core/calendar/event-listing.js';
+import { parseInstant } from '../../../core/time/instants.js';
+import { outputFormat, rfc3339 } from '../../schemas.js';
+import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
+import { calendarIdInput, EventViewOutput } from './calendar-schemas.js';
+
+export const listEventsTool = defineTool({
+  name: 'list_events',
+  title: 'List events',
+  description:
+    'Events overlapping a time window. Without calendar_id it reads every calendar this key can read, in ' +
+    'parallel, merged by start time; a calendar that fails is listed in "errors" and the rest still answer. ' +
+    'Each event carries start/end in UTC and in its own zone. Window defaults: start = now, end = start + 30 ' +
+    'days (at most 400 days). Page with next_page_token (repeat the same query); pages never repeat or drop events.',
+  input: z.object({
+    calendar_id: calendarIdInput.optional().describe('One calendar; omit to read all readable calendars.'),
+    start: rfc3339('start of the window').optional(),
+    end: rfc3339('end of the window').optional(),
+    max_results: z.number().int().min(1).max(MAX_LIST_RESULTS).default(DEFAULT_LIST_RESULTS).describe('Events per page (1–2500).'),
+    page_token: z.string().optional().describe('next_page_token from the previous page of the same query.'),
+    single_events: z.boolean().default(true).describe('Expand recurring series into occurrences (default true).'),
+    order_by: z.enum(['start_time', 'updated']).default('start_time').describe('"start_time" (default) or "updated".'),
+    query: z.string().max(256).optional().describe('Free-text filter on title, description, location and attendees.'),
+    format: outputFormat,
+  }),
+  output: z.object({
+    events: z.array(EventViewOutput),
+    count: z.number().int(),
+    next_page_token: z.string().optional(),
+    calendars_queried: z.array(z.string()),
+    errors: z.array(z.object({ calendar_id: z.string(), code: z.string(), message: z.string() })).optional(),
+    window: z.object({ start: z.string(), end: z.string() }),
+  }),
+  annotations: CALENDAR_READ,
+  run: (deps, input, { principal }) => {
+    if (input.start) parseInstant(input.start, 'start');
+    if (input.end) parseInstant(input.end, 'end');
+    return listEvents(deps.calendars, principal, input);
+  },
+});

@@ -1,0 +1,76 @@
+import type { Grant } from '../../core/access/rights.js';
+import type { EmbeddedRuntime } from '../embedded.js';
+
+/** Output sink, so commands are testable without touching process.stdout. */
+export interface CliOutput {
+  line(text: string): void;
+  error(text: string): void;
+}
+
+const GRANTS: readonly Grant[] = ['none', 'read', 'write'];
+
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export { UsageError };
+
+/** `meridian keys create|list|revoke`. */
+export async function keysCommand(runtime: EmbeddedRuntime, args: string[], flags: { label?: string }, out: CliOutput) {
+  const [action, keyId] = args;
+  if (action === 'create') {
+    const label = flags.label?.trim();
+    if (!label) throw new UsageError('keys create needs --label NAME (e.g. --label laptop).');
+    const key = await runtime.access.createKey(label);
+    out.line(`Created API key ${key.key_id} (${key.label}). Copy it now — it is shown only once:\n`);
+    out.line(`  ${key.token}\n`);
+    out.line(`It can use no calendar yet: grant some with \`meridian grants set ${key.key_id} <calendar-id> read|write\`,`);
+    out.line('or let the client create its own with the create_calendar tool.');
+    return;
+  }
+  if (action === 'list') {
+    const keys = await runtime.access.listKeys();
+    if (keys.length === 0) return out.line('No API keys. Create one with `meridian keys create --label NAME`.');
+    for (const key of keys) {
+      out.line(`${key.key_id}  ${key.label.padEnd(20)}  created ${key.created_at}${key.revoked_at ? `  REVOKED ${key.revoked_at}` : ''}`);
+    }
+    return;
+  }
+  if (action === 'revoke') {
+    if (!keyId) throw new UsageError('keys revoke needs a key id (see `meridian keys list`).');
+    const revoked = await runtime.access.revokeKey(keyId);
+    out.line(`Revoked ${revoked.key_id} (${revoked.label}); requests with it now get 401.`);
+    return;
+  }
+  throw new UsageError('Usage: meridian keys create --label NAME | keys list | keys revoke KEY_ID');
+}
+
+/** `meridian grants set KEY CALENDAR none|read|write` and `meridian grants list KEY`. */
+export async function grantsCommand(runtime: EmbeddedRuntime, args: string[], out: CliOutput) {
+  const [action, keyId, calendarId, grant] = args;
+  if (action === 'set') {
+    if (!keyId || !calendarId || !GRANTS.includes(grant as Grant)) {
+      throw new UsageError('Usage: meridian grants set KEY_ID CALENDAR_ID none|read|write');
+    }
+    await runtime.registry.requireCalendar(calendarId);
+    await runtime.access.setGrant(keyId, calendarId, grant as Grant);
+    out.line(`${keyId} → ${calendarId}: ${grant === 'write' ? 'read+write' : grant}`);
+    return;
+  }
+  if (action === 'list') {
+    if (!keyId) throw new UsageError('Usage: meridian grants list KEY_ID');
+    const grants = await runtime.access.grantsOf(keyId);
+    if (grants.size === 0) return out.line(`${keyId} has no grants.`);
+    for (const [calendar, right] of grants) out.line(`${calendar}  ${right === 'write' ? 'read+write' : right}`);
+    return;
+  }
+  throw new UsageError('Usage: meridian grants set KEY_ID CALENDAR_ID none|read|write | grants list KEY_ID');
+}
+
+/** `meridian calendars list`: every calendar the owner has, with ids to grant. */
+export async function calendarsCommand(runtime: EmbeddedRuntime, args: string[], out: CliOutput) {
+  if (args[0] !== 'list') throw new UsageError('Usage: meridian calendars list');
+  const calendars = await runtime.registry.listCalendars();
+  if (calendars.length === 0) return out.line('No calendars yet. Connect one (`meridian connect …`) or create one with create_calendar.');
+  for (const c of calendars) out.line(`${c.calendar_id}  ${c.name}${c.primary ? '  (primary)' : ''}  [${c.access_role}]`);
+}

@@ -1,0 +1,43 @@
+import type { CalendarProvider } from '../core/calendar/provider.js';
+import type { ProviderResolver } from '../core/calendar/calendar-service.js';
+import type { CalendarRegistry, ConnectionRecord } from '../core/calendar/calendar-registry.js';
+import type { EnvelopeEncryption } from '../core/ports.js';
+
+/** Builds the adapter for one connected account from its record and decrypted secret. */
+export type ProviderFactory = (connection: ConnectionRecord, secret: string) => CalendarProvider;
+
+/** The encryption context that binds a stored secret to its connection record. */
+export function secretContext(connection: Pick<ConnectionRecord, 'connection_id' | 'provider'>): Record<string, string> {
+  return { purpose: 'provider-credential', connection_id: connection.connection_id, provider: connection.provider };
+}
+
+/**
+ * Resolves connection ids to provider adapters: native is one shared instance; connected
+ * accounts are built on first use with their decrypted secret and cached per process, so an
+ * OAuth client keeps its access token across requests. Secrets never leave this function.
+ */
+export function createProviderResolver(deps: {
+  native: CalendarProvider;
+  registry: CalendarRegistry;
+  encryption: EnvelopeEncryption;
+  factories: Partial<Record<ConnectionRecord['provider'], ProviderFactory>>;
+}): ProviderResolver {
+  const cache = new Map<string, { ciphertext: string; provider: CalendarProvider }>();
+  return {
+    async forConnection(connectionId) {
+      if (connectionId === 'native') return deps.native;
+      const connection = await deps.registry.requireConnection(connectionId);
+      const cached = cache.get(connectionId);
+      if (cached && cached.ciphertext === connection.secret_ciphertext) return cached.provider;
+      const factory = deps.factories[connection.provider];
+      if (!factory) throw new Error(`No adapter configured for provider ${connection.provider}`);
+      const plaintext = await deps.encryption.decrypt(
+        Buffer.from(connection.secret_ciphertext, 'base64'),
+        secretContext(connection),
+      );
+      const provider = factory(connection, Buffer.from(plaintext).toString('utf8'));
+      cache.set(connectionId, { ciphertext: connection.secret_ciphertext, provider });
+      return provider;
+    },
+  };
+}

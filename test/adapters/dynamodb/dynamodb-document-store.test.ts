@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type DynaliteServer, startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
+import { DynamoDbDocumentStore } from '../../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
+import { createLocalDynamoDbClient, ensureTable } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
+import { ConditionFailedError, type StoredItem } from '../../../lambdas/core/storage/document-store.js';
+
+type Request = Record<string, unknown>;
+type BatchWriteInput = { RequestItems: Record<string, Request[]> };
+type BatchGetInput = { RequestItems: Record<string, { Keys: Request[] }> };
+
+/**
+ * Makes the real engine look throttled: for the next `times` batch requests, only the first half
+ * of the batch reaches dynalite and the rest comes back as unprocessed, exactly where DynamoDB
+ * reports it. Also records the size of every batch request sent.
+ */
+class Throttle {
+  times = 0;
+  readonly writeSizes: number[] = [];
+  readonly getSizes: number[] = [];
+
+  constructor(client: DynamoDBClient, table: string) {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        // The initialize step sees the document-form input and output (before marshalling).
+        const input = args.input as BatchWriteInput & BatchGetInput;
+        if (context.commandName === 'BatchWriteItemCommand') {
+          const requests = input.RequestItems[table]!;
+          this.writeSizes.push(requests.length);
+          if (this.times <= 0) return next(args);
+          this.times--;
+          const [sent, unprocessed] = halves(requests);
+          const result = await next({ ...args, input: { RequestItems: { [table]: sent } } });
+          Object.assign(result.output as object, { UnprocessedItems: { [table]: unprocessed } });
+          return result;
+        }
+        if (context.commandName === 'BatchGetItemCommand') {
+          const keys = input.RequestItems[table]!.Keys;
+          this.getSizes.push(keys.length);
+          if (this.times <= 0) return next(args);
+          this.times--;
+          const [sent, unprocessed] = halves(keys);
+          const result = await next({ ...args, input: { RequestItems: { [table]: { Keys: sent } } } });
+          Object.assign(result.output as object, { UnprocessedKeys: { [table]: { Keys: unprocessed } } });
+          return result;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'throttleForTests' },
+    );
+  }
+}
+
+function halves<T>(list: T[]): [T[], T[]] {
+  const middle = Math.ceil(list.length / 2);
+  return [list.slice(0, middle), list.slice(middle)];
+}
+
+function itemsOf(partition: string, count: number): StoredItem[] {
+  return Array.from({ length: count }, (_, n) => ({
+    pk: partition,
+    sk: `ITEM#${String(n).padStart(4, '0')}`,
+    n,
+  }));
+}
+
+describe('DynamoDbDocumentStore', () => {
+  let dynalite: DynaliteServer;
+  let client: DynamoDBClient;
+  let throttle: Throttle;
+  let store: DynamoDbDocumentStore;
+
+  beforeAll(async () => {
+    dynalite = await startDynalite();
+    client = createLocalDynamoDbClient(dynalite.endpoint);
+    const tableName = `store-${randomUUID()}`;
+    await ensureTable(client, tableName);
+    throttle = new Throttle(client, tableName);
+    store = new DynamoDbDocumentStore({
+      client,
+      tableName,
+      retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5 },
+    });
+  });
+  beforeEach(() => {
+    throttle.times = 0;
+    throttle.writeSizes.length = 0;
+    throttle.getSizes.length = 0;
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await dynalite?.close();
+  });
+
+  describe('batchPut', () => {
+    it('sends writes in chunks of at most 25', async () => {
+      await store.batchPut(itemsOf(`P#${randomUUID()}`, 60));
+
+      expect(throttle.writeSizes).toEqual([25, 25, 10]);
+    });
+
+    it('retries unprocessed items until every item is written', async () => {
+      const items = itemsOf(`P#${randomUUID()}`, 30);
+      throttle.times = 3;
+
+      await store.batchPut(items);
+
+      // Chunk of 25: 25 → 12 left → 6 left → 3 left, all sent on the 4th request; then the 5.
+      expect(throttle.writeSizes).toEqual([25, 12, 6, 3, 5]);
+      expect(await store.batchGet(items)).toHaveLength(30);
+    });
+
+    it('gives up with an error once maxAttempts requests left items unprocessed', async () => {
+      throttle.times = 100;
+
+      await expect(store.batchPut(itemsOf(`P#${randomUUID()}`, 25))).rejects.toThrow(
+        'batchPut: 1 item(s) still unprocessed after 4 attempts',
+      );
+      expect(throttle.writeSizes).toEqual([25, 12, 6, 3]);
+    });
+  });
+
+  describe('batchGet', () => {
+    it('sends reads in chunks of at most 100 and retries unprocessed keys', async () => {
+      const items = itemsOf(`P#${randomUUID()}`, 130);
+      await store.batchPut(items);
+      throttle.getSizes.length = 0;
+      throttle.times = 2;
+
+      const found = await store.batchGet(items);
+
+      expect(throttle.getSizes).toEqual([100, 50, 25, 30]);
+      expect(found.map((item) => item.n).sort((a, b) => Number(a) - Number(b))).toEqual(
+        items.map((item) => item.n),
+      );
+    });
+
+    it('gives up with an error once maxAttempts requests left keys unprocessed', async () => {
+      throttle.times = 100;
+
+      await expect(store.batchGet(itemsOf(`P#${randomUUID()}`, 16))).rejects.toThrow(
+        'batchGet: 1 item(s) still unprocessed after 4 attempts',
+      );
+      expect(throttle.getSizes).toEqual([16, 8, 4, 2]);
+    });
+  });
+
+  describe('put', () => {
+    it("keeps DynamoDB's ConditionalCheckFailedException as the cause of ConditionFailedError", async () => {
+      const key = { pk: `P#${randomUUID()}`, sk: 'META' };
+      await store.put(key);
+
+      const error = await store
+        .put(key, { condition: { op: 'not_exists' } })
+        .catch((thrown: unknown) => thrown);
+
+      expect(error).toBeInstanceOf(ConditionFailedError);
+      expect((error as ConditionFailedError).cause).toBeInstanceOf(ConditionalCheckFailedException);
+    });
+  });
+
+  describe('query', () => {
+    it('rejects beginsWith and between together', async () => {
+      await expect(
+        store.query({ partition: 'P', beginsWith: 'A', between: { from: 'A', to: 'B' } }),
+      ).rejects.toThrow('not both');
+    });
+  });
+});
+
+describe('lambdas/ (architecture rule)', () => {
+  it('uses no DynamoDB transactions anywhere: dynalite has none', async () => {
+    const root = join(import.meta.dirname, '../../../lambdas');
+    const files = (await readdir(root, { recursive: true })).filter((file) => file.endsWith('.ts'));
+    const offenders = [];
+    for (const file of files) {
+      if (/Transact(Write|Get)/.test(await readFile(join(root, file), 'utf8'))) offenders.push(file);
+    }
+
+    expect(files.length).toBeGreaterThan(5);
+    expect(offenders).toEqual([]);
+  });
+});
