@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
 import type { ProviderCalendar } from '../../core/calendar/event.js';
 import type { Collection } from './caldav-client.js';
+import { buildVtimezone } from './vtimezone.js';
 
 /**
  * CalDAV calendar collections ⇄ ProviderCalendar. A calendar's `native_id` is the collection's
@@ -22,6 +23,32 @@ export const CALENDAR_PROPS = {
 };
 
 type AccessRole = ProviderCalendar['access_role'];
+
+/**
+ * MKCALENDAR properties (RFC 4791 §5.3.1), `d:`/`c:`-prefixed as tsdav needs them: a VEVENT-only
+ * collection, its name and description, and its zone as a VCALENDAR holding one VTIMEZONE.
+ *
+ * @example
+ * mkcalendarProps({ name: 'Work', time_zone: 'Europe/Paris' }, 2026)['c:calendar-timezone'];
+ * // { _cdata: 'BEGIN:VCALENDAR\r\n…TZID:Europe/Paris…END:VCALENDAR\r\n' }
+ */
+export function mkcalendarProps(
+  input: { name: string; description?: string; time_zone?: string },
+  year: number,
+): Record<string, unknown> {
+  const props: Record<string, unknown> = {
+    'd:displayname': input.name,
+    'c:supported-calendar-component-set': { 'c:comp': { _attributes: { name: 'VEVENT' } } },
+  };
+  if (input.description) props['c:calendar-description'] = input.description;
+  if (input.time_zone) {
+    const vtimezone = buildVtimezone(input.time_zone, year).toString();
+    props['c:calendar-timezone'] = {
+      _cdata: `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Meridian//CalDAV adapter//EN\r\n${vtimezone}\r\nEND:VCALENDAR\r\n`,
+    };
+  }
+  return props;
+}
 
 /** Calendar collections that can hold events (a VTODO-only task list is not a calendar here). */
 export function isEventCalendar(collection: Collection): boolean {
