@@ -50,7 +50,12 @@ export function mkcalendarProps(
   return props;
 }
 
-/** Calendar collections that can hold events (a VTODO-only task list is not a calendar here). */
+/**
+ * Calendar collections that can hold events (a VTODO-only task list is not a calendar here).
+ *
+ * @example
+ * isEventCalendar({ url, props: { resourcetype: { calendar: {}, collection: {} } } }); // true
+ */
 export function isEventCalendar(collection: Collection): boolean {
   const types = Object.keys((collection.props.resourcetype as object | undefined) ?? {});
   const components = componentNames(collection.props.supportedCalendarComponentSet);

@@ -14,7 +14,12 @@ import type { ParsedResource } from './ical-mapping.js';
  * {@link ParsedResource}; the provider does the I/O.
  */
 
-/** The resource as a series, when its master recurs. */
+/**
+ * The resource as a series, when its master recurs.
+ *
+ * @example
+ * seriesOf(parseResource(ics, context))?.master.recurrence; // ['RRULE:FREQ=WEEKLY;COUNT=6']
+ */
 export function seriesOf(parsed: ParsedResource): Series | undefined {
   return parsed.master?.recurrence?.length
     ? { master: parsed.master, overrides: parsed.overrides }
@@ -46,7 +51,14 @@ export function eventsInWindow(
   return events.filter((event) => overlapsWindow(event, fromMs, toMs));
 }
 
-/** The event `id` names inside a resource: master, occurrence (stored or generated) or override. */
+/**
+ * The event `id` names inside a resource: master, occurrence (stored or generated) or override.
+ * NOT_FOUND when the resource has no such event.
+ *
+ * @example
+ * eventIn(parsed, 'standup_20260323T130000Z', 'America/New_York').start;
+ * // { date_time: '2026-03-23T09:00:00-04:00', time_zone: 'America/New_York' }
+ */
 export function eventIn(parsed: ParsedResource, id: string, zone?: string): CalendarEvent {
   if (parsed.master?.id === id) return parsed.master;
   const series = seriesOf(parsed);
@@ -62,7 +74,12 @@ export function eventIn(parsed: ParsedResource, id: string, zone?: string): Cale
   );
 }
 
-/** ETags compare without quotes and the weak prefix: callers may echo either form back. */
+/**
+ * ETags compare without quotes and the weak prefix: callers may echo either form back.
+ *
+ * @example
+ * sameEtag('"abc"', 'W/"abc"'); // true
+ */
 export function sameEtag(a: string, b: string): boolean {
   const bare = (tag: string) =>
     tag

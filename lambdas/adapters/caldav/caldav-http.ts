@@ -17,7 +17,7 @@ export interface GuardOptions {
 }
 
 /** Thrown for 401/403. The message never contains the password, only what to do. */
-export function authFailed(status: number): DomainError {
+function authFailed(status: number): DomainError {
   return new DomainError(
     'PROVIDER_AUTH_FAILED',
     `The CalDAV server refused the credentials (HTTP ${status}): check the CalDAV username/password; reconnect with npx meridian connect caldav.`,
@@ -25,7 +25,12 @@ export function authFailed(status: number): DomainError {
   );
 }
 
-/** Maps a non-success status to a DomainError; `undefined` for success and redirects. */
+/**
+ * Maps a non-success status to a DomainError; `undefined` for success and redirects.
+ *
+ * @example
+ * statusError(412, 'Precondition Failed', 'PUT', 'http://dav/alice/work/x.ics')?.code; // 'STALE_WRITE'
+ */
 export function statusError(
   status: number,
   statusText: string,

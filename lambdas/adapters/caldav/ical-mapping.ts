@@ -15,6 +15,7 @@ import {
   setText,
   writeAttendees,
   writeColorId,
+  writeOrganizer,
   writeReminders,
   writeStatus,
   writeTransparency,
@@ -44,9 +45,14 @@ export interface ReadContext {
   zone?: string;
 }
 
-export const RECURRENCE_PROPERTIES = ['rrule', 'rdate', 'exdate', 'exrule'];
+const RECURRENCE_PROPERTIES = ['rrule', 'rdate', 'exdate', 'exrule'];
 
-/** Parses iCalendar text; PROVIDER_ERROR when the server handed back something unreadable. */
+/**
+ * Parses iCalendar text; PROVIDER_ERROR when the server handed back something unreadable.
+ *
+ * @example
+ * parseCalendar('BEGIN:VCALENDAR\r\n…END:VCALENDAR').getAllSubcomponents('vevent');
+ */
 export function parseCalendar(data: string): ICAL.Component {
   try {
     const root = new ICAL.Component(ICAL.parse(data));
@@ -157,6 +163,9 @@ export interface WriteContext {
 /**
  * Writes Meridian's fields onto a VEVENT, keeping the properties it does not model. Fields left
  * undefined that Meridian may not have understood (reminders, colour) keep the stored value.
+ *
+ * @example
+ * writeVevent(new ICAL.Component('vevent'), event, { now: new Date(), accountEmail: 'alice@example.com' });
  */
 export function writeVevent(vevent: ICAL.Component, event: CalendarEvent, context: WriteContext): void {
   const now = ICAL.Time.fromJSDate(context.now, true);
@@ -174,8 +183,10 @@ export function writeVevent(vevent: ICAL.Component, event: CalendarEvent, contex
   writeTransparency(vevent, event.transparency);
   writeVisibility(vevent, event.visibility);
   writeAttendees(vevent, event.attendees);
+  // RFC 5545 wants an ORGANIZER on an event with attendees; an existing one (a meeting someone
+  // else organises) is never replaced.
   if (event.attendees.length > 0 && !vevent.hasProperty('organizer') && context.accountEmail) {
-    vevent.updatePropertyWithValue('organizer', `mailto:${context.accountEmail}`);
+    writeOrganizer(vevent, context.accountEmail);
   }
   if (event.reminders) writeReminders(vevent, event.reminders, event.summary, context.accountEmail);
   if (event.color_id) writeColorId(vevent, event.color_id);
@@ -206,7 +217,12 @@ function writeRecurrence(vevent: ICAL.Component, lines: readonly string[]): void
   }
 }
 
-/** The key RECURRENCE-IDs are matched by: the original start, as series.ts keys it. */
+/**
+ * The key RECURRENCE-IDs are matched by: the original start, as series.ts keys it.
+ *
+ * @example
+ * recurrenceKey(override); // '20260316T130000Z' for RECURRENCE-ID;TZID=America/New_York:20260316T090000
+ */
 export function recurrenceKey(vevent: ICAL.Component, zone?: string): string | undefined {
   const property = vevent.getFirstProperty('recurrence-id');
   return property ? originalKey(readEventTime(property, zone)) : undefined;

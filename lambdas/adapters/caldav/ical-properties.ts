@@ -56,35 +56,55 @@ function text(component: ICAL.Component, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Sets a text property, or removes it when `value` is undefined. */
+/**
+ * Sets a text property, or removes it when `value` is undefined.
+ *
+ * @example
+ * setText(vevent, 'location', 'Room 4'); // LOCATION:Room 4
+ */
 export function setText(component: ICAL.Component, name: string, value: string | undefined): void {
   if (value === undefined) component.removeAllProperties(name);
   else component.updatePropertyWithValue(name, value);
 }
 
+/**
+ * STATUS as Meridian's status; absent reads as `confirmed` (RFC 5545 gives no default, Google does).
+ *
+ * @example
+ * readStatus(ICAL.Component.fromString('BEGIN:VEVENT\r\nSTATUS:TENTATIVE\r\nEND:VEVENT')); // 'tentative'
+ */
 export function readStatus(vevent: ICAL.Component): Status {
   const found = Object.entries(STATUS).find(([, ical]) => ical === text(vevent, 'status')?.toUpperCase());
   return (found?.[0] as Status | undefined) ?? 'confirmed';
 }
 
+/** @example writeStatus(vevent, 'cancelled'); // STATUS:CANCELLED */
 export function writeStatus(vevent: ICAL.Component, status: Status): void {
   setText(vevent, 'status', STATUS[status]);
 }
 
+/** CLASS as visibility; absent reads as `default`. @example readVisibility(vevent); // 'private' for CLASS:PRIVATE */
 export function readVisibility(vevent: ICAL.Component): Visibility {
   const found = Object.entries(CLASS).find(([, ical]) => ical === text(vevent, 'class')?.toUpperCase());
   return (found?.[0] as Visibility | undefined) ?? 'default';
 }
 
-/** `default` leaves CLASS out: the calendar's (or client's) default applies, as in Google. */
+/**
+ * `default` leaves CLASS out: the calendar's (or client's) default applies, as in Google.
+ *
+ * @example
+ * writeVisibility(vevent, 'confidential'); // CLASS:CONFIDENTIAL
+ */
 export function writeVisibility(vevent: ICAL.Component, visibility: Visibility): void {
   setText(vevent, 'class', visibility === 'default' ? undefined : CLASS[visibility]);
 }
 
+/** TRANSP as transparency; absent reads as `opaque` (RFC 5545's default). @example readTransparency(vevent); // 'transparent' */
 export function readTransparency(vevent: ICAL.Component): CalendarEvent['transparency'] {
   return text(vevent, 'transp')?.toUpperCase() === 'TRANSPARENT' ? 'transparent' : 'opaque';
 }
 
+/** @example writeTransparency(vevent, 'transparent'); // TRANSP:TRANSPARENT */
 export function writeTransparency(vevent: ICAL.Component, value: CalendarEvent['transparency']): void {
   setText(vevent, 'transp', value.toUpperCase());
 }
@@ -97,6 +117,14 @@ function emailOf(property: ICAL.Property): string | undefined {
   return email.includes('@') ? email : undefined;
 }
 
+/**
+ * ATTENDEEs with an email address (`mailto:` value or EMAIL parameter); others (a bare
+ * `urn:uuid:`) cannot be addressed and are left out.
+ *
+ * @example
+ * // ATTENDEE;CN=Bob;PARTSTAT=ACCEPTED;ROLE=OPT-PARTICIPANT:mailto:bob@example.com
+ * readAttendees(vevent); // [{ email: 'bob@example.com', display_name: 'Bob', response_status: 'accepted', optional: true }]
+ */
 export function readAttendees(vevent: ICAL.Component): Attendee[] {
   return vevent.getAllProperties('attendee').flatMap((property) => {
     const email = emailOf(property);
@@ -122,7 +150,14 @@ export function readAttendees(vevent: ICAL.Component): Attendee[] {
   });
 }
 
-/** Replaces every ATTENDEE. ROLE is written only when `optional` is set, so it round-trips. */
+/**
+ * Replaces every ATTENDEE. ROLE is written only when `optional` is set, so it round-trips;
+ * RSVP=TRUE asks clients to offer a reply while the answer is still open.
+ *
+ * @example
+ * writeAttendees(vevent, [{ email: 'carol@example.com', response_status: 'needsAction' }]);
+ * // ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:carol@example.com
+ */
 export function writeAttendees(vevent: ICAL.Component, attendees: readonly Attendee[]): void {
   vevent.removeAllProperties('attendee');
   for (const attendee of attendees) {
@@ -137,6 +172,7 @@ export function writeAttendees(vevent: ICAL.Component, attendees: readonly Atten
   }
 }
 
+/** @example readOrganizer(vevent); // { email: 'alice@example.com', display_name: 'Alice' } */
 export function readOrganizer(vevent: ICAL.Component): CalendarEvent['organizer'] {
   const property = vevent.getFirstProperty('organizer');
   const email = property ? emailOf(property) : undefined;
@@ -145,6 +181,7 @@ export function readOrganizer(vevent: ICAL.Component): CalendarEvent['organizer'
   return { email, ...(cn ? { display_name: cn } : {}) };
 }
 
+/** @example writeOrganizer(vevent, 'alice@example.com'); // ORGANIZER:mailto:alice@example.com */
 export function writeOrganizer(vevent: ICAL.Component, email: string): void {
   vevent.updatePropertyWithValue('organizer', `mailto:${email}`);
 }
@@ -153,6 +190,10 @@ export function writeOrganizer(vevent: ICAL.Component, email: string): void {
  * VALARMs that fire a whole number of minutes before the start. Alarms Meridian cannot express
  * (absolute or after-start triggers, more than 5) are left out of the model, not deleted.
  * No alarm at all reads as `undefined`: CalDAV has no "calendar default reminders".
+ *
+ * @example
+ * // BEGIN:VALARM / ACTION:DISPLAY / TRIGGER:-PT10M / END:VALARM
+ * readReminders(vevent); // { use_default: false, overrides: [{ method: 'popup', minutes: 10 }] }
  */
 export function readReminders(vevent: ICAL.Component): Reminders | undefined {
   const overrides = vevent.getAllSubcomponents('valarm').flatMap((alarm) => {
@@ -173,6 +214,10 @@ export function readReminders(vevent: ICAL.Component): Reminders | undefined {
 /**
  * Replaces the VALARMs. `use_default: true` writes none: each client then applies its own default
  * alarms, the closest thing CalDAV has to Google's default reminders.
+ *
+ * @example
+ * writeReminders(vevent, { use_default: false, overrides: [{ method: 'email', minutes: 60 }] }, 'Review', 'a@example.com');
+ * // BEGIN:VALARM / ACTION:EMAIL / TRIGGER:-PT1H / DESCRIPTION:Review / SUMMARY:Review / ATTENDEE:mailto:a@example.com
  */
 export function writeReminders(
   vevent: ICAL.Component,
@@ -196,6 +241,7 @@ export function writeReminders(
   }
 }
 
+/** @example readColorId(vevent); // '5' for X-MERIDIAN-COLOR-ID:5, or for COLOR:gold alone */
 export function readColorId(vevent: ICAL.Component): string | undefined {
   const exact = text(vevent, COLOR_ID_PROPERTY);
   if (exact && COLOR_NAMES[exact]) return exact;
@@ -203,6 +249,7 @@ export function readColorId(vevent: ICAL.Component): string | undefined {
   return Object.entries(COLOR_NAMES).find(([, name]) => name === css)?.[0];
 }
 
+/** @example writeColorId(vevent, '5'); // COLOR:gold and X-MERIDIAN-COLOR-ID:5 */
 export function writeColorId(vevent: ICAL.Component, colorId: string): void {
   setText(vevent, 'color', COLOR_NAMES[colorId]);
   setText(vevent, COLOR_ID_PROPERTY, colorId);

@@ -17,7 +17,13 @@ import { formatInstant, parseInstant } from '../../core/time/instants.js';
  * a floating time in the calendar's zone, else UTC.
  */
 
-/** Reads a DATE or DATE-TIME property as an EventTime. */
+/**
+ * Reads a DATE or DATE-TIME property as an EventTime.
+ *
+ * @example
+ * readEventTime(ICAL.Property.fromString('DTSTART;TZID=Europe/Paris:20260310T090000'));
+ * // { date_time: '2026-03-10T09:00:00+01:00', time_zone: 'Europe/Paris' }
+ */
 export function readEventTime(property: ICAL.Property, fallbackZone?: string): EventTime {
   const time = property.getFirstValue() as ICAL.Time;
   if (time.isDate) return { date: time.toString() };
@@ -90,11 +96,4 @@ function wallOf(dt: DateTime): {
   second: number;
 } {
   return { year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second };
-}
-
-/** The year an EventTime falls in, to date a VTIMEZONE from. */
-export function yearOf(value: EventTime): number {
-  return 'date' in value
-    ? Number(value.date.slice(0, 4))
-    : DateTime.fromISO(value.date_time, { setZone: true }).year;
 }
