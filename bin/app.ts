@@ -7,6 +7,7 @@
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { DataStack } from '../lib/stacks/data-stack.js';
 import { ServiceStack } from '../lib/stacks/service-stack.js';
 
 const app = new App();
@@ -25,11 +26,22 @@ if (timezone !== undefined && typeof timezone !== 'string') {
   );
 }
 
+// Two stacks because they live differently: the data stack (table, key) is retained and rarely
+// changes; the service stack can be replaced at will. The service receives the data resources as
+// objects, and CDK turns them into cross-stack references (so the data stack deploys first).
+const data = new DataStack(app, 'MeridianData', {
+  stackName: `meridian-${stage}-data`,
+  description: `Meridian data: table and key, retained (${stage})`,
+  stageName: stage,
+});
+
 new ServiceStack(app, 'MeridianService', {
   stackName: `meridian-${stage}-service`,
   description: `Meridian remote MCP server (${stage})`,
   stageName: stage,
   defaultTimezone: timezone,
+  table: data.table,
+  dataKey: data.key,
 });
 
 // cdk-nag 3 is a policy-validation plugin: findings go to the validation report, and an

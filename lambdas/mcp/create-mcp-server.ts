@@ -53,7 +53,8 @@ async function callTool(
   if (!parsed.success) return invalidInputResult(tool.name, parsed.error.issues);
   try {
     const output = await tool.run(deps, parsed.data, context);
-    return successResult(output as Record<string, unknown>, (parsed.data as { format?: unknown }).format);
+    const format = (parsed.data as { format?: unknown }).format;
+    return successResult(output as Record<string, unknown>, format, tool.toonView?.(output));
   } catch (error) {
     if (isDomainError(error)) return domainErrorResult(error);
     // A bug or an outage: log the details here, tell the client nothing internal.

@@ -41,6 +41,11 @@ export interface ToolDefinition<
   output: Output;
   annotations: ToolAnnotations;
   run(deps: McpDeps, input: z.output<Input>, context: ToolContext): Promise<z.input<Output>> | z.input<Output>;
+  /**
+   * What the TOON text shows, when it should differ from structuredContent: TOON saves tokens on
+   * uniform rows of scalars, so nested records (events) are flattened into such rows.
+   */
+  toonView?(output: z.input<Output>): Record<string, unknown>;
 }
 
 /**

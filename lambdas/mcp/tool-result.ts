@@ -7,8 +7,12 @@ import type { DomainError } from '../core/errors.js';
  * A successful result: `structuredContent` for programs, text for models. Tools whose input has
  * `format: "toon"` get TOON text (fewer tokens for lists); everything else gets JSON text.
  */
-export function successResult(structured: Record<string, unknown>, format: unknown): CallToolResult {
-  const text = format === 'toon' ? encode(structured) : JSON.stringify(structured);
+export function successResult(
+  structured: Record<string, unknown>,
+  format: unknown,
+  toonView: Record<string, unknown> = structured,
+): CallToolResult {
+  const text = format === 'toon' ? encode(toonView) : JSON.stringify(structured);
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 

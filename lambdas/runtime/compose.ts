@@ -23,7 +23,9 @@ export interface Platform {
  * Wires the domain services on top of a platform. Both composition roots (embedded, AWS) and the
  * tests call it, so the object graph a test exercises is the one users run.
  */
-export function composeDeps(platform: Platform): McpDeps & { registry: CalendarRegistry; encryption: EnvelopeEncryption } {
+export function composeDeps(
+  platform: Platform,
+): McpDeps & { registry: CalendarRegistry; encryption: EnvelopeEncryption; store: DocumentStore; random: RandomSource } {
   const { store, clock, random, defaultTimezone } = platform;
   const access = new AccessStore({ store, clock, random });
   const registry = new CalendarRegistry(store);
@@ -44,5 +46,7 @@ export function composeDeps(platform: Platform): McpDeps & { registry: CalendarR
     calendars,
     registry,
     encryption: platform.encryption,
+    store,
+    random,
   };
 }

@@ -124,8 +124,8 @@ export class McpApi extends Construct {
     const api = Validations.of(this);
     const bearerKey =
       'Each request is authenticated inside the function with a Bearer API key (ARCHITECTURE.md, ' +
-      "identity), checked against Meridian's own key store; that check arrives with the calendar " +
-      'tools, and until then the API serves only the time tools, which read no stored data. IAM and ' +
+      "identity), checked against Meridian's own key store (only a SHA-256 of each key's secret is " +
+      'stored) before any tool runs; a missing, unknown or revoked key gets 401. IAM and ' +
       'Cognito authorizers do not fit such keys, and a Lambda authorizer would add a second cold ' +
       'start. GET /health is public on purpose and returns no data.';
     api.acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: bearerKey });

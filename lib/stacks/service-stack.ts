@@ -1,9 +1,17 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
 
 export interface ServiceStackProps extends StackProps {
+  /** Meridian's table, from the data stack; the function reads and writes it. */
+  readonly table: ITable;
+
+  /** The data key, from the data stack; the function encrypts stored secrets with it. */
+  readonly dataKey: IKey;
+
   /**
    * API Gateway stage name, the first path segment of the endpoint URL.
    *
@@ -20,17 +28,22 @@ export interface ServiceStackProps extends StackProps {
 }
 
 /**
- * Everything stateless that serves Meridian: the MCP function behind its REST API. Stateful
- * resources (table, bucket, key) will live in their own, retained, data stack.
+ * Everything stateless that serves Meridian: the MCP function behind its REST API. The stateful
+ * resources it uses (table, key) come from the retained `DataStack` as objects, so CDK wires the
+ * cross-stack references and the grants name exactly those resources.
  */
 export class ServiceStack extends Stack {
   readonly mcpFunction: McpFunction;
   readonly mcpApi: McpApi;
 
-  constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
 
-    this.mcpFunction = new McpFunction(this, 'McpFunction', { defaultTimezone: props.defaultTimezone });
+    this.mcpFunction = new McpFunction(this, 'McpFunction', {
+      table: props.table,
+      dataKey: props.dataKey,
+      defaultTimezone: props.defaultTimezone,
+    });
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,
       stageName: props.stageName,

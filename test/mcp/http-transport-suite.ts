@@ -8,6 +8,9 @@ export interface HttpTarget {
   baseUrl: string;
   /** How requests reach the target: real network fetch, or a bridge into a Lambda handler. */
   fetch: FetchLike;
+  /** Creates an API key in the target's store. */
+  newKey(): Promise<{ token: string; keyId: string }>;
+  revokeKey(keyId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,10 +58,12 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
   describe(`MCP over HTTP: ${label}`, () => {
     let target: HttpTarget;
     let client: Client;
+    let token: string;
 
     beforeAll(async () => {
       target = await start();
-      client = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch);
+      ({ token } = await target.newKey());
+      client = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, { authorization: `Bearer ${token}` });
     });
 
     afterAll(async () => {
@@ -133,6 +138,38 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
       expect(response.headers.get('allow')).toBe('POST');
     });
 
+    it('refuses MCP without a Bearer key with 401 and says how to get one', async () => {
+      const response = await target.fetch(`${target.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/keys create/);
+    });
+
+    it.each(['mrd_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'not-a-key'])(
+      'refuses an unknown key %s with 401',
+      async (token) => {
+        await expect(
+          connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, { authorization: `Bearer ${token}` }),
+        ).rejects.toThrow(/401|unknown or revoked/);
+      },
+    );
+
+    it('refuses a key once it is revoked', async () => {
+      const { token, keyId } = await target.newKey();
+      const own = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, { authorization: `Bearer ${token}` });
+      await own.listTools();
+
+      await target.revokeKey(keyId);
+
+      await expect(own.listTools()).rejects.toThrow(/401|unknown or revoked/);
+      await own.close();
+    });
+
     it('answers GET /health with 200', async () => {
       const response = await target.fetch(`${target.baseUrl}/health`);
 
@@ -149,7 +186,11 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
     it('answers a malformed JSON body with a JSON-RPC parse error', async () => {
       const response = await target.fetch(`${target.baseUrl}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+        },
         body: '{"jsonrpc": "2.0", ',
       });
 

@@ -37,5 +37,8 @@ export function mergeIntervals(intervals: readonly Interval[], from: number, to:
 
 /** The busy intervals of events, all-day events placed in `zone`. */
 export function eventIntervals(events: readonly CalendarEvent[], zone: string): Interval[] {
-  return events.map((event) => ({ start: eventTimeMs(event.start, zone), end: eventTimeMs(event.end, zone) }));
+  return events.map((event) => ({
+    start: eventTimeMs(event.start, zone),
+    end: eventTimeMs(event.end, zone),
+  }));
 }

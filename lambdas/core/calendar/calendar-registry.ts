@@ -95,7 +95,8 @@ export class CalendarRegistry {
 
   async requireConnection(connectionId: string): Promise<ConnectionRecord> {
     const raw = await this.store.get(connectionKey(connectionId), { consistent: true });
-    if (!raw) throw new DomainError('NOT_FOUND', `No connection "${connectionId}".`, { connection_id: connectionId });
+    if (!raw)
+      throw new DomainError('NOT_FOUND', `No connection "${connectionId}".`, { connection_id: connectionId });
     return ConnectionRecord.parse(raw);
   }
 

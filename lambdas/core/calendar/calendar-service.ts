@@ -85,7 +85,8 @@ export class CalendarService {
           access_role: record.access_role,
           can_read: grantAllows(grant, 'read'),
           can_write: grantAllows(grant, 'write') && providerAllowsWrite,
-          connection_kind: record.provider === 'native' ? 'native' : (kinds.get(record.connection_id) ?? 'oauth'),
+          connection_kind:
+            record.provider === 'native' ? 'native' : (kinds.get(record.connection_id) ?? 'oauth'),
           connection_id: record.connection_id,
         };
         return [entry];
@@ -97,12 +98,18 @@ export class CalendarService {
    * The calendar a tool acts on: the given id after checking the right, else the principal's
    * primary calendar with that right, else its only one; otherwise asks for calendar_id.
    */
-  async calendarFor(principal: Principal, calendarId: string | undefined, right: Right): Promise<CalendarRecord> {
+  async calendarFor(
+    principal: Principal,
+    calendarId: string | undefined,
+    right: Right,
+  ): Promise<CalendarRecord> {
     if (calendarId !== undefined) {
       await this.deps.access.requireRight(principal, calendarId, right);
       return this.deps.registry.requireCalendar(calendarId);
     }
-    const usable = (await this.listCalendars(principal)).filter((c) => (right === 'read' ? c.can_read : c.can_write));
+    const usable = (await this.listCalendars(principal)).filter((c) =>
+      right === 'read' ? c.can_read : c.can_write,
+    );
     const chosen = usable.find((c) => c.primary) ?? (usable.length === 1 ? usable[0] : undefined);
     if (!chosen) {
       throw new DomainError(
@@ -136,7 +143,11 @@ export class CalendarService {
     return this.view(record, await provider.getEvent(ref, eventId));
   }
 
-  async createEvent(principal: Principal, calendarId: string | undefined, draft: EventDraft): Promise<EventView> {
+  async createEvent(
+    principal: Principal,
+    calendarId: string | undefined,
+    draft: EventDraft,
+  ): Promise<EventView> {
     const record = await this.calendarFor(principal, calendarId, 'write');
     const { provider, ref } = await this.providerFor(record);
     return this.view(record, await provider.createEvent(ref, draft));
@@ -178,7 +189,9 @@ export class CalendarService {
     updates: readonly { event_id: string; patch: EventPatch; scope: EditScope; if_match?: string }[],
   ): Promise<BatchItemResult[]> {
     if (updates.length > MAX_BATCH) {
-      throw new DomainError('INVALID_INPUT', `At most ${MAX_BATCH} updates per call; split the batch.`, { field: 'updates' });
+      throw new DomainError('INVALID_INPUT', `At most ${MAX_BATCH} updates per call; split the batch.`, {
+        field: 'updates',
+      });
     }
     const record = await this.calendarFor(principal, calendarId, 'write');
     const { provider, ref } = await this.providerFor(record);
@@ -245,7 +258,9 @@ export class CalendarService {
     });
     const providerKind = parent?.provider ?? 'native';
     const calendarId =
-      providerKind === 'native' ? `native/${created.native_id}` : `${providerKind}/${connectionId}/${created.native_id}`;
+      providerKind === 'native'
+        ? `native/${created.native_id}`
+        : `${providerKind}/${connectionId}/${created.native_id}`;
     await this.deps.registry.putCalendar({
       calendar_id: calendarId,
       provider: providerKind,

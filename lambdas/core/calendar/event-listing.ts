@@ -50,7 +50,10 @@ type Token = z.infer<typeof Token>;
 type SortKey = [number, string, string];
 
 function sortKey(event: CalendarEvent, order: ListEventsParams['order_by']): SortKey {
-  const primary = order === 'updated' ? Date.parse(event.updated ?? event.created ?? '1970-01-01T00:00:00Z') : eventTimeMs(event.start);
+  const primary =
+    order === 'updated'
+      ? Date.parse(event.updated ?? event.created ?? '1970-01-01T00:00:00Z')
+      : eventTimeMs(event.start);
   return [primary, event.calendar_id, event.id];
 }
 
@@ -66,45 +69,115 @@ function resolveWindow(service: CalendarService, params: ListEventsParams): { st
   }
   if (end <= start) throw new DomainError('INVALID_INPUT', '"end" must be after "start".', { field: 'end' });
   if (end - start > MAX_WINDOW_DAYS * DAY_MS) {
-    throw new DomainError('INVALID_INPUT', `The window spans more than ${MAX_WINDOW_DAYS} days: narrow start/end.`, {
-      field: 'end',
-    });
+    throw new DomainError(
+      'INVALID_INPUT',
+      `The window spans more than ${MAX_WINDOW_DAYS} days: narrow start/end.`,
+      {
+        field: 'end',
+      },
+    );
   }
   return { start, end };
 }
 
 /**
- * Events of one calendar beyond `after` in the merged order, at least `wanted` of them when
- * there are that many (start order), or all of them (updated order, which providers do not sort).
+ * One calendar's events after `after`, in the merged order, fetched from its provider a chunk at
+ * a time as the merge consumes them (start order of occurrences). Orders providers do not sort by
+ * (`updated`, or series masters) are read whole on the first fill.
  */
-async function collect(
-  service: CalendarService,
-  record: CalendarRecord,
-  params: ListEventsParams,
-  window: { start: number; end: number },
-  after: SortKey | undefined,
+class CalendarStream {
+  buffer: CalendarEvent[] = [];
+  done = false;
+  error: { code: string; message: string } | undefined;
+  private token: string | undefined;
+  private fetched = 0;
+
+  constructor(
+    private readonly service: CalendarService,
+    readonly record: CalendarRecord,
+    private readonly params: ListEventsParams,
+    private readonly window: { start: number; end: number },
+    private readonly after: SortKey | undefined,
+    private readonly chunk: number,
+  ) {}
+
+  async fill(): Promise<void> {
+    const { provider, ref } = await this.service.providerFor(this.record);
+    // Key-set paging: an event after the last one shown starts no earlier than it did.
+    const byStart = this.params.order_by === 'start_time';
+    // Providers sort only expanded occurrences by start; anything else is read whole, then sorted.
+    const readAll = !byStart || !this.params.single_events;
+    const from = byStart && this.after ? Math.max(this.window.start, this.after[0] - 1) : this.window.start;
+    do {
+      const page = await provider.listEvents(ref, {
+        start: new Date(from).toISOString(),
+        end: new Date(this.window.end).toISOString(),
+        single_events: this.params.single_events,
+        max_results: this.chunk,
+        ...(this.params.query ? { query: this.params.query } : {}),
+        ...(this.token ? { page_token: this.token } : {}),
+      });
+      this.fetched += page.events.length;
+      for (const event of page.events) {
+        if (!this.after || compareKeys(sortKey(event, this.params.order_by), this.after) > 0)
+          this.buffer.push(event);
+      }
+      this.token = page.next_page_token;
+      this.done = this.token === undefined || this.fetched >= MAX_LIST_RESULTS * 4;
+    } while (readAll && !this.done);
+    if (readAll)
+      this.buffer.sort((a, b) =>
+        compareKeys(sortKey(a, this.params.order_by), sortKey(b, this.params.order_by)),
+      );
+  }
+}
+
+/** Refills, in parallel, every stream that ran dry; a failing calendar is recorded, not thrown, in a fan-out. */
+async function refill(streams: CalendarStream[], fanOut: boolean): Promise<void> {
+  await Promise.all(
+    streams
+      .filter((stream) => stream.buffer.length === 0 && !stream.done)
+      .map(async (stream) => {
+        try {
+          await stream.fill();
+        } catch (error) {
+          if (!fanOut || !isDomainError(error)) throw error;
+          stream.done = true;
+          stream.error = { code: error.code, message: error.message };
+        }
+      }),
+  );
+}
+
+/**
+ * A lazy k-way merge: the next event is the smallest head among the calendars, and a calendar is
+ * asked for more only when its buffer runs dry, so a page costs about its own size in reads,
+ * not the whole window of every calendar.
+ */
+async function mergeStreams(
+  streams: CalendarStream[],
   wanted: number,
-): Promise<CalendarEvent[]> {
-  const { provider, ref } = await service.providerFor(record);
-  // Key-set paging: an event after the last one shown starts no earlier than it did.
-  const from = params.order_by === 'start_time' && after ? Math.max(window.start, after[0] - 1) : window.start;
-  const found: CalendarEvent[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = await provider.listEvents(ref, {
-      start: new Date(from).toISOString(),
-      end: new Date(window.end).toISOString(),
-      single_events: params.single_events,
-      max_results: Math.min(MAX_LIST_RESULTS, Math.max(wanted, 50)),
-      ...(params.query ? { query: params.query } : {}),
-      ...(pageToken ? { page_token: pageToken } : {}),
-    });
-    for (const event of page.events) {
-      if (!after || compareKeys(sortKey(event, params.order_by), after) > 0) found.push(event);
+  order: ListEventsParams['order_by'],
+  fanOut: boolean,
+) {
+  const merged: { record: CalendarRecord; event: CalendarEvent; key: SortKey }[] = [];
+  while (merged.length < wanted) {
+    await refill(streams, fanOut);
+    let best: CalendarStream | undefined;
+    let bestKey: SortKey | undefined;
+    for (const stream of streams) {
+      const head = stream.buffer[0];
+      if (!head) continue;
+      const key = sortKey(head, order);
+      if (!bestKey || compareKeys(key, bestKey) < 0) {
+        best = stream;
+        bestKey = key;
+      }
     }
-    pageToken = page.next_page_token;
-  } while (pageToken && (params.order_by === 'updated' || found.length < wanted) && found.length < MAX_LIST_RESULTS * 2);
-  return found;
+    if (!best || !bestKey) break;
+    merged.push({ record: best.record, event: best.buffer.shift()!, key: bestKey });
+  }
+  return merged;
 }
 
 /**
@@ -125,28 +198,26 @@ export async function listEvents(
     ...(previous && !params.start ? { start: previous.w[0] } : {}),
     ...(previous && !params.end ? { end: previous.w[1] } : {}),
   });
-  const windowText: [string, string] = [new Date(window.start).toISOString(), new Date(window.end).toISOString()];
+  const windowText: [string, string] = [
+    new Date(window.start).toISOString(),
+    new Date(window.end).toISOString(),
+  ];
   const after = previous ? checkedToken(previous, params, windowText).k : undefined;
   const records = params.calendar_id
     ? [await service.calendarFor(principal, params.calendar_id, 'read')]
     : await Promise.all(
-        (await service.listCalendars(principal)).filter((c) => c.can_read).map((c) => service.deps.registry.requireCalendar(c.id)),
+        (await service.listCalendars(principal))
+          .filter((c) => c.can_read)
+          .map((c) => service.deps.registry.requireCalendar(c.id)),
       );
-  const errors: NonNullable<ListEventsResult['errors']> = [];
-  const perCalendar = await Promise.all(
-    records.map(async (record) => {
-      try {
-        return { record, events: await collect(service, record, params, window, after, params.max_results + 1) };
-      } catch (error) {
-        if (params.calendar_id || !isDomainError(error)) throw error;
-        errors.push({ calendar_id: record.calendar_id, code: error.code, message: error.message });
-        return { record, events: [] };
-      }
-    }),
+  const wanted = params.max_results + 1;
+  const chunk = Math.min(
+    MAX_LIST_RESULTS,
+    Math.max(20, Math.ceil(wanted / Math.max(1, records.length)) + 10),
   );
-  const merged = perCalendar
-    .flatMap(({ record, events }) => events.map((event) => ({ record, event, key: sortKey(event, params.order_by) })))
-    .sort((a, b) => compareKeys(a.key, b.key));
+  const streams = records.map((record) => new CalendarStream(service, record, params, window, after, chunk));
+  const merged = await mergeStreams(streams, wanted, params.order_by, params.calendar_id === undefined);
+  const errors = streams.flatMap((s) => (s.error ? [{ calendar_id: s.record.calendar_id, ...s.error }] : []));
   const page = merged.slice(0, params.max_results);
   const last = page.at(-1);
   const token: Token | undefined =

@@ -14,7 +14,9 @@ export type EventView = CalendarEvent & {
 };
 
 function instantOf(time: EventTime, zone: string): DateTime {
-  return 'date' in time ? DateTime.fromISO(time.date, { zone }) : DateTime.fromISO(time.date_time, { setZone: true });
+  return 'date' in time
+    ? DateTime.fromISO(time.date, { zone })
+    : DateTime.fromISO(time.date_time, { setZone: true });
 }
 
 /**

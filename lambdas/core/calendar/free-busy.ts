@@ -13,7 +13,13 @@ export interface CalendarBusy {
 /** Most events read per calendar for one free/busy answer. */
 const MAX_EVENTS = 2500;
 
-async function eventsIn(service: CalendarService, principal: Principal, calendarId: string, start: string, end: string) {
+async function eventsIn(
+  service: CalendarService,
+  principal: Principal,
+  calendarId: string,
+  start: string,
+  end: string,
+) {
   const record = await service.calendarFor(principal, calendarId, 'read');
   const { provider, ref } = await service.providerFor(record);
   const events: CalendarEvent[] = [];
@@ -52,10 +58,20 @@ export async function findFreeTime(
       try {
         const { record, events } = await eventsIn(service, principal, calendarId, input.start, input.end);
         const zone = record.time_zone ?? service.zone;
-        const busy = mergeIntervals(eventIntervals(events.filter((e) => blocksTime(e)), zone), from, to);
+        const busy = mergeIntervals(
+          eventIntervals(
+            events.filter((e) => blocksTime(e)),
+            zone,
+          ),
+          from,
+          to,
+        );
         return {
           calendar_id: calendarId,
-          busy: busy.map((b) => ({ start: new Date(b.start).toISOString(), end: new Date(b.end).toISOString() })),
+          busy: busy.map((b) => ({
+            start: new Date(b.start).toISOString(),
+            end: new Date(b.end).toISOString(),
+          })),
         };
       } catch (error) {
         if (!isDomainError(error)) throw error;

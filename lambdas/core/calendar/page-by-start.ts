@@ -11,6 +11,12 @@ export function compareByStart(a: CalendarEvent, b: CalendarEvent): number {
   return eventTimeMs(a.start) - eventTimeMs(b.start) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
+/** True when the event comes strictly after a (start, id) cursor in listing order. */
+export function isAfterCursor(event: CalendarEvent, [ms, id]: readonly [number, string]): boolean {
+  const start = eventTimeMs(event.start);
+  return start > ms || (start === ms && event.id > id);
+}
+
 export function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 }
@@ -33,15 +39,16 @@ export function decodeCursor<T>(token: string, schema: z.ZodType<T>): T {
  * One page of a fully loaded list, by key-set: the token is the (start, id) of the last event
  * returned, so inserts and deletes between pages never shift what comes next.
  */
-export function pageByStart(events: readonly CalendarEvent[], maxResults: number, pageToken?: string): EventPage {
+export function pageByStart(
+  events: readonly CalendarEvent[],
+  maxResults: number,
+  pageToken?: string,
+): EventPage {
   const sorted = [...events].sort(compareByStart);
   let from = 0;
   if (pageToken) {
-    const [ms, id] = decodeCursor(pageToken, Cursor);
-    from = sorted.findIndex((e) => {
-      const start = eventTimeMs(e.start);
-      return start > ms || (start === ms && e.id > id);
-    });
+    const cursor = decodeCursor(pageToken, Cursor);
+    from = sorted.findIndex((e) => isAfterCursor(e, cursor));
     if (from < 0) from = sorted.length;
   }
   const page = sorted.slice(from, from + maxResults);

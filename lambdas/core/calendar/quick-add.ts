@@ -19,7 +19,8 @@ export interface QuickAddReading {
 const MAX_WORDS = 40;
 const DEFAULT_MINUTES = 60;
 // Words that make an expression a time of day rather than a whole day.
-const HAS_TIME = /\d|noon|midnight|morning|afternoon|evening|tonight|\beob\b|\beod\b|end of (?:business|day)|now|\bhours?\b|\bminutes?\b|ago/;
+const HAS_TIME =
+  /\d|noon|midnight|morning|afternoon|evening|tonight|\beob\b|\beod\b|end of (?:business|day)|now|\bhours?\b|\bminutes?\b|ago/;
 const DURATION = /\bfor (\d+(?:\.\d+)?) ?(minutes?|mins?|hours?|hrs?|h)\b/i;
 const LOCATION = /^(?:at|in|@)\s+(.+)$/i;
 
@@ -28,7 +29,10 @@ function durationOf(text: string): { minutes: number; rest: string } {
   if (!match) return { minutes: DEFAULT_MINUTES, rest: text };
   const amount = Number(match[1]);
   const minutes = /^h/i.test(match[2]!) ? Math.round(amount * 60) : Math.round(amount);
-  return { minutes, rest: `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`.trim() };
+  return {
+    minutes,
+    rest: `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`.trim(),
+  };
 }
 
 /**
@@ -41,7 +45,11 @@ function durationOf(text: string): { minutes: number; rest: string } {
  * @example
  * readQuickAdd(deps, 'Dentist Friday at 2pm', 'Europe/London').summary; // 'Dentist'
  */
-export function readQuickAdd(deps: TimeDeps, text: string, timezone: string | undefined): { draft: EventDraft; reading: QuickAddReading } {
+export function readQuickAdd(
+  deps: TimeDeps,
+  text: string,
+  timezone: string | undefined,
+): { draft: EventDraft; reading: QuickAddReading } {
   const { minutes, rest } = durationOf(text.trim());
   const words = rest.split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
   let best: { from: number; to: number; resolved: ReturnType<typeof resolveDatetime> } | undefined;
@@ -66,19 +74,32 @@ export function readQuickAdd(deps: TimeDeps, text: string, timezone: string | un
   }
   const expressionWords = words.slice(best.from, best.to);
   // "on" before the time and "at" before a location are glue, not part of the title.
-  const summary = words.slice(0, best.from).join(' ').replace(/\s+(on|at)$/i, '').trim();
+  const summary = words
+    .slice(0, best.from)
+    .join(' ')
+    .replace(/\s+(on|at)$/i, '')
+    .trim();
   const after = words.slice(best.to).join(' ').trim();
   const location = LOCATION.exec(after)?.[1]?.trim();
   const title = summary || (location ? '' : after) || 'Event';
   const expression = expressionWords.join(' ');
   const allDay = !HAS_TIME.test(expression.toLowerCase());
-  const start = DateTime.fromISO(best.resolved.resolved_local, { setZone: true }).setZone(best.resolved.timezone);
+  const start = DateTime.fromISO(best.resolved.resolved_local, { setZone: true }).setZone(
+    best.resolved.timezone,
+  );
   const draft: EventDraft = allDay
-    ? { summary: title, start: { date: start.toISODate()! }, end: { date: start.plus({ days: 1 }).toISODate()! } }
+    ? {
+        summary: title,
+        start: { date: start.toISODate()! },
+        end: { date: start.plus({ days: 1 }).toISODate()! },
+      }
     : {
         summary: title,
         start: { date_time: best.resolved.resolved_local, time_zone: best.resolved.timezone },
-        end: { date_time: start.plus({ minutes }).toISO({ suppressMilliseconds: true })!, time_zone: best.resolved.timezone },
+        end: {
+          date_time: start.plus({ minutes }).toISO({ suppressMilliseconds: true })!,
+          time_zone: best.resolved.timezone,
+        },
       };
   if (location) draft.location = location;
   return {
@@ -89,7 +110,9 @@ export function readQuickAdd(deps: TimeDeps, text: string, timezone: string | un
       ...(location ? { location } : {}),
       all_day: allDay,
       start: allDay ? start.toISODate()! : best.resolved.resolved_local,
-      end: allDay ? start.plus({ days: 1 }).toISODate()! : start.plus({ minutes }).toISO({ suppressMilliseconds: true })!,
+      end: allDay
+        ? start.plus({ days: 1 }).toISODate()!
+        : start.plus({ minutes }).toISO({ suppressMilliseconds: true })!,
       duration_minutes: allDay ? 1440 : minutes,
       timezone: best.resolved.timezone,
     },

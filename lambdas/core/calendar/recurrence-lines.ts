@@ -54,7 +54,12 @@ export function parseRecurrence(lines: readonly string[], zone: string): Recurre
       try {
         exdates.push(...exdateWallClocks(line, zone));
       } catch (error) {
-        throw new DomainError('INVALID_RRULE', `Cannot read the recurrence line "${line}".`, {}, { cause: error });
+        throw new DomainError(
+          'INVALID_RRULE',
+          `Cannot read the recurrence line "${line}".`,
+          {},
+          { cause: error },
+        );
       }
     } else if (line.length > 0) other.push(line);
   }
@@ -78,7 +83,8 @@ function basic(wall: string): string {
 export function formatRecurrence(set: RecurrenceSet, zone: string, allDay: boolean): string[] {
   const lines = [`RRULE:${set.rrule}`];
   if (set.exdates.length > 0) {
-    if (allDay) lines.push(`EXDATE;VALUE=DATE:${set.exdates.map((wall) => basic(wall.slice(0, 10))).join(',')}`);
+    if (allDay)
+      lines.push(`EXDATE;VALUE=DATE:${set.exdates.map((wall) => basic(wall.slice(0, 10))).join(',')}`);
     else if (zone === 'UTC') lines.push(`EXDATE:${set.exdates.map((wall) => `${basic(wall)}Z`).join(',')}`);
     else lines.push(`EXDATE;TZID=${zone}:${set.exdates.map(basic).join(',')}`);
   }

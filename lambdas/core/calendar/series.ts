@@ -3,7 +3,13 @@ import { DomainError } from '../errors.js';
 import { formatInstant } from '../time/instants.js';
 import { expandRrule } from '../time/recurrence/expand-rrule.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';
-import { formatRecurrence, parseRecurrence, type RecurrenceSet, rulePart, withRuleParts } from './recurrence-lines.js';
+import {
+  formatRecurrence,
+  parseRecurrence,
+  type RecurrenceSet,
+  rulePart,
+  withRuleParts,
+} from './recurrence-lines.js';
 
 /**
  * A recurring series as native and CalDAV calendars store it: one master (with `recurrence`)
@@ -61,7 +67,9 @@ function keyToMs(key: string): number {
 
 function shapeOf(master: CalendarEvent, defaultZone: string | undefined): SeriesShape {
   const allDay = 'date' in master.start;
-  const zone = allDay ? 'UTC' : (('time_zone' in master.start && master.start.time_zone) || defaultZone || 'UTC');
+  const zone = allDay
+    ? 'UTC'
+    : ('time_zone' in master.start && master.start.time_zone) || defaultZone || 'UTC';
   const startMs = eventTimeMs(master.start);
   return {
     zone,
@@ -76,7 +84,9 @@ function shapeOf(master: CalendarEvent, defaultZone: string | undefined): Series
 function timeAt(ms: number, shape: SeriesShape, master: CalendarEvent): EventTime {
   if (shape.allDay) return { date: DateTime.fromMillis(ms, { zone: 'utc' }).toISODate()! };
   const text = formatInstant(DateTime.fromMillis(ms, { zone: shape.zone }));
-  return 'time_zone' in master.start && master.start.time_zone ? { date_time: text, time_zone: shape.zone } : { date_time: text };
+  return 'time_zone' in master.start && master.start.time_zone
+    ? { date_time: text, time_zone: shape.zone }
+    : { date_time: text };
 }
 
 function occurrence(master: CalendarEvent, shape: SeriesShape, startMs: number): CalendarEvent {
@@ -129,7 +139,12 @@ export function overlapsWindow(event: CalendarEvent, fromMs: number, toMs: numbe
  * @example
  * expandSeries(series, Date.parse('2026-03-01T00:00:00Z'), Date.parse('2026-04-01T00:00:00Z'), 'Europe/London');
  */
-export function expandSeries(series: Series, fromMs: number, toMs: number, defaultZone?: string): CalendarEvent[] {
+export function expandSeries(
+  series: Series,
+  fromMs: number,
+  toMs: number,
+  defaultZone?: string,
+): CalendarEvent[] {
   const shape = shapeOf(series.master, defaultZone);
   const overrides = new Map(series.overrides.map((o) => [originalKey(o.original_start ?? o.start), o]));
   const byKey = new Map<string, CalendarEvent>();
@@ -149,7 +164,9 @@ export function expandSeries(series: Series, fromMs: number, toMs: number, defau
 export function findOccurrence(series: Series, id: string, defaultZone?: string): CalendarEvent {
   const parsed = parseInstanceId(id);
   const notFound = () =>
-    new DomainError('NOT_FOUND', `Event "${id}" is not an occurrence of series "${series.master.id}".`, { event_id: id });
+    new DomainError('NOT_FOUND', `Event "${id}" is not an occurrence of series "${series.master.id}".`, {
+      event_id: id,
+    });
   if (!parsed || parsed.masterId !== series.master.id) throw notFound();
   const override = series.overrides.find((o) => originalKey(o.original_start ?? o.start) === parsed.key);
   if (override) return override;
@@ -180,7 +197,10 @@ export function editOccurrence(
   defaultZone?: string,
 ): { series: Series; written: CalendarEvent } {
   if (patch.recurrence !== undefined) {
-    throw new DomainError('INVALID_INPUT', 'One occurrence cannot get its own recurrence: use scope "all" or "following".');
+    throw new DomainError(
+      'INVALID_INPUT',
+      'One occurrence cannot get its own recurrence: use scope "all" or "following".',
+    );
   }
   const current = findOccurrence(series, id, defaultZone);
   const written = applyPatch(current, patch);
@@ -206,19 +226,31 @@ export function editSeries(
 ): { series: Series; written: CalendarEvent } {
   const { master } = series;
   const shape = shapeOf(master, defaultZone);
-  const seen = viaInstanceId && viaInstanceId !== master.id ? findOccurrence(series, viaInstanceId, defaultZone) : master;
-  const wallOf = (time: EventTime) => DateTime.fromMillis(eventTimeMs(time), { zone: shape.zone }).setZone('utc', { keepLocalTime: true }).toMillis();
+  const seen =
+    viaInstanceId && viaInstanceId !== master.id
+      ? findOccurrence(series, viaInstanceId, defaultZone)
+      : master;
+  const wallOf = (time: EventTime) =>
+    DateTime.fromMillis(eventTimeMs(time), { zone: shape.zone })
+      .setZone('utc', { keepLocalTime: true })
+      .toMillis();
   const startShift = patch.start ? wallOf(patch.start) - wallOf(seen.original_start ?? seen.start) : 0;
   const endShift = patch.end ? wallOf(patch.end) - wallOf(seen.end) : startShift;
   const moveWall = (time: EventTime, shift: number): EventTime => {
-    const moved = DateTime.fromMillis(wallOf(time) + shift, { zone: 'utc' }).setZone(shape.zone, { keepLocalTime: true });
+    const moved = DateTime.fromMillis(wallOf(time) + shift, { zone: 'utc' }).setZone(shape.zone, {
+      keepLocalTime: true,
+    });
     return timeAt(moved.toMillis(), shape, master);
   };
   const { start: _s, end: _e, ...rest } = patch;
-  const timing = startShift !== 0 || endShift !== startShift
-    ? { start: moveWall(master.start, startShift), end: moveWall(master.end, endShift) }
-    : {};
-  const recurrence = startShift === 0 ? shape.recurrence : { ...shape.recurrence, exdates: shape.recurrence.exdates.map((wall) => shiftWall(wall, startShift)) };
+  const timing =
+    startShift !== 0 || endShift !== startShift
+      ? { start: moveWall(master.start, startShift), end: moveWall(master.end, endShift) }
+      : {};
+  const recurrence =
+    startShift === 0
+      ? shape.recurrence
+      : { ...shape.recurrence, exdates: shape.recurrence.exdates.map((wall) => shiftWall(wall, startShift)) };
   const written = applyPatch(master, {
     ...rest,
     ...timing,
@@ -254,13 +286,21 @@ export function splitSeries(
   const until = shape.allDay
     ? DateTime.fromMillis(splitMs, { zone: 'utc' }).minus({ days: 1 }).toFormat('yyyyMMdd')
     : DateTime.fromMillis(splitMs - 1000, { zone: 'utc' }).toFormat("yyyyMMdd'T'HHmmss'Z'");
-  const headRule = count ? withRuleParts(shape.recurrence.rrule, { COUNT: before.length }) : withRuleParts(shape.recurrence.rrule, { UNTIL: until, COUNT: null });
-  const tailRule = count ? withRuleParts(shape.recurrence.rrule, { COUNT: Number(count) - before.length }) : shape.recurrence.rrule;
+  const headRule = count
+    ? withRuleParts(shape.recurrence.rrule, { COUNT: before.length })
+    : withRuleParts(shape.recurrence.rrule, { UNTIL: until, COUNT: null });
+  const tailRule = count
+    ? withRuleParts(shape.recurrence.rrule, { COUNT: Number(count) - before.length })
+    : shape.recurrence.rrule;
   const isHead = (o: CalendarEvent) => eventTimeMs(o.original_start ?? o.start) < splitMs;
   const headMaster: CalendarEvent = {
     ...series.master,
     recurrence: formatRecurrence(
-      { ...shape.recurrence, rrule: headRule, exdates: shape.recurrence.exdates.filter((w) => w < splitWall) },
+      {
+        ...shape.recurrence,
+        rrule: headRule,
+        exdates: shape.recurrence.exdates.filter((w) => w < splitWall),
+      },
       shape.zone,
       shape.allDay,
     ),
@@ -272,16 +312,22 @@ export function splitSeries(
     start: tailStart,
     end: timeAt(splitMs + shape.durationMs, shape, series.master),
     recurrence: formatRecurrence(
-      { ...shape.recurrence, rrule: tailRule, exdates: shape.recurrence.exdates.filter((w) => w >= splitWall) },
+      {
+        ...shape.recurrence,
+        rrule: tailRule,
+        exdates: shape.recurrence.exdates.filter((w) => w >= splitWall),
+      },
       shape.zone,
       shape.allDay,
     ),
   };
-  const tailOverrides = series.overrides.filter((o) => !isHead(o)).map((o) => ({
-    ...o,
-    id: instanceId(newMasterId, o.original_start ?? o.start),
-    recurring_event_id: newMasterId,
-  }));
+  const tailOverrides = series.overrides
+    .filter((o) => !isHead(o))
+    .map((o) => ({
+      ...o,
+      id: instanceId(newMasterId, o.original_start ?? o.start),
+      recurring_event_id: newMasterId,
+    }));
   return {
     head: { master: headMaster, overrides: series.overrides.filter(isHead) },
     tail: { master: tailMaster, overrides: tailOverrides },
@@ -295,7 +341,10 @@ export function excludeOccurrence(series: Series, id: string, defaultZone?: stri
   const original = current.original_start ?? current.start;
   const key = originalKey(original);
   const wall = DateTime.fromMillis(eventTimeMs(original), { zone: shape.zone }).toFormat(WALL);
-  const recurrence = { ...shape.recurrence, exdates: [...new Set([...shape.recurrence.exdates, wall])].sort() };
+  const recurrence = {
+    ...shape.recurrence,
+    exdates: [...new Set([...shape.recurrence.exdates, wall])].sort(),
+  };
   return {
     master: { ...series.master, recurrence: formatRecurrence(recurrence, shape.zone, shape.allDay) },
     overrides: series.overrides.filter((o) => originalKey(o.original_start ?? o.start) !== key),

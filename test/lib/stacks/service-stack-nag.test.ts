@@ -1,68 +1,74 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type App, Stack, Validations } from 'aws-cdk-lib';
-import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { describe, expect, it } from 'vitest';
-import { ServiceStack } from '../../../lib/stacks/service-stack.js';
-import { testApp } from '../synth-helpers.js';
+import {
+  acknowledgements,
+  type MeridianStacks,
+  meridianStacks,
+  synthWithNag,
+  testApp,
+  unacknowledged,
+} from '../synth-helpers.js';
 
-/** The parts of the cloud assembly's validation-report.json these tests read. */
-interface ValidationReport {
-  pluginReports: {
-    pluginName: string;
-    conclusion: 'success' | 'failure';
-    violations: { ruleName: string; severity: string; violatingConstructs: { constructPath: string }[] }[];
-    suppressedViolations?: { ruleName: string; acknowledgedId: string; reason: string }[];
-  }[];
-}
-
-/**
- * Synthesizes an app with cdk-nag registered the way bin/app.ts registers it. cdk-nag 3 is a
- * policy-validation plugin: its findings land in validation-report.json, and under vitest
- * (NODE_ENV=test) an unacknowledged error makes `synth()` throw with the report as message.
- */
-function synthWithNag(addStacks: (app: App) => void): ValidationReport {
-  const app = testApp();
-  addStacks(app);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
-  const assembly = app.synth();
-  return JSON.parse(
-    readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8'),
-  ) as ValidationReport;
-}
-
-function unacknowledged(report: ValidationReport): string[] {
-  return report.pluginReports.flatMap((plugin) =>
-    plugin.violations.flatMap((v) =>
-      v.violatingConstructs.map(
-        (c) => `${plugin.pluginName} ${v.severity} ${v.ruleName} at ${c.constructPath}`,
-      ),
-    ),
+/** The name the data stack gives the output that publishes its table's ARN. */
+function tableArnOutputName(): string {
+  const data = Template.fromStack(meridianStacks(testApp()).data).toJSON();
+  const tableId = Object.keys(data.Resources).find(
+    (id) => data.Resources[id].Type === 'AWS::DynamoDB::Table',
   );
+  const names = Object.entries(data.Outputs as Record<string, { Value: unknown }>)
+    .filter(
+      ([, output]) => JSON.stringify(output.Value) === JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }),
+    )
+    .map(([name]) => name);
+  expect(names).toHaveLength(1);
+  return names[0]!;
 }
 
 describe('ServiceStack', () => {
   describe('cdk-nag AwsSolutions checks', () => {
     it('leaves no unacknowledged error or warning', () => {
-      const report = synthWithNag((app) => new ServiceStack(app, 'Service'));
+      const report = synthWithNag((app) => meridianStacks(app));
 
       expect(unacknowledged(report)).toEqual([]);
     });
 
     it('acknowledges exactly the reviewed findings, each with a written reason', () => {
-      const report = synthWithNag((app) => new ServiceStack(app, 'Service'));
+      const report = synthWithNag((app) => meridianStacks(app));
 
-      const nag = report.pluginReports.find((p) => p.pluginName === 'AwsSolutions');
-      const acknowledged = (nag?.suppressedViolations ?? []).map((s) => s.acknowledgedId);
-      expect([...new Set(acknowledged)].sort()).toEqual([
-        'AwsSolutions::AwsSolutions-APIG3',
-        'AwsSolutions::AwsSolutions-APIG4',
-        'AwsSolutions::AwsSolutions-COG4',
-        'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        'AwsSolutions::AwsSolutions-L1',
-      ]);
-      for (const s of nag?.suppressedViolations ?? []) expect(s.reason.length).toBeGreaterThan(80);
+      const acknowledged = acknowledgements(report, 'Service/');
+      // cdk-nag names the index wildcard by the rendered cross-stack read of the table's ARN.
+      const indexWildcard =
+        'AwsSolutions::AwsSolutions-IAM5[Resource::{"Fn::GetStackOutput":{"StackName":"Data",' +
+        `"Region":{"Ref":"AWS::Region"},"OutputName":"${tableArnOutputName()}"}}/index/*]`;
+      expect([...new Set(acknowledged.map((s) => s.acknowledgedId))].sort()).toEqual(
+        [
+          'AwsSolutions::AwsSolutions-APIG3',
+          'AwsSolutions::AwsSolutions-APIG4',
+          'AwsSolutions::AwsSolutions-COG4',
+          'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+          'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+          'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
+          indexWildcard,
+          'AwsSolutions::AwsSolutions-L1',
+        ].sort(),
+      );
+      for (const s of acknowledged) expect(s.reason.length).toBeGreaterThan(80);
+    });
+
+    it('acknowledges the wildcard over the table’s indexes and no other wildcard resource', () => {
+      const addStreamWildcard = ({ data, service }: MeridianStacks) =>
+        service.mcpFunction.function.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['dynamodb:GetRecords'],
+            resources: [`${data.table.tableArn}/stream/*`],
+          }),
+        );
+
+      const synth = () => synthWithNag((app) => addStreamWildcard(meridianStacks(app)));
+
+      expect(synth).toThrow(/AwsSolutions-IAM5\[Resource::.*\/stream\/\*\]/);
     });
 
     it('fails the synth on an unacknowledged error', () => {

@@ -1,12 +1,65 @@
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
 import { describe, expect, it } from 'vitest';
+import { MeridianTable } from '../../../lib/constructs/meridian-table.js';
 import { ServiceStack, type ServiceStackProps } from '../../../lib/stacks/service-stack.js';
-import { testApp } from '../synth-helpers.js';
+import { meridianStacks, testApp } from '../synth-helpers.js';
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+interface Statement {
+  Action: string | string[];
+  Effect: string;
+  Resource: unknown;
+}
 
-function synthesize(props: ServiceStackProps = {}): Template {
-  return Template.fromStack(new ServiceStack(testApp(), 'Service', props));
+function synthesize(props: Partial<ServiceStackProps> = {}): Template {
+  return Template.fromStack(meridianStacks(testApp(), props).service);
+}
+
+/**
+ * Follows every `Fn::GetStackOutput` in a consumer's value into the producer's output it reads,
+ * so that a statement's resource can be compared with the producer's own `Fn::GetAtt`.
+ */
+function throughOutputs(producer: Stack, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => throughOutputs(producer, v));
+  if (typeof value !== 'object' || value === null) return value;
+  const read = (value as { 'Fn::GetStackOutput'?: { StackName: string; OutputName: string } })[
+    'Fn::GetStackOutput'
+  ];
+  if (read) {
+    expect(read.StackName).toBe(producer.stackName);
+    const outputs = Template.fromStack(producer).toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(outputs[read.OutputName], `output ${read.OutputName} of ${producer.stackName}`).toBeDefined();
+    return outputs[read.OutputName]!.Value;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, throughOutputs(producer, v)]));
+}
+
+/** Both templates, and the service's values with each cross-stack read replaced by what it reads. */
+function synthesizeBoth(props: Partial<ServiceStackProps> = {}) {
+  const { data, service } = meridianStacks(testApp(), props);
+  return {
+    service: Template.fromStack(service),
+    data: Template.fromStack(data),
+    throughOutputs: (value: unknown) => throughOutputs(data, value),
+  };
+}
+
+/** Every statement of every IAM policy in the template. */
+function statements(template: Template): Statement[] {
+  return Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+    (policy) => policy.Properties.PolicyDocument.Statement as Statement[],
+  );
+}
+
+function actionsOf(statement: Statement): string[] {
+  return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+}
+
+/** Whether IAM would allow `action` by one of `allowed` (which may end in a wildcard). */
+function allows(allowed: string[], action: string): boolean {
+  return allowed.some((a) => a === action || (a.endsWith('*') && action.startsWith(a.slice(0, -1))));
 }
 
 /** "POST /mcp"-style routes of every method in the template, resolved through the resources. */
@@ -69,24 +122,112 @@ describe('ServiceStack', () => {
       );
     });
 
-    it('logs to its own log group through a role that may write only there', () => {
+    it('logs to its own log group only', () => {
       const template = synthesize();
       const functionId = logicalIdOf(template, 'AWS::Lambda::Function');
       const fn = template.findResources('AWS::Lambda::Function')[functionId]!;
       const logGroupId = (fn.Properties.LoggingConfig.LogGroup as { Ref: string }).Ref;
 
-      template.hasResourceProperties('AWS::IAM::Policy', {
-        PolicyDocument: {
-          Statement: [
-            {
-              Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-              Effect: 'Allow',
-              Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] },
-            },
-          ],
+      const logging = statements(template).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      expect(logging).toEqual([
+        {
+          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          Effect: 'Allow',
+          Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] },
         },
-      });
+      ]);
       template.resourcePropertiesCountIs('AWS::IAM::Policy', {}, 1);
+    });
+  });
+
+  describe('data access', () => {
+    it('tells the function the table name and the data key ARN from the data stack', () => {
+      const { service, data, throughOutputs } = synthesizeBoth();
+      const tableId = logicalIdOf(data, 'AWS::DynamoDB::Table');
+      const keyId = logicalIdOf(data, 'AWS::KMS::Key');
+
+      const fn = Object.values(service.findResources('AWS::Lambda::Function'))[0]!;
+      const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
+      expect(throughOutputs(variables.MERIDIAN_TABLE_NAME)).toEqual({ Ref: tableId });
+      expect(throughOutputs(variables.MERIDIAN_DATA_KEY_ARN)).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    });
+
+    it('may read and write items of the table and its index, and nothing more of DynamoDB', () => {
+      const { service, data, throughOutputs } = synthesizeBoth();
+      const tableArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::DynamoDB::Table'), 'Arn'] };
+
+      const dynamo = statements(service).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+      expect(dynamo).toHaveLength(1);
+      expect(throughOutputs(dynamo[0]!.Resource)).toEqual([
+        tableArn,
+        { 'Fn::Join': ['', [tableArn, '/index/*']] },
+      ]);
+      const actions = actionsOf(dynamo[0]!);
+      for (const action of ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem']) {
+        expect(actions).toContain(`dynamodb:${action}`);
+      }
+      expect(actions.filter((a) => a.includes('*') || /Table$|Backup|Export|Import/.test(a))).toEqual([
+        'dynamodb:DescribeTable',
+      ]);
+    });
+
+    it('may generate data keys and decrypt with the data key, in one statement on that key', () => {
+      const { service, data, throughOutputs } = synthesizeBoth();
+      const keyArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::KMS::Key'), 'Arn'] };
+
+      const kms = statements(service).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+      expect(kms).toHaveLength(1);
+      expect(throughOutputs(kms[0]!.Resource)).toEqual(keyArn);
+      // The Encryption SDK's keyring needs these two; the table's grant brings the rest.
+      expect(allows(actionsOf(kms[0]!), 'kms:GenerateDataKey')).toBe(true);
+      expect(allows(actionsOf(kms[0]!), 'kms:Decrypt')).toBe(true);
+      expect(actionsOf(kms[0]!).sort()).toEqual([
+        'kms:Decrypt',
+        'kms:DescribeKey',
+        'kms:Encrypt',
+        'kms:GenerateDataKey*',
+        'kms:ReEncrypt*',
+      ]);
+    });
+
+    it('grants only GenerateDataKey and Decrypt on a data key the table does not use', () => {
+      const app = testApp();
+      const shared = new Stack(app, 'Shared');
+      const tableKey = new Key(shared, 'TableKey');
+      const dataKey = new Key(shared, 'DataKey');
+      const table = new MeridianTable(shared, 'Table', { encryptionKey: tableKey }).table;
+      const service = Template.fromStack(new ServiceStack(app, 'Service', { table, dataKey }));
+      const keyArn = (key: Key) => ({
+        'Fn::GetAtt': [shared.getLogicalId(key.node.defaultChild as CfnKey), 'Arn'],
+      });
+
+      const kms = statements(service)
+        .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')))
+        .map((s) => ({ actions: actionsOf(s).sort(), resource: throughOutputs(shared, s.Resource) }));
+      expect(kms).toEqual([
+        {
+          actions: [
+            'kms:Decrypt',
+            'kms:DescribeKey',
+            'kms:Encrypt',
+            'kms:GenerateDataKey*',
+            'kms:ReEncrypt*',
+          ],
+          resource: keyArn(tableKey),
+        },
+        { actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resource: keyArn(dataKey) },
+      ]);
+    });
+
+    it('names every resource it may touch, except the indexes of its one table', () => {
+      const { service, data, throughOutputs } = synthesizeBoth();
+      const tableArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::DynamoDB::Table'), 'Arn'] };
+
+      const wildcards = statements(service)
+        .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))
+        .map(throughOutputs)
+        .filter((r) => JSON.stringify(r).includes('*'));
+      expect(wildcards).toEqual([{ 'Fn::Join': ['', [tableArn, '/index/*']] }]);
     });
   });
 

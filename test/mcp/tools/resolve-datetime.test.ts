@@ -1,17 +1,20 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../lambdas/core/ports.js';
 import { createMcpServer } from '../../../lambdas/mcp/create-mcp-server.js';
-import type { McpDeps } from '../../../lambdas/mcp/deps.js';
+import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
-const deps: McpDeps = {
-  clock: fixedClock('2026-02-20T15:30:00Z'),
-  defaultTimezone: 'America/New_York',
-  logger: silent,
-  version: 'test',
-};
+let deps: TestRuntime;
+
+beforeAll(async () => {
+  deps = await startTestRuntime({ clock: fixedClock('2026-02-20T15:30:00Z'), defaultTimezone: 'America/New_York' });
+});
+
+afterAll(async () => {
+  await deps.close();
+});
 
 function errorBody(result: Awaited<ReturnType<Client['callTool']>>): { code: string; message: string } {
   const [content] = result.content as Array<{ type: string; text: string }>;
@@ -23,7 +26,7 @@ describe('resolve_datetime tool', () => {
 
   beforeEach(async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(deps).connect(serverSide);
+    await createMcpServer(deps, { principal: LOCAL_OWNER }).connect(serverSide);
     client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(clientSide);
   });

@@ -1,11 +1,11 @@
+import { z } from 'zod';
 import { DomainError } from '../../errors.js';
 import type { Clock, RandomSource } from '../../ports.js';
-import { ConditionFailedError, type Condition, type DocumentStore } from '../../storage/document-store.js';
+import { type Condition, ConditionFailedError, type DocumentStore } from '../../storage/document-store.js';
 import { queryAll } from '../../storage/query-all.js';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../event.js';
+import { compareByStart, decodeCursor, encodeCursor, isAfterCursor } from '../page-by-start.js';
 import type { CalendarProvider, CalendarRef, EventPage, EventQuery, WriteOptions } from '../provider.js';
-import { pageByStart } from '../page-by-start.js';
-import { matchesText } from '../text-match.js';
 import {
   applyPatch,
   editOccurrence,
@@ -20,6 +20,7 @@ import {
   splitSeries,
   truncateSeries,
 } from '../series.js';
+import { matchesText } from '../text-match.js';
 import {
   eventSk,
   eventToItem,
@@ -43,7 +44,11 @@ export interface NativeProviderDeps {
   defaultTimezone?: string;
 }
 
-type Stored = { kind: 'event'; event: CalendarEvent; version: number } | { kind: 'series'; series: Series; version: number };
+const PageCursor = z.tuple([z.number(), z.string()]);
+
+type Stored =
+  | { kind: 'event'; event: CalendarEvent; version: number }
+  | { kind: 'series'; series: Series; version: number };
 
 const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
 
@@ -69,7 +74,11 @@ export class NativeCalendarProvider implements CalendarProvider {
     return [];
   }
 
-  async createCalendar(input: { name: string; description?: string; time_zone?: string }): Promise<ProviderCalendar> {
+  async createCalendar(input: {
+    name: string;
+    description?: string;
+    time_zone?: string;
+  }): Promise<ProviderCalendar> {
     return {
       native_id: this.deps.random.uuid(),
       name: input.name,
@@ -80,32 +89,80 @@ export class NativeCalendarProvider implements CalendarProvider {
     };
   }
 
+  /**
+   * One page in (start, id) order. Series and long events are few and always read whole; one-off
+   * events are read from the start index only as far as the page needs, starting at the cursor.
+   */
   async listEvents(calendar: CalendarRef, query: EventQuery): Promise<EventPage> {
     const fromMs = Date.parse(query.start);
     const toMs = Date.parse(query.end);
-    const zone = calendar.time_zone ?? this.deps.defaultTimezone;
-    const [short, long, seriesItems] = await Promise.all([
-      queryAll(this.deps.store, {
-        index: 'gsi1',
-        partition: startIndexOf(calendar.native_id),
-        between: { from: sortableUtc(fromMs - LONG_EVENT_MS), to: `${sortableUtc(toMs)}~` },
-      }),
+    const after = query.page_token ? decodeCursor(query.page_token, PageCursor) : undefined;
+    const keep = (event: CalendarEvent) =>
+      overlapsWindow(event, fromMs, toMs) &&
+      (!query.query || matchesText(event, query.query)) &&
+      (!after ||
+        compareByStart(event, {
+          ...event,
+          start: { date_time: new Date(after[0]).toISOString() },
+          id: after[1],
+        }) > 0);
+    const [long, seriesItems] = await Promise.all([
       queryAll(this.deps.store, { index: 'gsi1', partition: longIndexOf(calendar.native_id) }),
       queryAll(this.deps.store, { partition: partitionOf(calendar.native_id), beginsWith: SERIES_PREFIX }),
     ]);
-    const events: CalendarEvent[] = [];
-    for (const item of [...short, ...long]) {
-      const { event } = itemToEvent(item);
-      if (overlapsWindow(event, fromMs, toMs)) events.push(event);
-    }
+    const candidates = long.map((item) => itemToEvent(item).event).filter(keep);
     for (const item of seriesItems) {
       const { series } = itemToSeries(item);
-      const instances = expandSeries(series, fromMs, toMs, zone);
-      if (query.single_events) events.push(...instances);
-      else if (instances.length > 0) events.push(series.master);
+      const instances = expandSeries(series, fromMs, toMs, this.zoneOf(calendar));
+      if (query.single_events) candidates.push(...instances.filter(keep));
+      else if (instances.length > 0 && (!query.query || matchesText(series.master, query.query)))
+        candidates.push(series.master);
     }
-    const matching = query.query ? events.filter((e) => matchesText(e, query.query!)) : events;
-    return pageByStart(matching, query.max_results, query.page_token);
+    const { events: singles, exhausted } = await this.readSingles(
+      calendar,
+      fromMs,
+      toMs,
+      after,
+      query.max_results + 1,
+      keep,
+    );
+    const sorted = [...candidates, ...singles].sort(compareByStart);
+    const page = sorted.slice(0, query.max_results);
+    const last = page.at(-1);
+    const more = sorted.length > query.max_results || !exhausted;
+    return {
+      events: page,
+      ...(more && last ? { next_page_token: encodeCursor([eventTimeMs(last.start), last.id]) } : {}),
+    };
+  }
+
+  /** Up to `wanted` kept one-off events in index order from the cursor (or the window's reach). */
+  private async readSingles(
+    calendar: CalendarRef,
+    fromMs: number,
+    toMs: number,
+    after: [number, string] | undefined,
+    wanted: number,
+    keep: (event: CalendarEvent) => boolean,
+  ): Promise<{ events: CalendarEvent[]; exhausted: boolean }> {
+    const lower = after ? `${sortableUtc(after[0])}#${after[1]}` : sortableUtc(fromMs - LONG_EVENT_MS);
+    const events: CalendarEvent[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.deps.store.query({
+        index: 'gsi1',
+        partition: startIndexOf(calendar.native_id),
+        between: { from: lower, to: `${sortableUtc(toMs)}~` },
+        limit: Math.min(1000, wanted - events.length + 10),
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const item of page.items) {
+        const { event } = itemToEvent(item);
+        if (keep(event)) events.push(event);
+      }
+      cursor = page.cursor;
+    } while (cursor && events.length < wanted);
+    return { events, exhausted: cursor === undefined };
   }
 
   async getEvent(calendar: CalendarRef, eventId: string): Promise<CalendarEvent> {
@@ -138,14 +195,23 @@ export class NativeCalendarProvider implements CalendarProvider {
       const series: Series = { master: event, overrides: [] };
       // Validates the rule now rather than on the first listing.
       expandSeries(series, eventTimeMs(event.start), eventTimeMs(event.start) + 1, this.zoneOf(calendar));
-      await this.deps.store.put(seriesToItem(calendar.native_id, series, 1), { condition: { op: 'not_exists' } });
+      await this.deps.store.put(seriesToItem(calendar.native_id, series, 1), {
+        condition: { op: 'not_exists' },
+      });
     } else {
-      await this.deps.store.put(eventToItem(calendar.native_id, event, 1), { condition: { op: 'not_exists' } });
+      await this.deps.store.put(eventToItem(calendar.native_id, event, 1), {
+        condition: { op: 'not_exists' },
+      });
     }
     return event;
   }
 
-  async updateEvent(calendar: CalendarRef, eventId: string, patch: EventPatch, options: WriteOptions): Promise<CalendarEvent> {
+  async updateEvent(
+    calendar: CalendarRef,
+    eventId: string,
+    patch: EventPatch,
+    options: WriteOptions,
+  ): Promise<CalendarEvent> {
     const stored = await this.load(calendar, eventId);
     checkIfMatch(stored, eventId, options.if_match);
     const touched = { updated: this.deps.clock.now().toISOString() };
@@ -158,7 +224,12 @@ export class NativeCalendarProvider implements CalendarProvider {
     }
     const isMaster = stored.series.master.id === eventId;
     if (isMaster || options.scope === 'all') {
-      const { series, written } = editSeries(stored.series, { ...patch }, isMaster ? undefined : eventId, zone);
+      const { series, written } = editSeries(
+        stored.series,
+        { ...patch },
+        isMaster ? undefined : eventId,
+        zone,
+      );
       series.master = { ...series.master, ...touched };
       await this.putSeries(calendar, series, stored.version);
       return { ...written, ...touched, etag: `"${stored.version + 1}"` };
@@ -177,7 +248,9 @@ export class NativeCalendarProvider implements CalendarProvider {
     }
     const { series: newTail } = editSeries(tail, patch, tail.master.id, zone);
     newTail.master = { ...newTail.master, ...touched, created: touched.updated };
-    await this.deps.store.put(seriesToItem(calendar.native_id, newTail, 1), { condition: { op: 'not_exists' } });
+    await this.deps.store.put(seriesToItem(calendar.native_id, newTail, 1), {
+      condition: { op: 'not_exists' },
+    });
     try {
       await this.putSeries(calendar, head, stored.version);
     } catch (error) {
@@ -198,7 +271,9 @@ export class NativeCalendarProvider implements CalendarProvider {
       return this.deleteItem(calendar, seriesSk(masterId), stored.version, eventId);
     }
     const remaining =
-      options.scope === 'this' ? excludeOccurrence(stored.series, eventId, zone) : truncateSeries(stored.series, eventId, zone);
+      options.scope === 'this'
+        ? excludeOccurrence(stored.series, eventId, zone)
+        : truncateSeries(stored.series, eventId, zone);
     if (!remaining) return this.deleteItem(calendar, seriesSk(masterId), stored.version, eventId);
     await this.putSeries(calendar, remaining, stored.version);
   }
@@ -210,7 +285,10 @@ export class NativeCalendarProvider implements CalendarProvider {
   private async load(calendar: CalendarRef, eventId: string): Promise<Stored> {
     const masterId = parseInstanceId(eventId)?.masterId;
     const pk = partitionOf(calendar.native_id);
-    const keys = [{ pk, sk: eventSk(eventId) }, { pk, sk: seriesSk(eventId) }];
+    const keys = [
+      { pk, sk: eventSk(eventId) },
+      { pk, sk: seriesSk(eventId) },
+    ];
     if (masterId) keys.push({ pk, sk: seriesSk(masterId) });
     const items = await Promise.all(keys.map((key) => this.deps.store.get(key, { consistent: true })));
     const [single, series, parent] = items;
@@ -225,7 +303,9 @@ export class NativeCalendarProvider implements CalendarProvider {
 
   private async putEvent(calendar: CalendarRef, event: CalendarEvent, version: number): Promise<void> {
     try {
-      await this.deps.store.put(eventToItem(calendar.native_id, event, version + 1), { condition: versionIs(version) });
+      await this.deps.store.put(eventToItem(calendar.native_id, event, version + 1), {
+        condition: versionIs(version),
+      });
     } catch (error) {
       throw error instanceof ConditionFailedError ? staleWrite(event.id, error) : error;
     }
@@ -233,7 +313,9 @@ export class NativeCalendarProvider implements CalendarProvider {
 
   private async putSeries(calendar: CalendarRef, series: Series, version: number): Promise<void> {
     try {
-      await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), { condition: versionIs(version) });
+      await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), {
+        condition: versionIs(version),
+      });
     } catch (error) {
       throw error instanceof ConditionFailedError ? staleWrite(series.master.id, error) : error;
     }
@@ -241,17 +323,26 @@ export class NativeCalendarProvider implements CalendarProvider {
 
   private async deleteItem(calendar: CalendarRef, sk: string, version: number, id: string): Promise<void> {
     try {
-      await this.deps.store.delete({ pk: partitionOf(calendar.native_id), sk }, { condition: versionIs(version) });
+      await this.deps.store.delete(
+        { pk: partitionOf(calendar.native_id), sk },
+        { condition: versionIs(version) },
+      );
     } catch (error) {
       throw error instanceof ConditionFailedError ? staleWrite(id, error) : error;
     }
   }
 
   /** A one-off event that gains a recurrence becomes a series: write the series, then drop the event. */
-  private async promoteToSeries(calendar: CalendarRef, version: number, master: CalendarEvent): Promise<CalendarEvent> {
+  private async promoteToSeries(
+    calendar: CalendarRef,
+    version: number,
+    master: CalendarEvent,
+  ): Promise<CalendarEvent> {
     const series: Series = { master, overrides: [] };
     expandSeries(series, eventTimeMs(master.start), eventTimeMs(master.start) + 1, this.zoneOf(calendar));
-    await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), { condition: { op: 'not_exists' } });
+    await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), {
+      condition: { op: 'not_exists' },
+    });
     try {
       await this.deleteItem(calendar, eventSk(master.id), version, master.id);
     } catch (error) {
@@ -263,5 +354,6 @@ export class NativeCalendarProvider implements CalendarProvider {
 }
 
 function checkIfMatch(stored: Stored, id: string, ifMatch: string | undefined): void {
-  if (ifMatch !== undefined && ifMatch !== `"${stored.version}"` && ifMatch !== String(stored.version)) throw staleWrite(id);
+  if (ifMatch !== undefined && ifMatch !== `"${stored.version}"` && ifMatch !== String(stored.version))
+    throw staleWrite(id);
 }

@@ -4,6 +4,7 @@ import { parseInstant } from '../../../core/time/instants.js';
 import { outputFormat, rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 import { calendarIdInput, EventViewOutput } from './calendar-schemas.js';
+import { eventRow } from './event-rows.js';
 
 export const listEventsTool = defineTool({
   name: 'list_events',
@@ -38,4 +39,5 @@ export const listEventsTool = defineTool({
     if (input.end) parseInstant(input.end, 'end');
     return listEvents(deps.calendars, principal, input);
   },
+  toonView: ({ events, ...rest }) => ({ ...rest, events: events.map(eventRow) }),
 });

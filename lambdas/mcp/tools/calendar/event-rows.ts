@@ -1,0 +1,24 @@
+import type { EventView } from '../../../core/calendar/event-view.js';
+
+/**
+ * One flat row per event for TOON text: every row has the same scalar columns, which is what
+ * lets TOON print a list as a table (header once, values per line) instead of repeating keys.
+ * structuredContent keeps the full nested events.
+ */
+export function eventRow(event: Omit<EventView, 'attendees'> & { attendees: { email: string }[] }) {
+  return {
+    id: event.id,
+    calendar_id: event.calendar_id,
+    summary: event.summary,
+    start: event.start_local,
+    end: event.end_local,
+    time_zone: event.time_zone,
+    all_day: event.all_day,
+    status: event.status,
+    free: event.transparency === 'transparent',
+    location: event.location ?? '',
+    attendees: event.attendees.map((a) => a.email).join(' '),
+    recurring_event_id: event.recurring_event_id ?? '',
+    etag: event.etag,
+  };
+}

@@ -1,0 +1,36 @@
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { Construct } from 'constructs';
+import { DataKey } from '../constructs/data-key.js';
+import { MeridianTable } from '../constructs/meridian-table.js';
+
+export interface DataStackProps extends StackProps {
+  /**
+   * Stage the data belongs to; it names the key alias (`alias/meridian-<stage>-data`), which
+   * must be unique in the account and region.
+   *
+   * @default 'prod'
+   */
+  readonly stageName?: string;
+}
+
+/**
+ * Everything stateful: the data key and the table it encrypts. A stack of its own because its
+ * lifecycle differs from the service's: the service stack can be destroyed and redeployed at will,
+ * this one holds the organization's data. Every resource here is retained, so even deleting this
+ * stack leaves the data and the key that decrypts it.
+ */
+export class DataStack extends Stack {
+  readonly table: ITable;
+  readonly key: IKey;
+
+  constructor(scope: Construct, id: string, props: DataStackProps = {}) {
+    super(scope, id, props);
+
+    this.key = new DataKey(this, 'DataKey', {
+      aliasName: `alias/meridian-${props.stageName ?? 'prod'}-data`,
+    }).key;
+    this.table = new MeridianTable(this, 'Table', { encryptionKey: this.key }).table;
+  }
+}

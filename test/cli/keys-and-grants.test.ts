@@ -1,0 +1,77 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { meridian, startServe } from '../support/cli.js';
+import { connectHttpClient, errorOf } from '../support/mcp-client.js';
+
+/**
+ * The owner's path through the CLI while `meridian serve` runs: create a key (shown once), let
+ * the agent create a calendar, grant a second key read access, revoke — all against one data dir
+ * that the server holds open (CLI commands join it).
+ */
+describe('meridian keys / grants / calendars with a running server', () => {
+  let dataDir: string;
+  let server: Awaited<ReturnType<typeof startServe>>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'meridian-cli-'));
+    server = await startServe(['--data-dir', dataDir]);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const keyFrom = (stdout: string) => {
+    const token = /mrd_[a-z0-9]{12}_[A-Za-z0-9_-]{43}/.exec(stdout)?.[0];
+    if (!token) throw new Error(`no key in: ${stdout}`);
+    return { token, keyId: token.split('_')[1]! };
+  };
+
+  it('creates a key that works against the running server, and keeps secrets out of reach', async () => {
+    const created = await meridian(['keys', 'create', '--label', 'laptop', '--data-dir', dataDir]);
+    const { token } = keyFrom(created.stdout);
+    expect(created.stdout).toMatch(/shown only once/);
+
+    const client = await connectHttpClient(server.url, undefined, { authorization: `Bearer ${token}` });
+    const made = (await client.callTool({ name: 'create_calendar', arguments: { summary: 'Team' } })) as CallToolResult;
+    await client.close();
+
+    expect(made.structuredContent?.calendar_id).toMatch(/^native\//);
+    expect((await stat(join(dataDir, 'master.key'))).mode & 0o777).toBe(0o600);
+    expect((await stat(dataDir)).mode & 0o077).toBe(0);
+  });
+
+  it('grants another key read access to that calendar, and revocation cuts it off', async () => {
+    const calendars = await meridian(['calendars', 'list', '--data-dir', dataDir]);
+    const calendarId = /native\/\S+/.exec(calendars.stdout)?.[0];
+    const reader = keyFrom((await meridian(['keys', 'create', '--label', 'reader', '--data-dir', dataDir])).stdout);
+
+    await meridian(['grants', 'set', reader.keyId, calendarId!, 'read', '--data-dir', dataDir]);
+    const grants = await meridian(['grants', 'list', reader.keyId, '--data-dir', dataDir]);
+    const client = await connectHttpClient(server.url, undefined, { authorization: `Bearer ${reader.token}` });
+    const listed = (await client.callTool({ name: 'list_calendars', arguments: { format: 'json' } })) as CallToolResult;
+    const write = (await client.callTool({
+      name: 'create_event',
+      arguments: { calendar_id: calendarId, summary: 'x', start: { date: '2026-01-01' }, end: { date: '2026-01-02' } },
+    })) as CallToolResult;
+    await meridian(['keys', 'revoke', reader.keyId, '--data-dir', dataDir]);
+
+    expect(grants.stdout).toContain(`${calendarId}  read`);
+    expect(listed.structuredContent?.calendars).toMatchObject([{ id: calendarId, can_read: true, can_write: false }]);
+    expect(errorOf(write)).toMatchObject({ code: 'FORBIDDEN', missing_right: 'write' });
+    await expect(client.listTools()).rejects.toThrow(/401|unknown or revoked/);
+    const keys = await meridian(['keys', 'list', '--data-dir', dataDir]);
+    expect(keys.stdout).toMatch(new RegExp(`${reader.keyId}.*REVOKED`));
+  });
+
+  it('explains a usage mistake with exit code 2', async () => {
+    await expect(meridian(['keys', 'create', '--data-dir', dataDir])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--label'),
+    });
+  });
+});

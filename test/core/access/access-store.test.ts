@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import { isDomainError } from '../../../lambdas/core/errors.js';
+import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
+
+describe('AccessStore', () => {
+  let runtime: TestRuntime;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime();
+  });
+
+  afterAll(async () => {
+    await runtime.close();
+  });
+
+  describe('createKey', () => {
+    it('returns a token once and stores only a hash of its secret', async () => {
+      const key = await runtime.access.createKey('laptop');
+
+      expect(key.token).toMatch(/^mrd_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$/);
+      const stored = await runtime.store.get({ pk: `KEY#${key.key_id}`, sk: 'KEY' });
+      const secret = key.token.split('_').slice(2).join('_');
+      expect(JSON.stringify(stored)).not.toContain(secret);
+      expect(stored?.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+    });
+  });
+
+  describe('authenticate', () => {
+    it('accepts the token it issued and names the key', async () => {
+      const key = await runtime.access.createKey('agent');
+
+      expect(await runtime.access.authenticate(key.token)).toEqual({ kind: 'api-key', keyId: key.key_id, label: 'agent' });
+    });
+
+    it('refuses a token whose secret was altered', async () => {
+      const key = await runtime.access.createKey('agent');
+      const last = key.token.at(-1) === 'A' ? 'B' : 'A';
+
+      expect(await runtime.access.authenticate(`${key.token.slice(0, -1)}${last}`)).toBeUndefined();
+    });
+
+    it('refuses malformed and unknown tokens', async () => {
+      expect(await runtime.access.authenticate('Bearer nonsense')).toBeUndefined();
+      expect(await runtime.access.authenticate(`mrd_${'a'.repeat(12)}_${'A'.repeat(43)}`)).toBeUndefined();
+    });
+
+    it('refuses a revoked key', async () => {
+      const key = await runtime.access.createKey('gone');
+
+      await runtime.access.revokeKey(key.key_id);
+
+      expect(await runtime.access.authenticate(key.token)).toBeUndefined();
+      expect((await runtime.access.listKeys()).find((k) => k.key_id === key.key_id)?.revoked_at).toBeDefined();
+    });
+  });
+
+  describe('grants', () => {
+    it('sets, lists, changes and removes a grant', async () => {
+      const key = await runtime.access.createKey('grants');
+
+      await runtime.access.setGrant(key.key_id, 'native/a', 'read');
+      await runtime.access.setGrant(key.key_id, 'native/b', 'write');
+      await runtime.access.setGrant(key.key_id, 'native/a', 'write');
+      await runtime.access.setGrant(key.key_id, 'native/b', 'none');
+
+      expect([...(await runtime.access.grantsOf(key.key_id))]).toEqual([['native/a', 'write']]);
+    });
+
+    it('refuses a grant for a key that does not exist', async () => {
+      await expect(runtime.access.setGrant('nosuchkey000', 'native/a', 'read')).rejects.toSatisfy((error) =>
+        isDomainError(error, 'NOT_FOUND'),
+      );
+    });
+
+    it('names the calendar and the missing right when refusing', async () => {
+      const key = await runtime.access.createKey('reader');
+      await runtime.access.setGrant(key.key_id, 'native/r', 'read');
+      const principal = { kind: 'api-key' as const, keyId: key.key_id, label: 'reader' };
+
+      await expect(runtime.access.requireRight(principal, 'native/r', 'read')).resolves.toBeUndefined();
+      const refusal = await runtime.access.requireRight(principal, 'native/r', 'write').catch((error) => error);
+      expect(refusal.code).toBe('FORBIDDEN');
+      expect(refusal.details).toMatchObject({ calendar_id: 'native/r', missing_right: 'write' });
+      expect(refusal.message).toContain('native/r');
+    });
+
+    it('lets the local owner do everything', async () => {
+      await expect(runtime.access.requireRight(LOCAL_OWNER, 'native/any', 'write')).resolves.toBeUndefined();
+    });
+  });
+});

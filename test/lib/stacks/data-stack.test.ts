@@ -1,0 +1,135 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { DataStack, type DataStackProps } from '../../../lib/stacks/data-stack.js';
+import { testApp } from '../synth-helpers.js';
+
+function synthesize(props: DataStackProps = {}): Template {
+  return Template.fromStack(new DataStack(testApp(), 'Data', props));
+}
+
+function onlyLogicalId(template: Template, type: string): string {
+  const ids = Object.keys(template.findResources(type));
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+describe('DataStack', () => {
+  describe('table', () => {
+    it('keys items by pk and sk, both strings', () => {
+      const template = synthesize();
+
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith([
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+        ]),
+      });
+    });
+
+    it('has exactly one index, gsi1 on gsi1pk and gsi1sk, projecting every attribute', () => {
+      const template = synthesize();
+
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'gsi1',
+            KeySchema: [
+              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+        AttributeDefinitions: Match.arrayWith([
+          { AttributeName: 'gsi1pk', AttributeType: 'S' },
+          { AttributeName: 'gsi1sk', AttributeType: 'S' },
+        ]),
+        LocalSecondaryIndexes: Match.absent(),
+      });
+    });
+
+    it('bills on demand, keeps point-in-time recovery and expires items by the ttl attribute', () => {
+      const template = synthesize();
+
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        BillingMode: 'PAY_PER_REQUEST',
+        ProvisionedThroughput: Match.absent(),
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+      });
+    });
+
+    it('is encrypted at rest with its own customer-managed key', () => {
+      const template = synthesize();
+      const keyId = onlyLogicalId(template, 'AWS::KMS::Key');
+
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        SSESpecification: {
+          SSEEnabled: true,
+          SSEType: 'KMS',
+          KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+        },
+      });
+    });
+
+    it('survives a console delete, a stack delete and a replacement', () => {
+      const template = synthesize();
+
+      template.hasResource('AWS::DynamoDB::Table', {
+        Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    });
+
+    it('leaves the table name to CloudFormation', () => {
+      const template = synthesize();
+
+      template.hasResourceProperties('AWS::DynamoDB::Table', { TableName: Match.absent() });
+    });
+  });
+
+  describe('key', () => {
+    it('is one symmetric key with yearly rotation, retained on stack delete and replacement', () => {
+      const template = synthesize();
+
+      template.resourceCountIs('AWS::KMS::Key', 1);
+      template.hasResource('AWS::KMS::Key', {
+        Properties: Match.objectLike({
+          EnableKeyRotation: true,
+          KeySpec: Match.absent(),
+          Description: Match.stringLikeRegexp('DynamoDB table.*envelope encryption'),
+        }),
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    });
+
+    it('is aliased by stage, prod by default', () => {
+      const dev = synthesize({ stageName: 'dev' });
+      const prod = synthesize();
+
+      const keyId = onlyLogicalId(dev, 'AWS::KMS::Key');
+      dev.hasResourceProperties('AWS::KMS::Alias', {
+        AliasName: 'alias/meridian-dev-data',
+        TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+      });
+      prod.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/meridian-prod-data' });
+    });
+  });
+
+  describe('resources', () => {
+    it('holds only the table, the key and its alias', () => {
+      const template = synthesize();
+
+      const types = Object.values(template.toJSON().Resources as Record<string, { Type: string }>)
+        .map((r) => r.Type)
+        .sort();
+      expect(types).toEqual(['AWS::DynamoDB::Table', 'AWS::KMS::Alias', 'AWS::KMS::Key']);
+    });
+  });
+});

@@ -1,0 +1,45 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Runs `meridian …` as a user would (the bin shim, a fresh process) and returns its output. */
+export async function meridian(args: string[], env: Record<string, string> = {}) {
+  const { stdout, stderr } = await run(process.execPath, ['bin/meridian.mjs', ...args], {
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
+  return { stdout, stderr };
+}
+
+/** Starts `meridian serve` on a free port and resolves once it prints its URL. */
+export async function startServe(args: string[], env: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ['bin/meridian.mjs', 'serve', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

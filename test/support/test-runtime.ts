@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
+import { DynamoDbDocumentStore } from '../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
+import { createLocalDynamoDbClient, ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb.js';
+import { EncryptionSdkEnvelope, rawAesKeyring } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
+import { type Clock, systemClock } from '../../lambdas/core/ports.js';
+import { composeDeps, type Platform } from '../../lambdas/runtime/compose.js';
+import { nodeRandom } from '../../lambdas/runtime/node-random.js';
+
+export const TEST_TABLE = 'meridian-test';
+
+const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/**
+ * The real object graph (composeDeps) on a fresh in-memory dynalite, for tests above the adapter
+ * level: tools, HTTP, handlers. Pass `endpoint` to share a running DynamoDB (e.g. DynamoDB Local).
+ */
+export async function startTestRuntime(
+  options: { clock?: Clock; defaultTimezone?: string; endpoint?: string; tableName?: string; factories?: Platform['factories'] } = {},
+) {
+  const dynalite = options.endpoint ? undefined : await startDynalite();
+  const endpoint = options.endpoint ?? dynalite!.endpoint;
+  const client = createLocalDynamoDbClient(endpoint);
+  const tableName = options.tableName ?? `${TEST_TABLE}-${randomBytes(4).toString('hex')}`;
+  await ensureTable(client, tableName);
+  const deps = composeDeps({
+    store: new DynamoDbDocumentStore({ client, tableName }),
+    encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
+    clock: options.clock ?? systemClock,
+    random: nodeRandom,
+    logger: silentLogger,
+    version: 'test',
+    defaultTimezone: options.defaultTimezone,
+    factories: options.factories ?? {},
+  });
+  return {
+    ...deps,
+    endpoint,
+    tableName,
+    /** A new API key's token. */
+    async newKey(label = 'test'): Promise<{ token: string; keyId: string }> {
+      const key = await deps.access.createKey(label);
+      return { token: key.token, keyId: key.key_id };
+    },
+    async close() {
+      client.destroy();
+      await dynalite?.close();
+    },
+  };
+}
+
+export type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;
