@@ -13,6 +13,7 @@ import { quickAddEventTool } from './calendar/quick-add-event.js';
 import { updateEventTool } from './calendar/update-event.js';
 import { computeDurationTool } from './compute-duration.js';
 import { convertTimezoneTool } from './convert-timezone.js';
+import { expandRruleTool } from './expand-rrule.js';
 import { getTemporalContextTool } from './get-temporal-context.js';
 import { resolveDatetimeTool } from './resolve-datetime.js';
 
@@ -23,6 +24,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   convertTimezoneTool,
   computeDurationTool,
   adjustTimestampTool,
+  expandRruleTool,
   listCalendarsTool,
   listEventsTool,
   getEventTool,

@@ -1,0 +1,123 @@
+import type { Options } from 'rrule';
+import rrulePackage from 'rrule';
+import { walkFixedStep } from './fixed-step.js';
+import { FREQUENCIES, type RecurrenceRule } from './parse-rule.js';
+import type { WallMs } from './wall-clock-text.js';
+
+// rrule ships CommonJS without an "exports" map, so Node's ESM loader exposes only its default
+// export; destructuring it works under Node, tsx and vitest alike.
+const { RRule, Weekday } = rrulePackage;
+
+const HOURLY = FREQUENCIES.indexOf('HOURLY');
+const MINUTELY = FREQUENCIES.indexOf('MINUTELY');
+const SECONDLY = FREQUENCIES.indexOf('SECONDLY');
+
+/**
+ * The same rule with every part that RFC 5545 (and rrule, mirroring dateutil) derives from
+ * DTSTART written out: the month/day for YEARLY, the day for MONTHLY, the weekday for WEEKLY,
+ * and the hour/minute/second below the frequency. Once pinned, the rule no longer depends on
+ * DTSTART's fields, so DTSTART can be moved (see fast-forward.ts) without changing its dates.
+ *
+ * @example
+ * pinDtstartDefaults(parseRule('FREQ=MONTHLY'), Date.UTC(2026, 0, 31, 9)).bymonthday; // [31]
+ */
+export function pinDtstartDefaults(rule: RecurrenceRule, dtstart: WallMs): RecurrenceRule {
+  const start = new Date(dtstart);
+  const pinned: RecurrenceRule = { ...rule };
+  if (!(rule.byweekno || rule.byyearday || rule.bymonthday || rule.byday)) {
+    const freq = FREQUENCIES[rule.freq];
+    if (freq === 'YEARLY') {
+      pinned.bymonth ??= [start.getUTCMonth() + 1];
+      pinned.bymonthday = [start.getUTCDate()];
+    } else if (freq === 'MONTHLY') {
+      pinned.bymonthday = [start.getUTCDate()];
+    } else if (freq === 'WEEKLY') {
+      pinned.byday = [{ weekday: (start.getUTCDay() + 6) % 7 }];
+    }
+  }
+  if (rule.freq < HOURLY) pinned.byhour ??= [start.getUTCHours()];
+  if (rule.freq < MINUTELY) pinned.byminute ??= [start.getUTCMinutes()];
+  if (rule.freq < SECONDLY) pinned.bysecond ??= [start.getUTCSeconds()];
+  return pinned;
+}
+
+function floatingRRule(rule: RecurrenceRule, dtstart: WallMs, until: WallMs | undefined) {
+  const options: Partial<Options> = {
+    freq: rule.freq,
+    interval: rule.interval,
+    wkst: rule.wkst,
+    dtstart: new Date(dtstart),
+    until: until === undefined ? null : new Date(until),
+    count: rule.count ?? null,
+    bysetpos: rule.bysetpos ?? null,
+    bymonth: rule.bymonth ?? null,
+    bymonthday: rule.bymonthday ?? null,
+    byyearday: rule.byyearday ?? null,
+    byweekno: rule.byweekno ?? null,
+    byweekday: rule.byday?.map((day) => new Weekday(day.weekday, day.nth)) ?? null,
+    byhour: rule.byhour ?? null,
+    byminute: rule.byminute ?? null,
+    bysecond: rule.bysecond ?? null,
+  };
+  // noCache: each RRule is walked once; rrule's cache would only copy every date again.
+  return new RRule(options, true);
+}
+
+/**
+ * Walks the wall-clock dates of `rule` from `dtstart` (wall ms) in order, up to `until` (wall
+ * ms, inclusive) if given, calling `visit` with each until it returns false. Expansion happens
+ * in floating space, without rrule's `tzid`: zone conversion is the caller's, once per date, far
+ * cheaper than rrule's two `toLocaleString` round trips per date. Rules with one date per
+ * period at a fixed place (FREQ=DAILY, FREQ=WEEKLY;BYDAY=TU, …) are stepped by arithmetic
+ * (fixed-step.ts); all others go through rrule ({@link walkWithRrule}).
+ *
+ * @example
+ * const starts: number[] = [];
+ * walkWallClock(parseRule('FREQ=DAILY;COUNT=2'), Date.UTC(2026, 0, 1, 9), undefined, (w) => starts.push(w) > 0);
+ * // starts: [Date.UTC(2026, 0, 1, 9), Date.UTC(2026, 0, 2, 9)]
+ */
+export function walkWallClock(
+  rule: RecurrenceRule,
+  dtstart: WallMs,
+  until: WallMs | undefined,
+  visit: (wall: WallMs) => boolean,
+): void {
+  if (!walkFixedStep(rule, dtstart, until, visit)) walkWithRrule(rule, dtstart, until, visit);
+}
+
+/**
+ * {@link walkWallClock} through rrule, for any rule. Two rrule 2.8 defects are worked around
+ * here so that results match RFC 5545 and dateutil (a third, BYSETPOS depending on list order,
+ * is avoided by parseRule sorting every list):
+ * - BYHOUR with FREQ=MINUTELY/SECONDLY (and BYMINUTE with SECONDLY): when an hour is excluded
+ *   rrule jumps whole hours and leaves the INTERVAL grid (jkbrzt/rrule#373, #400, #600). Those
+ *   parts are filtered here instead, which is exact because they only ever drop whole periods.
+ * - BYSETPOS can yield one date twice (e.g. BYSETPOS=1,-1 on a one-date set): repeats are
+ *   skipped here.
+ * COUNT is therefore counted here, over the dates that survive both.
+ *
+ * @example
+ * walkWithRrule(parseRule('FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;COUNT=1'), Date.UTC(2026, 0, 1), undefined, (w) => true);
+ */
+export function walkWithRrule(
+  rule: RecurrenceRule,
+  dtstart: WallMs,
+  until: WallMs | undefined,
+  visit: (wall: WallMs) => boolean,
+): void {
+  const hours = rule.freq >= MINUTELY ? rule.byhour : undefined;
+  const minutes = rule.freq >= SECONDLY ? rule.byminute : undefined;
+  const loose: RecurrenceRule = { ...rule, count: undefined };
+  if (hours) loose.byhour = undefined;
+  if (minutes) loose.byminute = undefined;
+  let remaining = rule.count ?? Number.POSITIVE_INFINITY;
+  let previous = Number.NaN;
+  floatingRRule(loose, dtstart, until).all((date) => {
+    const wall = date.getTime();
+    if (wall === previous) return true;
+    previous = wall;
+    if (hours && !hours.includes(date.getUTCHours())) return true;
+    if (minutes && !minutes.includes(date.getUTCMinutes())) return true;
+    return visit(wall) && --remaining > 0;
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Runs test/fixtures/rrule_reference.py (python-dateutil + zoneinfo), an independent reference
+ * for RRULE expansion and for placing wall-clock times in a zone.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SCRIPT = fileURLToPath(new URL('../../../fixtures/rrule_reference.py', import.meta.url));
+
+export interface ReferenceCase {
+  id: string;
+  rrule: string;
+  dtstart: string;
+  timezone: string;
+  duration_minutes?: number;
+  count?: number;
+  exdates?: string[];
+  after?: string;
+  before?: string;
+}
+
+export type ReferenceResult =
+  | {
+      instances: { start: string; end: string; local_start: string }[];
+      truncated: boolean;
+      next_after?: string;
+    }
+  /** dateutil refused the rule (ValueError), e.g. one that can never occur. */
+  | { refused: string };
+
+export interface ReferenceRequest {
+  expand?: ReferenceCase[];
+  convert?: { zone: string; wall: string }[];
+}
+
+export interface ReferenceResponse {
+  expand: Record<string, ReferenceResult>;
+  convert: string[];
+}
+
+/** Why the reference cannot run here (no python3, or no dateutil/zoneinfo), or undefined. */
+export function pythonReferenceUnavailable(): string | undefined {
+  const probe = spawnSync('python3', ['-c', 'import dateutil.rrule, zoneinfo'], { encoding: 'utf8' });
+  if (probe.error) return `python3 is not installed (${probe.error.message})`;
+  if (probe.status !== 0) return `python3 lacks python-dateutil or zoneinfo: ${probe.stderr.trim()}`;
+  return undefined;
+}
+
+export function runPythonReference(request: ReferenceRequest): ReferenceResponse {
+  const run = spawnSync('python3', [SCRIPT], {
+    input: JSON.stringify(request),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`rrule_reference.py failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as ReferenceResponse;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { isDomainError } from '../../../../lambdas/core/errors.js';
+import { expandRrule } from '../../../../lambdas/core/time/recurrence/expand-rrule.js';
+import { parseRule } from '../../../../lambdas/core/time/recurrence/parse-rule.js';
+import { assertTimesReachable } from '../../../../lambdas/core/time/recurrence/reachable-times.js';
+
+function reachable(rrule: string, dtstart: number): boolean {
+  try {
+    assertTimesReachable(parseRule(rrule), dtstart);
+    return true;
+  } catch (error) {
+    if (isDomainError(error, 'INVALID_RRULE')) return false;
+    throw error;
+  }
+}
+
+describe('reachable-times', () => {
+  describe('assertTimesReachable', () => {
+    it('refuses every-2-hours from 08:00 limited to 09:00, and accepts it limited to 10:00', () => {
+      expect(reachable('FREQ=HOURLY;INTERVAL=2;BYHOUR=9', Date.UTC(2026, 0, 1, 8))).toBe(false);
+      expect(reachable('FREQ=HOURLY;INTERVAL=2;BYHOUR=9,10', Date.UTC(2026, 0, 1, 8))).toBe(true);
+    });
+
+    it('works on minutes and seconds of the day for MINUTELY and SECONDLY', () => {
+      expect(reachable('FREQ=MINUTELY;INTERVAL=15;BYMINUTE=10', Date.UTC(2026, 0, 1, 8, 0))).toBe(false);
+      expect(reachable('FREQ=MINUTELY;INTERVAL=15;BYMINUTE=10', Date.UTC(2026, 0, 1, 8, 25))).toBe(true);
+      expect(reachable('FREQ=MINUTELY;INTERVAL=7;BYMINUTE=3', Date.UTC(2026, 0, 1, 8, 0))).toBe(true); // 7 and 1440 are coprime
+      expect(reachable('FREQ=SECONDLY;INTERVAL=12;BYSECOND=0', Date.UTC(2026, 0, 1, 8, 0, 1))).toBe(false);
+      expect(reachable('FREQ=SECONDLY;INTERVAL=12;BYSECOND=13', Date.UTC(2026, 0, 1, 8, 0, 1))).toBe(true);
+    });
+
+    it('ignores parts that expand rather than limit (BYMINUTE for HOURLY) and coarser frequencies', () => {
+      expect(reachable('FREQ=HOURLY;INTERVAL=2;BYMINUTE=7', Date.UTC(2026, 0, 1, 8))).toBe(true);
+      expect(reachable('FREQ=DAILY;INTERVAL=2;BYHOUR=9', Date.UTC(2026, 0, 1, 8))).toBe(true);
+    });
+  });
+
+  describe('expandRrule', () => {
+    it('answers a rule that can never occur with INVALID_RRULE instead of searching forever', () => {
+      expect(() =>
+        expandRrule({
+          rrule: 'FREQ=HOURLY;INTERVAL=2;BYHOUR=9',
+          dtstart: '2026-01-01T08:00',
+          timezone: 'UTC',
+        }),
+      ).toThrow(/never occurs/);
+    });
+  });
+});
