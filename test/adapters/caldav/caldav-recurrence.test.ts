@@ -296,6 +296,41 @@ describe('CalDavCalendarProvider recurring series', () => {
     });
   });
 
+  it('turns a one-off event into a series when an update adds a recurrence', async () => {
+    const provider = providerFor(radicale, { newId: ids('rec-promote', 'review') });
+    const calendar = provider.calendarRef(await provider.createCalendar({ name: 'rec-promote' }));
+    const single = await provider.createEvent(calendar, {
+      summary: 'Review',
+      start: { date_time: '2026-03-02T09:00:00Z' },
+      end: { date_time: '2026-03-02T10:00:00Z' },
+    });
+
+    await provider.updateEvent(
+      calendar,
+      'review',
+      { recurrence: ['RRULE:FREQ=DAILY;COUNT=2'] },
+      { scope: 'all', if_match: single.etag },
+    );
+    const page = await provider.listEvents(calendar, MARCH_APRIL);
+
+    expect(page.events.map((e) => e.id)).toEqual(['review_20260302T090000Z', 'review_20260303T090000Z']);
+  });
+
+  it('refuses a rule it cannot expand with INVALID_RRULE and stores nothing', async () => {
+    const provider = providerFor(radicale, { newId: ids('rec-invalid', 'bad-rule') });
+    const calendar = provider.calendarRef(await provider.createCalendar({ name: 'rec-invalid' }));
+
+    const attempt = provider.createEvent(calendar, {
+      summary: 'Never',
+      start: { date_time: '2026-03-02T09:00:00Z' },
+      end: { date_time: '2026-03-02T10:00:00Z' },
+      recurrence: ['RRULE:FREQ=SOMETIMES'],
+    });
+
+    await expect(attempt).rejects.toMatchObject({ code: 'INVALID_RRULE' });
+    expect(await stored(calendar, 'bad-rule')).toBe('');
+  });
+
   it('expands an all-day daily series with date instance ids', async () => {
     const provider = providerFor(radicale, { newId: ids('rec-allday', 'trip') });
     const calendar = provider.calendarRef(await provider.createCalendar({ name: 'rec-allday' }));
