@@ -79,7 +79,7 @@ describe('buildVtimezone', () => {
     const vtimezone = new ICAL.Timezone(buildVtimezone(name, 2026));
     const mismatches: string[] = [];
 
-    for (let at = Date.UTC(2026, 0, 1); at < Date.UTC(2037, 0, 1); at += 7 * 3_600_000 + 13 * 60_000) {
+    for (let at = Date.UTC(2026, 0, 1); at < Date.UTC(2037, 0, 1); at += 31 * 3_600_000 + 13 * 60_000) {
       // Skip the hours around a transition: wall times there are ambiguous or skipped.
       if (zone.offset(at - 7_200_000) !== zone.offset(at) || zone.offset(at + 3_600_000) !== zone.offset(at))
         continue;
