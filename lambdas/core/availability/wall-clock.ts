@@ -24,34 +24,42 @@ export interface LocalDate {
  * // Date.parse('2026-03-08T07:00:00Z'), i.e. 03:00 EDT
  */
 export function firstInstantAt(date: LocalDate, minuteOfDay: number, zone: IANAZone): number {
+  // The wall time as if it were UTC: plain Date arithmetic rolls minutes past 1440 into the
+  // next day (and month, and year) exactly.
   const wallAsUtc = Date.UTC(date.year, date.month - 1, date.day) + minuteOfDay * MINUTE_MS;
-  const local = DateTime.fromMillis(wallAsUtc, { zone: 'utc' });
+  const wall = new Date(wallAsUtc);
   const dt = DateTime.fromObject(
-    { year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute },
+    {
+      year: wall.getUTCFullYear(),
+      month: wall.getUTCMonth() + 1,
+      day: wall.getUTCDate(),
+      hour: wall.getUTCHours(),
+      minute: wall.getUTCMinutes(),
+    },
     { zone },
   );
-  const exists = dt.hour === local.hour && dt.minute === local.minute && dt.day === local.day;
+  const exists =
+    dt.hour === wall.getUTCHours() && dt.minute === wall.getUTCMinutes() && dt.day === wall.getUTCDate();
   if (exists) return Math.min(...dt.getPossibleOffsets().map((candidate) => candidate.toMillis()));
   return transitionPast(wallAsUtc, dt, zone);
 }
 
 /**
  * The instant the clock jumps over a skipped wall time. Neither Luxon nor Intl exposes zone
- * transitions, so this searches for it: below `lo` (the wall time read with the offset after the
- * gap) the clock still reads earlier than the wall time, at `hi` (Luxon's shifted answer) it
- * reads later, and there is one transition in between. About 22 offset look-ups, only on a day
- * whose working hours start or end inside a gap.
+ * transitions, so this searches for it: at `low` (the wall time read with the offset in force
+ * after the gap) the clock still reads earlier than the wall time, at `high` (Luxon's shifted
+ * answer) it reads later, and there is one transition in between. About 22 offset look-ups,
+ * only on a day whose working hours start or end inside a gap.
  */
 function transitionPast(wallAsUtc: number, shifted: DateTime, zone: IANAZone): number {
   const readsAtLeast = (t: number) => t + zone.offset(t) * MINUTE_MS >= wallAsUtc;
-  // Luxon's shifted answer carries the offset in force after the gap.
-  let lo = wallAsUtc - shifted.offset * MINUTE_MS;
+  let low = wallAsUtc - shifted.offset * MINUTE_MS;
   let high = shifted.toMillis();
-  if (readsAtLeast(lo)) return lo;
-  while (high - lo > 1) {
-    const mid = Math.floor((lo + high) / 2);
+  if (readsAtLeast(low)) return low;
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
     if (readsAtLeast(mid)) high = mid;
-    else lo = mid;
+    else low = mid;
   }
   return high;
 }

@@ -77,6 +77,16 @@ describe('availability', () => {
       expect(blocks).toEqual([block('08:00', '10:00', 1), block('15:00', '16:00', 1)]);
     });
 
+    it('ignores an interval with a missing (NaN) bound rather than stretching it to the window', () => {
+      const blocks = mergeWithSources(
+        [[{ start: Number.NaN, end: Number.NaN }, span('10:00', '11:00')]],
+        DAY.start,
+        DAY.end,
+      );
+
+      expect(blocks).toEqual([block('10:00', '11:00', 1)]);
+    });
+
     it('separates blocks with a one-millisecond gap', () => {
       const a = span('09:00', '10:00');
       const blocks = mergeWithSources([[a], [{ start: a.end + 1, end: a.end + 60_000 }]], DAY.start, DAY.end);

@@ -38,6 +38,10 @@ describe('availability', () => {
       });
     });
 
+    it('spells the zone as IANA does', () => {
+      expect(parseWorkingHours('09:00-17:00', 'asia/kathmandu').zone).toBe('Asia/Kathmandu');
+    });
+
     it('accepts an overnight shift (end before start)', () => {
       expect(parseWorkingHours('22:00-06:00', 'UTC').end).toBe('06:00');
     });
