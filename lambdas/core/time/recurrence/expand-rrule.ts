@@ -2,7 +2,7 @@ import { DomainError } from '../../errors.js';
 import { parseInstant } from '../instants.js';
 import { requireZone } from '../zones.js';
 import { fastForwardStart } from './fast-forward.js';
-import { pinDtstartDefaults, walkWallClock } from './floating-walk.js';
+import { assertDaysCanOccur, pinDtstartDefaults, walkWallClock } from './floating-walk.js';
 import { parseRule } from './parse-rule.js';
 import { assertTimesReachable } from './reachable-times.js';
 import { formatUtcMs, formatWithOffset, parseWallClock } from './wall-clock-text.js';
@@ -116,6 +116,7 @@ export function expandRrule(input: ExpandRruleInput): ExpandRruleResult {
   );
 
   assertTimesReachable(rule, dtstart);
+  assertDaysCanOccur(rule, dtstart);
   const pinned = pinDtstartDefaults(rule, dtstart);
   const end = Math.min(rule.until ?? Number.POSITIVE_INFINITY, before);
   const walkFrom = Number.isFinite(after)

@@ -53,7 +53,9 @@ function offsetInPeriod(rule: RecurrenceRule): number | undefined {
  * hold it equal to rrule.
  *
  * @example
- * walkFixedStep(pinnedDaily, Date.UTC(2026, 0, 1, 9), undefined, (wall) => false); // true, visited 2026-01-01T09:00
+ * const start = Date.UTC(2026, 0, 1, 9);
+ * walkFixedStep(pinDtstartDefaults(parseRule('FREQ=DAILY'), start), start, undefined, (wall) => false);
+ * // true, after visiting 2026-01-01T09:00 only
  */
 export function walkFixedStep(
   rule: RecurrenceRule,

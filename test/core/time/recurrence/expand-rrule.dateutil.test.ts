@@ -14,6 +14,9 @@ import {
 } from './python-reference.js';
 import { ruleCase } from './rule-arbitrary.js';
 
+// Python runs and thousands of comparisons: generous limits for a loaded machine.
+const SLOW_TEST_MS = 120_000;
+
 const unavailable = pythonReferenceUnavailable();
 if (unavailable)
   console.warn(`Skipping the dateutil cross-check: ${unavailable}. Install python3-dateutil to run it.`);
@@ -92,15 +95,19 @@ describe.skipIf(unavailable !== undefined)('expandRrule against python-dateutil 
   });
 
   describe('randomly generated rules (fast-check, fixed seed)', () => {
-    it('gives the same instances as dateutil for 300 rules, windows and exdates', () => {
-      const cases = fc
-        .sample(ruleCase, { seed: 20260301, numRuns: 300 })
-        .map((c, i) => ({ ...c, id: `random-${i}` }));
-      const reference = runPythonReference({ expand: cases });
-      for (const c of cases) {
-        expect({ case: c, result: ours(c) }).toEqual({ case: c, result: theirs(reference.expand[c.id]) });
-      }
-    });
+    it(
+      'gives the same instances as dateutil for 300 rules, windows and exdates',
+      () => {
+        const cases = fc
+          .sample(ruleCase, { seed: 20260301, numRuns: 300 })
+          .map((c, i) => ({ ...c, id: `random-${i}` }));
+        const reference = runPythonReference({ expand: cases });
+        for (const c of cases) {
+          expect({ case: c, result: ours(c) }).toEqual({ case: c, result: theirs(reference.expand[c.id]) });
+        }
+      },
+      SLOW_TEST_MS,
+    );
   });
 });
 
@@ -131,115 +138,131 @@ const subDailyGridCase = fc
   });
 
 describe.skipIf(unavailable !== undefined)('expandRrule on sub-daily rules off the INTERVAL grid', () => {
-  it('finds no instance exactly when dateutil finds none (300 rules), refusing them as never occurring', () => {
-    const cases = fc
-      .sample(subDailyGridCase, { seed: 86400, numRuns: 300 })
-      .map((c, i) => ({ ...c, id: `grid-${i}` }));
-    const reference = runPythonReference({ expand: cases });
-    const startsOf = (r: ReturnType<typeof ours> | ReferenceResult | undefined) =>
-      r && 'instances' in r ? r.instances.map((i) => i.start) : [];
-    let refused = 0;
-    for (const c of cases) {
-      const result = ours(c);
-      if ('refused' in result) refused++;
-      expect({ case: c, starts: startsOf(result) }).toEqual({
-        case: c,
-        starts: startsOf(reference.expand[c.id]),
-      });
-    }
-    expect(refused).toBeGreaterThan(20);
-    expect(refused).toBeLessThan(280);
-  });
+  it(
+    'finds no instance exactly when dateutil finds none (300 rules), refusing them as never occurring',
+    () => {
+      const cases = fc
+        .sample(subDailyGridCase, { seed: 86400, numRuns: 300 })
+        .map((c, i) => ({ ...c, id: `grid-${i}` }));
+      const reference = runPythonReference({ expand: cases });
+      const startsOf = (r: ReturnType<typeof ours> | ReferenceResult | undefined) =>
+        r && 'instances' in r ? r.instances.map((i) => i.start) : [];
+      let refused = 0;
+      for (const c of cases) {
+        const result = ours(c);
+        if ('refused' in result) refused++;
+        expect({ case: c, starts: startsOf(result) }).toEqual({
+          case: c,
+          starts: startsOf(reference.expand[c.id]),
+        });
+      }
+      expect(refused).toBeGreaterThan(20);
+      expect(refused).toBeLessThan(280);
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 describe.skipIf(unavailable !== undefined)('ZoneOffsets#toInstant against zoneinfo (fold=0)', () => {
-  it('places every quarter hour around each 2024–2026 offset change of every zone as zoneinfo does', () => {
-    const zones = Intl.supportedValuesOf('timeZone');
-    const items = zones.flatMap((zone) =>
-      transitionDays(zone, 2024, 2026).flatMap((day) => quarterHours(day).map((wall) => ({ zone, wall }))),
-    );
-    expect(items.length).toBeGreaterThan(50_000);
-    const expected = runPythonReference({
-      convert: items.map((i) => ({ zone: i.zone, wall: formatWallClock(i.wall) })),
-    });
-    const byZone = new Map<string, ZoneOffsets>();
-    const actual = items.map(({ zone, wall }) => {
-      const offsets = byZone.get(zone) ?? new ZoneOffsets(zone);
-      byZone.set(zone, offsets);
-      return `${formatWallClock(offsets.toInstant(wall))}+00:00`;
-    });
-    const mismatches = items.filter((_, i) => actual[i] !== expected.convert[i]);
-    expect(mismatches.slice(0, 5)).toEqual([]);
-  });
+  it(
+    'places every quarter hour around each 2024–2026 offset change of every zone as zoneinfo does',
+    () => {
+      const zones = Intl.supportedValuesOf('timeZone');
+      const items = zones.flatMap((zone) =>
+        transitionDays(zone, 2024, 2026).flatMap((day) => quarterHours(day).map((wall) => ({ zone, wall }))),
+      );
+      expect(items.length).toBeGreaterThan(50_000);
+      const expected = runPythonReference({
+        convert: items.map((i) => ({ zone: i.zone, wall: formatWallClock(i.wall) })),
+      });
+      const byZone = new Map<string, ZoneOffsets>();
+      const actual = items.map(({ zone, wall }) => {
+        const offsets = byZone.get(zone) ?? new ZoneOffsets(zone);
+        byZone.set(zone, offsets);
+        return `${formatWallClock(offsets.toInstant(wall))}+00:00`;
+      });
+      const mismatches = items.filter((_, i) => actual[i] !== expected.convert[i]);
+      expect(mismatches.slice(0, 5)).toEqual([]);
+    },
+    SLOW_TEST_MS,
+  );
 
-  it('agrees on historical oddities: skipped days, half-hour and LMT offsets', () => {
-    // Europe/Amsterdam before 1940 is left out on purpose: ICU links it to Brussels, while
-    // Debian's tzdata keeps Amsterdam's own history (backzone), so the two data sets differ.
-    const ranges: [zone: string, fromYear: number, toYear: number][] = [
-      ['Pacific/Apia', 2011, 2012], // skipped 2011-12-30 (-10 → +14)
-      ['Pacific/Kwajalein', 1993, 1993], // skipped a day (-12 → +12)
-      ['Asia/Kathmandu', 1985, 1986], // +05:30 → +05:45
-      ['America/Caracas', 2007, 2007], // -04:00 → -04:30
-      ['America/Caracas', 2016, 2016],
-      ['Europe/Moscow', 2011, 2011],
-      ['Europe/Moscow', 2014, 2014],
-      ['Australia/Lord_Howe', 1985, 1986], // 30-minute DST
-      ['America/Sitka', 1867, 1867], // LMT +14:58:47 → -09:01:13: a day repeated
-      ['America/Metlakatla', 1867, 1867],
-      ['Asia/Manila', 1844, 1845], // LMT -15:56 → +08:04: a day skipped
-      ['Europe/Dublin', 1916, 1917], // Dublin Mean Time -00:25:21
-    ];
-    const items = ranges.flatMap(([zone, from, to]) =>
-      transitionDays(zone, from, to).flatMap((day) => quarterHours(day).map((wall) => ({ zone, wall }))),
-    );
-    expect(items.length).toBeGreaterThan(5_000);
-    const expected = runPythonReference({
-      convert: items.map((i) => ({ zone: i.zone, wall: formatWallClock(i.wall) })),
-    });
-    const mismatches = items
-      .map((item, i) => ({
-        zone: item.zone,
-        wall: formatWallClock(item.wall),
-        ours: `${formatWallClock(new ZoneOffsets(item.zone).toInstant(item.wall))}+00:00`,
-        zoneinfo: expected.convert[i],
-      }))
-      .filter((m) => m.ours !== m.zoneinfo);
-    expect(mismatches.slice(0, 5)).toEqual([]);
-  });
+  it(
+    'agrees on historical oddities: skipped days, half-hour and LMT offsets',
+    () => {
+      // Europe/Amsterdam before 1940 is left out on purpose: ICU links it to Brussels, while
+      // Debian's tzdata keeps Amsterdam's own history (backzone), so the two data sets differ.
+      const ranges: [zone: string, fromYear: number, toYear: number][] = [
+        ['Pacific/Apia', 2011, 2012], // skipped 2011-12-30 (-10 → +14)
+        ['Pacific/Kwajalein', 1993, 1993], // skipped a day (-12 → +12)
+        ['Asia/Kathmandu', 1985, 1986], // +05:30 → +05:45
+        ['America/Caracas', 2007, 2007], // -04:00 → -04:30
+        ['America/Caracas', 2016, 2016],
+        ['Europe/Moscow', 2011, 2011],
+        ['Europe/Moscow', 2014, 2014],
+        ['Australia/Lord_Howe', 1985, 1986], // 30-minute DST
+        ['America/Sitka', 1867, 1867], // LMT +14:58:47 → -09:01:13: a day repeated
+        ['America/Metlakatla', 1867, 1867],
+        ['Asia/Manila', 1844, 1845], // LMT -15:56 → +08:04: a day skipped
+        ['Europe/Dublin', 1916, 1917], // Dublin Mean Time -00:25:21
+      ];
+      const items = ranges.flatMap(([zone, from, to]) =>
+        transitionDays(zone, from, to).flatMap((day) => quarterHours(day).map((wall) => ({ zone, wall }))),
+      );
+      expect(items.length).toBeGreaterThan(5_000);
+      const expected = runPythonReference({
+        convert: items.map((i) => ({ zone: i.zone, wall: formatWallClock(i.wall) })),
+      });
+      const mismatches = items
+        .map((item, i) => ({
+          zone: item.zone,
+          wall: formatWallClock(item.wall),
+          ours: `${formatWallClock(new ZoneOffsets(item.zone).toInstant(item.wall))}+00:00`,
+          zoneinfo: expected.convert[i],
+        }))
+        .filter((m) => m.ours !== m.zoneinfo);
+      expect(mismatches.slice(0, 5)).toEqual([]);
+    },
+    SLOW_TEST_MS,
+  );
 
-  it('agrees on random wall-clock times from 1900 to 2100 in DST-observing zones', () => {
-    const zones = [
-      'America/New_York',
-      'Europe/London',
-      'Australia/Sydney',
-      'Australia/Lord_Howe',
-      'Pacific/Chatham',
-      'America/Santiago',
-      'Asia/Tehran',
-      'Africa/Casablanca',
-      'America/Havana',
-      'Europe/Dublin',
-    ];
-    const items = fc.sample(
-      fc.record({
-        zone: fc.constantFrom(...zones),
-        wall: fc
-          .integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2100, 0, 1) })
-          .map((ms) => ms - (ms % 60_000)),
-      }),
-      { seed: 5545, numRuns: 20_000 },
-    );
-    const expected = runPythonReference({
-      convert: items.map((i) => ({ zone: i.zone, wall: formatWallClock(i.wall) })),
-    });
-    const mismatches = items
-      .map((item, i) => ({
-        zone: item.zone,
-        wall: formatWallClock(item.wall),
-        ours: `${formatWallClock(new ZoneOffsets(item.zone).toInstant(item.wall))}+00:00`,
-        zoneinfo: expected.convert[i],
-      }))
-      .filter((m) => m.ours !== m.zoneinfo);
-    expect(mismatches.slice(0, 5)).toEqual([]);
-  });
+  it(
+    'agrees on random wall-clock times from 1900 to 2100 in DST-observing zones',
+    () => {
+      const zones = [
+        'America/New_York',
+        'Europe/London',
+        'Australia/Sydney',
+        'Australia/Lord_Howe',
+        'Pacific/Chatham',
+        'America/Santiago',
+        'Asia/Tehran',
+        'Africa/Casablanca',
+        'America/Havana',
+        'Europe/Dublin',
+      ];
+      const items = fc.sample(
+        fc.record({
+          zone: fc.constantFrom(...zones),
+          wall: fc
+            .integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2100, 0, 1) })
+            .map((ms) => ms - (ms % 60_000)),
+        }),
+        { seed: 5545, numRuns: 20_000 },
+      );
+      const expected = runPythonReference({
+        convert: items.map((i) => ({ zone: i.zone, wall: formatWallClock(i.wall) })),
+      });
+      const mismatches = items
+        .map((item, i) => ({
+          zone: item.zone,
+          wall: formatWallClock(item.wall),
+          ours: `${formatWallClock(new ZoneOffsets(item.zone).toInstant(item.wall))}+00:00`,
+          zoneinfo: expected.convert[i],
+        }))
+        .filter((m) => m.ours !== m.zoneinfo);
+      expect(mismatches.slice(0, 5)).toEqual([]);
+    },
+    SLOW_TEST_MS,
+  );
 });

@@ -55,6 +55,6 @@ describe('expandRrule', () => {
           });
         }
       }
-    });
+    }, 120_000); // three Node processes, each starting tsx: slow on a loaded machine
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDomainError } from '../../../../lambdas/core/errors.js';
 import { expandRrule } from '../../../../lambdas/core/time/recurrence/expand-rrule.js';
+import { assertDaysCanOccur } from '../../../../lambdas/core/time/recurrence/floating-walk.js';
 import { parseRule } from '../../../../lambdas/core/time/recurrence/parse-rule.js';
 import { assertTimesReachable } from '../../../../lambdas/core/time/recurrence/reachable-times.js';
 
@@ -29,9 +30,45 @@ describe('reachable-times', () => {
       expect(reachable('FREQ=SECONDLY;INTERVAL=12;BYSECOND=13', Date.UTC(2026, 0, 1, 8, 0, 1))).toBe(true);
     });
 
+    it('knows that a step of whole weeks keeps the weekday of DTSTART', () => {
+      const monday = Date.UTC(2026, 0, 5, 8);
+      expect(reachable('FREQ=DAILY;INTERVAL=7;BYDAY=TU', monday)).toBe(false);
+      expect(reachable('FREQ=DAILY;INTERVAL=14;BYDAY=MO', monday)).toBe(true);
+      expect(reachable('FREQ=DAILY;INTERVAL=3;BYDAY=TU', monday)).toBe(true); // 3 and 7 are coprime
+      expect(reachable('FREQ=HOURLY;INTERVAL=168;BYDAY=TU', monday)).toBe(false);
+      expect(reachable('FREQ=MINUTELY;INTERVAL=10080;BYDAY=MO', monday)).toBe(true);
+    });
+
     it('ignores parts that expand rather than limit (BYMINUTE for HOURLY) and coarser frequencies', () => {
       expect(reachable('FREQ=HOURLY;INTERVAL=2;BYMINUTE=7', Date.UTC(2026, 0, 1, 8))).toBe(true);
       expect(reachable('FREQ=DAILY;INTERVAL=2;BYHOUR=9', Date.UTC(2026, 0, 1, 8))).toBe(true);
+      expect(reachable('FREQ=WEEKLY;INTERVAL=2;BYDAY=TU', Date.UTC(2026, 0, 5, 8))).toBe(true);
+    });
+  });
+
+  describe('assertDaysCanOccur', () => {
+    function daysOccur(rrule: string): boolean {
+      try {
+        assertDaysCanOccur(parseRule(rrule), Date.UTC(2026, 0, 5, 8));
+        return true;
+      } catch (error) {
+        if (isDomainError(error, 'INVALID_RRULE')) return false;
+        throw error;
+      }
+    }
+
+    it('refuses day parts that never meet', () => {
+      expect(daysOccur('FREQ=DAILY;BYMONTH=1;BYYEARDAY=200')).toBe(false);
+      expect(daysOccur('FREQ=YEARLY;BYWEEKNO=20;BYMONTH=12')).toBe(false);
+      expect(daysOccur('FREQ=MONTHLY;BYDAY=1FR;BYMONTHDAY=13')).toBe(false);
+      expect(daysOccur('FREQ=MONTHLY;BYDAY=6MO')).toBe(false);
+    });
+
+    it('accepts day parts that meet, however rarely', () => {
+      expect(daysOccur('FREQ=MONTHLY;BYDAY=1FR;BYMONTHDAY=6')).toBe(true);
+      expect(daysOccur('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO')).toBe(true); // 2044-02-29
+      expect(daysOccur('FREQ=MONTHLY;BYDAY=5MO')).toBe(true);
+      expect(daysOccur('FREQ=YEARLY;BYDAY=53MO')).toBe(true);
     });
   });
 
