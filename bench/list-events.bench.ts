@@ -17,10 +17,16 @@ const EVENTS = 1000;
 const START = Date.parse('2026-01-05T00:00:00Z');
 
 export async function run(): Promise<void> {
-  const runtime = await startTestRuntime({ clock: fixedClock('2026-01-01T00:00:00Z'), defaultTimezone: 'Europe/London' });
+  const runtime = await startTestRuntime({
+    clock: fixedClock('2026-01-01T00:00:00Z'),
+    defaultTimezone: 'Europe/London',
+  });
   const nativeIds: string[] = [];
   for (let c = 0; c < CALENDARS; c++) {
-    const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, { name: `Team ${c}`, time_zone: 'Europe/London' });
+    const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
+      name: `Team ${c}`,
+      time_zone: 'Europe/London',
+    });
     const nativeId = calendar.id.slice('native/'.length);
     nativeIds.push(nativeId);
     const items = Array.from({ length: EVENTS }, (_, i) => {
@@ -52,11 +58,15 @@ export async function run(): Promise<void> {
     let count = 0;
     let page_token: string | undefined;
     do {
-      const page = await listEvents(runtime.calendars, LOCAL_OWNER, { ...params, ...(page_token ? { page_token } : {}) });
+      const page = await listEvents(runtime.calendars, LOCAL_OWNER, {
+        ...params,
+        ...(page_token ? { page_token } : {}),
+      });
       count += page.count;
       page_token = page.next_page_token;
     } while (page_token);
-    if (count !== CALENDARS * EVENTS) throw new Error(`listed ${count} events, expected ${CALENDARS * EVENTS}`);
+    if (count !== CALENDARS * EVENTS)
+      throw new Error(`listed ${count} events, expected ${CALENDARS * EVENTS}`);
   };
   const readTable = async () => {
     const pages = await Promise.all(
@@ -66,20 +76,37 @@ export async function run(): Promise<void> {
     if (count !== CALENDARS * EVENTS) throw new Error(`read ${count} items`);
   };
 
-  const full = await compare({ name: 'list_events (all pages)', fn: readAllPages }, { name: 'direct table query', fn: readTable }, { rounds: 3, runs: 6, warmup: 1 });
+  const full = await compare(
+    { name: 'list_events (all pages)', fn: readAllPages },
+    { name: 'direct table query', fn: readTable },
+    { rounds: 3, runs: 6, warmup: 1 },
+  );
   reportRatio('list_events, 10 calendars × 1,000 events, every page', full, { kind: 'slowdown', value: 3 });
 
   const firstPage = () => listEvents(runtime.calendars, LOCAL_OWNER, { ...params, max_results: 100 });
-  const first = await compare({ name: 'list_events (first 100)', fn: firstPage }, { name: 'direct table query', fn: readTable }, { rounds: 3, runs: 6, warmup: 1 });
+  const first = await compare(
+    { name: 'list_events (first 100)', fn: firstPage },
+    { name: 'direct table query', fn: readTable },
+    { rounds: 3, runs: 6, warmup: 1 },
+  );
   // A first page reads about its own size (lazy k-way merge), not every calendar's whole window.
-  reportRatio('list_events, first page of 100 over the same calendars', first, { kind: 'slowdown', value: 1 });
+  reportRatio('list_events, first page of 100 over the same calendars', first, {
+    kind: 'slowdown',
+    value: 1,
+  });
 
   const sample = await listEvents(runtime.calendars, LOCAL_OWNER, { ...params, max_results: 200 });
   const json = JSON.stringify(sample).length;
   const rows = { ...sample, events: sample.events.map(eventRow) };
   const toon = encode(rows).length;
   const jsonRows = JSON.stringify(rows).length;
-  reportFigure('list_events result size, 200 events', `JSON ${json} chars, TOON ${toon} chars → TOON is ${(100 * (1 - toon / json)).toFixed(0)}% smaller (ratio ${(toon / json).toFixed(2)})`);
-  reportFigure('same flattened rows', `JSON ${jsonRows} chars, TOON ${toon} chars → ratio ${(toon / jsonRows).toFixed(2)}`);
+  reportFigure(
+    'list_events result size, 200 events',
+    `JSON ${json} chars, TOON ${toon} chars → TOON is ${(100 * (1 - toon / json)).toFixed(0)}% smaller (ratio ${(toon / json).toFixed(2)})`,
+  );
+  reportFigure(
+    'same flattened rows',
+    `JSON ${jsonRows} chars, TOON ${toon} chars → ratio ${(toon / jsonRows).toFixed(2)}`,
+  );
   await runtime.close();
 }

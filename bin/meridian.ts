@@ -7,7 +7,13 @@ import { LOCAL_OWNER } from '../lambdas/core/access/rights.js';
 import { isDomainError } from '../lambdas/core/errors.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
 import { MCP_PATH, routeHttpRequest } from '../lambdas/mcp/http/route-http-request.js';
-import { calendarsCommand, type CliOutput, grantsCommand, keysCommand, UsageError } from '../lambdas/runtime/cli/access-commands.js';
+import {
+  type CliOutput,
+  calendarsCommand,
+  grantsCommand,
+  keysCommand,
+  UsageError,
+} from '../lambdas/runtime/cli/access-commands.js';
 import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
@@ -113,7 +119,12 @@ async function main(): Promise<void> {
       return once((runtime) => calendarsCommand(runtime, rest, out));
     case 'connect':
       return once((runtime) =>
-        connectCommand(runtime, rest, { key: values.key, label: values.label, url: values.url, username: values.username }, out),
+        connectCommand(
+          runtime,
+          rest,
+          { key: values.key, label: values.label, url: values.url, username: values.username },
+          out,
+        ),
       );
     default:
       throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);

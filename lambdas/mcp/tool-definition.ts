@@ -40,7 +40,11 @@ export interface ToolDefinition<
   input: Input;
   output: Output;
   annotations: ToolAnnotations;
-  run(deps: McpDeps, input: z.output<Input>, context: ToolContext): Promise<z.input<Output>> | z.input<Output>;
+  run(
+    deps: McpDeps,
+    input: z.output<Input>,
+    context: ToolContext,
+  ): Promise<z.input<Output>> | z.input<Output>;
   /**
    * What the TOON text shows, when it should differ from structuredContent: TOON saves tokens on
    * uniform rows of scalars, so nested records (events) are flattened into such rows.

@@ -11,7 +11,8 @@ import { VERSION } from './version.js';
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name]?.trim();
-  if (!value) throw new Error(`${name} is not set: the CDK stack sets it on the function; check the deployment.`);
+  if (!value)
+    throw new Error(`${name} is not set: the CDK stack sets it on the function; check the deployment.`);
   return value;
 }
 
@@ -24,7 +25,10 @@ export function createAwsDeps(env: NodeJS.ProcessEnv, logger: Logger) {
   const timezone = env.MERIDIAN_TIMEZONE?.trim() || undefined;
   if (timezone !== undefined) requireZone(timezone, 'MERIDIAN_TIMEZONE');
   return composeDeps({
-    store: new DynamoDbDocumentStore({ client: new DynamoDBClient({}), tableName: required(env, 'MERIDIAN_TABLE_NAME') }),
+    store: new DynamoDbDocumentStore({
+      client: new DynamoDBClient({}),
+      tableName: required(env, 'MERIDIAN_TABLE_NAME'),
+    }),
     encryption: new EncryptionSdkEnvelope(kmsKeyring(required(env, 'MERIDIAN_DATA_KEY_ARN'))),
     clock: systemClock,
     random: nodeRandom,

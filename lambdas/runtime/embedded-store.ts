@@ -1,10 +1,10 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import type { DocumentStore } from '../core/storage/document-store.js';
 import { startDynalite } from '../adapters/dynamodb/dynalite-server.js';
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { createLocalDynamoDbClient, ensureTable } from '../adapters/dynamodb/local-dynamodb.js';
+import type { DocumentStore } from '../core/storage/document-store.js';
 
 export const EMBEDDED_TABLE = 'meridian';
 

@@ -1,14 +1,20 @@
-import type { CalendarProvider } from '../core/calendar/provider.js';
-import type { ProviderResolver } from '../core/calendar/calendar-service.js';
 import type { CalendarRegistry, ConnectionRecord } from '../core/calendar/calendar-registry.js';
+import type { ProviderResolver } from '../core/calendar/calendar-service.js';
+import type { CalendarProvider } from '../core/calendar/provider.js';
 import type { EnvelopeEncryption } from '../core/ports.js';
 
 /** Builds the adapter for one connected account from its record and decrypted secret. */
 export type ProviderFactory = (connection: ConnectionRecord, secret: string) => CalendarProvider;
 
 /** The encryption context that binds a stored secret to its connection record. */
-export function secretContext(connection: Pick<ConnectionRecord, 'connection_id' | 'provider'>): Record<string, string> {
-  return { purpose: 'provider-credential', connection_id: connection.connection_id, provider: connection.provider };
+export function secretContext(
+  connection: Pick<ConnectionRecord, 'connection_id' | 'provider'>,
+): Record<string, string> {
+  return {
+    purpose: 'provider-credential',
+    connection_id: connection.connection_id,
+    provider: connection.provider,
+  };
 }
 
 /**

@@ -38,7 +38,10 @@ describe('meridian keys / grants / calendars with a running server', { timeout: 
     expect(created.stdout).toMatch(/shown only once/);
 
     const client = await connectHttpClient(server.url, undefined, { authorization: `Bearer ${token}` });
-    const made = (await client.callTool({ name: 'create_calendar', arguments: { summary: 'Team' } })) as CallToolResult;
+    const made = (await client.callTool({
+      name: 'create_calendar',
+      arguments: { summary: 'Team' },
+    })) as CallToolResult;
     await client.close();
 
     expect(made.structuredContent?.calendar_id).toMatch(/^native\//);
@@ -49,20 +52,34 @@ describe('meridian keys / grants / calendars with a running server', { timeout: 
   it('grants another key read access to that calendar, and revocation cuts it off', async () => {
     const calendars = await meridian(['calendars', 'list', '--data-dir', dataDir]);
     const calendarId = /native\/\S+/.exec(calendars.stdout)?.[0];
-    const reader = keyFrom((await meridian(['keys', 'create', '--label', 'reader', '--data-dir', dataDir])).stdout);
+    const reader = keyFrom(
+      (await meridian(['keys', 'create', '--label', 'reader', '--data-dir', dataDir])).stdout,
+    );
 
     await meridian(['grants', 'set', reader.keyId, calendarId!, 'read', '--data-dir', dataDir]);
     const grants = await meridian(['grants', 'list', reader.keyId, '--data-dir', dataDir]);
-    const client = await connectHttpClient(server.url, undefined, { authorization: `Bearer ${reader.token}` });
-    const listed = (await client.callTool({ name: 'list_calendars', arguments: { format: 'json' } })) as CallToolResult;
+    const client = await connectHttpClient(server.url, undefined, {
+      authorization: `Bearer ${reader.token}`,
+    });
+    const listed = (await client.callTool({
+      name: 'list_calendars',
+      arguments: { format: 'json' },
+    })) as CallToolResult;
     const write = (await client.callTool({
       name: 'create_event',
-      arguments: { calendar_id: calendarId, summary: 'x', start: { date: '2026-01-01' }, end: { date: '2026-01-02' } },
+      arguments: {
+        calendar_id: calendarId,
+        summary: 'x',
+        start: { date: '2026-01-01' },
+        end: { date: '2026-01-02' },
+      },
     })) as CallToolResult;
     await meridian(['keys', 'revoke', reader.keyId, '--data-dir', dataDir]);
 
     expect(grants.stdout).toContain(`${calendarId}  read`);
-    expect(listed.structuredContent?.calendars).toMatchObject([{ id: calendarId, can_read: true, can_write: false }]);
+    expect(listed.structuredContent?.calendars).toMatchObject([
+      { id: calendarId, can_read: true, can_write: false },
+    ]);
     expect(errorOf(write)).toMatchObject({ code: 'FORBIDDEN', missing_right: 'write' });
     await expect(client.listTools()).rejects.toThrow(/401|unknown or revoked/);
     const keys = await meridian(['keys', 'list', '--data-dir', dataDir]);

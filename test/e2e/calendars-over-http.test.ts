@@ -7,6 +7,8 @@ import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
 import { connectHttpClient, errorOf } from '../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
+// Tool results are checked field by field below; a loose record keeps the assertions readable.
+// biome-ignore lint/suspicious/noExplicitAny: structured tool output inspected dynamically in assertions
 type Json = Record<string, any>;
 
 /** The user story of the calendars issue, end to end: real MCP client, HTTP, Bearer key, dynalite. */
@@ -27,9 +29,18 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
   beforeAll(async () => {
     // Monday 2 March 2026, 08:00 in New York.
     runtime = await startTestRuntime({ clock: fixedClock('2026-03-02T13:00:00Z'), defaultTimezone: ny });
-    server = await startHttpServer({ host: '127.0.0.1', port: 0, handle: (r) => routeHttpRequest(r, runtime), logger: runtime.logger });
-    agent = await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${(await runtime.newKey('laptop')).token}` });
-    other = await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${(await runtime.newKey('other')).token}` });
+    server = await startHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      handle: (r) => routeHttpRequest(r, runtime),
+      logger: runtime.logger,
+    });
+    agent = await connectHttpClient(`${server.url}/mcp`, undefined, {
+      authorization: `Bearer ${(await runtime.newKey('laptop')).token}`,
+    });
+    other = await connectHttpClient(`${server.url}/mcp`, undefined, {
+      authorization: `Bearer ${(await runtime.newKey('other')).token}`,
+    });
   });
 
   afterAll(async () => {
@@ -50,14 +61,27 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
     const mine = await call(agent, 'list_calendars', { format: 'json' });
     const theirs = await call(other, 'list_calendars', { format: 'json' });
     expect(mine.calendars.map((c: Json) => [c.name, c.can_read, c.can_write])).toEqual(
-      expect.arrayContaining([['Work', true, true], ['Home', true, true]]),
+      expect.arrayContaining([
+        ['Work', true, true],
+        ['Home', true, true],
+      ]),
     );
     expect(theirs.calendars).toEqual([]);
   });
 
   it('adds one-off, all-day and recurring events and lists them merged by start', async () => {
-    await call(agent, 'create_event', { calendar_id: work, summary: 'Design review', start: at('2026-03-03T10:00:00-05:00'), end: at('2026-03-03T11:00:00-05:00') });
-    await call(agent, 'create_event', { calendar_id: home, summary: 'Holiday', start: { date: '2026-03-04' }, end: { date: '2026-03-05' } });
+    await call(agent, 'create_event', {
+      calendar_id: work,
+      summary: 'Design review',
+      start: at('2026-03-03T10:00:00-05:00'),
+      end: at('2026-03-03T11:00:00-05:00'),
+    });
+    await call(agent, 'create_event', {
+      calendar_id: home,
+      summary: 'Holiday',
+      start: { date: '2026-03-04' },
+      end: { date: '2026-03-05' },
+    });
     const standup = await call(agent, 'create_event', {
       calendar_id: work,
       summary: 'Standup',
@@ -67,7 +91,12 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
     });
     seriesId = standup.event_id;
 
-    const listed = await call(agent, 'list_events', { start: '2026-03-02T00:00:00-05:00', end: '2026-03-05T00:00:00-05:00', max_results: 50, format: 'json' });
+    const listed = await call(agent, 'list_events', {
+      start: '2026-03-02T00:00:00-05:00',
+      end: '2026-03-05T00:00:00-05:00',
+      max_results: 50,
+      format: 'json',
+    });
 
     expect(listed.events.map((e: Json) => `${e.start_local} ${e.summary}`)).toEqual([
       '2026-03-02T09:00:00-05:00 Standup',
@@ -81,7 +110,13 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
   });
 
   it('keeps wall-clock time for a daily series across the DST change (8 March)', async () => {
-    const listed = await call(agent, 'list_events', { calendar_id: work, start: '2026-03-07T00:00:00-05:00', end: '2026-03-10T00:00:00-04:00', query: 'standup', format: 'json' });
+    const listed = await call(agent, 'list_events', {
+      calendar_id: work,
+      start: '2026-03-07T00:00:00-05:00',
+      end: '2026-03-10T00:00:00-04:00',
+      query: 'standup',
+      format: 'json',
+    });
 
     expect(listed.events.map((e: Json) => e.start_local)).toEqual([
       '2026-03-07T09:00:00-05:00',
@@ -92,10 +127,26 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
 
   it('edits one occurrence, then the whole series', async () => {
     const third = `${seriesId}_20260304T140000Z`;
-    await call(agent, 'update_event', { calendar_id: work, event_id: third, scope: 'this', summary: 'Standup (demo day)' });
-    await call(agent, 'update_event', { calendar_id: work, event_id: `${seriesId}_20260302T140000Z`, scope: 'all', location: 'Room 1' });
+    await call(agent, 'update_event', {
+      calendar_id: work,
+      event_id: third,
+      scope: 'this',
+      summary: 'Standup (demo day)',
+    });
+    await call(agent, 'update_event', {
+      calendar_id: work,
+      event_id: `${seriesId}_20260302T140000Z`,
+      scope: 'all',
+      location: 'Room 1',
+    });
 
-    const listed = await call(agent, 'list_events', { calendar_id: work, start: '2026-03-02T00:00:00-05:00', end: '2026-03-06T00:00:00-05:00', query: 'standup', format: 'json' });
+    const listed = await call(agent, 'list_events', {
+      calendar_id: work,
+      start: '2026-03-02T00:00:00-05:00',
+      end: '2026-03-06T00:00:00-05:00',
+      query: 'standup',
+      format: 'json',
+    });
     expect(listed.events.map((e: Json) => [e.summary, e.location ?? null])).toEqual([
       ['Standup', 'Room 1'],
       ['Standup', 'Room 1'],
@@ -108,29 +159,56 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
     const ids: string[] = [];
     for (let i = 0; i < 49; i++) {
       const day = String(10 + (i % 15)).padStart(2, '0');
-      ids.push((await call(agent, 'create_event', { calendar_id: home, summary: `Chore ${i}`, start: at(`2026-03-${day}T18:00:00-04:00`), end: at(`2026-03-${day}T18:30:00-04:00`) })).event_id);
+      ids.push(
+        (
+          await call(agent, 'create_event', {
+            calendar_id: home,
+            summary: `Chore ${i}`,
+            start: at(`2026-03-${day}T18:00:00-04:00`),
+            end: at(`2026-03-${day}T18:30:00-04:00`),
+          })
+        ).event_id,
+      );
     }
-    const updates = [...ids.map((event_id) => ({ event_id, transparency: 'transparent' })), { event_id: 'does-not-exist', summary: 'x' }];
+    const updates = [
+      ...ids.map((event_id) => ({ event_id, transparency: 'transparent' })),
+      { event_id: 'does-not-exist', summary: 'x' },
+    ];
 
     const result = await call(agent, 'batch_update_events', { calendar_id: home, updates });
 
     expect(result).toMatchObject({ succeeded: 49, failed: 1 });
-    expect(result.results.at(-1)).toMatchObject({ event_id: 'does-not-exist', ok: false, error: { code: 'NOT_FOUND' } });
+    expect(result.results.at(-1)).toMatchObject({
+      event_id: 'does-not-exist',
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
     const reread = await call(agent, 'get_event', { calendar_id: home, event_id: ids[17] });
     expect(reread.event.transparency).toBe('transparent');
   });
 
   it('deletes an event', async () => {
-    const made = await call(agent, 'create_event', { calendar_id: home, summary: 'Temporary', start: at('2026-03-20T12:00:00-04:00'), end: at('2026-03-20T13:00:00-04:00') });
+    const made = await call(agent, 'create_event', {
+      calendar_id: home,
+      summary: 'Temporary',
+      start: at('2026-03-20T12:00:00-04:00'),
+      end: at('2026-03-20T13:00:00-04:00'),
+    });
 
     await call(agent, 'delete_event', { calendar_id: home, event_id: made.event_id });
 
-    const gone = (await agent.callTool({ name: 'get_event', arguments: { calendar_id: home, event_id: made.event_id } })) as CallToolResult;
+    const gone = (await agent.callTool({
+      name: 'get_event',
+      arguments: { calendar_id: home, event_id: made.event_id },
+    })) as CallToolResult;
     expect(errorOf(gone).code).toBe('NOT_FOUND');
   });
 
   it('quick-adds "Lunch with Alice tomorrow at noon at Cafe Rio" and says what it understood', async () => {
-    const result = await call(agent, 'quick_add_event', { calendar_id: home, text: 'Lunch with Alice tomorrow at noon at Cafe Rio' });
+    const result = await call(agent, 'quick_add_event', {
+      calendar_id: home,
+      text: 'Lunch with Alice tomorrow at noon at Cafe Rio',
+    });
 
     expect(result.understood).toMatchObject({
       summary: 'Lunch with Alice',
@@ -139,19 +217,39 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
       start: '2026-03-03T12:00:00-05:00',
       duration_minutes: 60,
     });
-    expect(result.event).toMatchObject({ summary: 'Lunch with Alice', location: 'Cafe Rio', start_utc: '2026-03-03T17:00:00+00:00', end_utc: '2026-03-03T18:00:00+00:00' });
+    expect(result.event).toMatchObject({
+      summary: 'Lunch with Alice',
+      location: 'Cafe Rio',
+      start_utc: '2026-03-03T17:00:00+00:00',
+      end_utc: '2026-03-03T18:00:00+00:00',
+    });
   });
 
   it('adds and removes attendees without replacing the list', async () => {
-    const made = await call(agent, 'create_event', { calendar_id: work, summary: 'Sync', start: at('2026-03-05T15:00:00-05:00'), end: at('2026-03-05T15:30:00-05:00'), attendees: ['ann@example.com', 'bob@example.com'] });
+    const made = await call(agent, 'create_event', {
+      calendar_id: work,
+      summary: 'Sync',
+      start: at('2026-03-05T15:00:00-05:00'),
+      end: at('2026-03-05T15:30:00-05:00'),
+      attendees: ['ann@example.com', 'bob@example.com'],
+    });
 
-    const result = await call(agent, 'manage_attendees', { calendar_id: work, event_id: made.event_id, add_attendees: ['cy@example.com'], remove_attendees: ['bob@example.com'] });
+    const result = await call(agent, 'manage_attendees', {
+      calendar_id: work,
+      event_id: made.event_id,
+      add_attendees: ['cy@example.com'],
+      remove_attendees: ['bob@example.com'],
+    });
 
     expect(result.event.attendees.map((a: Json) => a.email)).toEqual(['ann@example.com', 'cy@example.com']);
   });
 
   it('reports busy blocks per calendar, ignoring free events', async () => {
-    const result = await call(agent, 'find_free_time', { calendar_ids: [work, home], start: '2026-03-03T00:00:00-05:00', end: '2026-03-04T00:00:00-05:00' });
+    const result = await call(agent, 'find_free_time', {
+      calendar_ids: [work, home],
+      start: '2026-03-03T00:00:00-05:00',
+      end: '2026-03-04T00:00:00-05:00',
+    });
 
     const workBusy = result.calendars.find((c: Json) => c.calendar_id === work).busy;
     expect(workBusy).toEqual([
@@ -164,11 +262,22 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
     const seen: string[] = [];
     let page_token: string | undefined;
     do {
-      const page = await call(agent, 'list_events', { start: '2026-03-01T00:00:00-05:00', end: '2026-04-01T00:00:00-04:00', max_results: 7, format: 'json', ...(page_token ? { page_token } : {}) });
+      const page = await call(agent, 'list_events', {
+        start: '2026-03-01T00:00:00-05:00',
+        end: '2026-04-01T00:00:00-04:00',
+        max_results: 7,
+        format: 'json',
+        ...(page_token ? { page_token } : {}),
+      });
       seen.push(...page.events.map((e: Json) => `${e.calendar_id}|${e.id}`));
       page_token = page.next_page_token;
     } while (page_token);
-    const all = await call(agent, 'list_events', { start: '2026-03-01T00:00:00-05:00', end: '2026-04-01T00:00:00-04:00', max_results: 2500, format: 'json' });
+    const all = await call(agent, 'list_events', {
+      start: '2026-03-01T00:00:00-05:00',
+      end: '2026-04-01T00:00:00-04:00',
+      max_results: 2500,
+      format: 'json',
+    });
 
     expect(seen).toEqual(all.events.map((e: Json) => `${e.calendar_id}|${e.id}`));
     expect(new Set(seen).size).toBe(seen.length);

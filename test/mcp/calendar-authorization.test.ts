@@ -34,13 +34,18 @@ describe('calendar tools and per-calendar grants', () => {
       handle: (request) => routeHttpRequest(request, runtime),
       logger: runtime.logger,
     });
-    const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Board', time_zone: 'America/New_York' });
+    const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
+      name: 'Board',
+      time_zone: 'America/New_York',
+    });
     calendarId = calendar.id;
     eventId = (await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, event)).id;
     for (const grant of ['none', 'read', 'write'] as const) {
       const key = await runtime.newKey(grant);
       if (grant !== 'none') await runtime.access.setGrant(key.keyId, calendarId, grant);
-      clients[grant] = await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${key.token}` });
+      clients[grant] = await connectHttpClient(`${server.url}/mcp`, undefined, {
+        authorization: `Bearer ${key.token}`,
+      });
     }
     const revoked = await runtime.newKey('revoked');
     await runtime.access.setGrant(revoked.keyId, calendarId, 'write');
@@ -64,10 +69,16 @@ describe('calendar tools and per-calendar grants', () => {
   const writeCalls = (): [string, Record<string, unknown>][] => [
     ['create_event', { calendar_id: calendarId, ...event }],
     ['update_event', { calendar_id: calendarId, event_id: eventId, summary: 'Hijacked' }],
-    ['batch_update_events', { calendar_id: calendarId, updates: [{ event_id: eventId, summary: 'Hijacked' }] }],
+    [
+      'batch_update_events',
+      { calendar_id: calendarId, updates: [{ event_id: eventId, summary: 'Hijacked' }] },
+    ],
     ['delete_event', { calendar_id: calendarId, event_id: eventId }],
     ['quick_add_event', { calendar_id: calendarId, text: 'Coffee tomorrow at 3pm' }],
-    ['manage_attendees', { calendar_id: calendarId, event_id: eventId, add_attendees: ['mallory@example.com'] }],
+    [
+      'manage_attendees',
+      { calendar_id: calendarId, event_id: eventId, add_attendees: ['mallory@example.com'] },
+    ],
     ['create_calendar', { summary: 'Sibling', calendar_id: calendarId }],
   ];
 
@@ -87,14 +98,19 @@ describe('calendar tools and per-calendar grants', () => {
     it('gets FORBIDDEN (read) from every read tool', async () => {
       for (const [name, args] of readCalls()) {
         const error = errorOf(await call('none', name, args));
-        expect(error, name).toMatchObject({ code: 'FORBIDDEN', calendar_id: calendarId, missing_right: 'read' });
+        expect(error, name).toMatchObject({
+          code: 'FORBIDDEN',
+          calendar_id: calendarId,
+          missing_right: 'read',
+        });
       }
     });
 
     it('gets the calendar reported as FORBIDDEN by find_free_time', async () => {
       const result = await call('none', 'find_free_time', { calendar_ids: [calendarId], ...window });
 
-      expect((result.structuredContent?.calendars as { error?: { code: string } }[])[0]?.error?.code).toBe('FORBIDDEN');
+      const calendars = (result.structuredContent?.calendars ?? []) as { error?: { code: string } }[];
+      expect(calendars[0]?.error?.code).toBe('FORBIDDEN');
     });
 
     it('gets FORBIDDEN (write) from every write tool', async () => {
@@ -109,14 +125,20 @@ describe('calendar tools and per-calendar grants', () => {
       const listed = await call('read', 'list_calendars', { format: 'json' });
       const fetched = await call('read', 'get_event', { calendar_id: calendarId, event_id: eventId });
 
-      expect(listed.structuredContent?.calendars).toMatchObject([{ id: calendarId, can_read: true, can_write: false }]);
+      expect(listed.structuredContent?.calendars).toMatchObject([
+        { id: calendarId, can_read: true, can_write: false },
+      ]);
       expect(fetched.structuredContent).toMatchObject({ event: { summary: 'Board meeting' } });
     });
 
     it('gets FORBIDDEN naming the missing write right from every write tool, and nothing changes', async () => {
       for (const [name, args] of writeCalls()) {
         const error = errorOf(await call('read', name, args));
-        expect(error, name).toMatchObject({ code: 'FORBIDDEN', calendar_id: calendarId, missing_right: 'write' });
+        expect(error, name).toMatchObject({
+          code: 'FORBIDDEN',
+          calendar_id: calendarId,
+          missing_right: 'write',
+        });
       }
       const after = await runtime.calendars.getEvent(LOCAL_OWNER, calendarId, eventId);
       expect(after.summary).toBe('Board meeting');
@@ -128,7 +150,11 @@ describe('calendar tools and per-calendar grants', () => {
 
   describe('a key with read and write', () => {
     it('can change the event', async () => {
-      const result = await call('write', 'update_event', { calendar_id: calendarId, event_id: eventId, location: 'Room 4' });
+      const result = await call('write', 'update_event', {
+        calendar_id: calendarId,
+        event_id: eventId,
+        location: 'Room 4',
+      });
 
       expect(result.structuredContent).toMatchObject({ event: { location: 'Room 4' } });
     });

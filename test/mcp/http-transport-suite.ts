@@ -26,10 +26,17 @@ export const TIME_TOOLS = [
 const PURE = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** A valid call for each time tool, and a field of its answer that proves it did the work. */
-const VALID_CALLS: Record<(typeof TIME_TOOLS)[number], { args: Record<string, unknown>; expect: Record<string, unknown> }> = {
+const VALID_CALLS: Record<
+  (typeof TIME_TOOLS)[number],
+  { args: Record<string, unknown>; expect: Record<string, unknown> }
+> = {
   get_temporal_context: { args: { timezone: 'Asia/Kathmandu' }, expect: { utc_offset: '+05:45' } },
   resolve_datetime: {
-    args: { expression: 'next Tuesday at 2pm', timezone: 'America/New_York', reference_time: '2026-02-20T15:30:00Z' },
+    args: {
+      expression: 'next Tuesday at 2pm',
+      timezone: 'America/New_York',
+      reference_time: '2026-02-20T15:30:00Z',
+    },
     expect: { resolved_utc: '2026-02-24T19:00:00+00:00' },
   },
   convert_timezone: {
@@ -45,7 +52,12 @@ const VALID_CALLS: Record<(typeof TIME_TOOLS)[number], { args: Record<string, un
     expect: { adjusted_local: '2026-03-09T01:00:00-04:00' },
   },
   expand_rrule: {
-    args: { rrule: 'FREQ=DAILY;COUNT=2', dtstart: '2026-03-07T09:00:00', timezone: 'America/New_York', format: 'json' },
+    args: {
+      rrule: 'FREQ=DAILY;COUNT=2',
+      dtstart: '2026-03-07T09:00:00',
+      timezone: 'America/New_York',
+      format: 'json',
+    },
     expect: { count: 2 },
   },
 };
@@ -63,7 +75,9 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
     beforeAll(async () => {
       target = await start();
       ({ token } = await target.newKey());
-      client = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, { authorization: `Bearer ${token}` });
+      client = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, {
+        authorization: `Bearer ${token}`,
+      });
     });
 
     afterAll(async () => {
@@ -94,7 +108,10 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
 
     it('encodes list results as TOON text by default and JSON on request', async () => {
       const args = VALID_CALLS.expand_rrule.args;
-      const toon = (await client.callTool({ name: 'expand_rrule', arguments: { ...args, format: 'toon' } })) as CallToolResult;
+      const toon = (await client.callTool({
+        name: 'expand_rrule',
+        arguments: { ...args, format: 'toon' },
+      })) as CallToolResult;
       const json = (await client.callTool({ name: 'expand_rrule', arguments: args })) as CallToolResult;
 
       const toonText = toon.content[0]?.type === 'text' ? toon.content[0].text : '';
@@ -108,7 +125,11 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
       ['get_temporal_context', { timezone: 'America/New_Yrok' }, 'INVALID_TIMEZONE'],
       ['convert_timezone', { datetime: '2026-03-15 noon', target_timezone: 'UTC' }, 'INVALID_DATETIME'],
       ['adjust_timestamp', { datetime: '2026-03-15T18:00:00Z', adjustment: '2 hours' }, 'INVALID_DURATION'],
-      ['expand_rrule', { rrule: 'FREQ=SOMETIMES', dtstart: '2026-03-07T09:00:00', timezone: 'UTC' }, 'INVALID_RRULE'],
+      [
+        'expand_rrule',
+        { rrule: 'FREQ=SOMETIMES', dtstart: '2026-03-07T09:00:00', timezone: 'UTC' },
+        'INVALID_RRULE',
+      ],
       ['resolve_datetime', { expression: 'when pigs fly', timezone: 'UTC' }, 'UNRECOGNIZED_EXPRESSION'],
       ['compute_duration', { start: '2026-03-16T13:00:00Z' }, 'INVALID_INPUT'],
     ] as const)('returns isError with a stable code from %s', async (name, args, code) => {
@@ -147,7 +168,9 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
 
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/keys create/);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /keys create/,
+      );
     });
 
     it.each(['mrd_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'not-a-key'])(
@@ -161,7 +184,9 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
 
     it('refuses a key once it is revoked', async () => {
       const { token, keyId } = await target.newKey();
-      const own = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, { authorization: `Bearer ${token}` });
+      const own = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, {
+        authorization: `Bearer ${token}`,
+      });
       await own.listTools();
 
       await target.revokeKey(keyId);

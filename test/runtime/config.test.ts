@@ -39,6 +39,8 @@ describe('loadEmbeddedConfig', () => {
   });
 
   it('refuses an unknown zone at start-up with suggestions', () => {
-    expect(() => loadEmbeddedConfig({ MERIDIAN_TIMEZONE: 'Europe/Londn' }, {})).toThrowError(/Europe\/London/);
+    expect(() => loadEmbeddedConfig({ MERIDIAN_TIMEZONE: 'Europe/Londn' }, {})).toThrowError(
+      /Europe\/London/,
+    );
   });
 });

@@ -6,7 +6,10 @@ import { describeMcpHttpTransport } from '../mcp/http-transport-suite.js';
 import { startTestRuntime } from '../support/test-runtime.js';
 
 describeMcpHttpTransport('node:http server (meridian serve)', async () => {
-  const runtime = await startTestRuntime({ clock: fixedClock('2026-02-20T15:30:00Z'), defaultTimezone: 'America/New_York' });
+  const runtime = await startTestRuntime({
+    clock: fixedClock('2026-02-20T15:30:00Z'),
+    defaultTimezone: 'America/New_York',
+  });
   const server = await startHttpServer({
     host: '127.0.0.1',
     port: 0,

@@ -13,7 +13,10 @@ export async function meridian(args: string[], env: Record<string, string> = {})
 }
 
 /** Starts `meridian serve` on a free port and resolves once it prints its URL. */
-export async function startServe(args: string[], env: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startServe(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['bin/meridian.mjs', 'serve', '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,6 +18,7 @@ export async function connectHttpClient(mcpUrl: string, fetch?: FetchLike, heade
 /** The JSON error body of an isError result. */
 export function errorOf(result: CallToolResult): { code: string; message: string; [key: string]: unknown } {
   const [first] = result.content;
-  if (!result.isError || first?.type !== 'text') throw new Error(`expected an isError result, got ${JSON.stringify(result)}`);
+  if (!result.isError || first?.type !== 'text')
+    throw new Error(`expected an isError result, got ${JSON.stringify(result)}`);
   return (JSON.parse(first.text) as { error: { code: string; message: string } }).error;
 }

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { DynamoDbDocumentStore } from '../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
 import { createLocalDynamoDbClient, ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb.js';
-import { EncryptionSdkEnvelope, rawAesKeyring } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
+import {
+  EncryptionSdkEnvelope,
+  rawAesKeyring,
+} from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { type Clock, systemClock } from '../../lambdas/core/ports.js';
 import { composeDeps, type Platform } from '../../lambdas/runtime/compose.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
@@ -16,7 +19,13 @@ const silentLogger = { info: () => undefined, warn: () => undefined, error: () =
  * level: tools, HTTP, handlers. Pass `endpoint` to share a running DynamoDB (e.g. DynamoDB Local).
  */
 export async function startTestRuntime(
-  options: { clock?: Clock; defaultTimezone?: string; endpoint?: string; tableName?: string; factories?: Platform['factories'] } = {},
+  options: {
+    clock?: Clock;
+    defaultTimezone?: string;
+    endpoint?: string;
+    tableName?: string;
+    factories?: Platform['factories'];
+  } = {},
 ) {
   const dynalite = options.endpoint ? undefined : await startDynalite();
   const endpoint = options.endpoint ?? dynalite!.endpoint;

@@ -26,7 +26,9 @@ export async function loadOrCreateKeyFile(path: string): Promise<Uint8Array> {
   }
   const key = await readFile(path);
   if (key.length !== KEY_BYTES) {
-    throw new Error(`The key file ${path} is ${key.length} bytes, expected ${KEY_BYTES}: it is damaged or not Meridian's.`);
+    throw new Error(
+      `The key file ${path} is ${key.length} bytes, expected ${KEY_BYTES}: it is damaged or not Meridian's.`,
+    );
   }
   return new Uint8Array(key);
 }

@@ -150,9 +150,13 @@ export class AccessStore {
   private async requireKey(keyId: string): Promise<ApiKeyItem> {
     const item = await this.readKey(keyId);
     if (!item) {
-      throw new DomainError('NOT_FOUND', `No API key with id "${keyId}". List keys with \`npx meridian keys list\`.`, {
-        key_id: keyId,
-      });
+      throw new DomainError(
+        'NOT_FOUND',
+        `No API key with id "${keyId}". List keys with \`npx meridian keys list\`.`,
+        {
+          key_id: keyId,
+        },
+      );
     }
     return item;
   }

@@ -15,7 +15,11 @@ export interface ParsedToken {
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A new key id (12 base-36 characters) and secret (32 bytes, base64url). */
-export function newKeyMaterial(bytes: (length: number) => Uint8Array): { keyId: string; secret: string; token: string } {
+export function newKeyMaterial(bytes: (length: number) => Uint8Array): {
+  keyId: string;
+  secret: string;
+  token: string;
+} {
   const idBytes = bytes(12);
   const keyId = Array.from(idBytes, (b) => ID_ALPHABET[b % ID_ALPHABET.length]).join('');
   const secret = Buffer.from(bytes(32)).toString('base64url');

@@ -16,7 +16,12 @@ class UsageError extends Error {
 export { UsageError };
 
 /** `meridian keys create|list|revoke`. */
-export async function keysCommand(runtime: EmbeddedRuntime, args: string[], flags: { label?: string }, out: CliOutput) {
+export async function keysCommand(
+  runtime: EmbeddedRuntime,
+  args: string[],
+  flags: { label?: string },
+  out: CliOutput,
+) {
   const [action, keyId] = args;
   if (action === 'create') {
     const label = flags.label?.trim();
@@ -24,15 +29,20 @@ export async function keysCommand(runtime: EmbeddedRuntime, args: string[], flag
     const key = await runtime.access.createKey(label);
     out.line(`Created API key ${key.key_id} (${key.label}). Copy it now — it is shown only once:\n`);
     out.line(`  ${key.token}\n`);
-    out.line(`It can use no calendar yet: grant some with \`meridian grants set ${key.key_id} <calendar-id> read|write\`,`);
+    out.line(
+      `It can use no calendar yet: grant some with \`meridian grants set ${key.key_id} <calendar-id> read|write\`,`,
+    );
     out.line('or let the client create its own with the create_calendar tool.');
     return;
   }
   if (action === 'list') {
     const keys = await runtime.access.listKeys();
-    if (keys.length === 0) return out.line('No API keys. Create one with `meridian keys create --label NAME`.');
+    if (keys.length === 0)
+      return out.line('No API keys. Create one with `meridian keys create --label NAME`.');
     for (const key of keys) {
-      out.line(`${key.key_id}  ${key.label.padEnd(20)}  created ${key.created_at}${key.revoked_at ? `  REVOKED ${key.revoked_at}` : ''}`);
+      out.line(
+        `${key.key_id}  ${key.label.padEnd(20)}  created ${key.created_at}${key.revoked_at ? `  REVOKED ${key.revoked_at}` : ''}`,
+      );
     }
     return;
   }
@@ -61,7 +71,8 @@ export async function grantsCommand(runtime: EmbeddedRuntime, args: string[], ou
     if (!keyId) throw new UsageError('Usage: meridian grants list KEY_ID');
     const grants = await runtime.access.grantsOf(keyId);
     if (grants.size === 0) return out.line(`${keyId} has no grants.`);
-    for (const [calendar, right] of grants) out.line(`${calendar}  ${right === 'write' ? 'read+write' : right}`);
+    for (const [calendar, right] of grants)
+      out.line(`${calendar}  ${right === 'write' ? 'read+write' : right}`);
     return;
   }
   throw new UsageError('Usage: meridian grants set KEY_ID CALENDAR_ID none|read|write | grants list KEY_ID');
@@ -71,6 +82,10 @@ export async function grantsCommand(runtime: EmbeddedRuntime, args: string[], ou
 export async function calendarsCommand(runtime: EmbeddedRuntime, args: string[], out: CliOutput) {
   if (args[0] !== 'list') throw new UsageError('Usage: meridian calendars list');
   const calendars = await runtime.registry.listCalendars();
-  if (calendars.length === 0) return out.line('No calendars yet. Connect one (`meridian connect …`) or create one with create_calendar.');
-  for (const c of calendars) out.line(`${c.calendar_id}  ${c.name}${c.primary ? '  (primary)' : ''}  [${c.access_role}]`);
+  if (calendars.length === 0)
+    return out.line(
+      'No calendars yet. Connect one (`meridian connect …`) or create one with create_calendar.',
+    );
+  for (const c of calendars)
+    out.line(`${c.calendar_id}  ${c.name}${c.primary ? '  (primary)' : ''}  [${c.access_role}]`);
 }

@@ -14,7 +14,8 @@ interface ConnectFlags {
 }
 
 async function promptHidden(question: string): Promise<string> {
-  if (!process.stdin.isTTY) throw new UsageError('No terminal to ask for the password: set MERIDIAN_CALDAV_PASSWORD.');
+  if (!process.stdin.isTTY)
+    throw new UsageError('No terminal to ask for the password: set MERIDIAN_CALDAV_PASSWORD.');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   // Mute the echo of typed characters: the password must not appear on screen or in scrollback.
   const output = rl as unknown as { _writeToOutput: (s: string) => void };
@@ -46,7 +47,11 @@ async function register(
   if (!factory) throw new UsageError(`${draft.provider} is not configured.`);
   const now = runtime.clock.now().toISOString();
   const ciphertext = await runtime.encryption.encrypt(Buffer.from(secretText, 'utf8'), secretContext(draft));
-  const connection: ConnectionRecord = { ...draft, secret_ciphertext: Buffer.from(ciphertext).toString('base64'), created_at: now };
+  const connection: ConnectionRecord = {
+    ...draft,
+    secret_ciphertext: Buffer.from(ciphertext).toString('base64'),
+    created_at: now,
+  };
   const calendars = await factory(connection, secretText).listCalendars();
   await runtime.registry.putConnection(connection);
   for (const calendar of calendars) {
@@ -76,7 +81,12 @@ async function register(
 }
 
 /** `meridian connect google|caldav`. */
-export async function connectCommand(runtime: EmbeddedRuntime, args: string[], flags: ConnectFlags, out: CliOutput) {
+export async function connectCommand(
+  runtime: EmbeddedRuntime,
+  args: string[],
+  flags: ConnectFlags,
+  out: CliOutput,
+) {
   const [provider] = args;
   // Fail before the browser dance or any write if the key does not exist.
   if (flags.key) await runtime.access.describeKey(flags.key);
@@ -84,7 +94,9 @@ export async function connectCommand(runtime: EmbeddedRuntime, args: string[], f
   if (provider === 'google') {
     const settings = googleClientSettings(process.env);
     if (!settings) {
-      throw new UsageError('Set MERIDIAN_GOOGLE_CLIENT_ID and MERIDIAN_GOOGLE_CLIENT_SECRET (an OAuth "Desktop app" client) first.');
+      throw new UsageError(
+        'Set MERIDIAN_GOOGLE_CLIENT_ID and MERIDIAN_GOOGLE_CLIENT_SECRET (an OAuth "Desktop app" client) first.',
+      );
     }
     const result = await authorizeWithLoopback({
       clientId: settings.clientId,
@@ -97,19 +109,29 @@ export async function connectCommand(runtime: EmbeddedRuntime, args: string[], f
     });
     return register(
       runtime,
-      { connection_id: connectionId, provider: 'google', connection_kind: 'oauth', account: result.email ?? 'google account', label: flags.label ?? null },
+      {
+        connection_id: connectionId,
+        provider: 'google',
+        connection_kind: 'oauth',
+        account: result.email ?? 'google account',
+        label: flags.label ?? null,
+      },
       { refresh_token: result.refresh_token },
       flags,
       out,
     );
   }
   if (provider === 'caldav') {
-    if (!flags.url || !flags.username) throw new UsageError('Usage: meridian connect caldav --url URL --username USER [--key KEY_ID]');
+    if (!flags.url || !flags.username)
+      throw new UsageError('Usage: meridian connect caldav --url URL --username USER [--key KEY_ID]');
     const url = new URL(flags.url);
     if (url.protocol !== 'https:' && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
-      throw new UsageError('Use an https:// CalDAV URL: the password would otherwise cross the network in clear text.');
+      throw new UsageError(
+        'Use an https:// CalDAV URL: the password would otherwise cross the network in clear text.',
+      );
     }
-    const password = process.env.MERIDIAN_CALDAV_PASSWORD ?? (await promptHidden(`Password for ${flags.username}: `));
+    const password =
+      process.env.MERIDIAN_CALDAV_PASSWORD ?? (await promptHidden(`Password for ${flags.username}: `));
     return register(
       runtime,
       {
@@ -125,5 +147,7 @@ export async function connectCommand(runtime: EmbeddedRuntime, args: string[], f
       out,
     );
   }
-  throw new UsageError('Usage: meridian connect google [--key KEY_ID] | connect caldav --url URL --username USER [--key KEY_ID]');
+  throw new UsageError(
+    'Usage: meridian connect google [--key KEY_ID] | connect caldav --url URL --username USER [--key KEY_ID]',
+  );
 }

@@ -30,7 +30,11 @@ describe('AccessStore', () => {
     it('accepts the token it issued and names the key', async () => {
       const key = await runtime.access.createKey('agent');
 
-      expect(await runtime.access.authenticate(key.token)).toEqual({ kind: 'api-key', keyId: key.key_id, label: 'agent' });
+      expect(await runtime.access.authenticate(key.token)).toEqual({
+        kind: 'api-key',
+        keyId: key.key_id,
+        label: 'agent',
+      });
     });
 
     it('refuses a token whose secret was altered', async () => {
@@ -51,7 +55,9 @@ describe('AccessStore', () => {
       await runtime.access.revokeKey(key.key_id);
 
       expect(await runtime.access.authenticate(key.token)).toBeUndefined();
-      expect((await runtime.access.listKeys()).find((k) => k.key_id === key.key_id)?.revoked_at).toBeDefined();
+      expect(
+        (await runtime.access.listKeys()).find((k) => k.key_id === key.key_id)?.revoked_at,
+      ).toBeDefined();
     });
   });
 
@@ -79,7 +85,9 @@ describe('AccessStore', () => {
       const principal = { kind: 'api-key' as const, keyId: key.key_id, label: 'reader' };
 
       await expect(runtime.access.requireRight(principal, 'native/r', 'read')).resolves.toBeUndefined();
-      const refusal = await runtime.access.requireRight(principal, 'native/r', 'write').catch((error) => error);
+      const refusal = await runtime.access
+        .requireRight(principal, 'native/r', 'write')
+        .catch((error) => error);
       expect(refusal.code).toBe('FORBIDDEN');
       expect(refusal.details).toMatchObject({ calendar_id: 'native/r', missing_right: 'write' });
       expect(refusal.message).toContain('native/r');

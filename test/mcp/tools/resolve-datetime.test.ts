@@ -9,7 +9,10 @@ import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.j
 let deps: TestRuntime;
 
 beforeAll(async () => {
-  deps = await startTestRuntime({ clock: fixedClock('2026-02-20T15:30:00Z'), defaultTimezone: 'America/New_York' });
+  deps = await startTestRuntime({
+    clock: fixedClock('2026-02-20T15:30:00Z'),
+    defaultTimezone: 'America/New_York',
+  });
 });
 
 afterAll(async () => {

@@ -100,12 +100,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     const keep = (event: CalendarEvent) =>
       overlapsWindow(event, fromMs, toMs) &&
       (!query.query || matchesText(event, query.query)) &&
-      (!after ||
-        compareByStart(event, {
-          ...event,
-          start: { date_time: new Date(after[0]).toISOString() },
-          id: after[1],
-        }) > 0);
+      (!after || isAfterCursor(event, after));
     const [long, seriesItems] = await Promise.all([
       queryAll(this.deps.store, { index: 'gsi1', partition: longIndexOf(calendar.native_id) }),
       queryAll(this.deps.store, { partition: partitionOf(calendar.native_id), beginsWith: SERIES_PREFIX }),

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { MAX_BATCH } from '../../../core/calendar/calendar-service.js';
 import { defineTool } from '../../tool-definition.js';
-import { calendarIdInput, EventViewOutput, eventIdInput, ifMatchInput, scopeInput, toDomainPatch } from './calendar-schemas.js';
+import {
+  calendarIdInput,
+  EventViewOutput,
+  eventIdInput,
+  ifMatchInput,
+  scopeInput,
+  toDomainPatch,
+} from './calendar-schemas.js';
 import { patchFields } from './update-event.js';
 
 export const batchUpdateEventsTool = defineTool({
@@ -13,7 +20,9 @@ export const batchUpdateEventsTool = defineTool({
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     updates: z
-      .array(patchFields.extend({ event_id: eventIdInput, scope: scopeInput, if_match: ifMatchInput.optional() }))
+      .array(
+        patchFields.extend({ event_id: eventIdInput, scope: scopeInput, if_match: ifMatchInput.optional() }),
+      )
       .min(1)
       .max(MAX_BATCH)
       .describe(`1–${MAX_BATCH} patches, each with event_id and the fields to change.`),

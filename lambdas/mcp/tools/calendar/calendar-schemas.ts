@@ -15,12 +15,16 @@ import {
 export const calendarIdInput = z
   .string()
   .min(1)
-  .describe('Calendar id from list_calendars, e.g. "native/…" or "google/…". Omit for your primary calendar.');
+  .describe(
+    'Calendar id from list_calendars, e.g. "native/…" or "google/…". Omit for your primary calendar.',
+  );
 
 export const eventIdInput = z
   .string()
   .min(1)
-  .describe('Event id from list_events or get_event. An occurrence of a series has the form "<series id>_<start>".');
+  .describe(
+    'Event id from list_events or get_event. An occurrence of a series has the form "<series id>_<start>".',
+  );
 
 export const eventTimeInput = EventTime.describe(
   'Either {date_time: RFC 3339 with offset, time_zone?: IANA} for a timed event, or {date: "YYYY-MM-DD"} for all-day (end date exclusive).',
@@ -29,7 +33,9 @@ export const eventTimeInput = EventTime.describe(
 export const attendeeEmails = z
   .array(z.string().email())
   .max(200)
-  .describe('Attendee email addresses. On update this replaces the whole list (see manage_attendees to add/remove).');
+  .describe(
+    'Attendee email addresses. On update this replaces the whole list (see manage_attendees to add/remove).',
+  );
 
 export const scopeInput = EditScope.default('this').describe(
   'For an occurrence of a recurring series: "this" (only it), "following" (it and later ones: the series is split), or "all" (the whole series). Ignored for one-off events.',
@@ -51,8 +57,13 @@ export const eventFieldsInput = {
   transparency: Transparency.describe('"opaque" (busy, default) or "transparent" (free).'),
   visibility: Visibility.describe('"default", "public", "private" or "confidential".'),
   attendees: attendeeEmails,
-  reminders: Reminders.describe('{use_default, overrides?: [{method: "email"|"popup", minutes}]}; {use_default: false, overrides: []} silences reminders.'),
-  color_id: z.string().regex(/^([1-9]|1[01])$/).describe('Color id 1–11.'),
+  reminders: Reminders.describe(
+    '{use_default, overrides?: [{method: "email"|"popup", minutes}]}; {use_default: false, overrides: []} silences reminders.',
+  ),
+  color_id: z
+    .string()
+    .regex(/^([1-9]|1[01])$/)
+    .describe('Color id 1–11.'),
   recurrence: z
     .array(z.string())
     .max(20)

@@ -16,7 +16,9 @@ export const createCalendarTool = defineTool({
     calendar_id: z
       .string()
       .optional()
-      .describe('An existing calendar on the account that should own the new one; omit for a native calendar.'),
+      .describe(
+        'An existing calendar on the account that should own the new one; omit for a native calendar.',
+      ),
   }),
   output: z.object({ calendar_id: z.string(), calendar: z.record(z.string(), z.unknown()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -15,7 +15,12 @@ export const deleteEventTool = defineTool({
     scope: scopeInput,
     if_match: ifMatchInput.optional(),
   }),
-  output: z.object({ deleted: z.literal(true), calendar_id: z.string(), event_id: z.string(), scope: z.string() }),
+  output: z.object({
+    deleted: z.literal(true),
+    calendar_id: z.string(),
+    event_id: z.string(),
+    scope: z.string(),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   run: async (deps, { calendar_id, event_id, scope, if_match }, { principal }) => {
     const deleted = await deps.calendars.deleteEvent(principal, {

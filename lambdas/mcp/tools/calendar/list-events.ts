@@ -18,11 +18,27 @@ export const listEventsTool = defineTool({
     calendar_id: calendarIdInput.optional().describe('One calendar; omit to read all readable calendars.'),
     start: rfc3339('start of the window').optional(),
     end: rfc3339('end of the window').optional(),
-    max_results: z.number().int().min(1).max(MAX_LIST_RESULTS).default(DEFAULT_LIST_RESULTS).describe('Events per page (1–2500).'),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_LIST_RESULTS)
+      .default(DEFAULT_LIST_RESULTS)
+      .describe('Events per page (1–2500).'),
     page_token: z.string().optional().describe('next_page_token from the previous page of the same query.'),
-    single_events: z.boolean().default(true).describe('Expand recurring series into occurrences (default true).'),
-    order_by: z.enum(['start_time', 'updated']).default('start_time').describe('"start_time" (default) or "updated".'),
-    query: z.string().max(256).optional().describe('Free-text filter on title, description, location and attendees.'),
+    single_events: z
+      .boolean()
+      .default(true)
+      .describe('Expand recurring series into occurrences (default true).'),
+    order_by: z
+      .enum(['start_time', 'updated'])
+      .default('start_time')
+      .describe('"start_time" (default) or "updated".'),
+    query: z
+      .string()
+      .max(256)
+      .optional()
+      .describe('Free-text filter on title, description, location and attendees.'),
     format: outputFormat,
   }),
   output: z.object({

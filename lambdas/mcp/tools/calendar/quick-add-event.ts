@@ -15,7 +15,9 @@ export const quickAddEventTool = defineTool({
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     text: z.string().min(3).max(1024).describe('The sentence describing the event.'),
-    timezone: ianaZone('to read the time in. Omit for the calendar zone, else the configured default.').optional(),
+    timezone: ianaZone(
+      'to read the time in. Omit for the calendar zone, else the configured default.',
+    ).optional(),
   }),
   output: z.object({
     event_id: z.string(),

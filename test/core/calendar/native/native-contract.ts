@@ -6,11 +6,19 @@ import { startTestRuntime } from '../../../support/test-runtime.js';
 export function describeNativeContract(engine: string, endpoint: () => string): void {
   describeCalendarProviderContract(`NativeCalendarProvider on ${engine}`, async () => {
     const runtime = await startTestRuntime({ endpoint: endpoint() });
-    const provider = new NativeCalendarProvider({ store: runtime.store, clock: runtime.clock, random: runtime.random });
+    const provider = new NativeCalendarProvider({
+      store: runtime.store,
+      clock: runtime.clock,
+      random: runtime.random,
+    });
     const created = await provider.createCalendar({ name: 'Contract', time_zone: 'America/New_York' });
     return {
       provider,
-      calendar: { native_id: created.native_id, calendar_id: `native/${created.native_id}`, time_zone: 'America/New_York' },
+      calendar: {
+        native_id: created.native_id,
+        calendar_id: `native/${created.native_id}`,
+        time_zone: 'America/New_York',
+      },
       close: () => runtime.close(),
     };
   });
