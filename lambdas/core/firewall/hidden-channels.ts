@@ -3,7 +3,12 @@
  * rules can look at it: an attempt to smuggle instructions is refused, not just defused.
  */
 
-/** Unicode tag characters spell ASCII invisibly ("ASCII smuggling"): U+E0041 is an invisible "A". */
+/**
+ * Unicode tag characters spell ASCII invisibly ("ASCII smuggling"): U+E0041 is an invisible "A".
+ *
+ * @example
+ * decodeTagCharacters('Lunch\u{E0068}\u{E0069}'); // 'hi'
+ */
 export function decodeTagCharacters(text: string): string {
   let decoded = '';
   for (const ch of text) {
@@ -16,6 +21,9 @@ export function decodeTagCharacters(text: string): string {
 /**
  * Runs after a right-to-left override (U+202E), reversed: "\u202Esnoitcurtsni suoiverp erongi"
  * shows people "ignore previous instructions" and gives a model the reversed letters.
+ *
+ * @example
+ * reversedOverrideRuns('Budget \u202Eemoh og\u202C'); // ['go home']
  */
 export function reversedOverrideRuns(text: string): string[] {
   return Array.from(text.matchAll(/\u202E([^\u202C\u2069\n]*)/gu), (found) =>
@@ -28,7 +36,12 @@ export function reversedOverrideRuns(text: string): string[] {
 const BASE64_RUN = /(?<![A-Za-z0-9+/=_%.-])[A-Za-z0-9+/]{20,}={0,2}(?![A-Za-z0-9+/=])/g;
 const MAX_RUNS = 16;
 
-/** The base64 runs in `text` that decode to UTF-8 text without control characters. */
+/**
+ * The base64 runs in `text` that decode to UTF-8 text without control characters.
+ *
+ * @example
+ * decodedBase64Runs('ref QWdlbmRhOiByb2FkbWFwLCBoaXJpbmc='); // ['Agenda: roadmap, hiring']
+ */
 export function decodedBase64Runs(text: string): string[] {
   const decoded: string[] = [];
   for (const [run] of Array.from(text.matchAll(BASE64_RUN)).slice(0, MAX_RUNS)) {

@@ -88,6 +88,10 @@ export const OVERRIDE_INSTRUCTIONS: FirewallRule = {
       view: 'prose',
       re: rx`\b(?:ignore|disregard|forget) (?:all of )?(?:the )?above (?:${INSTRUCTION_NOUN}|and (?:just |only |now )?${OUTPUT_VERB})\b`,
     },
+    {
+      view: 'prose',
+      re: rx`\b(?:ignore|disregard|forget|override) (?:all )?(?:of )?the ${INSTRUCTION_NOUN} (?:above|before this|given (?:above|before|earlier|previously)|you (?:were|have been) given|you received)\b`,
+    },
     { view: 'prose', re: rx`\b${OVERRIDE_VERB} (?:the |your )?(?:system|safety) rules\b` },
     {
       view: 'prose',

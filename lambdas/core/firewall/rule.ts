@@ -38,8 +38,11 @@ export function anyPattern(patterns: readonly Pattern[]): FirewallRule['match'] 
 }
 
 /**
- * Builds a Unicode regular expression from a template, so that shared
- * fragments (lists of verbs or nouns) are written once: rx`\bignore ${NOUNS}\b`.
+ * Builds a Unicode regular expression from a template, so that shared fragments (lists of verbs or
+ * nouns) are written once.
+ *
+ * @example
+ * rx`\bignore ${oneOf('previous', 'prior')} instructions\b`; // /\bignore (?:previous|prior) instructions\b/u
  */
 export function rx(strings: TemplateStringsArray, ...parts: string[]): RegExp {
   return new RegExp(String.raw({ raw: strings.raw }, ...parts), 'u');
