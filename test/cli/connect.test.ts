@@ -30,7 +30,12 @@ describe('meridian connect with a running server', { timeout: 120_000 }, () => {
     dataDir = await mkdtemp(join(tmpdir(), 'meridian-connect-'));
     radicale = await startRadicale({ alice: 's3cret' });
     google = await startFakeGoogleCalendar({ email: 'bob@example.com' });
-    const caldav = new CalDavCalendarProvider({ serverUrl: radicale.url, username: 'alice', password: 's3cret', calendarPrefix: 'x/' });
+    const caldav = new CalDavCalendarProvider({
+      serverUrl: radicale.url,
+      username: 'alice',
+      password: 's3cret',
+      calendarPrefix: 'x/',
+    });
     await caldav.createCalendar({ name: 'Alice work', time_zone: 'Europe/Paris' });
     env = {
       MERIDIAN_GOOGLE_CLIENT_ID: google.clientId,
@@ -61,23 +66,57 @@ describe('meridian connect with a running server', { timeout: 120_000 }, () => {
   };
 
   it('refuses a wrong CalDAV password and stores nothing', async () => {
-    const attempt = meridian(['connect', 'caldav', '--url', radicale.url, '--username', 'alice', '--key', keyId, '--data-dir', dataDir], {
-      MERIDIAN_CALDAV_PASSWORD: 'wrong',
-    });
+    const attempt = meridian(
+      [
+        'connect',
+        'caldav',
+        '--url',
+        radicale.url,
+        '--username',
+        'alice',
+        '--key',
+        keyId,
+        '--data-dir',
+        dataDir,
+      ],
+      {
+        MERIDIAN_CALDAV_PASSWORD: 'wrong',
+      },
+    );
 
-    await expect(attempt).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/password|reconnect/i) });
+    await expect(attempt).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/password|reconnect/i),
+    });
     expect((await call('list_calendars', { format: 'json' })).calendars).toEqual([]);
   });
 
   it('connects a CalDAV account, grants its calendars to --key only, and serves them over MCP', async () => {
-    const connected = await meridian(['connect', 'caldav', '--url', radicale.url, '--username', 'alice', '--key', keyId, '--data-dir', dataDir], {
-      MERIDIAN_CALDAV_PASSWORD: 's3cret',
-    });
+    const connected = await meridian(
+      [
+        'connect',
+        'caldav',
+        '--url',
+        radicale.url,
+        '--username',
+        'alice',
+        '--key',
+        keyId,
+        '--data-dir',
+        dataDir,
+      ],
+      {
+        MERIDIAN_CALDAV_PASSWORD: 's3cret',
+      },
+    );
     expect(connected.stdout).toMatch(/granted to key/);
     expect(connected.stdout + connected.stderr).not.toContain('s3cret');
 
-    const calendars = (await call('list_calendars', { provider: 'caldav', format: 'json' })).calendars as Json[];
-    expect(calendars).toMatchObject([{ provider: 'caldav', name: 'Alice work', can_write: true, connection_kind: 'password' }]);
+    const calendars = (await call('list_calendars', { provider: 'caldav', format: 'json' }))
+      .calendars as Json[];
+    expect(calendars).toMatchObject([
+      { provider: 'caldav', name: 'Alice work', can_write: true, connection_kind: 'password' },
+    ]);
     const calendarId = calendars[0]!.id as string;
     const made = await call('create_event', {
       calendar_id: calendarId,
@@ -85,16 +124,25 @@ describe('meridian connect with a running server', { timeout: 120_000 }, () => {
       start: { date_time: '2026-06-01T10:00:00+02:00', time_zone: 'Europe/Paris' },
       end: { date_time: '2026-06-01T10:30:00+02:00', time_zone: 'Europe/Paris' },
     });
-    const listed = await call('list_events', { calendar_id: calendarId, start: '2026-06-01T00:00:00Z', end: '2026-06-02T00:00:00Z', format: 'json' });
+    const listed = await call('list_events', {
+      calendar_id: calendarId,
+      start: '2026-06-01T00:00:00Z',
+      end: '2026-06-02T00:00:00Z',
+      format: 'json',
+    });
     expect((listed.events as Json[]).map((e) => e.summary)).toEqual(['Dentist']);
     expect((made.event as Json).start_utc).toBe('2026-06-01T08:00:00+00:00');
   });
 
   it('connects a Google account through the loopback OAuth flow and serves it over MCP', async () => {
-    const child = spawn(process.execPath, ['bin/meridian.mjs', 'connect', 'google', '--key', keyId, '--data-dir', dataDir], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['bin/meridian.mjs', 'connect', 'google', '--key', keyId, '--data-dir', dataDir],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -105,8 +153,8 @@ describe('meridian connect with a running server', { timeout: 120_000 }, () => {
     const consentUrl = await new Promise<string>((resolve, reject) => {
       child.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
-        const match = /https?:\/\/\S+/.exec(stderr);
-        if (match) resolve(match[0]);
+        const match = /connect Google Calendar:\s+(https?:\/\/\S+)/.exec(stderr);
+        if (match) resolve(match[1]!);
       });
       void exited.then(() => reject(new Error(`connect exited early: ${stderr}`)));
     });
@@ -114,10 +162,21 @@ describe('meridian connect with a running server', { timeout: 120_000 }, () => {
 
     expect(await exited).toBe(0);
     expect(stdout).toMatch(/Connected bob@example.com/);
-    const calendars = (await call('list_calendars', { provider: 'google', format: 'json' })).calendars as Json[];
-    expect(calendars).toMatchObject([{ provider: 'google', primary: true, can_write: true, connection_kind: 'oauth' }]);
-    const made = await call('quick_add_event', { calendar_id: calendars[0]!.id, text: 'Team lunch on 2026-06-02 at 12:30 for 90 minutes at Bistro' });
-    expect(made.understood).toMatchObject({ summary: 'Team lunch', location: 'Bistro', duration_minutes: 90 });
-    expect(google.store.events(google.email).map((e) => e.summary)).toContain('Team lunch');
+    const calendars = (await call('list_calendars', { provider: 'google', format: 'json' }))
+      .calendars as Json[];
+    expect(calendars).toMatchObject([
+      { provider: 'google', primary: true, can_write: true, connection_kind: 'oauth' },
+    ]);
+    const made = await call('quick_add_event', {
+      calendar_id: calendars[0]!.id,
+      text: 'Team lunch on 2026-06-02 at 12:30 for 90 minutes at Bistro',
+    });
+    expect(made.understood).toMatchObject({
+      summary: 'Team lunch',
+      location: 'Bistro',
+      duration_minutes: 90,
+    });
+    const stored = [...google.store.calendar(google.email).events.values()].map((s) => s.event.summary);
+    expect(stored).toContain('Team lunch');
   });
 });

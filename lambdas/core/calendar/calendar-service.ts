@@ -2,6 +2,7 @@ import type { AccessStore } from '../access/access-store.js';
 import { grantAllows, type Principal, type Right } from '../access/rights.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
+import { checkEventContent } from '../firewall/check-event-content.js';
 import type { Clock, RandomSource } from '../ports.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
@@ -149,8 +150,10 @@ export class CalendarService {
     draft: EventDraft,
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, calendarId, 'write');
+    // Calendar text is read by other agents later: sanitise it and refuse injected instructions.
+    const clean = checkEventContent(draft);
     const { provider, ref } = await this.providerFor(record);
-    return this.view(record, await provider.createEvent(ref, draft));
+    return this.view(record, await provider.createEvent(ref, clean));
   }
 
   async updateEvent(
@@ -159,7 +162,7 @@ export class CalendarService {
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, input.calendar_id, 'write');
     const { provider, ref } = await this.providerFor(record);
-    const written = await provider.updateEvent(ref, input.event_id, input.patch, {
+    const written = await provider.updateEvent(ref, input.event_id, checkEventContent(input.patch), {
       scope: input.scope,
       ...(input.if_match ? { if_match: input.if_match } : {}),
     });
@@ -197,7 +200,7 @@ export class CalendarService {
     const { provider, ref } = await this.providerFor(record);
     return mapWithConcurrency(updates, BATCH_CONCURRENCY, async (update) => {
       try {
-        const written = await provider.updateEvent(ref, update.event_id, update.patch, {
+        const written = await provider.updateEvent(ref, update.event_id, checkEventContent(update.patch), {
           scope: update.scope,
           ...(update.if_match ? { if_match: update.if_match } : {}),
         });
@@ -228,7 +231,7 @@ export class CalendarService {
         const written = await provider.updateEvent(
           ref,
           input.event_id,
-          { attendees: [...kept, ...added] },
+          checkEventContent({ attendees: [...kept, ...added] }),
           { scope: 'this', if_match: current.etag },
         );
         return this.view(record, written);
