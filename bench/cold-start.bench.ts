@@ -17,6 +17,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { build } from 'esbuild';
 import { lambdaEsbuildOptions, SOURCE_MAPS_NODE_OPTIONS } from '../lib/constructs/lambda-bundling.js';
 import { MCP_HANDLER_ENTRY } from '../lib/constructs/mcp-function.js';
+import { startTestRuntime } from '../test/support/test-runtime.js';
 import { reportFigure, reportRatio, type Sample } from './harness.js';
 
 const RUNS = 15;
@@ -25,14 +26,18 @@ const RUNS_WITHOUT_SOURCE_MAPS = 7;
 const BASELINE_ENTRY = fileURLToPath(new URL('./fixtures/minimal-mcp-lambda.ts', import.meta.url));
 const RESULT_MARKER = 'COLD_START_RESULT ';
 
-/** A stateless `tools/list` with no `initialize` first, as a stateless MCP server allows. */
-const TOOLS_LIST_EVENT: APIGatewayProxyEvent = (() => {
+/**
+ * A stateless `tools/list` with no `initialize` first, as a stateless MCP server allows, with the
+ * Bearer key Meridian checks against its table (the baseline ignores the header).
+ */
+const toolsListEvent = (token: string): APIGatewayProxyEvent => {
   const host = 'bench1234.execute-api.us-east-1.amazonaws.com';
   const headers = {
     host,
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': '2025-06-18',
+    authorization: `Bearer ${token}`,
   };
   return {
     resource: '/mcp',
@@ -78,7 +83,7 @@ const TOOLS_LIST_EVENT: APIGatewayProxyEvent = (() => {
       stage: 'prod',
     },
   };
-})();
+};
 
 /**
  * Runs in the child. Plain ESM so that nothing but the bundle is loaded: no tsx, no TypeScript.
@@ -130,7 +135,7 @@ interface Subject {
 }
 
 /** What the Lambda service and the function's own configuration put in the environment. */
-const LAMBDA_ENV = {
+const LAMBDA_ENV: Record<string, string> = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
   TZ: 'UTC',
   AWS_REGION: 'us-east-1',
@@ -231,13 +236,26 @@ async function interleave(
 
 export async function run(): Promise<void> {
   const outDir = mkdtempSync(join(tmpdir(), 'meridian-cold-start-'));
+  const cleanups: (() => Promise<void>)[] = [];
   try {
     const meridian = await bundle('meridian', MCP_HANDLER_ENTRY, outDir);
     const minimal = await bundle('minimal-sdk', BASELINE_ENTRY, outDir);
     const probeFile = join(outDir, 'probe.mjs');
     const eventFile = join(outDir, 'event.json');
+    // The function authenticates against its table: a local DynamoDB (dynalite) with one key.
+    const store = await startTestRuntime();
+    cleanups.push(() => store.close());
+    const { token } = await store.newKey('bench');
+    Object.assign(LAMBDA_ENV, {
+      MERIDIAN_TABLE_NAME: store.tableName,
+      MERIDIAN_DATA_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-0000-0000-000000000000',
+      AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
+      AWS_ACCESS_KEY_ID: 'bench',
+      AWS_SECRET_ACCESS_KEY: 'bench',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    });
     writeFileSync(probeFile, PROBE);
-    writeFileSync(eventFile, JSON.stringify(TOOLS_LIST_EVENT));
+    writeFileSync(eventFile, JSON.stringify(toolsListEvent(token)));
     const asDeployed = (s: Subject) => probe(probeFile, eventFile, s, LAMBDA_ENV);
 
     // One untimed run each, so that both bundles are in the page cache before timing starts.
@@ -276,6 +294,7 @@ export async function run(): Promise<void> {
     );
     reportFigure('tools/list answer', `${describeAnswer(meridian)}; ${describeAnswer(minimal)}`);
   } finally {
+    for (const cleanup of cleanups) await cleanup();
     rmSync(outDir, { recursive: true, force: true });
   }
 }

@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
-import { EncryptionSdkEnvelope, kmsKeyring } from '../adapters/encryption/encryption-sdk-envelope.js';
 import { systemClock } from '../core/ports.js';
 import { requireZone } from '../core/time/zones.js';
 import type { Logger } from '../mcp/deps.js';
 import { composeDeps } from './compose.js';
+import { lazyEnvelope } from './lazy-envelope.js';
 import { nodeRandom } from './node-random.js';
 import { providerFactories } from './provider-factories.js';
 import { VERSION } from './version.js';
@@ -24,12 +24,18 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
 export function createAwsDeps(env: NodeJS.ProcessEnv, logger: Logger) {
   const timezone = env.MERIDIAN_TIMEZONE?.trim() || undefined;
   if (timezone !== undefined) requireZone(timezone, 'MERIDIAN_TIMEZONE');
+  const dataKeyArn = required(env, 'MERIDIAN_DATA_KEY_ARN');
   return composeDeps({
     store: new DynamoDbDocumentStore({
       client: new DynamoDBClient({}),
       tableName: required(env, 'MERIDIAN_TABLE_NAME'),
     }),
-    encryption: new EncryptionSdkEnvelope(kmsKeyring(required(env, 'MERIDIAN_DATA_KEY_ARN'))),
+    encryption: lazyEnvelope(async () => {
+      const { EncryptionSdkEnvelope, kmsKeyring } = await import(
+        '../adapters/encryption/encryption-sdk-envelope.js'
+      );
+      return new EncryptionSdkEnvelope(kmsKeyring(dataKeyArn));
+    }),
     clock: systemClock,
     random: nodeRandom,
     logger,

@@ -1,4 +1,3 @@
-import { OAuth2Client } from 'google-auth-library';
 import { z } from 'zod';
 import { CalDavCalendarProvider } from '../adapters/caldav/caldav-calendar-provider.js';
 import { GoogleCalendarProvider } from '../adapters/google/google-calendar-provider.js';
@@ -38,7 +37,7 @@ export function providerFactories(
   const google = googleClientSettings(env);
   const timezone = env.MERIDIAN_TIMEZONE?.trim() || undefined;
   return {
-    caldav: (connection, secret) =>
+    caldav: async (connection, secret) =>
       new CalDavCalendarProvider({
         serverUrl: connection.server_url ?? '',
         username: connection.account,
@@ -48,7 +47,9 @@ export function providerFactories(
       }),
     ...(google
       ? {
-          google: (connection: ConnectionRecord, secret: string) => {
+          google: async (connection: ConnectionRecord, secret: string) => {
+            // Loaded on first use: see google-client-loader.ts.
+            const { OAuth2Client } = await import('../adapters/google/google-client-loader.js');
             const auth = new OAuth2Client({
               clientId: google.clientId,
               clientSecret: google.clientSecret,

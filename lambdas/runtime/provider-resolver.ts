@@ -4,7 +4,7 @@ import type { CalendarProvider } from '../core/calendar/provider.js';
 import type { EnvelopeEncryption } from '../core/ports.js';
 
 /** Builds the adapter for one connected account from its record and decrypted secret. */
-export type ProviderFactory = (connection: ConnectionRecord, secret: string) => CalendarProvider;
+export type ProviderFactory = (connection: ConnectionRecord, secret: string) => Promise<CalendarProvider>;
 
 /** The encryption context that binds a stored secret to its connection record. */
 export function secretContext(
@@ -41,7 +41,7 @@ export function createProviderResolver(deps: {
         Buffer.from(connection.secret_ciphertext, 'base64'),
         secretContext(connection),
       );
-      const provider = factory(connection, Buffer.from(plaintext).toString('utf8'));
+      const provider = await factory(connection, Buffer.from(plaintext).toString('utf8'));
       cache.set(connectionId, { ciphertext: connection.secret_ciphertext, provider });
       return provider;
     },

@@ -45,6 +45,8 @@ export function lambdaBundling(): BundlingOptions {
     mainFields: LAMBDA_MAIN_FIELDS,
     banner: ESM_REQUIRE_BANNER,
     minify: true,
+    // Minifying renames classes; resolve_datetime picks chrono-node's parsers by class name.
+    keepNames: true,
     sourceMap: true,
     externalModules: LAMBDA_EXTERNAL_MODULES,
   };
@@ -52,7 +54,7 @@ export function lambdaBundling(): BundlingOptions {
 
 /**
  * The same bundle through esbuild's API, as `NodejsFunction` builds it with esbuild's CLI
- * (`--bundle --platform=node --target --format --minify --sourcemap --main-fields --banner:js`).
+ * (`--bundle --platform=node --target --format --minify --keep-names --sourcemap --main-fields --banner:js`).
  *
  * @example
  * await build(lambdaEsbuildOptions('lambdas/handlers/mcp-http.ts', '/tmp/out/index.mjs'));
@@ -68,6 +70,7 @@ export function lambdaEsbuildOptions(entryPoint: string, outfile: string): Build
     mainFields: LAMBDA_MAIN_FIELDS,
     banner: { js: ESM_REQUIRE_BANNER },
     minify: true,
+    keepNames: true,
     sourcemap: true,
     external: LAMBDA_EXTERNAL_MODULES,
     logLevel: 'warning',

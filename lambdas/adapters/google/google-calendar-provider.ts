@@ -1,4 +1,4 @@
-import { calendar, type calendar_v3 } from '@googleapis/calendar';
+import type { calendar_v3 } from '@googleapis/calendar';
 import type { OAuth2Client } from 'google-auth-library';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../../core/calendar/event.js';
 import type {
@@ -42,16 +42,23 @@ const MAX_PAGE = 2500;
  * const page = await google.listEvents(google.calendarRef(primary), { start, end, single_events: true, max_results: 50 });
  */
 export class GoogleCalendarProvider implements CalendarProvider {
-  private readonly api: calendar_v3.Calendar;
+  private client: Promise<calendar_v3.Calendar> | undefined;
   private readonly call: GoogleCall;
 
   constructor(private readonly options: GoogleCalendarProviderOptions) {
-    // @googleapis/calendar pins its own copy of google-auth-library (via googleapis-common), so
-    // TypeScript sees two declarations of OAuth2Client's private fields; the runtime contract
-    // (`request()`) is the same. An npm `overrides` entry deduplicating the copies would drop this cast.
-    const auth = options.auth as unknown as calendar_v3.Options['auth'];
-    this.api = calendar({ version: 'v3', auth, rootUrl: options.rootUrl, retry: false });
     this.call = createGoogleCall(options.auth, options.retry ?? {});
+  }
+
+  /** The Calendar API client, built on first use (the library is loaded lazily, see google-client-loader.ts). */
+  private api(): Promise<calendar_v3.Calendar> {
+    this.client ??= import('./google-client-loader.js').then(({ calendar }) => {
+      // @googleapis/calendar pins its own copy of google-auth-library (via googleapis-common), so
+      // TypeScript sees two declarations of OAuth2Client's private fields; the runtime contract
+      // (`request()`) is the same. An npm `overrides` entry deduplicating the copies would drop this cast.
+      const auth = this.options.auth as unknown as calendar_v3.Options['auth'];
+      return calendar({ version: 'v3', auth, rootUrl: this.options.rootUrl, retry: false });
+    });
+    return this.client;
   }
 
   /** The reference the other methods take for a calendar of this connection. */
@@ -67,7 +74,8 @@ export class GoogleCalendarProvider implements CalendarProvider {
     const calendars: ProviderCalendar[] = [];
     let pageToken: string | undefined;
     do {
-      const page = await this.call(() => this.api.calendarList.list({ maxResults: 250, pageToken }));
+      const api = await this.api();
+      const page = await this.call(() => api.calendarList.list({ maxResults: 250, pageToken }));
       calendars.push(...(page.items ?? []).map(toProviderCalendar));
       pageToken = page.nextPageToken ?? undefined;
     } while (pageToken);
@@ -80,15 +88,17 @@ export class GoogleCalendarProvider implements CalendarProvider {
     time_zone?: string;
   }): Promise<ProviderCalendar> {
     const requestBody = { summary: input.name, description: input.description, timeZone: input.time_zone };
-    const created = await this.call(() => this.api.calendars.insert({ requestBody }));
+    const api = await this.api();
+    const created = await this.call(() => api.calendars.insert({ requestBody }));
     // The creator owns a new calendar; calendars.insert does not echo accessRole.
     return toProviderCalendar({ ...created, accessRole: 'owner', primary: false });
   }
 
   async listEvents(calendar: CalendarRef, query: EventQuery): Promise<EventPage> {
+    const api = await this.api();
     const page = await this.call(
       () =>
-        this.api.events.list({
+        api.events.list({
           calendarId: this.nativeId(calendar),
           timeMin: query.start,
           timeMax: query.end,
@@ -106,11 +116,11 @@ export class GoogleCalendarProvider implements CalendarProvider {
   }
 
   async getEvent(calendar: CalendarRef, eventId: string): Promise<CalendarEvent> {
-    return toCalendarEvent(await this.events(calendar).get(eventId), calendar);
+    return toCalendarEvent(await (await this.events(calendar)).get(eventId), calendar);
   }
 
   async createEvent(calendar: CalendarRef, draft: EventDraft): Promise<CalendarEvent> {
-    const created = await this.events(calendar).insert(toGoogleEvent(draft, calendar.time_zone));
+    const created = await (await this.events(calendar)).insert(toGoogleEvent(draft, calendar.time_zone));
     return toCalendarEvent(created, calendar);
   }
 
@@ -120,12 +130,18 @@ export class GoogleCalendarProvider implements CalendarProvider {
     patch: EventPatch,
     options: WriteOptions,
   ): Promise<CalendarEvent> {
-    const written = await updateWithScope(this.events(calendar), eventId, patch, options, calendar.time_zone);
+    const written = await updateWithScope(
+      await this.events(calendar),
+      eventId,
+      patch,
+      options,
+      calendar.time_zone,
+    );
     return toCalendarEvent(written, calendar);
   }
 
   async deleteEvent(calendar: CalendarRef, eventId: string, options: WriteOptions): Promise<void> {
-    await deleteWithScope(this.events(calendar), eventId, options);
+    await deleteWithScope(await this.events(calendar), eventId, options);
   }
 
   /**
@@ -137,11 +153,17 @@ export class GoogleCalendarProvider implements CalendarProvider {
    * state = await google.syncEvents(ref, state.next_sync_token);
    */
   async syncEvents(calendar: CalendarRef, syncToken?: string): Promise<SyncResult> {
-    return syncCalendar(this.api, this.call, { ...calendar, native_id: this.nativeId(calendar) }, syncToken);
+    return syncCalendar(
+      await this.api(),
+      this.call,
+      { ...calendar, native_id: this.nativeId(calendar) },
+      syncToken,
+    );
   }
 
-  private events(calendar: CalendarRef): GoogleEventsApi {
-    return new GoogleEventsApi(this.api, this.call, this.nativeId(calendar));
+  private async events(calendar: CalendarRef): Promise<GoogleEventsApi> {
+    const nativeId = this.nativeId(calendar);
+    return new GoogleEventsApi(await this.api(), this.call, nativeId);
   }
 
   /** Refuses a calendar of another connection: its id would name a calendar of the wrong account. */

@@ -52,7 +52,7 @@ async function register(
     secret_ciphertext: Buffer.from(ciphertext).toString('base64'),
     created_at: now,
   };
-  const calendars = await factory(connection, secretText).listCalendars();
+  const calendars = await (await factory(connection, secretText)).listCalendars();
   await runtime.registry.putConnection(connection);
   for (const calendar of calendars) {
     const record: CalendarRecord = {

@@ -1,5 +1,5 @@
 import type { Options } from 'rrule';
-import rrulePackage from 'rrule';
+import * as rruleModule from 'rrule';
 import { DomainError } from '../../errors.js';
 import { walkFixedStep } from './fixed-step.js';
 import { FREQUENCIES, type RecurrenceRule } from './parse-rule.js';
@@ -7,6 +7,10 @@ import type { WallMs } from './wall-clock-text.js';
 
 // rrule ships CommonJS without an "exports" map, so Node's ESM loader exposes only its default
 // export; destructuring it works under Node, tsx and vitest alike.
+// rrule ships a UMD build as `main` (Node's ESM loader sees only a default export) and a real ESM
+// build as `module` (what esbuild bundles, with named exports and no default). Accept both shapes.
+const rrulePackage = ((rruleModule as unknown as { default?: typeof rruleModule }).default ??
+  rruleModule) as typeof rruleModule;
 const { RRule, Weekday } = rrulePackage;
 
 const HOURLY = FREQUENCIES.indexOf('HOURLY');
