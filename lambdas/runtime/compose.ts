@@ -3,6 +3,8 @@ import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { CalendarService } from '../core/calendar/calendar-service.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
 import type { Clock, EnvelopeEncryption, RandomSource } from '../core/ports.js';
+import type { ShadowCalendar } from '../core/shadow/shadow-calendar.js';
+import { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';
 import type { DocumentStore } from '../core/storage/document-store.js';
 import type { Logger, McpDeps } from '../mcp/deps.js';
 import { createProviderResolver, type ProviderFactory } from './provider-resolver.js';
@@ -23,13 +25,23 @@ export interface Platform {
  * Wires the domain services on top of a platform. Both composition roots (embedded, AWS) and the
  * tests call it, so the object graph a test exercises is the one users run.
  */
-export function composeDeps(
-  platform: Platform,
-): McpDeps & { registry: CalendarRegistry; encryption: EnvelopeEncryption; store: DocumentStore; random: RandomSource } {
+export function composeDeps(platform: Platform): McpDeps & {
+  registry: CalendarRegistry;
+  encryption: EnvelopeEncryption;
+  store: DocumentStore;
+  random: RandomSource;
+  /** Meridian's copy of connected calendars (the booking workflow reads it); kept current by syncAll. */
+  shadow: ShadowCalendar;
+} {
   const { store, clock, random, defaultTimezone } = platform;
   const access = new AccessStore({ store, clock, random });
   const registry = new CalendarRegistry(store);
-  const native = new NativeCalendarProvider({ store, clock, random, ...(defaultTimezone ? { defaultTimezone } : {}) });
+  const native = new NativeCalendarProvider({
+    store,
+    clock,
+    random,
+    ...(defaultTimezone ? { defaultTimezone } : {}),
+  });
   const providers = createProviderResolver({
     native,
     registry,
@@ -37,6 +49,7 @@ export function composeDeps(
     factories: platform.factories,
   });
   const calendars = new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
+  const shadow = new TableShadowCalendar({ store, registry, calendars, clock, defaultTimezone });
   return {
     clock,
     defaultTimezone,
@@ -48,5 +61,6 @@ export function composeDeps(
     encryption: platform.encryption,
     store,
     random,
+    shadow,
   };
 }

@@ -1,6 +1,6 @@
 import { OAuth2Client } from 'google-auth-library';
 import { z } from 'zod';
-import { CalDavCalendarProvider } from '../adapters/caldav/caldav-calendar-provider.js';
+import { SyncingCalDavProvider } from '../adapters/caldav/caldav-sync.js';
 import { GoogleCalendarProvider } from '../adapters/google/google-calendar-provider.js';
 import type { ConnectionRecord } from '../core/calendar/calendar-registry.js';
 import type { ProviderFactory } from './provider-resolver.js';
@@ -32,12 +32,15 @@ export function calendarPrefix(connection: Pick<ConnectionRecord, 'provider' | '
  * Adapter factories for connected accounts, configured from the environment. A connection is
  * built from its record plus its decrypted secret (JSON, see GoogleSecret / CalDavSecret).
  */
-export function providerFactories(env: NodeJS.ProcessEnv): Partial<Record<'google' | 'caldav', ProviderFactory>> {
+export function providerFactories(
+  env: NodeJS.ProcessEnv,
+): Partial<Record<'google' | 'caldav', ProviderFactory>> {
   const google = googleClientSettings(env);
   const timezone = env.MERIDIAN_TIMEZONE?.trim() || undefined;
   return {
     caldav: (connection, secret) =>
-      new CalDavCalendarProvider({
+      // The syncing subclass: the same provider, plus the listing the shadow calendar's sync needs.
+      new SyncingCalDavProvider({
         serverUrl: connection.server_url ?? '',
         username: connection.account,
         password: CalDavSecret.parse(JSON.parse(secret)).password,
