@@ -25,7 +25,9 @@ export interface Platform {
  * Wires the domain services on top of a platform. Both composition roots (embedded, AWS) and the
  * tests call it, so the object graph a test exercises is the one users run.
  */
-export function composeDeps(platform: Platform): McpDeps & {
+export function composeDeps(
+  platform: Platform,
+): McpDeps & {
   registry: CalendarRegistry;
   encryption: EnvelopeEncryption;
   store: DocumentStore;
@@ -36,12 +38,7 @@ export function composeDeps(platform: Platform): McpDeps & {
   const { store, clock, random, defaultTimezone } = platform;
   const access = new AccessStore({ store, clock, random });
   const registry = new CalendarRegistry(store);
-  const native = new NativeCalendarProvider({
-    store,
-    clock,
-    random,
-    ...(defaultTimezone ? { defaultTimezone } : {}),
-  });
+  const native = new NativeCalendarProvider({ store, clock, random, ...(defaultTimezone ? { defaultTimezone } : {}) });
   const providers = createProviderResolver({
     native,
     registry,

@@ -32,14 +32,12 @@ export function calendarPrefix(connection: Pick<ConnectionRecord, 'provider' | '
  * Adapter factories for connected accounts, configured from the environment. A connection is
  * built from its record plus its decrypted secret (JSON, see GoogleSecret / CalDavSecret).
  */
-export function providerFactories(
-  env: NodeJS.ProcessEnv,
-): Partial<Record<'google' | 'caldav', ProviderFactory>> {
+export function providerFactories(env: NodeJS.ProcessEnv): Partial<Record<'google' | 'caldav', ProviderFactory>> {
   const google = googleClientSettings(env);
   const timezone = env.MERIDIAN_TIMEZONE?.trim() || undefined;
   return {
     caldav: (connection, secret) =>
-      // The syncing subclass: the same provider, plus the listing the shadow calendar's sync needs.
+      // The syncing subclass: the same provider, plus the listings the shadow calendar's sync needs.
       new SyncingCalDavProvider({
         serverUrl: connection.server_url ?? '',
         username: connection.account,
