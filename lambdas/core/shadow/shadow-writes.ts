@@ -29,7 +29,10 @@ import {
  *   3. delete the index items of removed events.
  * A crash before 3 leaves an index item pointing at nothing, which the retry (same change set,
  * since the sync token is stored only after success) deletes; a crash before 2 leaves the event
- * missing until the retry puts it. Never is an entry left that no index item points at.
+ * missing until the retry puts it. Never is an entry left that no index item points at. The
+ * occurrences of a series that goes away are all removed in step 1, while the master's index
+ * item, by which a retry finds them, still says it is a series. A test crashes every write of an
+ * apply in turn and checks that the retry converges.
  */
 
 /** Deletes at once: enough to be quick, few enough not to throttle an on-demand table. */
@@ -101,17 +104,12 @@ export async function applyChanges(
       formerMasters.push(event.id);
   }
   for (const masterId of formerMasters) {
-    const overrides = await queryAll(store, {
-      partition: pk,
-      beginsWith: overridePrefixOf(masterId),
-      consistent: true,
-    });
-    for (const item of overrides) {
-      const eventId = String(item.event_id);
-      if (upsertIds.has(eventId)) continue;
+    for (const override of await overridesOf(store, pk, masterId)) {
+      if (upsertIds.has(override.eventId)) continue;
       deleted += 1;
-      entryDeletes.add(item.sk);
-      indexDeletes.add(indexSk(eventId));
+      // Both in step 1: the master's index item, which leads a retry to them, changes or goes later.
+      entryDeletes.add(override.at);
+      entryDeletes.add(indexSk(override.eventId));
     }
   }
 
@@ -176,6 +174,28 @@ export async function replaceAll(
     upserted: puts.filter((item) => 'event' in item).length,
     deleted: staleIndexes.length,
   };
+}
+
+/**
+ * The stored occurrences of a series, found both ways: by their entries, and by index items that
+ * point at them (a crash may have removed an entry and left its index item for the retry).
+ */
+async function overridesOf(
+  store: DocumentStore,
+  pk: string,
+  masterId: string,
+): Promise<{ eventId: string; at: string }[]> {
+  const prefix = overridePrefixOf(masterId);
+  const [entries, pointers] = await Promise.all([
+    queryAll(store, { partition: pk, beginsWith: prefix, consistent: true }),
+    // An occurrence id is `<master id>_<original start>`.
+    queryAll(store, { partition: pk, beginsWith: indexSk(`${masterId}_`), consistent: true }),
+  ]);
+  const found = new Map(entries.map((item) => [String(item.event_id), item.sk]));
+  for (const pointer of pointers.map((item) => IndexItem.parse(item))) {
+    if (pointer.at.startsWith(prefix)) found.set(pointer.event_id, pointer.at);
+  }
+  return [...found].map(([eventId, at]) => ({ eventId, at }));
 }
 
 /** The item as the store will hand it back: undefined fields dropped (removeUndefinedValues). */
