@@ -3,7 +3,6 @@ import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { CalendarService } from '../core/calendar/calendar-service.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
 import type { Clock, EnvelopeEncryption, RandomSource } from '../core/ports.js';
-import type { ShadowCalendar } from '../core/shadow/shadow-calendar.js';
 import { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';
 import type { DocumentStore } from '../core/storage/document-store.js';
 import type { Logger, McpDeps } from '../mcp/deps.js';
@@ -27,14 +26,7 @@ export interface Platform {
  */
 export function composeDeps(
   platform: Platform,
-): McpDeps & {
-  registry: CalendarRegistry;
-  encryption: EnvelopeEncryption;
-  store: DocumentStore;
-  random: RandomSource;
-  /** Meridian's copy of connected calendars (the booking workflow reads it); kept current by syncAll. */
-  shadow: ShadowCalendar;
-} {
+): McpDeps & { registry: CalendarRegistry; encryption: EnvelopeEncryption; store: DocumentStore; random: RandomSource } {
   const { store, clock, random, defaultTimezone } = platform;
   const access = new AccessStore({ store, clock, random });
   const registry = new CalendarRegistry(store);
