@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,5 +130,64 @@ describe('meridian sync (no terminal)', () => {
         `Failures:\\n  ${calendarId}: PROVIDER_ERROR — Could not reach the CalDAV server at http://127.0.0.1:9`,
       ),
     );
+  });
+});
+
+describe('meridian serve and its sync timer', () => {
+  let dataDir: string;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'meridian-serve-sync-'));
+  });
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Starts serve, waits for a stderr line matching `until`, stops it; resolves with stderr and exit code. */
+  function serveUntil(
+    env: Record<string, string>,
+    until: RegExp,
+  ): Promise<{ stderr: string; code: number | null }> {
+    const child = spawn(
+      process.execPath,
+      ['bin/meridian.mjs', 'serve', '--port', '0', '--data-dir', dataDir],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGTERM');
+        reject(new Error(`no ${until} within 30 s: ${stderr}`));
+      }, 30_000);
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (until.test(stderr)) child.kill('SIGTERM');
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ stderr, code });
+      });
+    });
+  }
+
+  it('syncs once at start and logs the run on stderr', async () => {
+    const { stderr, code } = await serveUntil(
+      { MERIDIAN_SYNC_INTERVAL_MINUTES: '1' },
+      /sync: run finished.*\n/,
+    );
+
+    const line = stderr.split('\n').find((l) => l.includes('sync: run finished'));
+    expect(JSON.parse(line!)).toMatchObject({ level: 'INFO', synced: 0, failed: 0, native: 0 });
+    expect(code).toBe(0);
+  });
+
+  it('refuses to start with a sync interval that is not whole minutes', async () => {
+    const { stderr, code } = await serveUntil({ MERIDIAN_SYNC_INTERVAL_MINUTES: 'often' }, /$^/);
+
+    expect(code).toBe(2);
+    expect(stderr).toContain('MERIDIAN_SYNC_INTERVAL_MINUTES must be a whole number of minutes');
   });
 });
