@@ -56,7 +56,7 @@ export interface WriteCounts {
   deleted: number;
 }
 
-export interface WriteOptions {
+export interface ApplyOptions {
   /** Marks the events as recorded by a booking at this instant (see replaceAll's keepBookedSince). */
   bookedAt?: string;
   onProgress?: (done: number, total: number) => void;
@@ -72,11 +72,13 @@ export async function applyChanges(
   store: DocumentStore,
   calendarId: string,
   changes: ShadowChanges,
-  options: WriteOptions = {},
+  options: ApplyOptions = {},
 ): Promise<WriteCounts> {
   const pk = shadowPartition(calendarId);
   const upsertIds = new Set(changes.upserts.map((e) => e.id));
   const removals = [...new Set(changes.removals)].filter((id) => !upsertIds.has(id));
+  // BatchGetItem reads eventually consistent: fine for index items, written by an earlier run or
+  // booking; a retry of a failed apply is the next run, minutes later.
   const pointers = new Map(
     (await store.batchGet([...upsertIds, ...removals].map((id) => ({ pk, sk: indexSk(id) }))))
       .map((item) => IndexItem.parse(item))
@@ -139,7 +141,7 @@ export async function replaceAll(
   store: DocumentStore,
   calendarId: string,
   events: readonly CalendarEvent[],
-  options: WriteOptions & { keepBookedSince: string; resources?: readonly ResourceRecord[] },
+  options: ApplyOptions & { keepBookedSince: string; resources?: readonly ResourceRecord[] },
 ): Promise<WriteCounts> {
   const pk = shadowPartition(calendarId);
   const existing = new Map(
@@ -203,7 +205,7 @@ function plain(item: StoredItem): StoredItem {
   return JSON.parse(JSON.stringify(item)) as StoredItem;
 }
 
-function tracker(total: number, onProgress: WriteOptions['onProgress']) {
+function tracker(total: number, onProgress: ApplyOptions['onProgress']) {
   let done = 0;
   onProgress?.(0, total);
   return (count: number) => {

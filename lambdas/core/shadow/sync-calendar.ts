@@ -52,7 +52,19 @@ export async function syncCalendar(
   const owner = deps.random.uuid();
   const started = deps.clock.now();
   const startedAt = started.toISOString();
-  if (!(await shadow.takeLease(calendarId, owner, started.getTime(), options.leaseMs ?? DEFAULT_LEASE_MS))) {
+  let leased: boolean;
+  try {
+    leased = await shadow.takeLease(
+      calendarId,
+      owner,
+      started.getTime(),
+      options.leaseMs ?? DEFAULT_LEASE_MS,
+    );
+  } catch (error) {
+    report('failed');
+    return result('failed', { error: describeFailure(error) });
+  }
+  if (!leased) {
     report('skipped');
     return result('skipped', { reason: 'another sync of this calendar is running' });
   }
