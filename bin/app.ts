@@ -3,9 +3,10 @@
  * credentials nor network; `cdk deploy` takes account and region from the caller's profile.
  *
  * Optional context: `-c stage=dev` (default `prod`) names the stage and the CloudFormation stack,
- * so several deployments can share an account; `-c timezone=Europe/Paris` sets the default zone.
+ * so several deployments can share an account; `-c timezone=Europe/Paris` sets the default zone;
+ * `-c syncMinutes=15` syncs connected calendars every 15 minutes instead of 5.
  */
-import { App, Validations } from 'aws-cdk-lib';
+import { App, Duration, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { DataStack } from '../lib/stacks/data-stack.js';
 import { ServiceStack } from '../lib/stacks/service-stack.js';
@@ -26,6 +27,14 @@ if (timezone !== undefined && typeof timezone !== 'string') {
   );
 }
 
+// Context given with -c arrives as a string; cdk.json may hold a number.
+const syncMinutes: unknown = app.node.tryGetContext('syncMinutes');
+if (syncMinutes !== undefined && !(/^\d+$/.test(String(syncMinutes)) && Number(syncMinutes) >= 1)) {
+  throw new Error(
+    `Context "syncMinutes" must be a whole number of minutes, at least 1 (got ${JSON.stringify(syncMinutes)}).`,
+  );
+}
+
 // Two stacks because they live differently: the data stack (table, key) is retained and rarely
 // changes; the service stack can be replaced at will. The service receives the data resources as
 // objects, and CDK turns them into cross-stack references (so the data stack deploys first).
@@ -40,6 +49,7 @@ new ServiceStack(app, 'MeridianService', {
   description: `Meridian remote MCP server (${stage})`,
   stageName: stage,
   defaultTimezone: timezone,
+  syncRate: syncMinutes === undefined ? undefined : Duration.minutes(Number(syncMinutes)),
   table: data.table,
   dataKey: data.key,
 });

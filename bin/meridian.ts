@@ -15,9 +15,17 @@ import {
   UsageError,
 } from '../lambdas/runtime/cli/access-commands.js';
 import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
+import {
+  isInteractive,
+  progressBars,
+  progressLines,
+  syncCommand,
+} from '../lambdas/runtime/cli/sync-command.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
 import { startHttpServer } from '../lambdas/runtime/node-http-server.js';
+import { syncAndLog } from '../lambdas/runtime/sync-run.js';
+import { startSyncTimer, syncIntervalMs } from '../lambdas/runtime/sync-timer.js';
 import { VERSION } from '../lambdas/runtime/version.js';
 
 const USAGE = `meridian ${VERSION} — a remote MCP server for time and calendars
@@ -30,12 +38,15 @@ Usage:
   meridian grants set KEY_ID CALENDAR_ID none|read|write
   meridian grants list KEY_ID
   meridian calendars list
+  meridian sync [--calendar ID]… [--full]   copy connected calendars into the shadow calendar, a progress
+                                            bar per calendar; exits 1 if a calendar failed
   meridian connect google [--key KEY_ID] [--label L]     OAuth (loopback); needs MERIDIAN_GOOGLE_CLIENT_ID/_SECRET
   meridian connect caldav --url URL --username U [--key KEY_ID] [--label L]   password from MERIDIAN_CALDAV_PASSWORD or a prompt
 
 Every command takes --data-dir DIR (MERIDIAN_DATA_DIR, default ./.meridian) and --timezone ZONE
 (MERIDIAN_TIMEZONE; without it tools use UTC and report timezone_configured: false).
-Defaults for serve: 127.0.0.1:8787 (HTTP_HOST, HTTP_PORT).
+Defaults for serve: 127.0.0.1:8787 (HTTP_HOST, HTTP_PORT); it syncs connected calendars every 5 minutes
+(MERIDIAN_SYNC_INTERVAL_MINUTES, 0 turns it off).
 `;
 
 const { positionals, values } = parseArgs({
@@ -49,6 +60,8 @@ const { positionals, values } = parseArgs({
     key: { type: 'string' },
     url: { type: 'string' },
     username: { type: 'string' },
+    calendar: { type: 'string', multiple: true },
+    full: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   },
@@ -67,6 +80,8 @@ function config() {
 
 async function serve(): Promise<void> {
   const settings = config();
+  // Read before anything starts: a bad value stops `serve` with a message, not later in the log.
+  const syncEvery = syncIntervalMs(process.env);
   const runtime = await createEmbeddedRuntime(settings);
   const server = await startHttpServer({
     host: settings.host,
@@ -76,7 +91,16 @@ async function serve(): Promise<void> {
   });
   // The one line tools and scripts wait for; everything else goes to stderr.
   console.log(`Meridian ${VERSION} listening on ${server.url}${MCP_PATH} (data: ${settings.dataDir})`);
+  const timer =
+    syncEvery === undefined
+      ? undefined
+      : startSyncTimer({
+          intervalMs: syncEvery,
+          run: () => syncAndLog(runtime, runtime.logger),
+          logger: runtime.logger,
+        });
   const stop = async () => {
+    await timer?.stop();
     await server.close();
     await runtime.close();
     process.exit(0);
@@ -117,6 +141,19 @@ async function main(): Promise<void> {
       return once((runtime) => grantsCommand(runtime, rest, out));
     case 'calendars':
       return once((runtime) => calendarsCommand(runtime, rest, out));
+    case 'sync':
+      return once(async (runtime) => {
+        const view = isInteractive(process.stderr, process.env)
+          ? progressBars(process.stderr)
+          : progressLines(out);
+        const summary = await syncCommand(
+          runtime,
+          { calendar: values.calendar, full: values.full },
+          out,
+          view,
+        );
+        if (summary.failed > 0) process.exitCode = 1;
+      });
     case 'connect':
       return once((runtime) =>
         connectCommand(

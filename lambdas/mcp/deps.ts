@@ -2,6 +2,7 @@ import type { AccessStore } from '../core/access/access-store.js';
 import type { Principal } from '../core/access/rights.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { TimeDeps } from '../core/ports.js';
+import type { ShadowCalendar } from '../core/shadow/shadow-calendar.js';
 
 /** Where operational messages go. Powertools on Lambda, stderr locally (stdout belongs to stdio MCP). */
 export interface Logger {
@@ -17,6 +18,11 @@ export interface McpDeps extends TimeDeps {
   /** API keys and grants: HTTP requests authenticate against it. */
   access: AccessStore;
   calendars: CalendarService;
+  /**
+   * Meridian's copy of connected calendars, kept current by the sync. A tool that answers from it
+   * says how fresh its view is with `shadow.freshness(calendarId)` (`synced_at`, `age_seconds`).
+   */
+  shadow: ShadowCalendar;
 }
 
 /** Per-request facts a tool may need: who is calling. */

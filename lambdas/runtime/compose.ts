@@ -3,6 +3,7 @@ import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { CalendarService } from '../core/calendar/calendar-service.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
 import type { Clock, EnvelopeEncryption, RandomSource } from '../core/ports.js';
+import { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';
 import type { DocumentStore } from '../core/storage/document-store.js';
 import type { Logger, McpDeps } from '../mcp/deps.js';
 import { createProviderResolver, type ProviderFactory } from './provider-resolver.js';
@@ -45,6 +46,7 @@ export function composeDeps(platform: Platform): McpDeps & {
     factories: platform.factories,
   });
   const calendars = new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
+  const shadow = new TableShadowCalendar({ store, registry, calendars, clock, defaultTimezone });
   return {
     clock,
     defaultTimezone,
@@ -56,5 +58,6 @@ export function composeDeps(platform: Platform): McpDeps & {
     encryption: platform.encryption,
     store,
     random,
+    shadow,
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CalDavCalendarProvider } from '../adapters/caldav/caldav-calendar-provider.js';
+import { SyncingCalDavProvider } from '../adapters/caldav/caldav-sync.js';
 import { GoogleCalendarProvider } from '../adapters/google/google-calendar-provider.js';
 import type { ConnectionRecord } from '../core/calendar/calendar-registry.js';
 import type { ProviderFactory } from './provider-resolver.js';
@@ -38,7 +38,8 @@ export function providerFactories(
   const timezone = env.MERIDIAN_TIMEZONE?.trim() || undefined;
   return {
     caldav: async (connection, secret) =>
-      new CalDavCalendarProvider({
+      // The syncing subclass: the same provider, plus the listings the shadow calendar's sync needs.
+      new SyncingCalDavProvider({
         serverUrl: connection.server_url ?? '',
         username: connection.account,
         password: CalDavSecret.parse(JSON.parse(secret)).password,

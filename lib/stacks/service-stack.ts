@@ -1,9 +1,10 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, type Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
+import { SyncSchedule } from '../constructs/sync-schedule.js';
 
 export interface ServiceStackProps extends StackProps {
   /** Meridian's table, from the data stack; the function reads and writes it. */
@@ -25,16 +26,25 @@ export interface ServiceStackProps extends StackProps {
    * @default - not set: tools fall back to UTC
    */
   readonly defaultTimezone?: string;
+
+  /**
+   * How often connected calendars are synced into the shadow calendar (whole minutes).
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly syncRate?: Duration;
 }
 
 /**
- * Everything stateless that serves Meridian: the MCP function behind its REST API. The stateful
- * resources it uses (table, key) come from the retained `DataStack` as objects, so CDK wires the
- * cross-stack references and the grants name exactly those resources.
+ * Everything stateless that serves Meridian: the MCP function behind its REST API, and the
+ * scheduled sync of the shadow calendar. The stateful resources they use (table, key) come from
+ * the retained `DataStack` as objects, so CDK wires the cross-stack references and the grants
+ * name exactly those resources.
  */
 export class ServiceStack extends Stack {
   readonly mcpFunction: McpFunction;
   readonly mcpApi: McpApi;
+  readonly syncSchedule: SyncSchedule;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -47,6 +57,13 @@ export class ServiceStack extends Stack {
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,
       stageName: props.stageName,
+    });
+
+    this.syncSchedule = new SyncSchedule(this, 'SyncSchedule', {
+      table: props.table,
+      dataKey: props.dataKey,
+      defaultTimezone: props.defaultTimezone,
+      syncRate: props.syncRate,
     });
 
     new CfnOutput(this, 'McpEndpointUrl', {

@@ -46,12 +46,15 @@ function synthesizeBoth(props: Partial<ServiceStackProps> = {}) {
   };
 }
 
-/** Every statement of every IAM policy in the template. */
-function statements(template: Template): Statement[] {
-  return Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-    (policy) => policy.Properties.PolicyDocument.Statement as Statement[],
-  );
+/** Every statement of every IAM policy in the template, or of the policies under one construct. */
+function statements(template: Template, owner = ''): Statement[] {
+  return Object.entries(template.findResources('AWS::IAM::Policy'))
+    .filter(([id]) => id.startsWith(owner))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
 }
+
+/** The MCP function's construct id: its resources' logical ids start with it. */
+const MCP = 'McpFunction';
 
 function actionsOf(statement: Statement): string[] {
   return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
@@ -78,8 +81,8 @@ function routes(template: Template): string[] {
     .sort();
 }
 
-function logicalIdOf(template: Template, type: string): string {
-  const ids = Object.keys(template.findResources(type));
+function logicalIdOf(template: Template, type: string, owner = ''): string {
+  const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(owner));
   expect(ids).toHaveLength(1);
   return ids[0]!;
 }
@@ -124,11 +127,13 @@ describe('ServiceStack', () => {
 
     it('logs to its own log group only', () => {
       const template = synthesize();
-      const functionId = logicalIdOf(template, 'AWS::Lambda::Function');
+      const functionId = logicalIdOf(template, 'AWS::Lambda::Function', MCP);
       const fn = template.findResources('AWS::Lambda::Function')[functionId]!;
       const logGroupId = (fn.Properties.LoggingConfig.LogGroup as { Ref: string }).Ref;
 
-      const logging = statements(template).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      const logging = statements(template, MCP).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('logs:')),
+      );
       expect(logging).toEqual([
         {
           Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
@@ -136,7 +141,9 @@ describe('ServiceStack', () => {
           Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] },
         },
       ]);
-      template.resourcePropertiesCountIs('AWS::IAM::Policy', {}, 1);
+      expect(
+        Object.keys(template.findResources('AWS::IAM::Policy')).filter((id) => id.startsWith(MCP)),
+      ).toHaveLength(1);
     });
   });
 
@@ -146,7 +153,8 @@ describe('ServiceStack', () => {
       const tableId = logicalIdOf(data, 'AWS::DynamoDB::Table');
       const keyId = logicalIdOf(data, 'AWS::KMS::Key');
 
-      const fn = Object.values(service.findResources('AWS::Lambda::Function'))[0]!;
+      const fn =
+        service.findResources('AWS::Lambda::Function')[logicalIdOf(service, 'AWS::Lambda::Function', MCP)]!;
       const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
       expect(throughOutputs(variables.MERIDIAN_TABLE_NAME)).toEqual({ Ref: tableId });
       expect(throughOutputs(variables.MERIDIAN_DATA_KEY_ARN)).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
@@ -156,7 +164,9 @@ describe('ServiceStack', () => {
       const { service, data, throughOutputs } = synthesizeBoth();
       const tableArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::DynamoDB::Table'), 'Arn'] };
 
-      const dynamo = statements(service).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+      const dynamo = statements(service, MCP).filter((s) =>
+        actionsOf(s).some((a) => a.startsWith('dynamodb:')),
+      );
       expect(dynamo).toHaveLength(1);
       expect(throughOutputs(dynamo[0]!.Resource)).toEqual([
         tableArn,
@@ -175,7 +185,7 @@ describe('ServiceStack', () => {
       const { service, data, throughOutputs } = synthesizeBoth();
       const keyArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::KMS::Key'), 'Arn'] };
 
-      const kms = statements(service).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+      const kms = statements(service, MCP).filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
       expect(kms).toHaveLength(1);
       expect(throughOutputs(kms[0]!.Resource)).toEqual(keyArn);
       // The Encryption SDK's keyring needs these two; the table's grant brings the rest.
@@ -201,7 +211,7 @@ describe('ServiceStack', () => {
         'Fn::GetAtt': [shared.getLogicalId(key.node.defaultChild as CfnKey), 'Arn'],
       });
 
-      const kms = statements(service)
+      const kms = statements(service, MCP)
         .filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')))
         .map((s) => ({ actions: actionsOf(s).sort(), resource: throughOutputs(shared, s.Resource) }));
       expect(kms).toEqual([
@@ -223,7 +233,7 @@ describe('ServiceStack', () => {
       const { service, data, throughOutputs } = synthesizeBoth();
       const tableArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::DynamoDB::Table'), 'Arn'] };
 
-      const wildcards = statements(service)
+      const wildcards = statements(service, MCP)
         .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))
         .map(throughOutputs)
         .filter((r) => JSON.stringify(r).includes('*'));
@@ -236,7 +246,8 @@ describe('ServiceStack', () => {
       const template = synthesize();
 
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
-      expect(groups).toHaveLength(2);
+      // The MCP function's, the API's access logs, the sync function's.
+      expect(groups).toHaveLength(3);
       for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
     });
   });
@@ -262,7 +273,7 @@ describe('ServiceStack', () => {
 
     it('proxies POST /mcp to the function and validates the JSON-RPC envelope first', () => {
       const template = synthesize();
-      const functionId = logicalIdOf(template, 'AWS::Lambda::Function');
+      const functionId = logicalIdOf(template, 'AWS::Lambda::Function', MCP);
       const validatorId = logicalIdOf(template, 'AWS::ApiGateway::RequestValidator');
 
       template.hasResourceProperties('AWS::ApiGateway::Method', {

@@ -1,0 +1,56 @@
+import { blocksTime } from '../calendar/busy-intervals.js';
+import type { CalendarEvent } from '../calendar/event.js';
+import { eventTimeMs, expandSeries } from '../calendar/series.js';
+import { isDomainError } from '../errors.js';
+import type { BusyInterval } from './shadow-calendar.js';
+import { READ_SLACK_MS, type ShadowEntries } from './shadow-store.js';
+
+/**
+ * The busy intervals of stored shadow entries that overlap `[fromMs, toMs)`, sorted by start:
+ * series expanded with their edited and cancelled occurrences, all-day events placed in `zone`,
+ * and only events that block time (not cancelled, not marked free, not zero-length).
+ *
+ * Overrides whose master is not stored (an invitation to single occurrences of someone else's
+ * series) count as the one-off events they are.
+ *
+ * @example
+ * busyFromEntries(await shadowStore.readWindow(id, from, to), from, to, 'Europe/Paris');
+ * // [{ start: 1773655200000, end: 1773658800000, event_id: 'abc' }]
+ */
+export function busyFromEntries(
+  entries: ShadowEntries,
+  fromMs: number,
+  toMs: number,
+  zone: string,
+): BusyInterval[] {
+  const overridesOf = new Map<string, CalendarEvent[]>();
+  for (const override of entries.overrides) {
+    const masterId = override.recurring_event_id ?? '';
+    overridesOf.set(masterId, [...(overridesOf.get(masterId) ?? []), override]);
+  }
+  const events: CalendarEvent[] = [...entries.singles];
+  const masters = new Set<string>();
+  for (const master of entries.series) {
+    masters.add(master.id);
+    const series = { master, overrides: overridesOf.get(master.id) ?? [] };
+    try {
+      // Widened like the read: all-day series expand in UTC and are placed in the zone below.
+      events.push(...expandSeries(series, fromMs - READ_SLACK_MS, toMs + READ_SLACK_MS, zone));
+    } catch (error) {
+      // A rule this code cannot expand (another client's RRULE): its first occurrence still counts.
+      if (!isDomainError(error)) throw error;
+      events.push(master);
+    }
+  }
+  for (const [masterId, orphans] of overridesOf) if (!masters.has(masterId)) events.push(...orphans);
+
+  return events
+    .filter((event) => blocksTime(event))
+    .map((event) => ({
+      start: eventTimeMs(event.start, zone),
+      end: eventTimeMs(event.end, zone),
+      event_id: event.id,
+    }))
+    .filter((interval) => interval.end > interval.start && interval.start < toMs && interval.end > fromMs)
+    .sort((a, b) => a.start - b.start || a.end - b.end || a.event_id.localeCompare(b.event_id));
+}

@@ -1,0 +1,108 @@
+import type { CalendarRecord, CalendarRegistry } from '../calendar/calendar-registry.js';
+import type { CalendarService } from '../calendar/calendar-service.js';
+import { CalendarEvent } from '../calendar/event.js';
+import type { Clock } from '../ports.js';
+import type { DocumentStore } from '../storage/document-store.js';
+import { busyFromEntries } from './shadow-busy.js';
+import type { BusyInterval, Freshness, ShadowCalendar } from './shadow-calendar.js';
+import { READ_SLACK_MS, ShadowStore } from './shadow-store.js';
+import { applyChanges } from './shadow-writes.js';
+
+export interface TableShadowDeps {
+  store: DocumentStore;
+  registry: CalendarRegistry;
+  /** Reaches a native calendar's events (its provider reads the table). */
+  calendars: Pick<CalendarService, 'providerFor'>;
+  clock: Clock;
+  /** Zone for all-day events and floating series when the calendar names none. */
+  defaultTimezone: string | undefined;
+}
+
+/** Events per page when a native calendar is read for busy time. */
+const NATIVE_PAGE = 500;
+
+/**
+ * The shadow calendar in the document store (layout in shadow-items.ts). Connected calendars are
+ * read from their shadow partition; a native calendar has no shadow, because its events already
+ * live in the table: it is read through the native provider, and is always current.
+ *
+ * @example
+ * const shadow = new TableShadowCalendar({ store, registry, calendars, clock, defaultTimezone });
+ * const { intervals, synced_at } = await shadow.busyIntervals('google/c1/alice@example.com', from, to);
+ */
+export class TableShadowCalendar implements ShadowCalendar {
+  readonly shadowStore: ShadowStore;
+
+  constructor(private readonly deps: TableShadowDeps) {
+    this.shadowStore = new ShadowStore(deps.store);
+  }
+
+  async busyIntervals(
+    calendarId: string,
+    fromMs: number,
+    toMs: number,
+  ): Promise<{ intervals: BusyInterval[]; synced_at?: string }> {
+    const record = await this.deps.registry.requireCalendar(calendarId);
+    const zone = record.time_zone ?? this.deps.defaultTimezone ?? 'UTC';
+    if (record.provider === 'native') {
+      const singles = await this.nativeEvents(record, fromMs, toMs);
+      const intervals = busyFromEntries({ singles, series: [], overrides: [] }, fromMs, toMs, zone);
+      return { intervals, synced_at: this.deps.clock.now().toISOString() };
+    }
+    const [state, entries] = await Promise.all([
+      this.shadowStore.readState(calendarId),
+      this.shadowStore.readWindow(calendarId, fromMs, toMs),
+    ]);
+    const intervals = busyFromEntries(entries, fromMs, toMs, zone);
+    const covered =
+      state?.synced_at !== undefined &&
+      Date.parse(state.window_from) <= fromMs &&
+      toMs <= Date.parse(state.window_to);
+    return covered ? { intervals, synced_at: state.synced_at } : { intervals };
+  }
+
+  async recordBooking(calendarId: string, event: CalendarEvent): Promise<void> {
+    const record = await this.deps.registry.requireCalendar(calendarId);
+    if (record.provider === 'native') return;
+    const stamped = CalendarEvent.parse({ ...event, calendar_id: calendarId });
+    await applyChanges(
+      this.deps.store,
+      calendarId,
+      { upserts: [stamped], removals: [] },
+      { bookedAt: this.deps.clock.now().toISOString() },
+    );
+  }
+
+  async freshness(calendarId: string): Promise<Freshness> {
+    const now = this.deps.clock.now();
+    if (calendarId.startsWith('native/')) return { synced_at: now.toISOString(), age_seconds: 0 };
+    const syncedAt = (await this.shadowStore.readState(calendarId))?.synced_at;
+    if (syncedAt === undefined) return {};
+    return {
+      synced_at: syncedAt,
+      age_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(syncedAt)) / 1000)),
+    };
+  }
+
+  /**
+   * Every instance of a native calendar near the window, page by page. Widened like a shadow read:
+   * the provider places all-day dates in UTC, busyFromEntries places them in the calendar's zone.
+   */
+  private async nativeEvents(record: CalendarRecord, fromMs: number, toMs: number): Promise<CalendarEvent[]> {
+    const { provider, ref } = await this.deps.calendars.providerFor(record);
+    const events: CalendarEvent[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await provider.listEvents(ref, {
+        start: new Date(fromMs - READ_SLACK_MS).toISOString(),
+        end: new Date(toMs + READ_SLACK_MS).toISOString(),
+        single_events: true,
+        max_results: NATIVE_PAGE,
+        ...(pageToken ? { page_token: pageToken } : {}),
+      });
+      events.push(...page.events);
+      pageToken = page.next_page_token;
+    } while (pageToken);
+    return events;
+  }
+}

@@ -1,0 +1,42 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { z } from 'zod';
+import type { SyncSummary } from '../core/shadow/sync-all.js';
+import { createAwsDeps } from '../runtime/aws.js';
+import { syncAndLog } from '../runtime/sync-run.js';
+import { fromPowertools } from './powertools-logger.js';
+
+const powertools = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'meridian-sync' });
+const logger = fromPowertools(powertools);
+// Once per container: warm invocations reuse the DynamoDB client and the providers' cached tokens.
+const deps = createAwsDeps(process.env, logger);
+
+/**
+ * What the EventBridge Scheduler sends (the schedule's input is `{}`); an operator invoking the
+ * function by hand may name calendars.
+ */
+export const SyncJobEvent = z.object({ calendar_ids: z.array(z.string().min(1)).min(1).optional() });
+
+/** Leaves calendars not yet started for the next run once less than this is left before the timeout. */
+export const STOP_MARGIN_MS = 60_000;
+
+/**
+ * EventBridge Scheduler → shadow calendar sync. A failing calendar is in the summary (and the
+ * log), not an error: only a failure of the run itself (the table unreachable) fails the
+ * invocation.
+ */
+export const handler = middy<
+  unknown,
+  Omit<SyncSummary, 'calendars'> & { failures: SyncSummary['calendars'] }
+>()
+  .use(injectLambdaContext(powertools))
+  .handler(async (event: unknown, context: Context) => {
+    const input = SyncJobEvent.parse(event ?? {});
+    const { calendars, ...totals } = await syncAndLog(deps, logger, {
+      ...(input.calendar_ids ? { calendarIds: input.calendar_ids } : {}),
+      shouldStop: () => context.getRemainingTimeInMillis() < STOP_MARGIN_MS,
+    });
+    return { ...totals, failures: calendars.filter((c) => c.status === 'failed') };
+  });

@@ -1,0 +1,90 @@
+import type { Logger } from '../mcp/deps.js';
+
+/** The sync cadence when MERIDIAN_SYNC_INTERVAL_MINUTES is not set; the AWS schedule's default too. */
+export const DEFAULT_SYNC_INTERVAL_MINUTES = 5;
+
+/** The timer functions the sync timer uses; tests pass fake ones. */
+export interface TimerFunctions {
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+export interface SyncTimerOptions {
+  intervalMs: number;
+  /** One sync run. Its result is ignored; a rejection is logged. */
+  run: () => Promise<unknown>;
+  logger: Logger;
+  /** Run once right away, so a server starts with a fresh shadow. @default true */
+  runAtStart?: boolean;
+  /** @default the global setInterval / clearInterval */
+  timers?: TimerFunctions;
+}
+
+export interface SyncTimer {
+  /** Stops the timer and waits for a run in progress to finish. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Sync minutes from `MERIDIAN_SYNC_INTERVAL_MINUTES`, as milliseconds: the default when unset,
+ * undefined when `0` (the timer is off). Anything else is refused with a message saying what fits.
+ *
+ * @example
+ * syncIntervalMs({ MERIDIAN_SYNC_INTERVAL_MINUTES: '15' }); // 900000
+ * syncIntervalMs({ MERIDIAN_SYNC_INTERVAL_MINUTES: '0' }); // undefined
+ */
+export function syncIntervalMs(env: NodeJS.ProcessEnv): number | undefined {
+  const text = env.MERIDIAN_SYNC_INTERVAL_MINUTES?.trim();
+  const minutes = text === undefined || text === '' ? DEFAULT_SYNC_INTERVAL_MINUTES : Number(text);
+  if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440) {
+    throw new Error(
+      `MERIDIAN_SYNC_INTERVAL_MINUTES must be a whole number of minutes from 0 (off) to 1440; got "${text}".`,
+    );
+  }
+  return minutes === 0 ? undefined : minutes * 60_000;
+}
+
+/**
+ * Runs `run` every `intervalMs` in this process (the embedded runtime's stand-in for the
+ * EventBridge schedule). Runs never overlap: a tick that comes while one is still going is
+ * skipped, not queued. A failed run is logged and the timer carries on.
+ *
+ * @example
+ * const timer = startSyncTimer({ intervalMs: 300_000, run: () => syncAll(runtime), logger });
+ * process.once('SIGTERM', () => timer.stop());
+ */
+export function startSyncTimer(options: SyncTimerOptions): SyncTimer {
+  const timers = options.timers ?? { setInterval, clearInterval };
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const tick = () => {
+    if (stopped) return;
+    if (running) {
+      options.logger.info('sync: previous run still going, skipping this tick');
+      return;
+    }
+    running = options
+      .run()
+      .then(
+        () => undefined,
+        (error: unknown) => options.logger.error('sync: run failed', { error }),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  };
+
+  const handle = timers.setInterval(tick, options.intervalMs);
+  // The timer alone must not keep a process alive that has nothing else to do.
+  (handle as { unref?: () => void }).unref?.();
+  if (options.runAtStart ?? true) tick();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      timers.clearInterval(handle);
+      await running;
+    },
+  };
+}

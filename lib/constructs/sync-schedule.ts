@@ -1,0 +1,179 @@
+import { fileURLToPath } from 'node:url';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Architecture, type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { Construct } from 'constructs';
+import { requireZone } from '../../lambdas/core/time/zones.js';
+import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
+import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from './mcp-function.js';
+import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
+
+/** The handler the sync function deploys. */
+export const SYNC_HANDLER_ENTRY = fileURLToPath(
+  new URL('../../lambdas/handlers/sync-job.ts', import.meta.url),
+);
+
+/** How often calendars are synced when `syncRate` is not given; `serve`'s timer has the same default. */
+export const DEFAULT_SYNC_RATE = Duration.minutes(5);
+
+/**
+ * How long one run may take. A run stops starting calendars a minute before (the handler's
+ * STOP_MARGIN_MS), and a calendar's sync lease lasts as long, so a run killed at the timeout
+ * blocks its calendars for one schedule period at most.
+ */
+const SYNC_TIMEOUT = Duration.minutes(5);
+
+export interface SyncScheduleProps {
+  /** The table holding calendars, connections and the shadow (`MERIDIAN_TABLE_NAME`). */
+  readonly table: ITable;
+
+  /** The key that wraps connection secrets (`MERIDIAN_DATA_KEY_ARN`); the sync only decrypts with it. */
+  readonly dataKey: IKey;
+
+  /**
+   * IANA zone for all-day events and floating series of calendars that name none (`MERIDIAN_TIMEZONE`).
+   *
+   * @default - not set: UTC
+   */
+  readonly defaultTimezone?: string;
+
+  /**
+   * How often the sync runs, in whole minutes (an EventBridge Scheduler rate expression).
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly syncRate?: Duration;
+}
+
+/**
+ * The scheduled sync of the shadow calendar: a Lambda function (Node 22 on arm64, its own log
+ * group, a role that may use the table and decrypt connection secrets, nothing more) and an
+ * EventBridge Scheduler schedule that invokes it every `syncRate`.
+ */
+export class SyncSchedule extends Construct {
+  readonly function: IFunction;
+  readonly logGroup: LogGroup;
+  readonly schedule: Schedule;
+
+  constructor(scope: Construct, id: string, props: SyncScheduleProps) {
+    super(scope, id);
+    if (props.defaultTimezone !== undefined) requireZone(props.defaultTimezone, 'defaultTimezone');
+    const rate = props.syncRate ?? DEFAULT_SYNC_RATE;
+    const minutes = rate.toMinutes({ integral: false });
+    if (!Number.isInteger(minutes) || minutes < 1) {
+      throw new Error(
+        `syncRate must be a whole number of minutes, at least 1 (got ${rate.toHumanString()}).`,
+      );
+    }
+
+    this.logGroup = new LogGroup(this, 'LogGroup', { retention: RetentionDays.ONE_MONTH });
+    // As for the MCP function: an explicit role that may write to this log group only.
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Meridian sync function: its own logs, the table, decrypting connection secrets',
+    });
+    this.logGroup.grantWrite(role);
+    this.grantData(role, props);
+
+    const fn = new NodejsFunction(this, 'Function', {
+      entry: SYNC_HANDLER_ENTRY,
+      handler: 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      // Waiting on providers is most of a run; parsing iCalendar is the CPU part.
+      memorySize: 512,
+      timeout: SYNC_TIMEOUT,
+      role,
+      logGroup: this.logGroup,
+      bundling: lambdaBundling(),
+      environment: {
+        ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
+        [TABLE_NAME_ENV]: props.table.tableName,
+        [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
+        POWERTOOLS_SERVICE_NAME: 'meridian-sync',
+        NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
+      },
+      description: 'Meridian: syncs connected calendars into the shadow calendar',
+    });
+    this.function = fn;
+
+    this.schedule = new Schedule(this, 'Schedule', {
+      schedule: ScheduleExpression.rate(rate),
+      target: new LambdaInvoke(fn, {
+        role: this.schedulerRole(fn),
+        input: ScheduleTargetInput.fromObject({}),
+        // No retries: the next run is one period away, and a retry could overlap it.
+        retryAttempts: 0,
+      }),
+      description: `Meridian: sync connected calendars into the shadow calendar every ${minutes} min`,
+    });
+
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-L1',
+      reason:
+        'nodejs22.x is pinned on purpose (TOOLCHAIN.md): the code is kept Node 20 compatible and ' +
+        'tested on Node 20, and a newer runtime is a deliberate upgrade with its own test run, ' +
+        'not something a lint rule should trigger.',
+    });
+  }
+
+  /**
+   * The role EventBridge Scheduler assumes to invoke the function. Its own rather than the one
+   * the target would create at stack level, so that it sits in this construct and its one finding
+   * is acknowledged here. Only schedules of this account may assume it (confused deputy).
+   */
+  private schedulerRole(fn: IFunction): Role {
+    const role = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+      description: 'EventBridge Scheduler: invoke the Meridian sync function',
+    });
+    // The target grants it with the function's grantInvoke (see the acknowledgement).
+    acknowledgeWildcardResource(
+      role,
+      `${fn.functionArn}:*`,
+      "<function ARN>:* is written by the Scheduler target's grantInvoke, which covers the sync " +
+        "function's versions and aliases next to the function itself; the schedule invokes the " +
+        'unqualified ARN, and the wildcard reaches no other function.',
+    );
+    return role;
+  }
+
+  /**
+   * The table and the key through grants only. `grantReadWriteData` on a table encrypted with a
+   * customer-managed key also grants that key's use by DynamoDB (the statement CDK writes); the
+   * Encryption SDK's KMS keyring only decrypts here (the sync never stores a secret), so a data
+   * key other than the table's gets kms:Decrypt and nothing else.
+   */
+  private grantData(role: Role, props: SyncScheduleProps): void {
+    props.table.grantReadWriteData(role);
+    if (props.table.encryptionKey !== props.dataKey) props.dataKey.grantDecrypt(role);
+
+    const nag = Validations.of(role);
+    const grantGenerated =
+      "is written by the table's grantReadWriteData, because DynamoDB uses the table's " +
+      'customer-managed key on behalf of the caller; the statement names that one key.';
+    nag.acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+      reason: `kms:GenerateDataKey* ${grantGenerated}`,
+    });
+    nag.acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
+      reason: `kms:ReEncrypt* ${grantGenerated}`,
+    });
+    acknowledgeWildcardResource(
+      role,
+      `${props.table.tableArn}/index/*`,
+      "<table ARN>/index/* is written by the table's grantReadWriteData for its indexes: the sync " +
+        'lists calendars and connections through gsi1, the only index (lib/constructs/table-keys.ts), ' +
+        'and the wildcard covers the indexes of this one table and no other table.',
+    );
+  }
+}

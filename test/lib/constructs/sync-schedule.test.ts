@@ -1,0 +1,186 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
+import { describe, expect, it } from 'vitest';
+import { MeridianTable } from '../../../lib/constructs/meridian-table.js';
+import { ServiceStack, type ServiceStackProps } from '../../../lib/stacks/service-stack.js';
+import { acknowledgements, meridianStacks, synthWithNag, testApp, unacknowledged } from '../synth-helpers.js';
+
+type Resource = { Type: string; Properties: Record<string, unknown> };
+interface Statement {
+  Action: string | string[];
+  Effect: string;
+  Resource: unknown;
+}
+
+/** The service template and the logical ids of the sync construct's resources. */
+function synthesize(props: Partial<ServiceStackProps> = {}) {
+  const { service } = meridianStacks(testApp(), props);
+  const template = Template.fromStack(service);
+  const only = (type: string, prefix: string) => {
+    const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
+    expect(ids, `${type} ${prefix}`).toHaveLength(1);
+    return ids[0]!;
+  };
+  return {
+    template,
+    functionId: only('AWS::Lambda::Function', 'SyncScheduleFunction'),
+    logGroupId: only('AWS::Logs::LogGroup', 'SyncScheduleLogGroup'),
+    schedulerRoleId: only('AWS::IAM::Role', 'SyncScheduleSchedulerRole'),
+    resource: (id: string) => template.toJSON().Resources[id] as Resource,
+  };
+}
+
+/** Statements of the IAM policies whose logical id starts with `prefix`. */
+function statementsOf(template: Template, prefix: string): Statement[] {
+  return Object.entries(template.findResources('AWS::IAM::Policy'))
+    .filter(([id]) => id.startsWith(prefix))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+describe('SyncSchedule', () => {
+  describe('schedule', () => {
+    it('invokes the sync function every 5 minutes by default, with an empty event and no retries', () => {
+      const { template, functionId, schedulerRoleId } = synthesize();
+
+      const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule'));
+      expect(schedules).toHaveLength(1);
+      expect(schedules[0]!.Properties).toMatchObject({
+        ScheduleExpression: 'rate(5 minutes)',
+        State: 'ENABLED',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        Target: {
+          Arn: { 'Fn::GetAtt': [functionId, 'Arn'] },
+          RoleArn: { 'Fn::GetAtt': [schedulerRoleId, 'Arn'] },
+          Input: '{}',
+          RetryPolicy: { MaximumRetryAttempts: 0 },
+        },
+      });
+    });
+
+    it.each([
+      [Duration.minutes(15), 'rate(15 minutes)'],
+      [Duration.minutes(1), 'rate(1 minute)'],
+      [Duration.hours(1), 'rate(1 hour)'],
+    ])('runs at the configured rate (%s)', (syncRate, expression) => {
+      const { template } = synthesize({ syncRate });
+
+      template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: expression });
+    });
+
+    it.each([Duration.seconds(30), Duration.seconds(90)])(
+      'refuses a rate that is not whole minutes (%s)',
+      (syncRate) => {
+        expect(() => synthesize({ syncRate })).toThrow(
+          /syncRate must be a whole number of minutes, at least 1/,
+        );
+      },
+    );
+
+    it('lets only EventBridge Scheduler of this account assume its role, to invoke the sync function only', () => {
+      const { template, functionId, schedulerRoleId, resource } = synthesize();
+      const functionArn = { 'Fn::GetAtt': [functionId, 'Arn'] };
+
+      expect(resource(schedulerRoleId).Properties.AssumeRolePolicyDocument).toEqual({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Action: 'sts:AssumeRole',
+            Effect: 'Allow',
+            Principal: { Service: 'scheduler.amazonaws.com' },
+            Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+          },
+        ],
+      });
+      expect(statementsOf(template, 'SyncScheduleSchedulerRole')).toEqual([
+        {
+          Action: 'lambda:InvokeFunction',
+          Effect: 'Allow',
+          Resource: [functionArn, { 'Fn::Join': ['', [functionArn, ':*']] }],
+        },
+      ]);
+    });
+  });
+
+  describe('function', () => {
+    it('runs the bundled sync handler on nodejs22.x, arm64, for up to 5 minutes, logging to its own group', () => {
+      const { functionId, logGroupId, resource } = synthesize({ defaultTimezone: 'Europe/Paris' });
+
+      expect(resource(functionId).Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Timeout: 300,
+        LoggingConfig: { LogGroup: { Ref: logGroupId } },
+        Environment: {
+          Variables: {
+            MERIDIAN_TABLE_NAME: expect.anything(),
+            MERIDIAN_DATA_KEY_ARN: expect.anything(),
+            MERIDIAN_TIMEZONE: 'Europe/Paris',
+            POWERTOOLS_SERVICE_NAME: 'meridian-sync',
+            NODE_OPTIONS: '--enable-source-maps',
+          },
+        },
+      });
+      expect(resource(logGroupId).Properties.RetentionInDays).toBe(30);
+    });
+
+    it('may write its logs, use the table and its index, and decrypt with the data key, nothing more', () => {
+      const { template, logGroupId } = synthesize();
+
+      const statements = statementsOf(template, 'SyncScheduleRole');
+      const services = statements.map((s) => [...new Set(actionsOf(s).map((a) => a.split(':')[0]))].join());
+      expect(services.sort()).toEqual(['dynamodb', 'kms', 'logs']);
+      expect(statements.find((s) => actionsOf(s)[0]!.startsWith('logs:'))?.Resource).toEqual({
+        'Fn::GetAtt': [logGroupId, 'Arn'],
+      });
+      const wildcards = statements
+        .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))
+        .filter((r) => JSON.stringify(r).includes('*'));
+      expect(wildcards).toHaveLength(1);
+      expect(JSON.stringify(wildcards[0])).toContain('/index/*');
+    });
+
+    it('gets only kms:Decrypt on a data key the table does not use', () => {
+      const app = testApp();
+      const shared = new Stack(app, 'Shared');
+      const tableKey = new Key(shared, 'TableKey');
+      const dataKey = new Key(shared, 'DataKey');
+      const table = new MeridianTable(shared, 'Table', { encryptionKey: tableKey }).table;
+      const template = Template.fromStack(new ServiceStack(app, 'Service', { table, dataKey }));
+      const dataKeyId = shared.getLogicalId(dataKey.node.defaultChild as CfnKey);
+
+      const onDataKey = statementsOf(template, 'SyncScheduleRole').filter((s) =>
+        JSON.stringify(s.Resource).includes(dataKeyId),
+      );
+      expect(onDataKey.map(actionsOf)).toEqual([['kms:Decrypt']]);
+    });
+  });
+
+  describe('cdk-nag', () => {
+    it('leaves nothing unacknowledged and acknowledges exactly the reviewed findings, with reasons', () => {
+      let functionId = '';
+      const report = synthWithNag((app) => {
+        const { service } = meridianStacks(app);
+        functionId = service.getLogicalId(service.syncSchedule.function.node.defaultChild as never);
+      });
+
+      expect(unacknowledged(report)).toEqual([]);
+      const acknowledged = acknowledgements(report, 'Service/SyncSchedule/');
+      expect(
+        [...new Set(acknowledged.map((a) => a.acknowledgedId.replace(/\{.*\}/, '<table ARN>')))].sort(),
+      ).toEqual(
+        [
+          'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+          'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
+          'AwsSolutions::AwsSolutions-IAM5[Resource::<table ARN>/index/*]',
+          `AwsSolutions::AwsSolutions-IAM5[Resource::<${functionId}.Arn>:*]`,
+          'AwsSolutions::AwsSolutions-L1',
+        ].sort(),
+      );
+      for (const a of acknowledged) expect(a.reason.length).toBeGreaterThan(80);
+    });
+  });
+});
