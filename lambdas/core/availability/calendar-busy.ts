@@ -1,0 +1,76 @@
+import type { Principal } from '../access/rights.js';
+import { blocksTime, eventIntervals, type Interval } from '../calendar/busy-intervals.js';
+import type { CalendarService } from '../calendar/calendar-service.js';
+import type { CalendarEvent } from '../calendar/event.js';
+import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
+
+/** Where an availability answer came from, so a caller can judge how current it is. */
+export interface ViewFreshness {
+  calendar_id: string;
+  /** `shadow`: Meridian's synced copy; `live`: read from the provider just now. */
+  source: 'shadow' | 'live';
+  /** When the shadow was last synced (shadow only). */
+  synced_at?: string;
+  age_seconds?: number;
+}
+
+export interface CalendarBusy {
+  calendar_id: string;
+  zone: string;
+  intervals: (Interval & { event_id?: string })[];
+  freshness: ViewFreshness;
+}
+
+const MAX_LIVE_EVENTS = 2500;
+
+async function liveEvents(service: CalendarService, principal: Principal, calendarId: string, from: number, to: number) {
+  const record = await service.calendarFor(principal, calendarId, 'read');
+  const { provider, ref } = await service.providerFor(record);
+  const events: CalendarEvent[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await provider.listEvents(ref, {
+      start: new Date(from).toISOString(),
+      end: new Date(to).toISOString(),
+      single_events: true,
+      max_results: 500,
+      ...(pageToken ? { page_token: pageToken } : {}),
+    });
+    events.push(...page.events);
+    pageToken = page.next_page_token;
+  } while (pageToken && events.length < MAX_LIVE_EVENTS);
+  return events;
+}
+
+/**
+ * The busy time of one calendar over [from, to), after checking the principal may read it: from
+ * the shadow calendar when its synced window covers the range (no provider round trip), else
+ * live from the provider. Free (transparent), cancelled and declined events never block.
+ */
+export async function calendarBusy(
+  deps: { calendars: CalendarService; shadow: ShadowCalendar },
+  principal: Principal,
+  calendarId: string,
+  from: number,
+  to: number,
+): Promise<CalendarBusy> {
+  const record = await deps.calendars.calendarFor(principal, calendarId, 'read');
+  const zone = record.time_zone ?? deps.calendars.zone;
+  const shadow = await deps.shadow.busyIntervals(calendarId, from, to);
+  if (shadow.synced_at) {
+    const age = Math.max(0, Math.round((deps.calendars.deps.clock.now().getTime() - Date.parse(shadow.synced_at)) / 1000));
+    return {
+      calendar_id: calendarId,
+      zone,
+      intervals: shadow.intervals,
+      freshness: { calendar_id: calendarId, source: 'shadow', synced_at: shadow.synced_at, age_seconds: age },
+    };
+  }
+  const blocking = (await liveEvents(deps.calendars, principal, calendarId, from, to)).filter((e) => blocksTime(e));
+  return {
+    calendar_id: calendarId,
+    zone,
+    intervals: eventIntervals(blocking, zone).map((interval, i) => ({ ...interval, event_id: blocking[i]!.id })),
+    freshness: { calendar_id: calendarId, source: 'live' },
+  };
+}
