@@ -16,7 +16,10 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'PROVIDER_ERROR'
   | 'PROVIDER_RATE_LIMITED'
-  | 'PROVIDER_AUTH_FAILED';
+  | 'PROVIDER_AUTH_FAILED'
+  | 'SLOT_TAKEN'
+  | 'LOCK_CONTENDED'
+  | 'CONTENT_REJECTED';
 
 /**
  * A failure caused by the caller's input or the state of the domain, never by a bug.

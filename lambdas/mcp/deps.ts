@@ -1,5 +1,6 @@
 import type { AccessStore } from '../core/access/access-store.js';
 import type { Principal } from '../core/access/rights.js';
+import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { TimeDeps } from '../core/ports.js';
 
@@ -17,6 +18,8 @@ export interface McpDeps extends TimeDeps {
   /** API keys and grants: HTTP requests authenticate against it. */
   access: AccessStore;
   calendars: CalendarService;
+  /** book_slot: the checks before the workflow, and the workflow (BookingWorkflow port) behind it. */
+  booking: BookingService;
 }
 
 /** Per-request facts a tool may need: who is calling. */

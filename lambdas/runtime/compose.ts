@@ -1,4 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessStore } from '../core/access/access-store.js';
+import { BookingService } from '../core/booking/booking-service.js';
+import { createBookingSteps } from '../core/booking/booking-steps.js';
+import type { BookingSteps, BookingWorkflow } from '../core/booking/booking-workflow.js';
+import { IdempotencyRecords } from '../core/booking/idempotency.js';
+import { PlaceholderShadowCalendar, type ShadowCalendar } from '../core/booking/shadow-calendar.js';
 import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { CalendarService } from '../core/calendar/calendar-service.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
@@ -17,19 +23,48 @@ export interface Platform {
   version: string;
   defaultTimezone: string | undefined;
   factories: Partial<Record<'google' | 'caldav', ProviderFactory>>;
+  /**
+   * Builds the booking workflow: the embedded runtime runs `steps` in booking.asl.json locally,
+   * AWS starts the deployed state machine (and ignores them).
+   *
+   * @default - none: book_slot answers that booking is not configured in this runtime
+   */
+  booking?: (steps: BookingSteps) => BookingWorkflow;
+  /** Lifetime of a booking's hold on its slot (LOCK_TTL_SECS). @default 30 */
+  lockTtlSeconds?: number;
+  /** @default PlaceholderShadowCalendar (knows nothing, keeps nothing) until the shadow calendar lands */
+  shadow?: ShadowCalendar;
 }
+
+/** The default hold lifetime (LOCK_TTL_SECS). */
+export const DEFAULT_LOCK_TTL_SECONDS = 30;
+
+const bookingNotConfigured: BookingWorkflow = {
+  book: async () => {
+    throw new Error('No booking workflow is configured in this runtime (Platform.booking is unset).');
+  },
+};
 
 /**
  * Wires the domain services on top of a platform. Both composition roots (embedded, AWS) and the
  * tests call it, so the object graph a test exercises is the one users run.
  */
-export function composeDeps(
-  platform: Platform,
-): McpDeps & { registry: CalendarRegistry; encryption: EnvelopeEncryption; store: DocumentStore; random: RandomSource } {
+export function composeDeps(platform: Platform): McpDeps & {
+  registry: CalendarRegistry;
+  encryption: EnvelopeEncryption;
+  store: DocumentStore;
+  random: RandomSource;
+  bookingSteps: BookingSteps;
+} {
   const { store, clock, random, defaultTimezone } = platform;
   const access = new AccessStore({ store, clock, random });
   const registry = new CalendarRegistry(store);
-  const native = new NativeCalendarProvider({ store, clock, random, ...(defaultTimezone ? { defaultTimezone } : {}) });
+  const native = new NativeCalendarProvider({
+    store,
+    clock,
+    random,
+    ...(defaultTimezone ? { defaultTimezone } : {}),
+  });
   const providers = createProviderResolver({
     native,
     registry,
@@ -37,6 +72,25 @@ export function composeDeps(
     factories: platform.factories,
   });
   const calendars = new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
+  const lockTtlMs = (platform.lockTtlSeconds ?? DEFAULT_LOCK_TTL_SECONDS) * 1000;
+  const bookingSteps = createBookingSteps({
+    store,
+    clock,
+    random,
+    pause: (ms) => sleep(ms),
+    calendars,
+    shadow: platform.shadow ?? new PlaceholderShadowCalendar(),
+    lockTtlMs,
+    defaultTimezone,
+    logger: platform.logger,
+  });
+  const booking = new BookingService({
+    calendars,
+    idempotency: new IdempotencyRecords({ store, clock, leaseMs: lockTtlMs }),
+    workflow: platform.booking?.(bookingSteps) ?? bookingNotConfigured,
+    clock,
+    random,
+  });
   return {
     clock,
     defaultTimezone,
@@ -44,6 +98,8 @@ export function composeDeps(
     version: platform.version,
     access,
     calendars,
+    booking,
+    bookingSteps,
     registry,
     encryption: platform.encryption,
     store,

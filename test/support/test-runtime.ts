@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { DynamoDbDocumentStore } from '../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
 import { createLocalDynamoDbClient, ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb.js';
-import { EncryptionSdkEnvelope, rawAesKeyring } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
+import {
+  EncryptionSdkEnvelope,
+  rawAesKeyring,
+} from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
+import { LocalBookingWorkflow } from '../../lambdas/adapters/workflow/local-booking-workflow.js';
 import { type Clock, systemClock } from '../../lambdas/core/ports.js';
 import { composeDeps, type Platform } from '../../lambdas/runtime/compose.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
@@ -14,9 +18,20 @@ const silentLogger = { info: () => undefined, warn: () => undefined, error: () =
 /**
  * The real object graph (composeDeps) on a fresh in-memory dynalite, for tests above the adapter
  * level: tools, HTTP, handlers. Pass `endpoint` to share a running DynamoDB (e.g. DynamoDB Local).
+ * Booking runs booking.asl.json locally (as embedded) with retry pauses of 0; pass `booking` to
+ * wrap or replace the steps (fault injection), `lockTtlSeconds` for another hold lifetime.
  */
 export async function startTestRuntime(
-  options: { clock?: Clock; defaultTimezone?: string; endpoint?: string; tableName?: string; factories?: Platform['factories'] } = {},
+  options: {
+    clock?: Clock;
+    defaultTimezone?: string;
+    endpoint?: string;
+    tableName?: string;
+    factories?: Platform['factories'];
+    booking?: Platform['booking'];
+    lockTtlSeconds?: number;
+    shadow?: Platform['shadow'];
+  } = {},
 ) {
   const dynalite = options.endpoint ? undefined : await startDynalite();
   const endpoint = options.endpoint ?? dynalite!.endpoint;
@@ -32,6 +47,9 @@ export async function startTestRuntime(
     version: 'test',
     defaultTimezone: options.defaultTimezone,
     factories: options.factories ?? {},
+    booking: options.booking ?? ((steps) => new LocalBookingWorkflow({ steps, retryDelayMs: 0 })),
+    ...(options.lockTtlSeconds === undefined ? {} : { lockTtlSeconds: options.lockTtlSeconds }),
+    ...(options.shadow === undefined ? {} : { shadow: options.shadow }),
   });
   return {
     ...deps,
