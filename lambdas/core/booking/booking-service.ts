@@ -23,16 +23,19 @@ export interface BookSlotParams {
   idempotency_key?: string | undefined;
 }
 
-/**
- * The content firewall's check of what an event would say; throws CONTENT_REJECTED. Written
- * elsewhere: book_slot calls it before anything is locked.
- */
-export type EventContentCheck = (content: {
-  calendar_id: string;
+/** The free-text fields of a booking the content firewall reads. */
+export interface BookingContent {
   summary: string;
   description?: string | undefined;
-  attendees: string[];
-}) => Promise<void>;
+  attendees?: readonly { email: string }[] | undefined;
+}
+
+/**
+ * The content firewall's check of what an event would say (being written separately as
+ * `checkEventContent`): returns the fields sanitized, or throws CONTENT_REJECTED. book_slot calls
+ * it before anything is locked and books the sanitized text.
+ */
+export type EventContentCheck = <T extends BookingContent>(fields: T) => T;
 
 /** Longest slot book_slot takes: a week. Longer holds would block a calendar for anything in it. */
 export const MAX_SLOT_MS = 7 * 24 * 3_600_000;
@@ -70,21 +73,24 @@ export class BookingService {
         { calendar_id: calendar.calendar_id },
       );
     }
-    const attendees = params.attendees ?? [];
-    // CONTENT FIREWALL HOOK: the firewall's checkEventContent runs here, before anything is held.
-    await this.deps.checkEventContent?.({
-      calendar_id: calendar.calendar_id,
+    // CONTENT FIREWALL HOOK: checkEventContent runs here, before anything is held; what it returns
+    // (sanitized text) is what gets booked. Absent until the firewall is wired into composeDeps.
+    const raw: BookingContent = {
       summary: params.summary,
       description: params.description,
-      attendees,
-    });
+      attendees: (params.attendees ?? []).map((email) => ({ email })),
+    };
+    const content = this.deps.checkEventContent ? this.deps.checkEventContent(raw) : raw;
+    const summary = content.summary;
+    const description = content.description;
+    const attendees = (content.attendees ?? []).map((attendee) => attendee.email);
 
     const hash = requestHash({
       calendar_id: calendar.calendar_id,
       start_ms: start.toMillis(),
       end_ms: end.toMillis(),
-      summary: params.summary,
-      description: params.description,
+      summary,
+      description,
       attendees,
     });
     const key = storedIdempotencyKey(principalName(principal), params.idempotency_key, hash);
@@ -101,8 +107,8 @@ export class BookingService {
       calendar,
       start: formatInstant(start),
       end: formatInstant(end),
-      summary: params.summary,
-      ...(params.description ? { description: params.description } : {}),
+      summary,
+      ...(description ? { description } : {}),
       ...(attendees.length > 0 ? { attendees } : {}),
     });
   }

@@ -2,6 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
 import { describe, expect, it } from 'vitest';
+import { BOOKING_TASKS } from '../../../lambdas/booking/booking-definition.js';
 import { MeridianTable } from '../../../lib/constructs/meridian-table.js';
 import { ServiceStack, type ServiceStackProps } from '../../../lib/stacks/service-stack.js';
 import { meridianStacks, testApp } from '../synth-helpers.js';
@@ -46,11 +47,29 @@ function synthesizeBoth(props: Partial<ServiceStackProps> = {}) {
   };
 }
 
-/** Every statement of every IAM policy in the template. */
-function statements(template: Template): Statement[] {
-  return Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-    (policy) => policy.Properties.PolicyDocument.Statement as Statement[],
+/** The MCP function (the booking step functions export other handlers than `handler`). */
+function mcpFunctionId(template: Template): string {
+  const ids = Object.keys(
+    template.findResources('AWS::Lambda::Function', { Properties: { Handler: 'index.handler' } }),
   );
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+/** The IAM policies attached to the MCP function's role. */
+function mcpPolicies(template: Template) {
+  const fn = template.findResources('AWS::Lambda::Function')[mcpFunctionId(template)]!;
+  const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+  return Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+    (policy.Properties.Roles as unknown[]).some(
+      (role) => JSON.stringify(role) === JSON.stringify({ Ref: roleId }),
+    ),
+  );
+}
+
+/** Every statement of the MCP function's IAM policies. */
+function statements(template: Template): Statement[] {
+  return mcpPolicies(template).flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
 }
 
 function actionsOf(statement: Statement): string[] {
@@ -124,7 +143,7 @@ describe('ServiceStack', () => {
 
     it('logs to its own log group only', () => {
       const template = synthesize();
-      const functionId = logicalIdOf(template, 'AWS::Lambda::Function');
+      const functionId = mcpFunctionId(template);
       const fn = template.findResources('AWS::Lambda::Function')[functionId]!;
       const logGroupId = (fn.Properties.LoggingConfig.LogGroup as { Ref: string }).Ref;
 
@@ -136,7 +155,7 @@ describe('ServiceStack', () => {
           Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] },
         },
       ]);
-      template.resourcePropertiesCountIs('AWS::IAM::Policy', {}, 1);
+      expect(mcpPolicies(template)).toHaveLength(1);
     });
   });
 
@@ -236,7 +255,8 @@ describe('ServiceStack', () => {
       const template = synthesize();
 
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
-      expect(groups).toHaveLength(2);
+      // The MCP function's, the API's access logs, one per booking step, the state machine's.
+      expect(groups).toHaveLength(2 + BOOKING_TASKS.length + 1);
       for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
     });
   });
@@ -262,7 +282,7 @@ describe('ServiceStack', () => {
 
     it('proxies POST /mcp to the function and validates the JSON-RPC envelope first', () => {
       const template = synthesize();
-      const functionId = logicalIdOf(template, 'AWS::Lambda::Function');
+      const functionId = mcpFunctionId(template);
       const validatorId = logicalIdOf(template, 'AWS::ApiGateway::RequestValidator');
 
       template.hasResourceProperties('AWS::ApiGateway::Method', {
