@@ -29,7 +29,12 @@ export async function compensate(
       start: record.booking.start,
       end: record.booking.end,
     });
-    if (record.hold) await locks.release(calendarId, record.hold);
+    if (record.hold) {
+      await locks.release(calendarId, record.hold, {
+        event_id: record.booking.event_id,
+        summary: record.booking.summary,
+      });
+    }
     await idempotency.markCompleted(record);
     return {
       outcome: 'booked',

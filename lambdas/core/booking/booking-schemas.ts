@@ -18,6 +18,12 @@ export const Hold = z.object({
   end_ms: z.number().int(),
   /** Epoch ms after which the hold is void, whatever the item still says. */
   expires_at_ms: z.number().int(),
+  /**
+   * Set when the booking was made and the hold released: the entry then stands for the new event
+   * until `expires_at_ms`, so that a booker right after sees it even before the provider's listing
+   * (an eventually consistent index, a remote API) shows the event.
+   */
+  booked: z.object({ event_id: z.string(), summary: z.string() }).optional(),
 });
 export type Hold = z.infer<typeof Hold>;
 

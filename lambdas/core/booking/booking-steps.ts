@@ -58,7 +58,7 @@ export function createBookingSteps(deps: BookingStepsDeps): BookingSteps {
 }
 
 /** Claims the idempotency key, then takes a hold on the slot — or finds the booking already made. */
-async function lock({ locks, idempotency }: BookingParts, raw: unknown): Promise<LockOutput> {
+async function lock({ deps, locks, idempotency }: BookingParts, raw: unknown): Promise<LockOutput> {
   const input = BookingInput.parse(raw);
   const claim = await idempotency.claim(input);
   if (claim.kind === 'replay') {
@@ -68,7 +68,8 @@ async function lock({ locks, idempotency }: BookingParts, raw: unknown): Promise
       ...(claim.hold ? { hold: claim.hold } : {}),
     });
   }
-  const hold = await locks.acquire(input.calendar.calendar_id, input.booking_id, slotOf(input));
+  const zone = zoneOf(input.calendar, deps.defaultTimezone);
+  const hold = await locks.acquire(input.calendar.calendar_id, input.booking_id, slotOf(input), zone);
   return LockOutput.parse({ outcome: 'acquired', hold });
 }
 
@@ -129,7 +130,10 @@ async function write({ deps, locks, idempotency }: BookingParts, raw: unknown): 
   return WriteOutput.parse({ booking });
 }
 
-/** Records the booking in the shadow calendar, drops the hold and marks the booking completed. */
+/**
+ * Records the booking in the shadow calendar, releases the hold (leaving a short-lived booked entry
+ * on the lock item) and marks the booking completed.
+ */
 async function release({ deps, locks, idempotency }: BookingParts, raw: unknown): Promise<BookingResult> {
   const state = ReleaseState.parse(raw);
   const replay = state.lock.outcome === 'replay';
@@ -144,7 +148,12 @@ async function release({ deps, locks, idempotency }: BookingParts, raw: unknown)
     start: booking.start,
     end: booking.end,
   });
-  if (state.lock.hold) await locks.release(calendarId, state.lock.hold);
+  if (state.lock.hold) {
+    await locks.release(calendarId, state.lock.hold, {
+      event_id: booking.event_id,
+      summary: booking.summary,
+    });
+  }
   const record = await idempotency.find(state.idempotency_key);
   if (record && record.owner === booking.booking_id) await idempotency.markCompleted(record);
   return BookingResult.parse({ ...booking, idempotent_replay: replay });

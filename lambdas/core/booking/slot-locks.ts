@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import type { Clock, RandomSource } from '../ports.js';
 import { ConditionFailedError, type DocumentStore, type ItemKey } from '../storage/document-store.js';
-import { formatUtc } from '../time/instants.js';
+import { formatInstant, formatUtc } from '../time/instants.js';
 import { Hold } from './booking-schemas.js';
 
 /**
@@ -16,7 +16,9 @@ import { Hold } from './booking-schemas.js';
  * exactly one write wins per version; the others read again and either see the winner's hold (and
  * are refused) or retry. So overlapping intervals exclude each other exactly, a round never ends
  * with zero winners, and expiry is decided on the very state the condition pins. `ttl` only lets
- * DynamoDB garbage-collect an item long after its last hold expired. See docs/adr/0001-booking-locks.md.
+ * DynamoDB garbage-collect an item long after its last hold expired. Releasing a hold after a
+ * booking turns it into a short-lived booked entry (see {@link BOOKED_VISIBLE_MS}). See
+ * docs/adr/0001-booking-locks.md.
  */
 
 const LockItem = z.object({
@@ -51,6 +53,14 @@ export interface SlotLocksDeps {
 /** How long after its last hold expires the item may be garbage-collected (it keeps the fence). */
 const GC_AFTER_MS = 24 * 3_600_000;
 
+/**
+ * How long a released hold keeps standing for the booking it made. Verify reads the calendar
+ * through the provider, whose listing may lag a write (the native calendar's index on DynamoDB is
+ * eventually consistent; Google and CalDAV are remote): within this window the next booker learns
+ * of the booking from the lock item itself, read consistently, and gets SLOT_TAKEN at once.
+ */
+export const BOOKED_VISIBLE_MS = 5 * 60_000;
+
 export function lockKey(calendarId: string): ItemKey {
   return { pk: `LOCK#${calendarId}`, sk: 'HOLDS' };
 }
@@ -79,18 +89,21 @@ export class SlotLocks {
 
   /**
    * Takes a hold on `interval` for `owner`, or returns the one `owner` already has (so a retried
-   * step does not take a second). Throws LOCK_CONTENDED when an active hold of another owner
-   * overlaps, or when the item stays too busy to write.
+   * step does not take a second). Throws SLOT_TAKEN when a booking just made overlaps (times shown
+   * in `zone`), LOCK_CONTENDED when an active hold of another owner overlaps or the item stays too
+   * busy to write.
    */
-  async acquire(calendarId: string, owner: string, interval: SlotInterval): Promise<Hold> {
+  async acquire(calendarId: string, owner: string, interval: SlotInterval, zone = 'UTC'): Promise<Hold> {
     const attempts = this.deps.maxAttempts ?? 25;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const item = await this.read(calendarId);
       const now = this.now();
       const active = (item?.holds ?? []).filter((h) => h.expires_at_ms > now);
-      const mine = active.find((h) => h.owner === owner && overlaps(h, interval));
+      const mine = active.find((h) => h.owner === owner && !h.booked && overlaps(h, interval));
       if (mine) return mine;
       const blocking = active.filter((h) => overlaps(h, interval));
+      const booked = blocking.find((h) => h.booked);
+      if (booked) throw bookedJustNow(booked, zone, calendarId);
       if (blocking.length > 0) throw contended(blocking, now);
 
       const fence = (item?.fence ?? 0) + 1;
@@ -119,20 +132,28 @@ export class SlotLocks {
     const item = await this.read(calendarId);
     const now = this.now();
     return (item?.holds ?? []).some(
-      (h) => h.owner === hold.owner && h.token === hold.token && h.expires_at_ms > now + marginMs,
+      (h) =>
+        h.owner === hold.owner && h.token === hold.token && !h.booked && h.expires_at_ms > now + marginMs,
     );
   }
 
-  /** Drops the hold (owner and token must match). True if it was there; a no-op if already gone. */
-  async release(calendarId: string, hold: Pick<Hold, 'owner' | 'token'>): Promise<boolean> {
+  /**
+   * Drops the hold (owner and token must match) — or, given the booking it made, turns it into a
+   * booked entry for {@link BOOKED_VISIBLE_MS}. True if the hold was there; a no-op if already gone.
+   */
+  async release(
+    calendarId: string,
+    hold: Pick<Hold, 'owner' | 'token'>,
+    booked?: NonNullable<Hold['booked']>,
+  ): Promise<boolean> {
     const attempts = this.deps.maxAttempts ?? 25;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const item = await this.read(calendarId);
-      if (!item?.holds.some((h) => h.owner === hold.owner && h.token === hold.token)) return false;
+      const released = item?.holds.find((h) => h.owner === hold.owner && h.token === hold.token && !h.booked);
+      if (!item || !released) return false;
       const now = this.now();
-      const kept = item.holds.filter(
-        (h) => !(h.owner === hold.owner && h.token === hold.token) && h.expires_at_ms > now,
-      );
+      const kept = item.holds.filter((h) => h !== released && h.expires_at_ms > now);
+      if (booked) kept.push({ ...released, expires_at_ms: now + BOOKED_VISIBLE_MS, booked });
       try {
         await this.write(calendarId, item, kept, item.fence);
         return true;
@@ -182,6 +203,18 @@ export class SlotLocks {
     const unit = (high * 256 + low) / 65_536;
     return Math.round(unit * (this.deps.backoffMs ?? 4) * 2 * Math.min(attempt, 8));
   }
+}
+
+function bookedJustNow(entry: Hold, zone: string, calendarId: string): DomainError {
+  const start = formatInstant(DateTime.fromMillis(entry.start_ms, { zone }));
+  const end = formatInstant(DateTime.fromMillis(entry.end_ms, { zone }));
+  const { event_id, summary } = entry.booked ?? { event_id: '', summary: '' };
+  return new DomainError(
+    'SLOT_TAKEN',
+    `The slot overlaps "${summary}" (${start} – ${end}) on ${calendarId}, booked moments ago. Nothing was ` +
+      'booked: pick a free slot (find_free_time) and call book_slot again.',
+    { conflict: { source: 'booking', event_id, summary, start, end } },
+  );
 }
 
 function contended(blocking: Hold[], now: number): DomainError {

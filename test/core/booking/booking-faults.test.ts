@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BOOKED_VISIBLE_MS } from '../../../lambdas/core/booking/slot-locks.js';
 import { DomainError, isDomainError } from '../../../lambdas/core/errors.js';
 import {
   type BookingHarness,
@@ -260,9 +261,32 @@ describe('book_slot with a fault at each step boundary (local state machine, dyn
       expect(await h.holds()).toEqual([]);
     });
 
-    it('names the conflicting event; an event that only touches the slot does not conflict', async () => {
+    it('names the booking just made, from the lock item, before the provider lists it', async () => {
+      const first = await h.book({ ...SLOT, summary: 'Standup' });
+      expect(await h.booked()).toEqual([{ event_id: first.event_id, summary: 'Standup' }]);
+
+      const error = await failure(h.book({ ...LATER, summary: 'Clash' }));
+
+      expect(error).toMatchObject({
+        code: 'SLOT_TAKEN',
+        details: {
+          conflict: {
+            source: 'booking',
+            event_id: first.event_id,
+            summary: 'Standup',
+            start: '2026-06-02T10:00:00+00:00',
+            end: '2026-06-02T11:00:00+00:00',
+          },
+        },
+      });
+    });
+
+    it('names the conflicting event on the live calendar; an event that only touches the slot does not conflict', async () => {
       const first = await h.book({ ...SLOT, summary: 'Standup' });
       await h.book({ start: '2026-06-02T11:00:00Z', end: '2026-06-02T11:30:00Z', summary: 'Touching' });
+      // Past the booked entries' window: only the provider's listing knows the events now.
+      h.clock.advance(BOOKED_VISIBLE_MS);
+      expect(await h.booked()).toHaveLength(2);
 
       const error = await failure(h.book({ ...LATER, summary: 'Clash' }));
 
@@ -279,6 +303,8 @@ describe('book_slot with a fault at each step boundary (local state machine, dyn
         },
       });
       expect((error as Error).message).toMatch(/find_free_time/);
+      // The write that found the conflict dropped the expired entries.
+      expect(await h.booked()).toEqual([]);
     });
   });
 });

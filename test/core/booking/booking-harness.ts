@@ -1,5 +1,6 @@
 import { LocalBookingWorkflow } from '../../../lambdas/adapters/workflow/local-booking-workflow.js';
 import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import type { Hold } from '../../../lambdas/core/booking/booking-schemas.js';
 import { BookingService, type BookSlotParams } from '../../../lambdas/core/booking/booking-service.js';
 import { createBookingSteps } from '../../../lambdas/core/booking/booking-steps.js';
 import type { BookingStepName, BookingSteps } from '../../../lambdas/core/booking/booking-workflow.js';
@@ -110,6 +111,10 @@ export async function startBookingHarness(options: { endpoint?: string } = {}) {
   const calendarId = (
     await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Faults', time_zone: 'UTC' })
   ).id;
+  const entries = async () => {
+    const item = await runtime.store.get(lockKey(calendarId), { consistent: true });
+    return (item?.holds ?? []) as Hold[];
+  };
 
   return {
     runtime,
@@ -131,10 +136,13 @@ export async function startBookingHarness(options: { endpoint?: string } = {}) {
       });
       return page.events;
     },
-    /** The holds stored on the calendar's lock item, expired ones included. */
+    /** The holds stored on the calendar's lock item (expired ones included), not the booked entries. */
     async holds() {
-      const item = await runtime.store.get(lockKey(calendarId), { consistent: true });
-      return (item?.holds ?? []) as { owner: string; token: number; expires_at_ms: number }[];
+      return (await entries()).filter((h) => !h.booked);
+    },
+    /** The entries that stand for bookings just made (released holds). */
+    async booked() {
+      return (await entries()).filter((h) => h.booked).map((h) => h.booked!);
     },
     /** The idempotency record of a booking made without idempotency_key, or with `key`. */
     async claim(params: { start: string; end: string; summary: string }, key?: string) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { DynamoDbDocumentStore } from '../../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
 import { createLocalDynamoDbClient, ensureTable } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
-import { lockKey, overlaps, SlotLocks } from '../../../lambdas/core/booking/slot-locks.js';
+import { BOOKED_VISIBLE_MS, lockKey, overlaps, SlotLocks } from '../../../lambdas/core/booking/slot-locks.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
 import type { DocumentStore } from '../../../lambdas/core/storage/document-store.js';
 import { nodeRandom } from '../../../lambdas/runtime/node-random.js';
@@ -163,6 +163,32 @@ describe('SlotLocks (on dynalite)', () => {
 
       expect(await l.release('cal', old)).toBe(false);
       expect(await l.isHeld('cal', renewed)).toBe(true);
+    });
+
+    it('given the booking, leaves an entry that refuses overlapping holds with SLOT_TAKEN for a while', async () => {
+      const { locks: l, clock } = await locks();
+      const a = await l.acquire('cal', 'a', slot(10, 11));
+      await l.release('cal', a, { event_id: 'e1', summary: 'Standup' });
+
+      const error = await l.acquire('cal', 'b', slot(10.5, 11.5), 'Europe/Paris').catch((e: unknown) => e);
+      expect(isDomainError(error, 'SLOT_TAKEN')).toBe(true);
+      expect(error).toMatchObject({
+        details: {
+          conflict: {
+            source: 'booking',
+            event_id: 'e1',
+            summary: 'Standup',
+            start: '2026-06-02T12:00:00+02:00',
+            end: '2026-06-02T13:00:00+02:00',
+          },
+        },
+      });
+      expect(await l.isHeld('cal', a)).toBe(false);
+      expect(await l.acquire('cal', 'c', slot(11, 12))).toMatchObject({ owner: 'c' });
+
+      // Past the window (and c's 30 s hold): the slot is the provider listing's business again.
+      clock.advance(BOOKED_VISIBLE_MS);
+      await expect(l.acquire('cal', 'b', slot(10.5, 11.5))).resolves.toMatchObject({ owner: 'b' });
     });
 
     it('keeps the fence counter, so tokens never repeat on the calendar', async () => {
