@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'PROVIDER_ERROR'
   | 'PROVIDER_RATE_LIMITED'
   | 'PROVIDER_AUTH_FAILED'
+  | 'SLOT_TAKEN'
+  | 'LOCK_CONTENDED'
   | 'CONTENT_REJECTED';
 
 /**

@@ -1,5 +1,6 @@
 import type { AccessStore } from '../core/access/access-store.js';
 import type { Principal } from '../core/access/rights.js';
+import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { TimeDeps } from '../core/ports.js';
 import type { ShadowCalendar } from '../core/shadow/shadow-calendar.js';
@@ -23,6 +24,8 @@ export interface McpDeps extends TimeDeps {
    * says how fresh its view is with `shadow.freshness(calendarId)` (`synced_at`, `age_seconds`).
    */
   shadow: ShadowCalendar;
+  /** book_slot: the checks before the workflow, and the workflow (BookingWorkflow port) behind it. */
+  booking: BookingService;
 }
 
 /** Per-request facts a tool may need: who is calling. */

@@ -1,8 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessStore } from '../core/access/access-store.js';
+import { BookingService } from '../core/booking/booking-service.js';
+import { createBookingSteps } from '../core/booking/booking-steps.js';
+import type { BookingSteps, BookingWorkflow } from '../core/booking/booking-workflow.js';
+import { IdempotencyRecords } from '../core/booking/idempotency.js';
 import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { CalendarService } from '../core/calendar/calendar-service.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
 import type { Clock, EnvelopeEncryption, RandomSource } from '../core/ports.js';
+import { shadowForBooking } from '../core/shadow/booking-shadow.js';
 import { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';
 import type { DocumentStore } from '../core/storage/document-store.js';
 import type { Logger, McpDeps } from '../mcp/deps.js';
@@ -18,7 +24,25 @@ export interface Platform {
   version: string;
   defaultTimezone: string | undefined;
   factories: Partial<Record<'google' | 'caldav', ProviderFactory>>;
+  /**
+   * Builds the booking workflow: the embedded runtime runs `steps` in booking.asl.json locally,
+   * AWS starts the deployed state machine (and ignores them).
+   *
+   * @default - none: book_slot answers that booking is not configured in this runtime
+   */
+  booking?: (steps: BookingSteps) => BookingWorkflow;
+  /** Lifetime of a booking's hold on its slot (LOCK_TTL_SECS). @default 30 */
+  lockTtlSeconds?: number;
 }
+
+/** The default hold lifetime (LOCK_TTL_SECS). */
+export const DEFAULT_LOCK_TTL_SECONDS = 30;
+
+const bookingNotConfigured: BookingWorkflow = {
+  book: async () => {
+    throw new Error('No booking workflow is configured in this runtime (Platform.booking is unset).');
+  },
+};
 
 /**
  * Wires the domain services on top of a platform. Both composition roots (embedded, AWS) and the
@@ -29,6 +53,7 @@ export function composeDeps(platform: Platform): McpDeps & {
   encryption: EnvelopeEncryption;
   store: DocumentStore;
   random: RandomSource;
+  bookingSteps: BookingSteps;
 } {
   const { store, clock, random, defaultTimezone } = platform;
   const access = new AccessStore({ store, clock, random });
@@ -47,6 +72,25 @@ export function composeDeps(platform: Platform): McpDeps & {
   });
   const calendars = new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
   const shadow = new TableShadowCalendar({ store, registry, calendars, clock, defaultTimezone });
+  const lockTtlMs = (platform.lockTtlSeconds ?? DEFAULT_LOCK_TTL_SECONDS) * 1000;
+  const bookingSteps = createBookingSteps({
+    store,
+    clock,
+    random,
+    pause: (ms) => sleep(ms),
+    calendars,
+    shadow: shadowForBooking(shadow),
+    lockTtlMs,
+    defaultTimezone,
+    logger: platform.logger,
+  });
+  const booking = new BookingService({
+    calendars,
+    idempotency: new IdempotencyRecords({ store, clock, leaseMs: lockTtlMs }),
+    workflow: platform.booking?.(bookingSteps) ?? bookingNotConfigured,
+    clock,
+    random,
+  });
   return {
     clock,
     defaultTimezone,
@@ -54,6 +98,8 @@ export function composeDeps(platform: Platform): McpDeps & {
     version: platform.version,
     access,
     calendars,
+    booking,
+    bookingSteps,
     registry,
     encryption: platform.encryption,
     store,

@@ -2,7 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EncryptionSdkEnvelope, rawAesKeyring } from '../adapters/encryption/encryption-sdk-envelope.js';
 import { loadOrCreateKeyFile } from '../adapters/encryption/local-key-file.js';
+import { LocalBookingWorkflow } from '../adapters/workflow/local-booking-workflow.js';
 import { systemClock } from '../core/ports.js';
+import { lockTtlSecondsFrom } from './booking-config.js';
 import { composeDeps } from './compose.js';
 import type { EmbeddedConfig } from './config.js';
 import { openEmbeddedStore } from './embedded-store.js';
@@ -16,7 +18,7 @@ export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promis
 /**
  * Composition root of the embedded runtime (`npm start`, `meridian serve|stdio|keys|…`):
  * everything runs in this process, state lives under the data dir — the table in dynalite, the
- * master key for secrets in `master.key` (0600).
+ * master key for secrets in `master.key` (0600), the booking workflow in aws-local-stepfunctions.
  */
 export async function createEmbeddedRuntime(config: EmbeddedConfig): Promise<EmbeddedRuntime> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
@@ -31,6 +33,9 @@ export async function createEmbeddedRuntime(config: EmbeddedConfig): Promise<Emb
     version: VERSION,
     defaultTimezone: config.timezone,
     factories: providerFactories(process.env),
+    // book_slot runs booking.asl.json in this process, each task state on its step function.
+    booking: (steps) => new LocalBookingWorkflow({ steps }),
+    lockTtlSeconds: lockTtlSecondsFrom(process.env),
   });
   return { ...deps, close: () => opened.close() };
 }

@@ -29,6 +29,14 @@ export const ESM_REQUIRE_BANNER =
  */
 export const LAMBDA_EXTERNAL_MODULES: string[] = [];
 
+/**
+ * Imports redirected to another file of the same package. rrule's ESM build (`module`) has no
+ * default export, while Node — which ignores `module` — loads its CommonJS build, whose default
+ * export is what core/time/recurrence imports (`import rrulePackage from 'rrule'`). Bundling the
+ * CommonJS build gives the Lambda the module the code runs against under Node and vitest.
+ */
+export const LAMBDA_ALIASES: Readonly<Record<string, string>> = { rrule: 'rrule/dist/es5/rrule.js' };
+
 /** Source maps are only read when Node is told to; the function's environment sets this. */
 export const SOURCE_MAPS_NODE_OPTIONS = '--enable-source-maps';
 
@@ -49,12 +57,15 @@ export function lambdaBundling(): BundlingOptions {
     keepNames: true,
     sourceMap: true,
     externalModules: LAMBDA_EXTERNAL_MODULES,
+    esbuildArgs: Object.fromEntries(
+      Object.entries(LAMBDA_ALIASES).map(([from, to]) => [`--alias:${from}`, to]),
+    ),
   };
 }
 
 /**
  * The same bundle through esbuild's API, as `NodejsFunction` builds it with esbuild's CLI
- * (`--bundle --platform=node --target --format --minify --keep-names --sourcemap --main-fields --banner:js`).
+ * (`--bundle --platform=node --target --format --minify --keep-names --sourcemap --main-fields --banner:js --alias`).
  *
  * @example
  * await build(lambdaEsbuildOptions('lambdas/handlers/mcp-http.ts', '/tmp/out/index.mjs'));
@@ -73,6 +84,7 @@ export function lambdaEsbuildOptions(entryPoint: string, outfile: string): Build
     keepNames: true,
     sourcemap: true,
     external: LAMBDA_EXTERNAL_MODULES,
+    alias: { ...LAMBDA_ALIASES },
     logLevel: 'warning',
   };
 }

@@ -6,10 +6,11 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Architecture, type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
+import { grantTableAndDataKey } from './data-access.js';
 import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
-import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
 
 /** The handler `McpFunction` deploys; the benchmark bundles the same file. */
 export const MCP_HANDLER_ENTRY = fileURLToPath(
@@ -22,6 +23,9 @@ export const TABLE_NAME_ENV = 'MERIDIAN_TABLE_NAME';
 /** Environment variable carrying the data key's ARN, the KMS keyring's generator key. */
 export const DATA_KEY_ARN_ENV = 'MERIDIAN_DATA_KEY_ARN';
 
+/** Environment variable carrying the booking state machine's ARN (lambdas/runtime/aws.ts reads it). */
+export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
+
 export interface McpFunctionProps {
   /** The table the document store reads and writes (`MERIDIAN_TABLE_NAME`). */
   readonly table: ITable;
@@ -31,6 +35,12 @@ export interface McpFunctionProps {
    * may also be the table's key; the grants below hold either way.
    */
   readonly dataKey: IKey;
+
+  /**
+   * The Express state machine book_slot runs (`MERIDIAN_BOOKING_STATE_MACHINE_ARN`). The function
+   * may start synchronous executions of it, and nothing else of Step Functions.
+   */
+  readonly bookingStateMachine: IStateMachine;
 
   /**
    * IANA zone that tools use when a call names none (`MERIDIAN_TIMEZONE`), e.g. `Europe/Paris`.
@@ -59,10 +69,10 @@ export class McpFunction extends Construct {
     // write to every log group in the account; this one may write only to the group above.
     const role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Meridian MCP function: its own logs, the table and the data key',
+      description: 'Meridian MCP function: its own logs, the table, the data key, booking executions',
     });
     this.logGroup.grantWrite(role);
-    this.grantData(role, props);
+    grantTableAndDataKey(role, props.table, props.dataKey);
 
     const fn = new NodejsFunction(this, 'Function', {
       entry: MCP_HANDLER_ENTRY,
@@ -80,12 +90,14 @@ export class McpFunction extends Construct {
         ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
         [TABLE_NAME_ENV]: props.table.tableName,
         [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
+        [BOOKING_STATE_MACHINE_ARN_ENV]: props.bookingStateMachine.stateMachineArn,
         POWERTOOLS_SERVICE_NAME: 'meridian',
         NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
       },
       description: 'Meridian remote MCP server (Streamable HTTP, stateless)',
     });
     this.function = fn;
+    props.bookingStateMachine.grantStartSyncExecution(fn);
 
     Validations.of(fn).acknowledge({
       id: 'AwsSolutions::AwsSolutions-L1',
@@ -94,43 +106,5 @@ export class McpFunction extends Construct {
         'tested on Node 20, and a newer runtime is a deliberate upgrade with its own test run, ' +
         'not something a lint rule should trigger.',
     });
-  }
-
-  /**
-   * The table and the key, through grants only, each naming its resource. Two callers use the key:
-   * - DynamoDB uses the table's key on behalf of whoever reads or writes, so `grantReadWriteData`
-   *   on a table encrypted with a customer-managed key also grants kms:Decrypt, kms:DescribeKey,
-   *   kms:Encrypt, kms:ReEncrypt* and kms:GenerateDataKey* on that key. That set is CDK's, and
-   *   narrowing it would mean writing the table's statements by hand.
-   * - The Encryption SDK's KMS keyring calls KMS itself: GenerateDataKey to encrypt, Decrypt to
-   *   decrypt, nothing else. When the data key is also the table's key (as DataStack wires it),
-   *   the table's grant already allows both, and granting them again would only repeat them in the
-   *   statement; for any other key they are granted here, and only they.
-   */
-  private grantData(role: Role, props: McpFunctionProps): void {
-    props.table.grantReadWriteData(role);
-    if (props.table.encryptionKey !== props.dataKey) {
-      props.dataKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt');
-    }
-
-    const nag = Validations.of(role);
-    const grantGenerated =
-      "is written by the table's grantReadWriteData, because DynamoDB uses the table's " +
-      'customer-managed key on behalf of the caller; the statement names that one key.';
-    nag.acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-      reason: `kms:GenerateDataKey* ${grantGenerated}`,
-    });
-    nag.acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-      reason: `kms:ReEncrypt* ${grantGenerated}`,
-    });
-    acknowledgeWildcardResource(
-      role,
-      `${props.table.tableArn}/index/*`,
-      "<table ARN>/index/* is written by the table's grantReadWriteData for its indexes: the " +
-        'function queries gsi1, the only index (lib/constructs/table-keys.ts), and the wildcard ' +
-        'covers the indexes of this one table and no other table.',
-    );
   }
 }

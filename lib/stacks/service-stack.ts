@@ -2,6 +2,7 @@ import { CfnOutput, type Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
+import { BookingWorkflow } from '../constructs/booking-workflow.js';
 import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
@@ -33,10 +34,18 @@ export interface ServiceStackProps extends StackProps {
    * @default Duration.minutes(5)
    */
   readonly syncRate?: Duration;
+
+  /**
+   * How long a booking holds its slot (`LOCK_TTL_SECS`), 5–300 s.
+   *
+   * @default 30
+   */
+  readonly lockTtlSeconds?: number;
 }
 
 /**
- * Everything stateless that serves Meridian: the MCP function behind its REST API, and the
+ * Everything stateless that serves Meridian: the MCP function behind its REST API, the booking
+ * workflow (an Express state machine and its step functions) that book_slot starts, and the
  * scheduled sync of the shadow calendar. The stateful resources they use (table, key) come from
  * the retained `DataStack` as objects, so CDK wires the cross-stack references and the grants
  * name exactly those resources.
@@ -45,14 +54,22 @@ export class ServiceStack extends Stack {
   readonly mcpFunction: McpFunction;
   readonly mcpApi: McpApi;
   readonly syncSchedule: SyncSchedule;
+  readonly booking: BookingWorkflow;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
 
+    this.booking = new BookingWorkflow(this, 'Booking', {
+      table: props.table,
+      dataKey: props.dataKey,
+      defaultTimezone: props.defaultTimezone,
+      lockTtlSeconds: props.lockTtlSeconds,
+    });
     this.mcpFunction = new McpFunction(this, 'McpFunction', {
       table: props.table,
       dataKey: props.dataKey,
       defaultTimezone: props.defaultTimezone,
+      bookingStateMachine: this.booking.stateMachine,
     });
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,

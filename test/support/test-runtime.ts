@@ -6,6 +6,7 @@ import {
   EncryptionSdkEnvelope,
   rawAesKeyring,
 } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
+import { LocalBookingWorkflow } from '../../lambdas/adapters/workflow/local-booking-workflow.js';
 import { type Clock, systemClock } from '../../lambdas/core/ports.js';
 import { composeDeps, type Platform } from '../../lambdas/runtime/compose.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
@@ -17,6 +18,8 @@ const silentLogger = { info: () => undefined, warn: () => undefined, error: () =
 /**
  * The real object graph (composeDeps) on a fresh in-memory dynalite, for tests above the adapter
  * level: tools, HTTP, handlers. Pass `endpoint` to share a running DynamoDB (e.g. DynamoDB Local).
+ * Booking runs booking.asl.json locally (as embedded) with retry pauses of 0; pass `booking` to
+ * wrap or replace the steps (fault injection), `lockTtlSeconds` for another hold lifetime.
  */
 export async function startTestRuntime(
   options: {
@@ -25,6 +28,8 @@ export async function startTestRuntime(
     endpoint?: string;
     tableName?: string;
     factories?: Platform['factories'];
+    booking?: Platform['booking'];
+    lockTtlSeconds?: number;
   } = {},
 ) {
   const dynalite = options.endpoint ? undefined : await startDynalite();
@@ -41,6 +46,8 @@ export async function startTestRuntime(
     version: 'test',
     defaultTimezone: options.defaultTimezone,
     factories: options.factories ?? {},
+    booking: options.booking ?? ((steps) => new LocalBookingWorkflow({ steps, retryDelayMs: 0 })),
+    ...(options.lockTtlSeconds === undefined ? {} : { lockTtlSeconds: options.lockTtlSeconds }),
   });
   return {
     ...deps,

@@ -23,7 +23,13 @@ export interface CalendarBusy {
 
 const MAX_LIVE_EVENTS = 2500;
 
-async function liveEvents(service: CalendarService, principal: Principal, calendarId: string, from: number, to: number) {
+async function liveEvents(
+  service: CalendarService,
+  principal: Principal,
+  calendarId: string,
+  from: number,
+  to: number,
+) {
   const record = await service.calendarFor(principal, calendarId, 'read');
   const { provider, ref } = await service.providerFor(record);
   const events: CalendarEvent[] = [];
@@ -58,7 +64,10 @@ export async function calendarBusy(
   const zone = record.time_zone ?? deps.calendars.zone;
   const shadow = await deps.shadow.busyIntervals(calendarId, from, to);
   if (shadow.synced_at) {
-    const age = Math.max(0, Math.round((deps.calendars.deps.clock.now().getTime() - Date.parse(shadow.synced_at)) / 1000));
+    const age = Math.max(
+      0,
+      Math.round((deps.calendars.deps.clock.now().getTime() - Date.parse(shadow.synced_at)) / 1000),
+    );
     return {
       calendar_id: calendarId,
       zone,
@@ -66,11 +75,16 @@ export async function calendarBusy(
       freshness: { calendar_id: calendarId, source: 'shadow', synced_at: shadow.synced_at, age_seconds: age },
     };
   }
-  const blocking = (await liveEvents(deps.calendars, principal, calendarId, from, to)).filter((e) => blocksTime(e));
+  const blocking = (await liveEvents(deps.calendars, principal, calendarId, from, to)).filter((e) =>
+    blocksTime(e),
+  );
   return {
     calendar_id: calendarId,
     zone,
-    intervals: eventIntervals(blocking, zone).map((interval, i) => ({ ...interval, event_id: blocking[i]!.id })),
+    intervals: eventIntervals(blocking, zone).map((interval, i) => ({
+      ...interval,
+      event_id: blocking[i]!.id,
+    })),
     freshness: { calendar_id: calendarId, source: 'live' },
   };
 }

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../tool-definition.js';
 import { adjustTimestampTool } from './adjust-timestamp.js';
+import { bookSlotTool } from './booking/book-slot.js';
 import { batchUpdateEventsTool } from './calendar/batch-update-events.js';
 import { createCalendarTool } from './calendar/create-calendar.js';
 import { createEventTool } from './calendar/create-event.js';
@@ -36,4 +37,5 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   createCalendarTool,
   manageAttendeesTool,
   findFreeTimeTool,
+  bookSlotTool,
 ];

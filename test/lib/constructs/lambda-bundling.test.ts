@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lambdaBundling, lambdaEsbuildOptions } from '../../../lib/constructs/lambda-bundling.js';
@@ -47,6 +47,35 @@ describe('lambda-bundling', () => {
         external: cdk.externalModules,
       });
       expect(cdk).toMatchObject({ target: 'node22', format: 'esm', minify: true, sourceMap: true });
+      expect(Object.entries(esbuild.alias ?? {}).map(([from, to]) => [`--alias:${from}`, to])).toEqual(
+        Object.entries(cdk.esbuildArgs ?? {}),
+      );
+    });
+
+    it("bundles rrule's CommonJS build, whose default export the recurrence code imports as Node does", async () => {
+      writeFileSync(
+        join(workDir, 'rrule-entry.mjs'),
+        "import rrulePackage from 'rrule';\nexport const kind = typeof rrulePackage.RRule;\n",
+      );
+      const options = lambdaEsbuildOptions(join(workDir, 'rrule-entry.mjs'), join(workDir, 'rrule.mjs'));
+
+      await build({
+        ...options,
+        nodePaths: [fileURLToPath(new URL('../../../node_modules', import.meta.url))],
+        logLevel: 'silent',
+      });
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `console.log((await import('${pathToFileURL(options.outfile!).href}')).kind)`,
+        ],
+        { encoding: 'utf8' },
+      );
+
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('function');
     });
 
     it('produces an ESM bundle in which bundled CommonJS can still require Node built-ins', async () => {

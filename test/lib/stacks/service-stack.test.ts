@@ -2,6 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
 import { describe, expect, it } from 'vitest';
+import { BOOKING_TASKS } from '../../../lambdas/booking/booking-definition.js';
 import { MeridianTable } from '../../../lib/constructs/meridian-table.js';
 import { ServiceStack, type ServiceStackProps } from '../../../lib/stacks/service-stack.js';
 import { meridianStacks, testApp } from '../synth-helpers.js';
@@ -246,8 +247,8 @@ describe('ServiceStack', () => {
       const template = synthesize();
 
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
-      // The MCP function's, the API's access logs, the sync function's.
-      expect(groups).toHaveLength(3);
+      // The MCP function's, the API's access logs, the sync function's, one per booking step, the state machine's.
+      expect(groups).toHaveLength(3 + BOOKING_TASKS.length + 1);
       for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
     });
   });

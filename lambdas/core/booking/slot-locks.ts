@@ -1,0 +1,237 @@
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import { DomainError } from '../errors.js';
+import type { Clock, RandomSource } from '../ports.js';
+import { ConditionFailedError, type DocumentStore, type ItemKey } from '../storage/document-store.js';
+import { formatInstant, formatUtc } from '../time/instants.js';
+import { Hold } from './booking-schemas.js';
+
+/**
+ * Interval locks on a calendar, with fencing tokens, on nothing but single-item conditional writes.
+ *
+ * One item per calendar (`LOCK#<calendar id>` / `HOLDS`) lists the holds, a `fence` counter and a
+ * `version`. Acquiring reads the item, drops the holds whose `expires_at_ms` has passed (by the
+ * injected clock), refuses if an active hold overlaps the wanted interval, and writes the item back
+ * on the condition that `version` is still the one it read. Of any number of concurrent acquirers
+ * exactly one write wins per version; the others read again and either see the winner's hold (and
+ * are refused) or retry. So overlapping intervals exclude each other exactly, a round never ends
+ * with zero winners, and expiry is decided on the very state the condition pins. `ttl` only lets
+ * DynamoDB garbage-collect an item long after its last hold expired. Releasing a hold after a
+ * booking turns it into a short-lived booked entry (see {@link BOOKED_VISIBLE_MS}). See
+ * docs/adr/0001-booking-locks.md.
+ */
+
+const LockItem = z.object({
+  pk: z.string(),
+  sk: z.literal('HOLDS'),
+  holds: z.array(Hold),
+  fence: z.number().int().nonnegative(),
+  version: z.number().int().positive(),
+});
+type LockItem = z.infer<typeof LockItem>;
+
+/** A half-open interval [start_ms, end_ms) in epoch milliseconds. */
+export interface SlotInterval {
+  start_ms: number;
+  end_ms: number;
+}
+
+export interface SlotLocksDeps {
+  store: DocumentStore;
+  clock: Clock;
+  random: RandomSource;
+  /** Waits between compare-and-set attempts (a timer in the runtimes). */
+  pause: (ms: number) => Promise<void>;
+  /** How long a hold lives (LOCK_TTL_SECS). */
+  ttlMs: number;
+  /** Compare-and-set attempts before giving up with LOCK_CONTENDED. @default 25 */
+  maxAttempts?: number;
+  /** Mean pause after a lost compare-and-set, grown linearly per attempt, with full jitter. @default 4 */
+  backoffMs?: number;
+}
+
+/** How long after its last hold expires the item may be garbage-collected (it keeps the fence). */
+const GC_AFTER_MS = 24 * 3_600_000;
+
+/**
+ * How long a released hold keeps standing for the booking it made. Verify reads the calendar
+ * through the provider, whose listing may lag a write (the native calendar's index on DynamoDB is
+ * eventually consistent; Google and CalDAV are remote): within this window the next booker learns
+ * of the booking from the lock item itself, read consistently, and gets SLOT_TAKEN at once.
+ */
+export const BOOKED_VISIBLE_MS = 5 * 60_000;
+
+export function lockKey(calendarId: string): ItemKey {
+  return { pk: `LOCK#${calendarId}`, sk: 'HOLDS' };
+}
+
+/** Whether two half-open intervals share an instant. Touching intervals (end == start) do not. */
+export function overlaps(a: SlotInterval, b: SlotInterval): boolean {
+  return a.start_ms < b.end_ms && b.start_ms < a.end_ms;
+}
+
+/**
+ * @example
+ * const locks = new SlotLocks({ store, clock, random, pause, ttlMs: 30_000 });
+ * const hold = await locks.acquire('native/abc', bookingId, { start_ms, end_ms });
+ * // … verify, write while locks.isHeld(…) …
+ * await locks.release('native/abc', hold);
+ */
+export class SlotLocks {
+  constructor(private readonly deps: SlotLocksDeps) {}
+
+  /** The holds on the calendar that have not expired, and the fence counter. */
+  async activeHolds(calendarId: string): Promise<{ holds: Hold[]; fence: number }> {
+    const item = await this.read(calendarId);
+    const now = this.now();
+    return { holds: (item?.holds ?? []).filter((h) => h.expires_at_ms > now), fence: item?.fence ?? 0 };
+  }
+
+  /**
+   * Takes a hold on `interval` for `owner`, or returns the one `owner` already has (so a retried
+   * step does not take a second). Throws SLOT_TAKEN when a booking just made overlaps (times shown
+   * in `zone`), LOCK_CONTENDED when an active hold of another owner overlaps or the item stays too
+   * busy to write.
+   */
+  async acquire(calendarId: string, owner: string, interval: SlotInterval, zone = 'UTC'): Promise<Hold> {
+    const attempts = this.deps.maxAttempts ?? 25;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const item = await this.read(calendarId);
+      const now = this.now();
+      const active = (item?.holds ?? []).filter((h) => h.expires_at_ms > now);
+      const mine = active.find((h) => h.owner === owner && !h.booked && overlaps(h, interval));
+      if (mine) return mine;
+      const blocking = active.filter((h) => overlaps(h, interval));
+      const booked = blocking.find((h) => h.booked);
+      if (booked) throw bookedJustNow(booked, zone, calendarId);
+      if (blocking.length > 0) throw contended(blocking, now);
+
+      const fence = (item?.fence ?? 0) + 1;
+      const hold: Hold = { owner, token: fence, ...interval, expires_at_ms: now + this.deps.ttlMs };
+      try {
+        await this.write(calendarId, item, [...active, hold], fence);
+        return hold;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        await this.deps.pause(this.jitter(attempt));
+      }
+    }
+    throw new DomainError(
+      'LOCK_CONTENDED',
+      'The calendar is busy with other bookings right now. Retry in a second; nothing was booked.',
+      { retry_after_seconds: 1 },
+    );
+  }
+
+  /**
+   * Whether `hold` is still in force and will be for `marginMs` more. A hold that is present and
+   * unexpired now has been in force without a break since it was taken: no other overlapping hold
+   * can have been granted meanwhile. That is the fencing check around the provider write.
+   */
+  async isHeld(calendarId: string, hold: Pick<Hold, 'owner' | 'token'>, marginMs = 0): Promise<boolean> {
+    const item = await this.read(calendarId);
+    const now = this.now();
+    return (item?.holds ?? []).some(
+      (h) =>
+        h.owner === hold.owner && h.token === hold.token && !h.booked && h.expires_at_ms > now + marginMs,
+    );
+  }
+
+  /**
+   * Drops the hold (owner and token must match) — or, given the booking it made, turns it into a
+   * booked entry for {@link BOOKED_VISIBLE_MS}. True if the hold was there; a no-op if already gone.
+   */
+  async release(
+    calendarId: string,
+    hold: Pick<Hold, 'owner' | 'token'>,
+    booked?: NonNullable<Hold['booked']>,
+  ): Promise<boolean> {
+    const attempts = this.deps.maxAttempts ?? 25;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const item = await this.read(calendarId);
+      const released = item?.holds.find((h) => h.owner === hold.owner && h.token === hold.token && !h.booked);
+      if (!item || !released) return false;
+      const now = this.now();
+      const kept = item.holds.filter((h) => h !== released && h.expires_at_ms > now);
+      if (booked) kept.push({ ...released, expires_at_ms: now + BOOKED_VISIBLE_MS, booked });
+      try {
+        await this.write(calendarId, item, kept, item.fence);
+        return true;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        await this.deps.pause(this.jitter(attempt));
+      }
+    }
+    throw new Error(`could not release hold ${hold.owner}/${hold.token} on ${calendarId}: item too busy`);
+  }
+
+  private async read(calendarId: string): Promise<LockItem | undefined> {
+    const raw = await this.deps.store.get(lockKey(calendarId), { consistent: true });
+    return raw ? LockItem.parse(raw) : undefined;
+  }
+
+  private async write(
+    calendarId: string,
+    previous: LockItem | undefined,
+    holds: Hold[],
+    fence: number,
+  ): Promise<void> {
+    const lastExpiry = Math.max(this.now(), ...holds.map((h) => h.expires_at_ms));
+    await this.deps.store.put(
+      {
+        ...lockKey(calendarId),
+        holds,
+        fence,
+        version: (previous?.version ?? 0) + 1,
+        ttl: Math.ceil((lastExpiry + GC_AFTER_MS) / 1000),
+      },
+      {
+        condition: previous
+          ? { op: 'eq', attribute: 'version', value: previous.version }
+          : { op: 'not_exists' },
+      },
+    );
+  }
+
+  private now(): number {
+    return this.deps.clock.now().getTime();
+  }
+
+  /** Full jitter over a window that grows with the attempt: losers spread out instead of colliding again. */
+  private jitter(attempt: number): number {
+    const [high = 0, low = 0] = this.deps.random.bytes(2);
+    const unit = (high * 256 + low) / 65_536;
+    return Math.round(unit * (this.deps.backoffMs ?? 4) * 2 * Math.min(attempt, 8));
+  }
+}
+
+function bookedJustNow(entry: Hold, zone: string, calendarId: string): DomainError {
+  const start = formatInstant(DateTime.fromMillis(entry.start_ms, { zone }));
+  const end = formatInstant(DateTime.fromMillis(entry.end_ms, { zone }));
+  const { event_id, summary } = entry.booked ?? { event_id: '', summary: '' };
+  return new DomainError(
+    'SLOT_TAKEN',
+    `The slot overlaps "${summary}" (${start} – ${end}) on ${calendarId}, booked moments ago. Nothing was ` +
+      'booked: pick a free slot (find_free_time) and call book_slot again.',
+    { conflict: { source: 'booking', event_id, summary, start, end } },
+  );
+}
+
+function contended(blocking: Hold[], now: number): DomainError {
+  const until = Math.min(...blocking.map((h) => h.expires_at_ms));
+  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+  return new DomainError(
+    'LOCK_CONTENDED',
+    `Another booking is in progress for an overlapping slot on this calendar. Retry in ${seconds} s: ` +
+      'if that booking succeeds you will get SLOT_TAKEN, so you may prefer another slot (find_free_time). ' +
+      'Nothing was booked.',
+    {
+      retry_after_seconds: seconds,
+      held: blocking.map((h) => ({ start: utcText(h.start_ms), end: utcText(h.end_ms) })),
+    },
+  );
+}
+
+function utcText(ms: number): string {
+  return formatUtc(DateTime.fromMillis(ms, { zone: 'utc' }));
+}

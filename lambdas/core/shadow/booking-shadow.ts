@@ -1,0 +1,34 @@
+import type {
+  ShadowCalendar as BookingShadowPort,
+  ShadowBooking,
+  ShadowBusy,
+} from '../booking/shadow-calendar.js';
+import type { ShadowCalendar } from './shadow-calendar.js';
+
+/**
+ * The shadow calendar as the booking workflow's port sees it: busy intervals in its shape, and a
+ * booking recorded as a confirmed, busy event. Event titles are not kept in the shadow's time
+ * index, so a conflict found here names only the event id; Verify's live provider read names it fully.
+ */
+export function shadowForBooking(shadow: ShadowCalendar): BookingShadowPort {
+  return {
+    async busyIntervals(calendarId, fromMs, toMs): Promise<ShadowBusy[]> {
+      const { intervals } = await shadow.busyIntervals(calendarId, fromMs, toMs);
+      return intervals.map((interval) => ({ start_ms: interval.start, end_ms: interval.end }));
+    },
+    async recordBooking(calendarId, booking: ShadowBooking): Promise<void> {
+      await shadow.recordBooking(calendarId, {
+        id: booking.event_id,
+        calendar_id: calendarId,
+        summary: booking.summary,
+        start: { date_time: booking.start },
+        end: { date_time: booking.end },
+        status: 'confirmed',
+        transparency: 'opaque',
+        visibility: 'default',
+        attendees: [],
+        etag: '',
+      });
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { BookingStep } from '../core/booking/booking-workflow.js';
+import { createAwsBookingSteps } from '../runtime/aws.js';
+import { fromPowertools } from './powertools-logger.js';
+
+const powertools = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'meridian' });
+const steps = createAwsBookingSteps(process.env, fromPowertools(powertools));
+
+/**
+ * One task of the booking state machine (lambdas/booking/booking.asl.json): the state's input in,
+ * the step's output out. Thin on purpose: the step validates its payload and throws errors whose
+ * `name` the state machine's Retry/Catch match; the Lambda runtime reports that name as the error
+ * type, and the JSON message as the cause.
+ */
+function stepHandler(step: BookingStep) {
+  return middy<unknown, unknown>()
+    .use(injectLambdaContext(powertools))
+    .handler((event) => step(event));
+}
+
+// One export per task state; lib/constructs/booking-workflow.ts points each function at one of
+// these (the names are listed in lambdas/booking/booking-definition.ts).
+export const lockHandler = stepHandler(steps.lock);
+export const verifyHandler = stepHandler(steps.verify);
+export const writeHandler = stepHandler(steps.write);
+export const releaseHandler = stepHandler(steps.release);
+export const compensateHandler = stepHandler(steps.compensate);

@@ -1,0 +1,3 @@
+import { describeBookingContention } from './booking-contention.js';
+
+describeBookingContention('dynalite');

@@ -1,0 +1,4 @@
+import { dynamoDbLocalEndpoint } from '../../support/dynamodb-local-endpoint.js';
+import { describeBookingContention } from './booking-contention.js';
+
+describeBookingContention('DynamoDB Local', dynamoDbLocalEndpoint);

@@ -1,0 +1,171 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import { fixedClock } from '../../../lambdas/core/ports.js';
+import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
+import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
+import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
+
+/** book_slot through the SDK's real Client over HTTP, on the embedded object graph. */
+describe('book_slot tool', () => {
+  let runtime: TestRuntime;
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let writer: Client;
+  let reader: Client;
+  let calendarId: string;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({
+      clock: fixedClock('2026-03-01T12:00:00Z'),
+      defaultTimezone: 'America/New_York',
+    });
+    server = await startHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      handle: (request) => routeHttpRequest(request, runtime),
+      logger: runtime.logger,
+    });
+    calendarId = (
+      await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Team', time_zone: 'America/New_York' })
+    ).id;
+    const clients: Client[] = [];
+    for (const grant of ['write', 'read'] as const) {
+      const key = await runtime.newKey(grant);
+      await runtime.access.setGrant(key.keyId, calendarId, grant);
+      clients.push(
+        await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${key.token}` }),
+      );
+    }
+    [writer, reader] = clients as [Client, Client];
+  });
+
+  afterAll(async () => {
+    await writer?.close();
+    await reader?.close();
+    await server?.close();
+    await runtime?.close();
+  });
+
+  const call = async (client: Client, args: Record<string, unknown>) =>
+    (await client.callTool({
+      name: 'book_slot',
+      arguments: { calendar_id: calendarId, ...args },
+    })) as CallToolResult;
+
+  it('is listed with the reference annotations and an output schema', async () => {
+    const { tools } = await writer.listTools();
+    const tool = tools.find((t) => t.name === 'book_slot');
+
+    expect(tool?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    expect(tool?.inputSchema.required).toEqual(['calendar_id', 'start', 'end', 'summary']);
+    expect(Object.keys(tool?.outputSchema?.properties ?? {})).toEqual([
+      'success',
+      'event_id',
+      'booking_id',
+      'calendar_id',
+      'summary',
+      'start',
+      'end',
+      'idempotent_replay',
+    ]);
+  });
+
+  it('books the slot and the event is on the calendar', async () => {
+    const result = await call(writer, {
+      start: '2026-03-16T14:00:00-04:00',
+      end: '2026-03-16T14:30:00-04:00',
+      summary: 'Meeting with Alice',
+      attendees: ['alice@example.com'],
+    });
+
+    expect(result.isError ?? false).toBe(false);
+    expect(result.structuredContent).toMatchObject({
+      success: true,
+      calendar_id: calendarId,
+      summary: 'Meeting with Alice',
+      start: '2026-03-16T14:00:00-04:00',
+      end: '2026-03-16T14:30:00-04:00',
+      idempotent_replay: false,
+    });
+    const event = await runtime.calendars.getEvent(
+      LOCAL_OWNER,
+      calendarId,
+      result.structuredContent?.event_id as string,
+    );
+    expect(event).toMatchObject({ summary: 'Meeting with Alice', start_utc: '2026-03-16T18:00:00+00:00' });
+    expect(event.attendees.map((a) => a.email)).toEqual(['alice@example.com']);
+  });
+
+  it('answers SLOT_TAKEN with the conflicting event and what to do', async () => {
+    const first = await call(writer, {
+      start: '2026-03-17T09:00:00-04:00',
+      end: '2026-03-17T10:00:00-04:00',
+      summary: 'Standup',
+    });
+
+    const result = await call(writer, {
+      start: '2026-03-17T09:30:00-04:00',
+      end: '2026-03-17T10:30:00-04:00',
+      summary: 'Clash',
+    });
+
+    expect(errorOf(result)).toMatchObject({
+      code: 'SLOT_TAKEN',
+      conflict: {
+        event_id: first.structuredContent?.event_id,
+        summary: 'Standup',
+        start: '2026-03-17T09:00:00-04:00',
+        end: '2026-03-17T10:00:00-04:00',
+      },
+    });
+    expect(errorOf(result).message).toMatch(/find_free_time/);
+  });
+
+  it('returns the first booking to a retry with the same idempotency_key', async () => {
+    const args = {
+      start: '2026-03-18T09:00:00-04:00',
+      end: '2026-03-18T10:00:00-04:00',
+      summary: 'Review',
+      idempotency_key: 'review-1',
+    };
+
+    const first = await call(writer, args);
+    const retry = await call(writer, args);
+
+    expect(retry.structuredContent).toEqual({ ...first.structuredContent, idempotent_replay: true });
+  });
+
+  it('refuses a key with read access only (FORBIDDEN), booking nothing', async () => {
+    const result = await call(reader, {
+      start: '2026-03-19T09:00:00-04:00',
+      end: '2026-03-19T10:00:00-04:00',
+      summary: 'Sneaky',
+    });
+
+    expect(errorOf(result).code).toBe('FORBIDDEN');
+    const free = await call(writer, {
+      start: '2026-03-19T09:00:00-04:00',
+      end: '2026-03-19T10:00:00-04:00',
+      summary: 'Mine',
+    });
+    expect(free.isError ?? false).toBe(false);
+  });
+
+  it('rejects malformed input with INVALID_INPUT naming the field', async () => {
+    const result = await call(writer, {
+      start: '2026-03-20T09:00:00-04:00',
+      end: '2026-03-20T10:00:00-04:00',
+      summary: 'x',
+      attendees: ['not-an-email'],
+    });
+
+    expect(errorOf(result)).toMatchObject({ code: 'INVALID_INPUT', problems: [{ field: 'attendees.0' }] });
+  });
+});
