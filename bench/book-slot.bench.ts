@@ -48,7 +48,7 @@ export async function run(): Promise<void> {
     await runtime.booking.book(LOCAL_OWNER, { calendar_id: calendar.id, start, end, summary: 'Bench' });
   };
 
-  /** The reads and writes one booking makes (see docs/adr/0001-booking-locks.md), issued inline. */
+  /** The reads and writes one booking makes (see docs/adr/0002-booking-locks.md), issued inline. */
   const direct = async () => {
     const { start, end, startMs } = nextSlot();
     const store = runtime.store;

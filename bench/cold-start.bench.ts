@@ -249,6 +249,8 @@ export async function run(): Promise<void> {
     Object.assign(LAMBDA_ENV, {
       MERIDIAN_TABLE_NAME: store.tableName,
       MERIDIAN_DATA_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-0000-0000-000000000000',
+      MERIDIAN_BOOKING_STATE_MACHINE_ARN:
+        'arn:aws:states:us-east-1:123456789012:stateMachine:meridian-bench-booking',
       AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
       AWS_ACCESS_KEY_ID: 'bench',
       AWS_SECRET_ACCESS_KEY: 'bench',

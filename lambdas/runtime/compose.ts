@@ -7,6 +7,7 @@ import { IdempotencyRecords } from '../core/booking/idempotency.js';
 import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { CalendarService } from '../core/calendar/calendar-service.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
+import { checkEventContent } from '../core/firewall/check-event-content.js';
 import type { Clock, EnvelopeEncryption, RandomSource } from '../core/ports.js';
 import { shadowForBooking } from '../core/shadow/booking-shadow.js';
 import { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';
@@ -90,6 +91,8 @@ export function composeDeps(platform: Platform): McpDeps & {
     workflow: platform.booking?.(bookingSteps) ?? bookingNotConfigured,
     clock,
     random,
+    // The same firewall as every other event write (summary, description, attendees).
+    checkEventContent,
   });
   return {
     clock,

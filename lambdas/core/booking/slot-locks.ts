@@ -18,7 +18,7 @@ import { Hold } from './booking-schemas.js';
  * with zero winners, and expiry is decided on the very state the condition pins. `ttl` only lets
  * DynamoDB garbage-collect an item long after its last hold expired. Releasing a hold after a
  * booking turns it into a short-lived booked entry (see {@link BOOKED_VISIBLE_MS}). See
- * docs/adr/0001-booking-locks.md.
+ * docs/adr/0002-booking-locks.md.
  */
 
 const LockItem = z.object({
