@@ -1,4 +1,5 @@
 import type { AccessStore } from '../core/access/access-store.js';
+import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { Principal } from '../core/access/rights.js';
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
@@ -26,6 +27,8 @@ export interface McpDeps extends TimeDeps {
   shadow: ShadowCalendar;
   /** book_slot: the checks before the workflow, and the workflow (BookingWorkflow port) behind it. */
   booking: BookingService;
+  /** Active booking holds of a calendar: check_availability counts them as busy. */
+  activeHolds: AvailabilityDeps['activeHolds'];
 }
 
 /** Per-request facts a tool may need: who is calling. */

@@ -4,6 +4,7 @@ import { BookingService } from '../core/booking/booking-service.js';
 import { createBookingSteps } from '../core/booking/booking-steps.js';
 import type { BookingSteps, BookingWorkflow } from '../core/booking/booking-workflow.js';
 import { IdempotencyRecords } from '../core/booking/idempotency.js';
+import { SlotLocks } from '../core/booking/slot-locks.js';
 import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { CalendarService } from '../core/calendar/calendar-service.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
@@ -94,7 +95,10 @@ export function composeDeps(platform: Platform): McpDeps & {
     // The same firewall as every other event write (summary, description, attendees).
     checkEventContent,
   });
+  // Read-only use of book_slot's locks: check_availability treats an active hold as busy.
+  const locks = new SlotLocks({ store, clock, random, pause: (ms) => sleep(ms), ttlMs: lockTtlMs });
   return {
+    activeHolds: async (calendarId: string) => (await locks.activeHolds(calendarId)).holds,
     clock,
     defaultTimezone,
     logger: platform.logger,

@@ -1,4 +1,7 @@
 import type { ToolDefinition } from '../tool-definition.js';
+import { checkAvailabilityTool } from './availability/check-availability.js';
+import { findFreeSlotsTool } from './availability/find-free-slots.js';
+import { getAvailabilityTool } from './availability/get-availability.js';
 import { adjustTimestampTool } from './adjust-timestamp.js';
 import { bookSlotTool } from './booking/book-slot.js';
 import { batchUpdateEventsTool } from './calendar/batch-update-events.js';
@@ -37,5 +40,8 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   createCalendarTool,
   manageAttendeesTool,
   findFreeTimeTool,
+  findFreeSlotsTool,
+  checkAvailabilityTool,
+  getAvailabilityTool,
   bookSlotTool,
 ];

@@ -1,0 +1,142 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import { fixedClock } from '../../../lambdas/core/ports.js';
+import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
+import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
+import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
+
+type Json = Record<string, unknown>;
+
+/** find_free_slots, check_availability and get_availability over HTTP on native calendars. */
+describe('availability tools', () => {
+  let runtime: TestRuntime;
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let agent: Client;
+  let work: string;
+  let home: string;
+  const ny = 'America/New_York';
+  const at = (local: string) => ({ date_time: local, time_zone: ny });
+
+  beforeAll(async () => {
+    // Sunday 1 March 2026; the week of 2 March is in EST (-05:00).
+    runtime = await startTestRuntime({ clock: fixedClock('2026-03-01T12:00:00Z'), defaultTimezone: ny });
+    server = await startHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      handle: (r) => routeHttpRequest(r, runtime),
+      logger: runtime.logger,
+    });
+    work = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: ny })).id;
+    home = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Home', time_zone: ny })).id;
+    const key = await runtime.newKey('agent');
+    for (const id of [work, home]) await runtime.access.setGrant(key.keyId, id, 'write');
+    const add = (calendar: string, summary: string, start: string, end: string, extra: Json = {}) =>
+      runtime.calendars.createEvent(LOCAL_OWNER, calendar, {
+        summary,
+        start: at(start),
+        end: at(end),
+        ...extra,
+      });
+    await add(work, 'Standup', '2026-03-02T09:00:00-05:00', '2026-03-02T09:30:00-05:00');
+    await add(work, 'Review', '2026-03-02T13:00:00-05:00', '2026-03-02T14:00:00-05:00');
+    await add(work, 'Focus (free)', '2026-03-02T15:00:00-05:00', '2026-03-02T16:00:00-05:00', {
+      transparency: 'transparent',
+    });
+    await add(home, 'Dentist', '2026-03-02T13:30:00-05:00', '2026-03-02T14:30:00-05:00');
+    agent = await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${key.token}` });
+  });
+
+  afterAll(async () => {
+    await agent.close();
+    await server.close();
+    await runtime.close();
+  });
+
+  const call = async (name: string, args: Json) => {
+    const result = (await agent.callTool({ name, arguments: { format: 'json', ...args } })) as CallToolResult;
+    if (result.isError) throw new Error(`${name}: ${JSON.stringify(errorOf(result))}`);
+    return result.structuredContent as Json;
+  };
+  const day = { start: '2026-03-02T00:00:00-05:00', end: '2026-03-03T00:00:00-05:00' };
+
+  it('find_free_slots keeps to working hours, honours buffers, and ignores free events', async () => {
+    const result = await call('find_free_slots', {
+      calendar_id: work,
+      ...day,
+      working_hours: '09:00-17:00',
+      buffer_minutes: 15,
+      min_duration_minutes: 60,
+    });
+
+    expect(result.slots).toEqual([
+      { start: '2026-03-02T14:45:00.000Z', end: '2026-03-02T17:45:00.000Z', duration_minutes: 180 },
+      { start: '2026-03-02T19:15:00.000Z', end: '2026-03-02T22:00:00.000Z', duration_minutes: 165 },
+    ]);
+    expect(result.freshness).toMatchObject({ calendar_id: work });
+  });
+
+  it('check_availability is false when an event covers part of the slot, true when it only touches', async () => {
+    const overlapping = await call('check_availability', {
+      calendar_id: work,
+      start: '2026-03-02T09:15:00-05:00',
+      end: '2026-03-02T10:00:00-05:00',
+    });
+    const touching = await call('check_availability', {
+      calendar_id: work,
+      start: '2026-03-02T09:30:00-05:00',
+      end: '2026-03-02T10:00:00-05:00',
+    });
+
+    expect(overlapping).toMatchObject({
+      available: false,
+      conflicts: [{ kind: 'event', start: '2026-03-02T14:00:00.000Z' }],
+    });
+    expect(touching).toMatchObject({ available: true, conflicts: [] });
+  });
+
+  it('check_availability is false while a booking holds the slot', async () => {
+    const slot = { start: '2026-03-02T11:00:00-05:00', end: '2026-03-02T11:30:00-05:00' };
+    expect((await call('check_availability', { calendar_id: work, ...slot })).available).toBe(true);
+
+    await call('book_slot', { calendar_id: work, ...slot, summary: 'Interview' });
+
+    const after = await call('check_availability', { calendar_id: work, ...slot });
+    expect(after.available).toBe(false);
+    expect((after.conflicts as Json[]).map((c) => c.kind).sort()).toEqual(['booking_hold', 'event']);
+  });
+
+  it('get_availability merges calendars; opaque hides source counts, full shows them', async () => {
+    const window = {
+      start: '2026-03-02T12:00:00-05:00',
+      end: '2026-03-02T15:00:00-05:00',
+      calendar_ids: [work, home],
+    };
+
+    const opaque = await call('get_availability', window);
+    const full = await call('get_availability', { ...window, privacy: 'full' });
+
+    expect(full.busy).toEqual([
+      { start: '2026-03-02T18:00:00.000Z', end: '2026-03-02T19:30:00.000Z', source_count: 2 },
+    ]);
+    expect(opaque.busy).toEqual([
+      { start: '2026-03-02T18:00:00.000Z', end: '2026-03-02T19:30:00.000Z', source_count: 0 },
+    ]);
+    expect(full.free).toEqual([
+      { start: '2026-03-02T17:00:00.000Z', end: '2026-03-02T18:00:00.000Z', duration_minutes: 60 },
+      { start: '2026-03-02T19:30:00.000Z', end: '2026-03-02T20:00:00.000Z', duration_minutes: 30 },
+    ]);
+    expect(full).toMatchObject({ calendars_merged: 2, privacy: 'full' });
+  });
+
+  it('refuses a window whose end is before its start', async () => {
+    const result = (await agent.callTool({
+      name: 'find_free_slots',
+      arguments: { calendar_id: work, start: day.end, end: day.start },
+    })) as CallToolResult;
+
+    expect(errorOf(result).code).toBe('INVALID_INPUT');
+  });
+});
