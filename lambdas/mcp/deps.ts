@@ -1,6 +1,6 @@
 import type { AccessStore } from '../core/access/access-store.js';
-import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { Principal } from '../core/access/rights.js';
+import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { TimeDeps } from '../core/ports.js';

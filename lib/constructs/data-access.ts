@@ -21,10 +21,16 @@ import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
  * @example
  * grantTableAndDataKey(role, props.table, props.dataKey);
  */
-export function grantTableAndDataKey(role: Role, table: ITable, dataKey: IKey): void {
+export function grantTableAndDataKey(
+  role: Role,
+  table: ITable,
+  dataKey: IKey,
+  /** What the Encryption SDK does with the data key here; a function that only reads secrets passes ['kms:Decrypt']. */
+  keyActions: readonly string[] = ['kms:GenerateDataKey', 'kms:Decrypt'],
+): void {
   table.grantReadWriteData(role);
   if (table.encryptionKey !== dataKey) {
-    dataKey.grant(role, 'kms:GenerateDataKey', 'kms:Decrypt');
+    dataKey.grant(role, ...keyActions);
   }
 
   const nag = Validations.of(role);

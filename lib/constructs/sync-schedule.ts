@@ -10,6 +10,7 @@ import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/a
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
+import { grantTableAndDataKey } from './data-access.js';
 import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from './mcp-function.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
@@ -153,27 +154,6 @@ export class SyncSchedule extends Construct {
    * key other than the table's gets kms:Decrypt and nothing else.
    */
   private grantData(role: Role, props: SyncScheduleProps): void {
-    props.table.grantReadWriteData(role);
-    if (props.table.encryptionKey !== props.dataKey) props.dataKey.grantDecrypt(role);
-
-    const nag = Validations.of(role);
-    const grantGenerated =
-      "is written by the table's grantReadWriteData, because DynamoDB uses the table's " +
-      'customer-managed key on behalf of the caller; the statement names that one key.';
-    nag.acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-      reason: `kms:GenerateDataKey* ${grantGenerated}`,
-    });
-    nag.acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-      reason: `kms:ReEncrypt* ${grantGenerated}`,
-    });
-    acknowledgeWildcardResource(
-      role,
-      `${props.table.tableArn}/index/*`,
-      "<table ARN>/index/* is written by the table's grantReadWriteData for its indexes: the sync " +
-        'lists calendars and connections through gsi1, the only index (lib/constructs/table-keys.ts), ' +
-        'and the wildcard covers the indexes of this one table and no other table.',
-    );
+    grantTableAndDataKey(role, props.table, props.dataKey, ['kms:Decrypt']);
   }
 }

@@ -14,7 +14,9 @@ export interface AvailabilityDeps {
   calendars: CalendarService;
   shadow: ShadowCalendar;
   /** Active booking holds of a calendar (book_slot's locks): they make a slot unavailable too. */
-  activeHolds(calendarId: string): Promise<{ start_ms: number; end_ms: number; booked?: { event_id: string } }[]>;
+  activeHolds(
+    calendarId: string,
+  ): Promise<{ start_ms: number; end_ms: number; booked?: { event_id: string } }[]>;
 }
 
 export interface SlotOptions {
@@ -32,16 +34,27 @@ function windowOf(start: string, end: string): { from: number; to: number } {
   const to = parseInstant(end, 'end').toMillis();
   if (to <= from) throw new DomainError('INVALID_INPUT', '"end" must be after "start".', { field: 'end' });
   if (to - from > MAX_WINDOW_MS) {
-    throw new DomainError('INVALID_INPUT', 'The window spans more than 93 days: narrow start/end.', { field: 'end' });
+    throw new DomainError('INVALID_INPUT', 'The window spans more than 93 days: narrow start/end.', {
+      field: 'end',
+    });
   }
   return { from, to };
 }
 
 function workingHoursOf(options: SlotOptions, zone: string): WorkingHours | undefined {
-  return options.working_hours ? parseWorkingHours(options.working_hours, options.timezone ?? zone, options.working_days) : undefined;
+  return options.working_hours
+    ? parseWorkingHours(options.working_hours, options.timezone ?? zone, options.working_days)
+    : undefined;
 }
 
-async function busyOf(deps: AvailabilityDeps, principal: Principal, calendarId: string, from: number, to: number, bufferMs: number) {
+async function busyOf(
+  deps: AvailabilityDeps,
+  principal: Principal,
+  calendarId: string,
+  from: number,
+  to: number,
+  bufferMs: number,
+) {
   // A buffer reaches outside the window: an event just before it still pads into it.
   return calendarBusy(deps, principal, calendarId, from - bufferMs, to + bufferMs);
 }
@@ -82,7 +95,11 @@ export async function checkAvailability(
     busyOf(deps, principal, input.calendar_id, from, to, 0),
     deps.activeHolds(input.calendar_id),
   ]);
-  const holdIntervals = holds.map((h) => ({ start: h.start_ms, end: h.end_ms, event_id: h.booked?.event_id }));
+  const holdIntervals = holds.map((h) => ({
+    start: h.start_ms,
+    end: h.end_ms,
+    event_id: h.booked?.event_id,
+  }));
   const verdict = isSlotFree(busy.intervals, holdIntervals, { start: from, end: to });
   const conflicts = verdict.conflicts.map((c) => ({
     kind: c.kind === 'busy' ? ('event' as const) : ('booking_hold' as const),
@@ -90,7 +107,12 @@ export async function checkAvailability(
     end: iso(c.interval.end),
     ...(c.interval.event_id ? { event_id: c.interval.event_id } : {}),
   }));
-  return { available: verdict.available, calendar_id: input.calendar_id, conflicts, freshness: busy.freshness };
+  return {
+    available: verdict.available,
+    calendar_id: input.calendar_id,
+    conflicts,
+    freshness: busy.freshness,
+  };
 }
 
 /**
@@ -110,14 +132,21 @@ export async function getAvailability(
 ) {
   const { from, to } = windowOf(input.start, input.end);
   const ids =
-    input.calendar_ids ?? (await deps.calendars.listCalendars(principal)).filter((c) => c.can_read).map((c) => c.id);
+    input.calendar_ids ??
+    (await deps.calendars.listCalendars(principal)).filter((c) => c.can_read).map((c) => c.id);
   if (ids.length === 0) {
-    throw new DomainError('INVALID_INPUT', 'No calendar to read: pass calendar_ids, or get read access to a calendar first.', {
-      field: 'calendar_ids',
-    });
+    throw new DomainError(
+      'INVALID_INPUT',
+      'No calendar to read: pass calendar_ids, or get read access to a calendar first.',
+      {
+        field: 'calendar_ids',
+      },
+    );
   }
   const bufferMs = (input.buffer_minutes ?? 0) * 60_000;
-  const busy: CalendarBusy[] = await Promise.all(ids.map((id) => busyOf(deps, principal, id, from, to, bufferMs)));
+  const busy: CalendarBusy[] = await Promise.all(
+    ids.map((id) => busyOf(deps, principal, id, from, to, bufferMs)),
+  );
   const workingHours = workingHoursOf(input, busy[0]?.zone ?? deps.calendars.zone);
   const view = availabilityView(
     busy.map((b) => b.intervals as Interval[]),
@@ -132,7 +161,11 @@ export async function getAvailability(
   );
   return {
     busy: view.busy.map((b) => ({ start: iso(b.start), end: iso(b.end), source_count: b.source_count })),
-    free: view.free.map((f) => ({ start: iso(f.start), end: iso(f.end), duration_minutes: f.duration_minutes })),
+    free: view.free.map((f) => ({
+      start: iso(f.start),
+      end: iso(f.end),
+      duration_minutes: f.duration_minutes,
+    })),
     calendars_merged: view.calendars_merged,
     privacy: view.privacy,
     freshness: busy.map((b) => b.freshness) satisfies ViewFreshness[],

@@ -1,8 +1,8 @@
 import type { ToolDefinition } from '../tool-definition.js';
+import { adjustTimestampTool } from './adjust-timestamp.js';
 import { checkAvailabilityTool } from './availability/check-availability.js';
 import { findFreeSlotsTool } from './availability/find-free-slots.js';
 import { getAvailabilityTool } from './availability/get-availability.js';
-import { adjustTimestampTool } from './adjust-timestamp.js';
 import { bookSlotTool } from './booking/book-slot.js';
 import { batchUpdateEventsTool } from './calendar/batch-update-events.js';
 import { createCalendarTool } from './calendar/create-calendar.js';

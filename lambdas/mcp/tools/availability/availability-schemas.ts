@@ -7,7 +7,9 @@ export const slotOptionsInput = {
     .string()
     .regex(/^\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}$/, 'expected "HH:MM-HH:MM", e.g. "09:00-17:00"')
     .optional()
-    .describe('Only offer time within these hours each working day, e.g. "09:00-17:00" ("22:00-06:00" spans midnight).'),
+    .describe(
+      'Only offer time within these hours each working day, e.g. "09:00-17:00" ("22:00-06:00" spans midnight).',
+    ),
   working_days: z
     .array(z.number().int().min(1).max(7))
     .min(1)
@@ -18,7 +20,9 @@ export const slotOptionsInput = {
     .string()
     .min(1)
     .optional()
-    .describe("IANA zone the working hours are read in. Default: the calendar's zone, else the configured zone."),
+    .describe(
+      "IANA zone the working hours are read in. Default: the calendar's zone, else the configured zone.",
+    ),
   buffer_minutes: z
     .number()
     .int()
@@ -35,7 +39,16 @@ export const FreshnessOutput = z.object({
   age_seconds: z.number().optional(),
 });
 
-export const SlotOutput = z.object({ start: z.string(), end: z.string(), duration_minutes: z.number().int() });
+export const SlotOutput = z.object({
+  start: z.string(),
+  end: z.string(),
+  duration_minutes: z.number().int(),
+});
 
 /** Hints shared by the read-only availability tools (reference annotation table). */
-export const AVAILABILITY_READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+export const AVAILABILITY_READ = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};

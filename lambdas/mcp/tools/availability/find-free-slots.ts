@@ -16,7 +16,13 @@ export const findFreeSlotsTool = defineTool({
     calendar_id: z.string().min(1).describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the search window'),
     end: rfc3339('end of the search window'),
-    min_duration_minutes: z.number().int().min(1).max(1440).default(30).describe('Shortest slot worth returning.'),
+    min_duration_minutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(1440)
+      .default(30)
+      .describe('Shortest slot worth returning.'),
     ...slotOptionsInput,
     format: outputFormat,
   }),

@@ -15,8 +15,17 @@ export const getAvailabilityTool = defineTool({
   input: z.object({
     start: rfc3339('start of the window'),
     end: rfc3339('end of the window'),
-    privacy: z.enum(['opaque', 'full']).default('opaque').describe('"opaque" hides source counts; "full" shows them.'),
-    min_free_slot_minutes: z.number().int().min(1).max(1440).default(30).describe('Shortest free slot reported.'),
+    privacy: z
+      .enum(['opaque', 'full'])
+      .default('opaque')
+      .describe('"opaque" hides source counts; "full" shows them.'),
+    min_free_slot_minutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(1440)
+      .default(30)
+      .describe('Shortest free slot reported.'),
     calendar_ids: z.array(z.string().min(1)).min(1).max(50).optional().describe('Calendars to merge.'),
     ...slotOptionsInput,
     format: outputFormat,
