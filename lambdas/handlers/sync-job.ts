@@ -4,14 +4,14 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import type { SyncSummary } from '../core/shadow/sync-all.js';
-import { createAwsDeps } from '../runtime/aws.js';
+import { createAwsSyncDeps } from '../runtime/aws.js';
 import { syncAndLog } from '../runtime/sync-run.js';
 import { fromPowertools } from './powertools-logger.js';
 
 const powertools = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'meridian-sync' });
 const logger = fromPowertools(powertools);
 // Once per container: warm invocations reuse the DynamoDB client and the providers' cached tokens.
-const deps = createAwsDeps(process.env, logger);
+const deps = createAwsSyncDeps(process.env, logger);
 
 /**
  * What the EventBridge Scheduler sends (the schedule's input is `{}`); an operator invoking the

@@ -38,6 +38,14 @@ export function createAwsDeps(env: NodeJS.ProcessEnv, logger: Logger) {
 }
 
 /**
+ * The object graph of the scheduled sync job: everything but a booking workflow (the sync never
+ * books, and its function is not given the state machine).
+ */
+export function createAwsSyncDeps(env: NodeJS.ProcessEnv, logger: Logger) {
+  return composeDeps(awsPlatform(env, logger));
+}
+
+/**
  * The booking steps as the step Lambdas run them (lambdas/handlers/booking-steps.ts): the same
  * object graph, without a workflow of its own (a step never starts a booking).
  */
