@@ -112,7 +112,18 @@ async function serve(): Promise<void> {
 async function stdio(): Promise<void> {
   const runtime = await createEmbeddedRuntime(config());
   const server = createMcpServer(runtime, { principal: LOCAL_OWNER });
-  server.onclose = () => void runtime.close();
+  // The client closing stdin ends the session; the embedded store would otherwise keep us alive.
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.stdin.once('end', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   await server.connect(new StdioServerTransport());
 }
 

@@ -42,6 +42,22 @@ describe('meridian stdio', () => {
     expect(result.structuredContent).toMatchObject({ timezone: 'Europe/London', timezone_configured: true });
   });
 
+  it('exits cleanly, releasing the data dir, when the client closes stdin', async () => {
+    const { spawn } = await import('node:child_process');
+    const { readdir } = await import('node:fs/promises');
+    const own = await mkdtemp(join(tmpdir(), 'meridian-stdio-eof-'));
+    const child = spawn(process.execPath, ['bin/meridian.mjs', 'stdio', '--data-dir', own], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+
+    expect(code).toBe(0);
+    expect(await readdir(own)).not.toContain('dynamodb.endpoint');
+    await rm(own, { recursive: true, force: true });
+  }, 60_000);
+
   it('answers invalid input with isError and a code', async () => {
     const result = (await client.callTool({
       name: 'convert_timezone',
