@@ -22,7 +22,9 @@ import {
   syncCommand,
 } from '../lambdas/runtime/cli/sync-command.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
+import { createAwsAdminRuntime } from '../lambdas/runtime/aws.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
+import { createStderrLogger } from '../lambdas/runtime/stderr-logger.js';
 import { startHttpServer } from '../lambdas/runtime/node-http-server.js';
 import { syncAndLog } from '../lambdas/runtime/sync-run.js';
 import { startSyncTimer, syncIntervalMs } from '../lambdas/runtime/sync-timer.js';
@@ -43,6 +45,9 @@ Usage:
   meridian connect google [--key KEY_ID] [--label L]     OAuth (loopback); needs MERIDIAN_GOOGLE_CLIENT_ID/_SECRET
   meridian connect caldav --url URL --username U [--key KEY_ID] [--label L]   password from MERIDIAN_CALDAV_PASSWORD or a prompt
 
+Add --aws to keys, grants, calendars and connect to administer a deployment instead: they then use
+your AWS credentials and MERIDIAN_TABLE_NAME / MERIDIAN_DATA_KEY_ARN (the data stack's outputs).
+
 Every command takes --data-dir DIR (MERIDIAN_DATA_DIR, default ./.meridian) and --timezone ZONE
 (MERIDIAN_TIMEZONE; without it tools use UTC and report timezone_configured: false).
 Defaults for serve: 127.0.0.1:8787 (HTTP_HOST, HTTP_PORT); it syncs connected calendars every 5 minutes
@@ -60,6 +65,7 @@ const { positionals, values } = parseArgs({
     key: { type: 'string' },
     url: { type: 'string' },
     username: { type: 'string' },
+    aws: { type: 'boolean' },
     calendar: { type: 'string', multiple: true },
     full: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -127,9 +133,11 @@ async function stdio(): Promise<void> {
   await server.connect(new StdioServerTransport());
 }
 
-/** Runs a one-shot command against the data dir, then releases it. */
+/** Runs a one-shot command against the data dir (or, with --aws, the deployed table), then releases it. */
 async function once(command: (runtime: EmbeddedRuntime) => Promise<void>): Promise<void> {
-  const runtime = await createEmbeddedRuntime(config());
+  const runtime = values.aws
+    ? createAwsAdminRuntime(process.env, createStderrLogger())
+    : await createEmbeddedRuntime(config());
   try {
     await command(runtime);
   } finally {

@@ -15,7 +15,9 @@ import { VERSION } from './version.js';
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name]?.trim();
   if (!value)
-    throw new Error(`${name} is not set: the CDK stack sets it on the function; check the deployment.`);
+    throw new Error(
+      `${name} is not set: the CDK stack sets it on its functions; for \`meridian --aws\` take it from the stack outputs.`,
+    );
   return value;
 }
 
@@ -35,6 +37,15 @@ export function createAwsDeps(env: NodeJS.ProcessEnv, logger: Logger) {
     ...awsPlatform(env, logger),
     booking: () => new SfnBookingWorkflow({ client, stateMachineArn }),
   });
+}
+
+/**
+ * The deployed table and key administered from a workstation with the caller's AWS credentials:
+ * `meridian --aws keys|grants|calendars|connect|sync`, with MERIDIAN_TABLE_NAME and
+ * MERIDIAN_DATA_KEY_ARN from the data stack's outputs. No booking workflow: the CLI never books.
+ */
+export function createAwsAdminRuntime(env: NodeJS.ProcessEnv, logger: Logger) {
+  return { ...composeDeps(awsPlatform(env, logger)), close: async () => undefined };
 }
 
 /**

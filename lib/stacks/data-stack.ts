@@ -1,4 +1,4 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
@@ -32,5 +32,15 @@ export class DataStack extends Stack {
       aliasName: `alias/meridian-${props.stageName ?? 'prod'}-data`,
     }).key;
     this.table = new MeridianTable(this, 'Table', { encryptionKey: this.key }).table;
+
+    // What `meridian --aws …` (keys, grants, connect) needs to administer this deployment.
+    new CfnOutput(this, 'TableName', {
+      value: this.table.tableName,
+      description: 'Set as MERIDIAN_TABLE_NAME for `npx meridian --aws keys create …`',
+    });
+    new CfnOutput(this, 'DataKeyArn', {
+      value: this.key.keyArn,
+      description: 'Set as MERIDIAN_DATA_KEY_ARN for `npx meridian --aws connect …`',
+    });
   }
 }
