@@ -7,6 +7,7 @@ import { LOCAL_OWNER } from '../lambdas/core/access/rights.js';
 import { isDomainError } from '../lambdas/core/errors.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
 import { MCP_PATH, routeHttpRequest } from '../lambdas/mcp/http/route-http-request.js';
+import { createAwsAdminRuntime } from '../lambdas/runtime/aws.js';
 import {
   type CliOutput,
   calendarsCommand,
@@ -22,10 +23,9 @@ import {
   syncCommand,
 } from '../lambdas/runtime/cli/sync-command.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
-import { createAwsAdminRuntime } from '../lambdas/runtime/aws.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
-import { createStderrLogger } from '../lambdas/runtime/stderr-logger.js';
 import { startHttpServer } from '../lambdas/runtime/node-http-server.js';
+import { createStderrLogger } from '../lambdas/runtime/stderr-logger.js';
 import { syncAndLog } from '../lambdas/runtime/sync-run.js';
 import { startSyncTimer, syncIntervalMs } from '../lambdas/runtime/sync-timer.js';
 import { VERSION } from '../lambdas/runtime/version.js';
