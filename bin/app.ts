@@ -35,6 +35,20 @@ if (syncMinutes !== undefined && !(/^\d+$/.test(String(syncMinutes)) && Number(s
   );
 }
 
+// Both or neither: the Google OAuth "Desktop app" client that connected Google accounts refresh with.
+const googleClientId: unknown = app.node.tryGetContext('googleClientId');
+const googleClientSecret: unknown = app.node.tryGetContext('googleClientSecret');
+if (
+  (googleClientId === undefined) !== (googleClientSecret === undefined) ||
+  [googleClientId, googleClientSecret].some(
+    (v) => v !== undefined && (typeof v !== 'string' || v.trim() === ''),
+  )
+) {
+  throw new Error(
+    'Give both -c googleClientId=… and -c googleClientSecret=… (a Google OAuth "Desktop app" client), or neither.',
+  );
+}
+
 // Two stacks because they live differently: the data stack (table, key) is retained and rarely
 // changes; the service stack can be replaced at will. The service receives the data resources as
 // objects, and CDK turns them into cross-stack references (so the data stack deploys first).
@@ -52,6 +66,10 @@ new ServiceStack(app, 'MeridianService', {
   syncRate: syncMinutes === undefined ? undefined : Duration.minutes(Number(syncMinutes)),
   table: data.table,
   dataKey: data.key,
+  googleOAuthClient:
+    typeof googleClientId === 'string' && typeof googleClientSecret === 'string'
+      ? { clientId: googleClientId, clientSecret: googleClientSecret }
+      : undefined,
 });
 
 // cdk-nag 3 is a policy-validation plugin: findings go to the validation report, and an

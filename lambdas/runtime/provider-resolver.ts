@@ -1,6 +1,7 @@
 import type { CalendarRegistry, ConnectionRecord } from '../core/calendar/calendar-registry.js';
 import type { ProviderResolver } from '../core/calendar/calendar-service.js';
 import type { CalendarProvider } from '../core/calendar/provider.js';
+import { DomainError } from '../core/errors.js';
 import type { EnvelopeEncryption } from '../core/ports.js';
 
 /** Builds the adapter for one connected account from its record and decrypted secret. */
@@ -36,7 +37,14 @@ export function createProviderResolver(deps: {
       const cached = cache.get(connectionId);
       if (cached && cached.ciphertext === connection.secret_ciphertext) return cached.provider;
       const factory = deps.factories[connection.provider];
-      if (!factory) throw new Error(`No adapter configured for provider ${connection.provider}`);
+      if (!factory) {
+        throw new DomainError(
+          'PROVIDER_ERROR',
+          `This deployment has no ${connection.provider} client configured: set MERIDIAN_GOOGLE_CLIENT_ID and ` +
+            'MERIDIAN_GOOGLE_CLIENT_SECRET (on AWS: cdk deploy -c googleClientId=… -c googleClientSecret=…).',
+          { connection_id: connectionId },
+        );
+      }
       const plaintext = await deps.encryption.decrypt(
         Buffer.from(connection.secret_ciphertext, 'base64'),
         secretContext(connection),

@@ -12,6 +12,7 @@ import { BOOKING_DEFINITION_PATH, BOOKING_TASKS } from '../../lambdas/booking/bo
 import type { BookingStepName } from '../../lambdas/core/booking/booking-workflow.js';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
+import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
 import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from './mcp-function.js';
 
@@ -36,6 +37,13 @@ export interface BookingWorkflowProps {
    * @default - not set: UTC
    */
   readonly defaultTimezone?: string;
+
+  /**
+   * The Google OAuth client connected Google accounts refresh their tokens with.
+   *
+   * @default - none: Google calendars cannot be used by this deployment
+   */
+  readonly googleOAuthClient?: GoogleOAuthClient;
 
   /**
    * How long a booking holds its slot (`LOCK_TTL_SECS`), 5–300 s.
@@ -89,6 +97,7 @@ export class BookingWorkflow extends Construct {
         bundling: lambdaBundling(),
         environment: {
           ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
+          ...googleClientEnvironment(props.googleOAuthClient),
           [TABLE_NAME_ENV]: props.table.tableName,
           [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
           LOCK_TTL_SECS: String(ttl),

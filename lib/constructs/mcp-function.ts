@@ -10,6 +10,7 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
+import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
 import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 
 /** The handler `McpFunction` deploys; the benchmark bundles the same file. */
@@ -49,6 +50,13 @@ export interface McpFunctionProps {
    * @default - not set: tools fall back to UTC and `get_temporal_context` says the zone is unconfigured
    */
   readonly defaultTimezone?: string;
+
+  /**
+   * The Google OAuth client connected Google accounts refresh their tokens with.
+   *
+   * @default - none: Google calendars cannot be used by this deployment
+   */
+  readonly googleOAuthClient?: GoogleOAuthClient;
 }
 
 /**
@@ -88,6 +96,7 @@ export class McpFunction extends Construct {
       bundling: lambdaBundling(),
       environment: {
         ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
+        ...googleClientEnvironment(props.googleOAuthClient),
         [TABLE_NAME_ENV]: props.table.tableName,
         [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
         [BOOKING_STATE_MACHINE_ARN_ENV]: props.bookingStateMachine.stateMachineArn,

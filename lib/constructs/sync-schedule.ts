@@ -11,6 +11,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
+import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
 import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from './mcp-function.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
@@ -43,6 +44,13 @@ export interface SyncScheduleProps {
    * @default - not set: UTC
    */
   readonly defaultTimezone?: string;
+
+  /**
+   * The Google OAuth client connected Google accounts refresh their tokens with.
+   *
+   * @default - none: Google calendars cannot be used by this deployment
+   */
+  readonly googleOAuthClient?: GoogleOAuthClient;
 
   /**
    * How often the sync runs, in whole minutes (an EventBridge Scheduler rate expression).
@@ -95,6 +103,7 @@ export class SyncSchedule extends Construct {
       bundling: lambdaBundling(),
       environment: {
         ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
+        ...googleClientEnvironment(props.googleOAuthClient),
         [TABLE_NAME_ENV]: props.table.tableName,
         [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
         POWERTOOLS_SERVICE_NAME: 'meridian-sync',

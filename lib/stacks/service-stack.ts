@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { BookingWorkflow } from '../constructs/booking-workflow.js';
+import type { GoogleOAuthClient } from '../constructs/google-client.js';
 import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
@@ -27,6 +28,14 @@ export interface ServiceStackProps extends StackProps {
    * @default - not set: tools fall back to UTC
    */
   readonly defaultTimezone?: string;
+
+  /**
+   * The Google OAuth client for connected Google accounts (context `googleClientId` and
+   * `googleClientSecret`).
+   *
+   * @default - none: Google calendars cannot be used by this deployment
+   */
+  readonly googleOAuthClient?: GoogleOAuthClient;
 
   /**
    * How often connected calendars are synced into the shadow calendar (whole minutes).
@@ -63,12 +72,14 @@ export class ServiceStack extends Stack {
       table: props.table,
       dataKey: props.dataKey,
       defaultTimezone: props.defaultTimezone,
+      googleOAuthClient: props.googleOAuthClient,
       lockTtlSeconds: props.lockTtlSeconds,
     });
     this.mcpFunction = new McpFunction(this, 'McpFunction', {
       table: props.table,
       dataKey: props.dataKey,
       defaultTimezone: props.defaultTimezone,
+      googleOAuthClient: props.googleOAuthClient,
       bookingStateMachine: this.booking.stateMachine,
     });
     this.mcpApi = new McpApi(this, 'McpApi', {
@@ -80,6 +91,7 @@ export class ServiceStack extends Stack {
       table: props.table,
       dataKey: props.dataKey,
       defaultTimezone: props.defaultTimezone,
+      googleOAuthClient: props.googleOAuthClient,
       syncRate: props.syncRate,
     });
 

@@ -343,4 +343,26 @@ describe('ServiceStack', () => {
       });
     });
   });
+
+  describe('Google OAuth client', () => {
+    const functionsWith = (template: Template, variable: string) =>
+      Object.values(template.findResources('AWS::Lambda::Function')).filter(
+        (fn) => fn.Properties.Environment?.Variables?.[variable] !== undefined,
+      ).length;
+
+    it('gives every function that reaches providers the client, when one is configured', () => {
+      const template = synthesize({
+        googleOAuthClient: { clientId: 'id.apps.googleusercontent.com', clientSecret: 'desktop-secret' },
+      });
+      const graphFunctions = functionsWith(template, 'MERIDIAN_TABLE_NAME');
+
+      expect(graphFunctions).toBeGreaterThan(2);
+      expect(functionsWith(template, 'MERIDIAN_GOOGLE_CLIENT_ID')).toBe(graphFunctions);
+      expect(functionsWith(template, 'MERIDIAN_GOOGLE_CLIENT_SECRET')).toBe(graphFunctions);
+    });
+
+    it('sets nothing Google-related without one', () => {
+      expect(functionsWith(synthesize(), 'MERIDIAN_GOOGLE_CLIENT_ID')).toBe(0);
+    });
+  });
 });

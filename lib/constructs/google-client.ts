@@ -1,0 +1,17 @@
+/**
+ * The Google OAuth client (type "Desktop app") a deployment refreshes connected accounts' tokens
+ * with. Google documents an installed app's client secret as not confidential (it ships inside
+ * every copy of the app), so it travels as an environment variable like the client id; the
+ * refresh tokens that do matter are stored encrypted under the data key.
+ */
+export interface GoogleOAuthClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+/** Environment entries for the functions that talk to Google; none without a client. */
+export function googleClientEnvironment(client: GoogleOAuthClient | undefined): Record<string, string> {
+  return client
+    ? { MERIDIAN_GOOGLE_CLIENT_ID: client.clientId, MERIDIAN_GOOGLE_CLIENT_SECRET: client.clientSecret }
+    : {};
+}
