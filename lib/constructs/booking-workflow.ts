@@ -12,9 +12,9 @@ import { BOOKING_DEFINITION_PATH, BOOKING_TASKS } from '../../lambdas/booking/bo
 import type { BookingStepName } from '../../lambdas/core/booking/booking-workflow.js';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
-import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
-import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
-import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from './mcp-function.js';
+import { objectGraphEnvironment } from './function-environment.js';
+import type { GoogleOAuthClient } from './google-client.js';
+import { lambdaBundling } from './lambda-bundling.js';
 
 /** The handlers the step functions deploy, one export per task state. */
 export const BOOKING_STEPS_ENTRY = fileURLToPath(
@@ -96,13 +96,14 @@ export class BookingWorkflow extends Construct {
         logGroup,
         bundling: lambdaBundling(),
         environment: {
-          ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
-          ...googleClientEnvironment(props.googleOAuthClient),
-          [TABLE_NAME_ENV]: props.table.tableName,
-          [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
+          ...objectGraphEnvironment({
+            table: props.table,
+            dataKey: props.dataKey,
+            defaultTimezone: props.defaultTimezone,
+            googleOAuthClient: props.googleOAuthClient,
+            serviceName: 'meridian-booking',
+          }),
           LOCK_TTL_SECS: String(ttl),
-          POWERTOOLS_SERVICE_NAME: 'meridian-booking',
-          NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
         },
         description: `Meridian book_slot: the ${task.state} step`,
       });

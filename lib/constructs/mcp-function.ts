@@ -10,19 +10,17 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
-import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
-import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
+import { objectGraphEnvironment } from './function-environment.js';
+import type { GoogleOAuthClient } from './google-client.js';
+
+export { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from './function-environment.js';
+
+import { lambdaBundling } from './lambda-bundling.js';
 
 /** The handler `McpFunction` deploys; the benchmark bundles the same file. */
 export const MCP_HANDLER_ENTRY = fileURLToPath(
   new URL('../../lambdas/handlers/mcp-http.ts', import.meta.url),
 );
-
-/** Environment variable carrying the table's name; the AWS runtime reads it. */
-export const TABLE_NAME_ENV = 'MERIDIAN_TABLE_NAME';
-
-/** Environment variable carrying the data key's ARN, the KMS keyring's generator key. */
-export const DATA_KEY_ARN_ENV = 'MERIDIAN_DATA_KEY_ARN';
 
 /** Environment variable carrying the booking state machine's ARN (lambdas/runtime/aws.ts reads it). */
 export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
@@ -95,13 +93,14 @@ export class McpFunction extends Construct {
       logGroup: this.logGroup,
       bundling: lambdaBundling(),
       environment: {
-        ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
-        ...googleClientEnvironment(props.googleOAuthClient),
-        [TABLE_NAME_ENV]: props.table.tableName,
-        [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
+        ...objectGraphEnvironment({
+          table: props.table,
+          dataKey: props.dataKey,
+          defaultTimezone: props.defaultTimezone,
+          googleOAuthClient: props.googleOAuthClient,
+          serviceName: 'meridian',
+        }),
         [BOOKING_STATE_MACHINE_ARN_ENV]: props.bookingStateMachine.stateMachineArn,
-        POWERTOOLS_SERVICE_NAME: 'meridian',
-        NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
       },
       description: 'Meridian remote MCP server (Streamable HTTP, stateless)',
     });

@@ -11,9 +11,9 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
-import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
-import { lambdaBundling, SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
-import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from './mcp-function.js';
+import { objectGraphEnvironment } from './function-environment.js';
+import type { GoogleOAuthClient } from './google-client.js';
+import { lambdaBundling } from './lambda-bundling.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
 
 /** The handler the sync function deploys. */
@@ -102,12 +102,13 @@ export class SyncSchedule extends Construct {
       logGroup: this.logGroup,
       bundling: lambdaBundling(),
       environment: {
-        ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
-        ...googleClientEnvironment(props.googleOAuthClient),
-        [TABLE_NAME_ENV]: props.table.tableName,
-        [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
-        POWERTOOLS_SERVICE_NAME: 'meridian-sync',
-        NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
+        ...objectGraphEnvironment({
+          table: props.table,
+          dataKey: props.dataKey,
+          defaultTimezone: props.defaultTimezone,
+          googleOAuthClient: props.googleOAuthClient,
+          serviceName: 'meridian-sync',
+        }),
       },
       description: 'Meridian: syncs connected calendars into the shadow calendar',
     });

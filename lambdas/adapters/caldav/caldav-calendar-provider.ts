@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../../core/calendar/event.js';
+import { eventFromDraft } from '../../core/calendar/event-from-draft.js';
 import { pageByStart } from '../../core/calendar/page-by-start.js';
 import type {
   CalendarProvider,
@@ -119,21 +120,7 @@ export class CalDavCalendarProvider implements CalendarProvider {
 
   async createEvent(calendar: CalendarRef, draft: EventDraft): Promise<CalendarEvent> {
     const uid = this.newId();
-    const event = applyPatch(
-      {
-        id: uid,
-        calendar_id: calendar.calendar_id,
-        summary: draft.summary,
-        start: draft.start,
-        end: draft.end,
-        status: 'confirmed',
-        transparency: 'opaque',
-        visibility: 'default',
-        attendees: [],
-        etag: '',
-      },
-      draft,
-    );
+    const event = eventFromDraft(draft, { id: uid, calendar_id: calendar.calendar_id, etag: '' });
     this.validateRecurrence(event, calendar);
     const url = await this.resources.objectUrl(calendar, uid);
     await this.client.putObject(

@@ -4,6 +4,7 @@ import type { Clock, RandomSource } from '../../ports.js';
 import { type Condition, ConditionFailedError, type DocumentStore } from '../../storage/document-store.js';
 import { queryAll } from '../../storage/query-all.js';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../event.js';
+import { eventFromDraft } from '../event-from-draft.js';
 import { compareByStart, decodeCursor, encodeCursor, isAfterCursor } from '../page-by-start.js';
 import type { CalendarProvider, CalendarRef, EventPage, EventQuery, WriteOptions } from '../provider.js';
 import {
@@ -169,23 +170,12 @@ export class NativeCalendarProvider implements CalendarProvider {
 
   async createEvent(calendar: CalendarRef, draft: EventDraft): Promise<CalendarEvent> {
     const now = this.deps.clock.now().toISOString();
-    const event = applyPatch(
-      {
-        id: this.deps.random.uuid().replace(/-/g, ''),
-        calendar_id: calendar.calendar_id,
-        summary: draft.summary,
-        start: draft.start,
-        end: draft.end,
-        status: 'confirmed',
-        transparency: 'opaque',
-        visibility: 'default',
-        attendees: [],
-        etag: '"1"',
-        created: now,
-        updated: now,
-      },
-      draft,
-    );
+    const event = eventFromDraft(draft, {
+      id: this.deps.random.uuid().replace(/-/g, ''),
+      calendar_id: calendar.calendar_id,
+      etag: '"1"',
+      created: now,
+    });
     if (event.recurrence?.length) {
       const series: Series = { master: event, overrides: [] };
       // Validates the rule now rather than on the first listing.
