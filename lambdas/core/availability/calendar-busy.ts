@@ -1,5 +1,6 @@
 import type { Principal } from '../access/rights.js';
 import { blocksTime, eventIntervals, type Interval } from '../calendar/busy-intervals.js';
+import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import type { CalendarEvent } from '../calendar/event.js';
 import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
@@ -23,14 +24,8 @@ export interface CalendarBusy {
 
 const MAX_LIVE_EVENTS = 2500;
 
-async function liveEvents(
-  service: CalendarService,
-  principal: Principal,
-  calendarId: string,
-  from: number,
-  to: number,
-) {
-  const record = await service.calendarFor(principal, calendarId, 'read');
+/** Every event of an already-authorised calendar in the window, page by page, up to a bound. */
+async function liveEvents(service: CalendarService, record: CalendarRecord, from: number, to: number) {
   const { provider, ref } = await service.providerFor(record);
   const events: CalendarEvent[] = [];
   let pageToken: string | undefined;
@@ -75,9 +70,7 @@ export async function calendarBusy(
       freshness: { calendar_id: calendarId, source: 'shadow', synced_at: shadow.synced_at, age_seconds: age },
     };
   }
-  const blocking = (await liveEvents(deps.calendars, principal, calendarId, from, to)).filter((e) =>
-    blocksTime(e),
-  );
+  const blocking = (await liveEvents(deps.calendars, record, from, to)).filter((e) => blocksTime(e));
   return {
     calendar_id: calendarId,
     zone,
