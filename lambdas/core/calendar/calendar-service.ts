@@ -63,6 +63,18 @@ export class CalendarService {
 
   /** Calendars the principal can see (any grant; the local owner sees all), in a stable order. */
   async listCalendars(principal: Principal, provider?: string): Promise<CalendarEntry[]> {
+    return (await this.visible(principal, provider)).map(({ entry }) => entry);
+  }
+
+  /** The records of every calendar the principal may read, as loaded for the listing (no second read). */
+  async readableCalendars(principal: Principal): Promise<CalendarRecord[]> {
+    return (await this.visible(principal)).filter(({ entry }) => entry.can_read).map(({ record }) => record);
+  }
+
+  private async visible(
+    principal: Principal,
+    provider?: string,
+  ): Promise<{ record: CalendarRecord; entry: CalendarEntry }[]> {
     const [records, grants, connections] = await Promise.all([
       this.deps.registry.listCalendars(),
       principal.kind === 'api-key' ? this.deps.access.grantsOf(principal.keyId) : Promise.resolve(undefined),
@@ -90,9 +102,11 @@ export class CalendarService {
             record.provider === 'native' ? 'native' : (kinds.get(record.connection_id) ?? 'oauth'),
           connection_id: record.connection_id,
         };
-        return [entry];
+        return [{ record, entry }];
       })
-      .sort((a, b) => Number(b.primary) - Number(a.primary) || a.id.localeCompare(b.id));
+      .sort(
+        (a, b) => Number(b.entry.primary) - Number(a.entry.primary) || a.entry.id.localeCompare(b.entry.id),
+      );
   }
 
   /**
@@ -108,20 +122,20 @@ export class CalendarService {
       await this.deps.access.requireRight(principal, calendarId, right);
       return this.deps.registry.requireCalendar(calendarId);
     }
-    const usable = (await this.listCalendars(principal)).filter((c) =>
-      right === 'read' ? c.can_read : c.can_write,
+    const usable = (await this.visible(principal)).filter(({ entry }) =>
+      right === 'read' ? entry.can_read : entry.can_write,
     );
-    const chosen = usable.find((c) => c.primary) ?? (usable.length === 1 ? usable[0] : undefined);
+    const chosen = usable.find(({ entry }) => entry.primary) ?? (usable.length === 1 ? usable[0] : undefined);
     if (!chosen) {
       throw new DomainError(
         'INVALID_INPUT',
         usable.length === 0
           ? `This key has no calendar with ${right} access. Create one with create_calendar, or ask the owner for a grant.`
-          : `Say which calendar: pass calendar_id, one of ${usable.map((c) => `"${c.id}"`).join(', ')}.`,
+          : `Say which calendar: pass calendar_id, one of ${usable.map(({ entry }) => `"${entry.id}"`).join(', ')}.`,
         { field: 'calendar_id' },
       );
     }
-    return this.deps.registry.requireCalendar(chosen.id);
+    return chosen.record;
   }
 
   async providerFor(record: CalendarRecord): Promise<{ provider: CalendarProvider; ref: CalendarRef }> {

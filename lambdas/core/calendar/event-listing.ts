@@ -91,6 +91,7 @@ class CalendarStream {
   error: { code: string; message: string } | undefined;
   private token: string | undefined;
   private fetched = 0;
+  private source: ReturnType<CalendarService['providerFor']> | undefined;
 
   constructor(
     private readonly service: CalendarService,
@@ -102,7 +103,9 @@ class CalendarStream {
   ) {}
 
   async fill(): Promise<void> {
-    const { provider, ref } = await this.service.providerFor(this.record);
+    // Resolved once per stream: for a connected account it reads the connection and decrypts its secret.
+    this.source ??= this.service.providerFor(this.record);
+    const { provider, ref } = await this.source;
     // Key-set paging: an event after the last one shown starts no earlier than it did.
     const byStart = this.params.order_by === 'start_time';
     // Providers sort only expanded occurrences by start; anything else is read whole, then sorted.
@@ -205,11 +208,7 @@ export async function listEvents(
   const after = previous ? checkedToken(previous, params, windowText).k : undefined;
   const records = params.calendar_id
     ? [await service.calendarFor(principal, params.calendar_id, 'read')]
-    : await Promise.all(
-        (await service.listCalendars(principal))
-          .filter((c) => c.can_read)
-          .map((c) => service.deps.registry.requireCalendar(c.id)),
-      );
+    : await service.readableCalendars(principal);
   const wanted = params.max_results + 1;
   const chunk = Math.min(
     MAX_LIST_RESULTS,
