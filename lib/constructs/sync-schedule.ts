@@ -101,15 +101,13 @@ export class SyncSchedule extends Construct {
       role,
       logGroup: this.logGroup,
       bundling: lambdaBundling(),
-      environment: {
-        ...objectGraphEnvironment({
-          table: props.table,
-          dataKey: props.dataKey,
-          defaultTimezone: props.defaultTimezone,
-          googleOAuthClient: props.googleOAuthClient,
-          serviceName: 'meridian-sync',
-        }),
-      },
+      environment: objectGraphEnvironment({
+        table: props.table,
+        dataKey: props.dataKey,
+        defaultTimezone: props.defaultTimezone,
+        googleOAuthClient: props.googleOAuthClient,
+        serviceName: 'meridian-sync',
+      }),
       description: 'Meridian: syncs connected calendars into the shadow calendar',
     });
     this.function = fn;

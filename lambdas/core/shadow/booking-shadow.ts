@@ -3,6 +3,7 @@ import type {
   ShadowBooking,
   ShadowBusy,
 } from '../booking/shadow-calendar.js';
+import { eventFromDraft } from '../calendar/event-from-draft.js';
 import type { ShadowCalendar } from './shadow-calendar.js';
 
 /**
@@ -17,18 +18,15 @@ export function shadowForBooking(shadow: ShadowCalendar): BookingShadowPort {
       return intervals.map((interval) => ({ start_ms: interval.start, end_ms: interval.end }));
     },
     async recordBooking(calendarId, booking: ShadowBooking): Promise<void> {
-      await shadow.recordBooking(calendarId, {
-        id: booking.event_id,
-        calendar_id: calendarId,
+      const draft = {
         summary: booking.summary,
         start: { date_time: booking.start },
         end: { date_time: booking.end },
-        status: 'confirmed',
-        transparency: 'opaque',
-        visibility: 'default',
-        attendees: [],
-        etag: '',
-      });
+      };
+      await shadow.recordBooking(
+        calendarId,
+        eventFromDraft(draft, { id: booking.event_id, calendar_id: calendarId, etag: '' }),
+      );
     },
   };
 }
