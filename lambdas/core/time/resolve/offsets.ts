@@ -113,8 +113,10 @@ export function applyOffset(reference: DateTime<true>, offset: Offset, zone: Zon
   const { years, months, weeks, days } = offset.calendar;
   const hasCalendar = years !== 0 || months !== 0 || weeks !== 0 || days !== 0;
   // Month arithmetic clamps to the month's last day (Jan 31 + 1 month = Feb 28), as luxon does.
+  // No calendar units: pure elapsed time from the reference instant, even "+0h". Going through the
+  // wall clock would move a reference inside a fall-back overlap to the overlap's first occurrence.
+  if (!hasCalendar) return { kind: 'instant', instant: reference.plus({ milliseconds: offset.elapsedMs }) };
   const wall = wallClockOf(reference).plus({ years, months, weeks, days });
   if (offset.elapsedMs === 0) return { kind: 'wall', wall };
-  const base = hasCalendar ? wallClockToInstant(wall, zone) : reference;
-  return { kind: 'instant', instant: base.plus({ milliseconds: offset.elapsedMs }) };
+  return { kind: 'instant', instant: wallClockToInstant(wall, zone).plus({ milliseconds: offset.elapsedMs }) };
 }

@@ -143,5 +143,21 @@ describe('resolveDatetime semantics', () => {
       expect(Date.parse(hours.resolved_utc) - Date.parse('2026-03-07T15:30:00Z')).toBe(48 * 3_600_000);
       expect(Date.parse(days.resolved_utc) - Date.parse('2026-03-07T15:30:00Z')).toBe(47 * 3_600_000);
     });
+
+    // Chatham's 02:45 happened twice on 2019-04-07; the reference is the second one (+12:45).
+    // Found by the "in N hours" property with N = 0: a zero offset used to go through the wall
+    // clock and come back as the first 02:45, an hour early.
+    it.each(['in 0 hours', '+0m', '0 minutes ago'])(
+      'leaves a reference inside a fall-back overlap where it is: %s',
+      (expression) => {
+        const result = resolveDatetime(frozenAt('2019-04-06T14:00:00Z'), {
+          expression,
+          timezone: 'Pacific/Chatham',
+        });
+
+        expect(result.resolved_utc).toBe('2019-04-06T14:00:00+00:00');
+        expect(result.resolved_local).toBe('2019-04-07T02:45:00+12:45');
+      },
+    );
   });
 });
