@@ -3,7 +3,7 @@ import type { Interval } from '../calendar/busy-intervals.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { DomainError } from '../errors.js';
 import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
-import { parseInstant } from '../time/instants.js';
+import { parseWindow } from '../time/window.js';
 import { type AvailabilityPrivacy, availabilityView } from './availability-view.js';
 import { type CalendarBusy, calendarBusy, type ViewFreshness } from './calendar-busy.js';
 import { freeSlots } from './free-slots.js';
@@ -26,19 +26,12 @@ export interface SlotOptions {
   buffer_minutes?: number | undefined;
 }
 
-const MAX_WINDOW_MS = 93 * 86_400_000;
+/** Longest window an availability question may span. */
+const MAX_WINDOW_DAYS = 93;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function windowOf(start: string, end: string): { from: number; to: number } {
-  const from = parseInstant(start, 'start').toMillis();
-  const to = parseInstant(end, 'end').toMillis();
-  if (to <= from) throw new DomainError('INVALID_INPUT', '"end" must be after "start".', { field: 'end' });
-  if (to - from > MAX_WINDOW_MS) {
-    throw new DomainError('INVALID_INPUT', 'The window spans more than 93 days: narrow start/end.', {
-      field: 'end',
-    });
-  }
-  return { from, to };
+  return parseWindow(start, end, MAX_WINDOW_DAYS);
 }
 
 function workingHoursOf(options: SlotOptions, zone: string): WorkingHours | undefined {

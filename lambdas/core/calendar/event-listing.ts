@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Principal } from '../access/rights.js';
 import { DomainError, isDomainError } from '../errors.js';
+import { parseInstant } from '../time/instants.js';
+import { checkWindow } from '../time/window.js';
 import type { CalendarRecord } from './calendar-registry.js';
 import type { CalendarService } from './calendar-service.js';
 import type { CalendarEvent } from './event.js';
@@ -62,22 +64,12 @@ function compareKeys(a: SortKey, b: SortKey): number {
 }
 
 function resolveWindow(service: CalendarService, params: ListEventsParams): { start: number; end: number } {
-  const start = params.start ? Date.parse(params.start) : service.deps.clock.now().getTime();
-  const end = params.end ? Date.parse(params.end) : start + 30 * DAY_MS;
-  if (Number.isNaN(start) || Number.isNaN(end)) {
-    throw new DomainError('INVALID_DATETIME', 'start and end must be RFC 3339 timestamps with an offset.');
-  }
-  if (end <= start) throw new DomainError('INVALID_INPUT', '"end" must be after "start".', { field: 'end' });
-  if (end - start > MAX_WINDOW_DAYS * DAY_MS) {
-    throw new DomainError(
-      'INVALID_INPUT',
-      `The window spans more than ${MAX_WINDOW_DAYS} days: narrow start/end.`,
-      {
-        field: 'end',
-      },
-    );
-  }
-  return { start, end };
+  const start = params.start
+    ? parseInstant(params.start, 'start').toMillis()
+    : service.deps.clock.now().getTime();
+  const end = params.end ? parseInstant(params.end, 'end').toMillis() : start + 30 * DAY_MS;
+  const { from, to } = checkWindow(start, end, MAX_WINDOW_DAYS);
+  return { start: from, end: to };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Principal } from '../access/rights.js';
 import { calendarBusy, type ViewFreshness } from '../availability/calendar-busy.js';
-import { DomainError, isDomainError } from '../errors.js';
+import { isDomainError } from '../errors.js';
 import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
+import { parseWindow } from '../time/window.js';
 import { mergeIntervals } from './busy-intervals.js';
 import type { CalendarService } from './calendar-service.js';
 
@@ -23,9 +24,7 @@ export async function findFreeTime(
   principal: Principal,
   input: { calendar_ids?: string[]; start: string; end: string },
 ): Promise<{ calendars: CalendarBusyBlocks[]; start: string; end: string }> {
-  const from = Date.parse(input.start);
-  const to = Date.parse(input.end);
-  if (!(to > from)) throw new DomainError('INVALID_INPUT', '"end" must be after "start".', { field: 'end' });
+  const { from, to } = parseWindow(input.start, input.end);
   const ids =
     input.calendar_ids ??
     (await deps.calendars.listCalendars(principal)).filter((c) => c.can_read).map((c) => c.id);

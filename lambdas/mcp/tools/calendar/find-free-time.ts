@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { findFreeTime } from '../../../core/calendar/free-busy.js';
-import { parseInstant } from '../../../core/time/instants.js';
 import { rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 import { FreshnessOutput } from '../availability/availability-schemas.js';
@@ -31,8 +30,6 @@ export const findFreeTimeTool = defineTool({
   }),
   annotations: CALENDAR_READ,
   run: (deps, input, { principal }) => {
-    parseInstant(input.start, 'start');
-    parseInstant(input.end, 'end');
     return findFreeTime(deps, principal, input);
   },
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DEFAULT_LIST_RESULTS, listEvents, MAX_LIST_RESULTS } from '../../../core/calendar/event-listing.js';
-import { parseInstant } from '../../../core/time/instants.js';
 import { outputFormat, rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 import { calendarIdInput, EventViewOutput } from './calendar-schemas.js';
@@ -51,8 +50,6 @@ export const listEventsTool = defineTool({
   }),
   annotations: CALENDAR_READ,
   run: (deps, input, { principal }) => {
-    if (input.start) parseInstant(input.start, 'start');
-    if (input.end) parseInstant(input.end, 'end');
     return listEvents(deps.calendars, principal, input);
   },
   toonView: ({ events, ...rest }) => ({ ...rest, events: events.map(eventRow) }),
