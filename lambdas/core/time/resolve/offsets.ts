@@ -118,5 +118,8 @@ export function applyOffset(reference: DateTime<true>, offset: Offset, zone: Zon
   if (!hasCalendar) return { kind: 'instant', instant: reference.plus({ milliseconds: offset.elapsedMs }) };
   const wall = wallClockOf(reference).plus({ years, months, weeks, days });
   if (offset.elapsedMs === 0) return { kind: 'wall', wall };
-  return { kind: 'instant', instant: wallClockToInstant(wall, zone).plus({ milliseconds: offset.elapsedMs }) };
+  return {
+    kind: 'instant',
+    instant: wallClockToInstant(wall, zone).plus({ milliseconds: offset.elapsedMs }),
+  };
 }
