@@ -33,6 +33,15 @@ describe('convertTimezone', () => {
     expect(result.dst_active).toBe(dst);
   });
 
+  it('writes an offset with seconds (Monrovia until 1972) as whole minutes, keeping the instant', () => {
+    // Python zoneinfo: 1969-12-31T23:15:30-00:44:30. RFC 3339 offsets have no seconds.
+    const result = convertTimezone({ datetime: '1970-01-01T00:00:00Z', target_timezone: 'Africa/Monrovia' });
+
+    expect(result.local).toBe('1969-12-31T23:16:00-00:44');
+    expect(Date.parse(result.local)).toBe(0);
+    expect(result.utc_offset).toBe('-00:44:30');
+  });
+
   it('keeps fractional seconds', () => {
     expect(convertTimezone({ datetime: '2026-01-01T00:00:00.250Z', target_timezone: 'UTC' }).local).toBe(
       '2026-01-01T00:00:00.250+00:00',
