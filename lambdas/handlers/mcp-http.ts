@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { routeHttpRequest } from '../mcp/http/route-http-request.js';
-import { createAwsDeps } from '../runtime/aws.js';
+import { createAwsHttpDeps } from '../runtime/aws-http.js';
 import {
   type ApiGatewayEvent,
   apiGatewayResultFromResponse,
@@ -14,7 +14,7 @@ import { fromPowertools } from './powertools-logger.js';
 
 const powertools = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'meridian' });
 const logger = fromPowertools(powertools);
-const deps = createAwsDeps(process.env, logger);
+const deps = createAwsHttpDeps(process.env, logger);
 
 /**
  * API Gateway → MCP. The event becomes a Web `Request` and goes through the same router as

@@ -5,6 +5,7 @@ import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { TimeDeps } from '../core/ports.js';
 import type { ShadowCalendar } from '../core/shadow/shadow-calendar.js';
+import type { ToolCatalogue } from './tool-catalogue.js';
 
 /** Where operational messages go. Powertools on Lambda, stderr locally (stdout belongs to stdio MCP). */
 export interface Logger {
@@ -29,6 +30,24 @@ export interface McpDeps extends TimeDeps {
   booking: BookingService;
   /** Active booking holds of a calendar: check_availability counts them as busy. */
   activeHolds: AvailabilityDeps['activeHolds'];
+}
+
+/**
+ * What `createMcpServer` needs up front. The object graph the tools run against comes from
+ * `toolDeps()`, so a runtime may build it on the first tools/call: the Lambda does, and a cold
+ * start that answers tools/list loads neither the tools nor the services behind them.
+ */
+export interface McpServerDeps {
+  version: string;
+  logger: Logger;
+  tools: ToolCatalogue;
+  toolDeps(): Promise<McpDeps>;
+}
+
+/** What serving MCP over HTTP needs: the server's deps, and who a Bearer API key belongs to. */
+export interface McpHttpDeps extends McpServerDeps {
+  /** The key's principal, or undefined when the key is unknown or revoked. */
+  authenticate(token: string): Promise<Principal | undefined>;
 }
 
 /** Per-request facts a tool may need: who is calling. */

@@ -3,8 +3,10 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { SfnBookingWorkflow } from '../adapters/workflow/sfn-booking-workflow.js';
 import { systemClock } from '../core/ports.js';
+import type { DocumentStore } from '../core/storage/document-store.js';
 import { requireZone } from '../core/time/zones.js';
 import type { Logger } from '../mcp/deps.js';
+import { BOOKING_STATE_MACHINE_ARN_ENV, configuredTimezone, requiredEnv } from './aws-environment.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import { composeDeps, type Platform } from './compose.js';
 import { lazyEnvelope } from './lazy-envelope.js';
@@ -12,29 +14,17 @@ import { nodeRandom } from './node-random.js';
 import { providerFactories } from './provider-factories.js';
 import { VERSION } from './version.js';
 
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name]?.trim();
-  if (!value)
-    throw new Error(
-      `${name} is not set: the CDK stack sets it on its functions; for \`meridian --aws\` take it from the stack outputs.`,
-    );
-  return value;
-}
-
-/** Environment variable carrying the booking state machine's ARN (set on the MCP function). */
-export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
-
 /**
  * Composition root of the AWS runtime: built once per Lambda container, outside the handler, so
  * warm invocations reuse clients and cached provider tokens. Fails the cold start loudly on bad
  * configuration rather than on the first tool call. book_slot starts the Express state machine
  * named by MERIDIAN_BOOKING_STATE_MACHINE_ARN.
  */
-export function createAwsDeps(env: NodeJS.ProcessEnv, logger: Logger) {
-  const stateMachineArn = required(env, BOOKING_STATE_MACHINE_ARN_ENV);
+export function createAwsDeps(env: NodeJS.ProcessEnv, logger: Logger, shared: SharedClients = {}) {
+  const stateMachineArn = requiredEnv(env, BOOKING_STATE_MACHINE_ARN_ENV);
   const client = new SFNClient({});
   return composeDeps({
-    ...awsPlatform(env, logger),
+    ...awsPlatform(env, logger, shared),
     booking: () => new SfnBookingWorkflow({ client, stateMachineArn }),
   });
 }
@@ -64,15 +54,23 @@ export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger) {
   return composeDeps(awsPlatform(env, logger)).bookingSteps;
 }
 
-function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger): Platform {
-  const timezone = env.MERIDIAN_TIMEZONE?.trim() || undefined;
+/** Clients a caller already built and wants the object graph to reuse. */
+export interface SharedClients {
+  /** The document store on the deployed table (the MCP function authenticates with it first). */
+  store?: DocumentStore;
+}
+
+function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: SharedClients = {}): Platform {
+  const timezone = configuredTimezone(env);
   if (timezone !== undefined) requireZone(timezone, 'MERIDIAN_TIMEZONE');
-  const dataKeyArn = required(env, 'MERIDIAN_DATA_KEY_ARN');
+  const dataKeyArn = requiredEnv(env, 'MERIDIAN_DATA_KEY_ARN');
   return {
-    store: new DynamoDbDocumentStore({
-      client: new DynamoDBClient({}),
-      tableName: required(env, 'MERIDIAN_TABLE_NAME'),
-    }),
+    store:
+      shared.store ??
+      new DynamoDbDocumentStore({
+        client: new DynamoDBClient({}),
+        tableName: requiredEnv(env, 'MERIDIAN_TABLE_NAME'),
+      }),
     // The Encryption SDK (and its KMS client) loads on the first secret read, not at cold start.
     encryption: lazyEnvelope(async () => {
       const { EncryptionSdkEnvelope, kmsKeyring } = await import(

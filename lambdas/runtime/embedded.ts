@@ -4,6 +4,7 @@ import { EncryptionSdkEnvelope, rawAesKeyring } from '../adapters/encryption/enc
 import { loadOrCreateKeyFile } from '../adapters/encryption/local-key-file.js';
 import { LocalBookingWorkflow } from '../adapters/workflow/local-booking-workflow.js';
 import { systemClock } from '../core/ports.js';
+import type { McpHttpDeps } from '../mcp/deps.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import { composeDeps } from './compose.js';
 import type { EmbeddedConfig } from './config.js';
@@ -12,7 +13,9 @@ import { nodeRandom } from './node-random.js';
 import { providerFactories } from './provider-factories.js';
 import { createStderrLogger } from './stderr-logger.js';
 import { VERSION } from './version.js';
+import { withAllTools } from './with-all-tools.js';
 
+/** The object graph and its release; what the CLI's one-shot commands run against. */
 export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promise<void> };
 
 /**
@@ -20,7 +23,7 @@ export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promis
  * everything runs in this process, state lives under the data dir — the table in dynalite, the
  * master key for secrets in `master.key` (0600), the booking workflow in aws-local-stepfunctions.
  */
-export async function createEmbeddedRuntime(config: EmbeddedConfig): Promise<EmbeddedRuntime> {
+export async function createEmbeddedRuntime(config: EmbeddedConfig): Promise<EmbeddedRuntime & McpHttpDeps> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const key = await loadOrCreateKeyFile(join(config.dataDir, 'master.key'));
   const opened = await openEmbeddedStore(config.dataDir);
@@ -37,5 +40,5 @@ export async function createEmbeddedRuntime(config: EmbeddedConfig): Promise<Emb
     booking: (steps) => new LocalBookingWorkflow({ steps }),
     lockTtlSeconds: lockTtlSecondsFrom(process.env),
   });
-  return { ...deps, close: () => opened.close() };
+  return withAllTools({ ...deps, close: () => opened.close() });
 }

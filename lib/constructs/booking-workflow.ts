@@ -3,8 +3,7 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -14,7 +13,7 @@ import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
-import { lambdaBundling } from './lambda-bundling.js';
+import { LAMBDA_ENTRY_NAME, lambdaCode } from './lambda-bundling.js';
 
 /** The handlers the step functions deploy, one export per task state. */
 export const BOOKING_STEPS_ENTRY = fileURLToPath(
@@ -62,7 +61,7 @@ export interface BookingWorkflowProps {
  */
 export class BookingWorkflow extends Construct {
   readonly stateMachine: StateMachine;
-  readonly functions: Readonly<Record<BookingStepName, NodejsFunction>>;
+  readonly functions: Readonly<Record<BookingStepName, LambdaFunction>>;
   readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: BookingWorkflowProps) {
@@ -81,20 +80,19 @@ export class BookingWorkflow extends Construct {
     });
     grantTableAndDataKey(role, props.table, props.dataKey);
 
-    const functions = {} as Record<BookingStepName, NodejsFunction>;
+    const functions = {} as Record<BookingStepName, LambdaFunction>;
     for (const task of BOOKING_TASKS) {
       const logGroup = new LogGroup(this, `${task.state}Logs`, { retention: RetentionDays.ONE_MONTH });
       logGroup.grantWrite(role);
-      const fn = new NodejsFunction(this, `${task.state}Function`, {
-        entry: BOOKING_STEPS_ENTRY,
-        handler: task.handler,
+      const fn = new LambdaFunction(this, `${task.state}Function`, {
+        code: lambdaCode(BOOKING_STEPS_ENTRY),
+        handler: `${LAMBDA_ENTRY_NAME}.${task.handler}`,
         runtime: Runtime.NODEJS_22_X,
         architecture: Architecture.ARM_64,
         memorySize: 512,
         timeout: STEP_TIMEOUT,
         role,
         logGroup,
-        bundling: lambdaBundling(),
         environment: {
           ...objectGraphEnvironment({
             table: props.table,

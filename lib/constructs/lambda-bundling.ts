@@ -1,10 +1,15 @@
 /**
- * How Meridian's Lambda code is bundled, in one place. The `McpFunction` construct and the
- * cold-start benchmark both build from these values, so what the benchmark measures is what
- * `cdk deploy` ships.
+ * How Meridian's Lambda code is bundled, in one place. Every function's code and the cold-start
+ * benchmark are built from these values, so what the benchmark measures is what `cdk deploy`
+ * ships.
  */
-import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { BuildOptions } from 'esbuild';
+import { basename, dirname } from 'node:path';
+import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { type BuildOptions, buildSync } from 'esbuild';
+import { describeTool } from '../../lambdas/mcp/tool-catalogue.js';
+import { TOOL_LISTING_DEFINE } from '../../lambdas/mcp/tools/deferred-catalogue.js';
+import { ALL_TOOLS } from '../../lambdas/mcp/tools/index.js';
 
 /** The Node version the bundle targets: the deployed runtime is nodejs22.x. */
 export const LAMBDA_NODE_TARGET = 'node22';
@@ -40,51 +45,72 @@ export const LAMBDA_ALIASES: Readonly<Record<string, string>> = { rrule: 'rrule/
 /** Source maps are only read when Node is told to; the function's environment sets this. */
 export const SOURCE_MAPS_NODE_OPTIONS = '--enable-source-maps';
 
+/** Where a bundle's entry lands (`index.mjs`); a function's handler is `index.<export>`. */
+export const LAMBDA_ENTRY_NAME = 'index';
+
 /**
- * Bundling options for `NodejsFunction`.
- *
- * @example
- * new NodejsFunction(this, 'Fn', { entry, bundling: lambdaBundling() });
+ * tools/list as the MCP function answers it, computed here so that its cold start need not load
+ * the tools (lambdas/mcp/tools/deferred-catalogue.ts). Synchronous: CDK's local bundling is.
  */
-export function lambdaBundling(): BundlingOptions {
-  return {
-    target: LAMBDA_NODE_TARGET,
-    format: OutputFormat.ESM,
-    mainFields: LAMBDA_MAIN_FIELDS,
-    banner: ESM_REQUIRE_BANNER,
-    minify: true,
-    // Minifying renames classes; resolve_datetime picks chrono-node's parsers by class name.
-    keepNames: true,
-    sourceMap: true,
-    externalModules: LAMBDA_EXTERNAL_MODULES,
-    esbuildArgs: Object.fromEntries(
-      Object.entries(LAMBDA_ALIASES).map(([from, to]) => [`--alias:${from}`, to]),
-    ),
-  };
+function toolListingDefine(): Record<string, string> {
+  return { [TOOL_LISTING_DEFINE]: JSON.stringify(ALL_TOOLS.map(describeTool)) };
 }
 
 /**
- * The same bundle through esbuild's API, as `NodejsFunction` builds it with esbuild's CLI
- * (`--bundle --platform=node --target --format --minify --keep-names --sourcemap --main-fields --banner:js --alias`).
+ * How a handler file is bundled, through esbuild's API. Code splitting is why Meridian bundles
+ * itself rather than through `NodejsFunction` (which writes one file): code reached only through
+ * a dynamic `import()` — the MCP tools and the services behind them, the Google client, the
+ * Encryption SDK, the AWS SDK's unused credential providers — lands in chunks that Node reads
+ * and compiles only when they are first imported, not on every cold start.
  *
  * @example
- * await build(lambdaEsbuildOptions('lambdas/handlers/mcp-http.ts', '/tmp/out/index.mjs'));
+ * await build(lambdaEsbuildOptions('lambdas/handlers/mcp-http.ts', '/tmp/out')); // /tmp/out/index.mjs
  */
-export function lambdaEsbuildOptions(entryPoint: string, outfile: string): BuildOptions {
+export function lambdaEsbuildOptions(entryPoint: string, outdir: string): BuildOptions {
   return {
-    entryPoints: [entryPoint],
-    outfile,
+    entryPoints: { [LAMBDA_ENTRY_NAME]: entryPoint },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
+    splitting: true,
     platform: 'node',
     target: LAMBDA_NODE_TARGET,
     format: 'esm',
     mainFields: LAMBDA_MAIN_FIELDS,
     banner: { js: ESM_REQUIRE_BANNER },
     minify: true,
+    // Minifying renames classes; resolve_datetime picks chrono-node's parsers by class name.
     keepNames: true,
     sourcemap: true,
     external: LAMBDA_EXTERNAL_MODULES,
     alias: { ...LAMBDA_ALIASES },
+    define: toolListingDefine(),
     logLevel: 'warning',
   };
+}
+
+/**
+ * A handler file as Lambda code: bundled in-process with esbuild (never in Docker) into an
+ * asset whose hash is that of the output. Functions built from one entry share one bundle.
+ *
+ * @example
+ * new lambda.Function(this, 'Fn', { code: lambdaCode(entry), handler: 'index.handler', ... });
+ */
+export function lambdaCode(entry: string): Code {
+  return Code.fromAsset(dirname(entry), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Required by the type, never pulled: local bundling below always succeeds or throws.
+      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22'),
+      // Part of the bundling cache key, which must differ between entries of the same folder.
+      command: ['esbuild', basename(entry)],
+      local: {
+        tryBundle(outputDir: string): boolean {
+          buildSync(lambdaEsbuildOptions(entry, outputDir));
+          return true;
+        },
+      },
+    },
+  });
 }

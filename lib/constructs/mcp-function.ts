@@ -3,8 +3,7 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, type IFunction, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -15,7 +14,7 @@ import type { GoogleOAuthClient } from './google-client.js';
 
 export { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from './function-environment.js';
 
-import { lambdaBundling } from './lambda-bundling.js';
+import { LAMBDA_ENTRY_NAME, lambdaCode } from './lambda-bundling.js';
 
 /** The handler `McpFunction` deploys; the benchmark bundles the same file. */
 export const MCP_HANDLER_ENTRY = fileURLToPath(
@@ -80,9 +79,9 @@ export class McpFunction extends Construct {
     this.logGroup.grantWrite(role);
     grantTableAndDataKey(role, props.table, props.dataKey);
 
-    const fn = new NodejsFunction(this, 'Function', {
-      entry: MCP_HANDLER_ENTRY,
-      handler: 'handler',
+    const fn = new LambdaFunction(this, 'Function', {
+      code: lambdaCode(MCP_HANDLER_ENTRY),
+      handler: `${LAMBDA_ENTRY_NAME}.handler`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       // Memory buys CPU: the first request builds the tool catalogue, which is CPU-bound.
@@ -91,7 +90,6 @@ export class McpFunction extends Construct {
       timeout: Duration.seconds(29),
       role,
       logGroup: this.logGroup,
-      bundling: lambdaBundling(),
       environment: {
         ...objectGraphEnvironment({
           table: props.table,

@@ -3,8 +3,7 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, type IFunction, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
@@ -13,7 +12,7 @@ import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
-import { lambdaBundling } from './lambda-bundling.js';
+import { LAMBDA_ENTRY_NAME, lambdaCode } from './lambda-bundling.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
 
 /** The handler the sync function deploys. */
@@ -90,9 +89,9 @@ export class SyncSchedule extends Construct {
     this.logGroup.grantWrite(role);
     this.grantData(role, props);
 
-    const fn = new NodejsFunction(this, 'Function', {
-      entry: SYNC_HANDLER_ENTRY,
-      handler: 'handler',
+    const fn = new LambdaFunction(this, 'Function', {
+      code: lambdaCode(SYNC_HANDLER_ENTRY),
+      handler: `${LAMBDA_ENTRY_NAME}.handler`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       // Waiting on providers is most of a run; parsing iCalendar is the CPU part.
@@ -100,7 +99,6 @@ export class SyncSchedule extends Construct {
       timeout: SYNC_TIMEOUT,
       role,
       logGroup: this.logGroup,
-      bundling: lambdaBundling(),
       environment: objectGraphEnvironment({
         table: props.table,
         dataKey: props.dataKey,

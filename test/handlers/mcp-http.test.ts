@@ -1,33 +1,6 @@
-import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { describeMcpHttpTransport } from '../mcp/http-transport-suite.js';
-import { lambdaFetch } from '../support/lambda-fetch.js';
-import { startTestRuntime } from '../support/test-runtime.js';
+import { lambdaHandlerTarget } from './lambda-target.js';
 
-describeMcpHttpTransport('Lambda handler behind API Gateway (REST proxy event)', async () => {
-  // The handler builds its own AWS composition from the environment, as on Lambda; only the
-  // endpoint points at a local DynamoDB. KMS is configured but not called by these tests.
-  const dynalite = await startDynalite();
-  const runtime = await startTestRuntime({ endpoint: dynalite.endpoint });
-  Object.assign(process.env, {
-    POWERTOOLS_LOG_LEVEL: 'ERROR',
-    MERIDIAN_TIMEZONE: 'America/New_York',
-    MERIDIAN_TABLE_NAME: runtime.tableName,
-    MERIDIAN_DATA_KEY_ARN: 'arn:aws:kms:eu-west-1:123456789012:key/00000000-0000-0000-0000-000000000000',
-    MERIDIAN_BOOKING_STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:123456789012:stateMachine:meridian-booking',
-    AWS_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
-  });
-  const { handler } = await import('../../lambdas/handlers/mcp-http.js');
-  return {
-    baseUrl: 'https://abc123.execute-api.eu-west-1.amazonaws.com',
-    fetch: lambdaFetch(handler as never),
-    newKey: () => runtime.newKey(),
-    revokeKey: (keyId) => runtime.access.revokeKey(keyId).then(() => undefined),
-    close: async () => {
-      await runtime.close();
-      await dynalite.close();
-    },
-  };
-});
+describeMcpHttpTransport('Lambda handler behind API Gateway (REST proxy event)', () =>
+  lambdaHandlerTarget(() => import('../../lambdas/handlers/mcp-http.js')),
+);

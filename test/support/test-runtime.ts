@@ -10,6 +10,7 @@ import { LocalBookingWorkflow } from '../../lambdas/adapters/workflow/local-book
 import { type Clock, systemClock } from '../../lambdas/core/ports.js';
 import { composeDeps, type Platform } from '../../lambdas/runtime/compose.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
+import { withAllTools } from '../../lambdas/runtime/with-all-tools.js';
 
 export const TEST_TABLE = 'meridian-test';
 
@@ -49,7 +50,7 @@ export async function startTestRuntime(
     booking: options.booking ?? ((steps) => new LocalBookingWorkflow({ steps, retryDelayMs: 0 })),
     ...(options.lockTtlSeconds === undefined ? {} : { lockTtlSeconds: options.lockTtlSeconds }),
   });
-  return {
+  return withAllTools({
     ...deps,
     endpoint,
     tableName,
@@ -62,7 +63,7 @@ export async function startTestRuntime(
       client.destroy();
       await dynalite?.close();
     },
-  };
+  });
 }
 
 export type TestRuntime = Awaited<ReturnType<typeof startTestRuntime>>;

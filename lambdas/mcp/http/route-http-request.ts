@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Principal } from '../../core/access/rights.js';
 import { createMcpServer } from '../create-mcp-server.js';
-import type { McpDeps } from '../deps.js';
+import type { McpHttpDeps, McpServerDeps } from '../deps.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/health';
@@ -21,7 +21,7 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
  * Serves one MCP request statelessly: a new server and transport per request (a stateless
  * transport refuses reuse), JSON responses rather than SSE so it fits Lambda's request/response.
  */
-async function serveMcp(request: Request, deps: McpDeps, principal: Principal): Promise<Response> {
+async function serveMcp(request: Request, deps: McpServerDeps, principal: Principal): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -37,9 +37,9 @@ async function serveMcp(request: Request, deps: McpDeps, principal: Principal): 
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-async function authenticate(request: Request, deps: McpDeps): Promise<Principal | undefined> {
+async function authenticate(request: Request, deps: McpHttpDeps): Promise<Principal | undefined> {
   const match = BEARER.exec(request.headers.get('authorization') ?? '');
-  return match ? deps.access.authenticate(match[1]!) : undefined;
+  return match ? deps.authenticate(match[1]!) : undefined;
 }
 
 function unauthorized(request: Request): Response {
@@ -60,7 +60,7 @@ function unauthorized(request: Request): Response {
  * @example
  * const response = await routeHttpRequest(new Request('http://localhost/health'), deps);
  */
-export async function routeHttpRequest(request: Request, deps: McpDeps): Promise<Response> {
+export async function routeHttpRequest(request: Request, deps: McpHttpDeps): Promise<Response> {
   const { pathname } = new URL(request.url);
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if (path === MCP_PATH) {

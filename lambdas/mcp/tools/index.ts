@@ -1,3 +1,4 @@
+import { toolCatalogue } from '../tool-catalogue.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { adjustTimestampTool } from './adjust-timestamp.js';
 import { checkAvailabilityTool } from './availability/check-availability.js';
@@ -45,3 +46,6 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   getAvailabilityTool,
   bookSlotTool,
 ];
+
+/** Every tool, loaded: the catalogue of runtimes that import their tools up front. */
+export const allToolsCatalogue = toolCatalogue(ALL_TOOLS);

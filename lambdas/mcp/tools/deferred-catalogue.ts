@@ -1,0 +1,24 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { deferredToolCatalogue } from '../tool-catalogue.js';
+
+/**
+ * The tools/list answer, computed when the Lambda is bundled (lib/constructs/lambda-bundling.ts
+ * replaces this identifier with the listing through esbuild's `define`). Undefined wherever the
+ * code runs unbundled (tests, tsx): the listing is then computed from the tools themselves.
+ */
+declare const __MERIDIAN_TOOL_LISTING__: readonly Tool[] | undefined;
+
+/** The identifier lambda bundling defines; exported so the bundler and this module agree. */
+export const TOOL_LISTING_DEFINE = '__MERIDIAN_TOOL_LISTING__';
+
+const bundledListing =
+  typeof __MERIDIAN_TOOL_LISTING__ === 'undefined' ? undefined : __MERIDIAN_TOOL_LISTING__;
+
+/**
+ * Every tool, imported on the first tools/call (in the Lambda bundle a separate chunk), with
+ * tools/list answered from the bundled listing. Serves the Lambda, whose cold start matters.
+ */
+export const deferredAllToolsCatalogue = deferredToolCatalogue(
+  async () => (await import('./index.js')).ALL_TOOLS,
+  bundledListing,
+);

@@ -1,0 +1,22 @@
+/**
+ * The environment the CDK stack gives Meridian's functions, read without importing anything
+ * heavy: the MCP function reads it during its cold start, before the object graph is loaded.
+ */
+
+/** Environment variable carrying the booking state machine's ARN (set on the MCP function). */
+export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
+
+/** A variable the stack always sets; its absence is a deployment fault, reported by name. */
+export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name]?.trim();
+  if (!value)
+    throw new Error(
+      `${name} is not set: the CDK stack sets it on its functions; for \`meridian --aws\` take it from the stack outputs.`,
+    );
+  return value;
+}
+
+/** MERIDIAN_TIMEZONE, or undefined when unset. */
+export function configuredTimezone(env: NodeJS.ProcessEnv): string | undefined {
+  return env.MERIDIAN_TIMEZONE?.trim() || undefined;
+}

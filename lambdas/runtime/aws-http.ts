@@ -1,0 +1,49 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
+import { AccessStore } from '../core/access/access-store.js';
+import { systemClock } from '../core/ports.js';
+import type { Logger, McpDeps, McpHttpDeps } from '../mcp/deps.js';
+import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
+import { BOOKING_STATE_MACHINE_ARN_ENV, configuredTimezone, requiredEnv } from './aws-environment.js';
+import { nodeRandom } from './node-random.js';
+import { VERSION } from './version.js';
+
+/** An IANA zone as the runtime's Intl knows it; the full check (with suggestions) runs at synth. */
+function checkZone(timezone: string): void {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+  } catch {
+    throw new Error(`MERIDIAN_TIMEZONE "${timezone}" is not an IANA time zone (e.g. "Europe/Paris").`);
+  }
+}
+
+/**
+ * Composition root of the MCP function, split in two for its cold start. Built at once: what
+ * every request needs — configuration checks, the table client, API-key authentication — and
+ * tools/list, answered from the listing bundled with the code. Built on the first tools/call:
+ * the tools and the services behind them (./aws.ts), which the bundle keeps in chunks that
+ * Node does not compile until then. The graph reuses this document store and its client.
+ */
+export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHttpDeps {
+  // Read now so that a misconfigured deployment fails its cold start, not its first tool call.
+  requiredEnv(env, BOOKING_STATE_MACHINE_ARN_ENV);
+  requiredEnv(env, 'MERIDIAN_DATA_KEY_ARN');
+  const timezone = configuredTimezone(env);
+  if (timezone !== undefined) checkZone(timezone);
+  const store = new DynamoDbDocumentStore({
+    client: new DynamoDBClient({}),
+    tableName: requiredEnv(env, 'MERIDIAN_TABLE_NAME'),
+  });
+  const access = new AccessStore({ store, clock: systemClock, random: nodeRandom });
+  let graph: Promise<McpDeps> | undefined;
+  return {
+    version: VERSION,
+    logger,
+    tools: deferredAllToolsCatalogue,
+    authenticate: (token) => access.authenticate(token),
+    toolDeps: () => {
+      graph ??= import('./aws.js').then(({ createAwsDeps }) => createAwsDeps(env, logger, { store }));
+      return graph;
+    },
+  };
+}

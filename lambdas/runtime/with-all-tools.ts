@@ -1,0 +1,21 @@
+import type { McpDeps, McpHttpDeps } from '../mcp/deps.js';
+import { allToolsCatalogue } from '../mcp/tools/index.js';
+
+/**
+ * An object graph built up front, made servable: every tool, loaded, running against the graph
+ * itself. The embedded runtime and the tests serve MCP this way; the Lambda defers both (see
+ * aws-http.ts). Kept apart from composeDeps so that the booking-step and sync functions, which
+ * compose the same graph but serve no MCP, do not bundle the tools.
+ *
+ * @example
+ * const runtime = withAllTools(composeDeps(platform));
+ * await routeHttpRequest(request, runtime);
+ */
+export function withAllTools<Deps extends McpDeps>(deps: Deps): Deps & McpHttpDeps {
+  return {
+    ...deps,
+    tools: allToolsCatalogue,
+    toolDeps: async () => deps,
+    authenticate: (token: string) => deps.access.authenticate(token),
+  };
+}

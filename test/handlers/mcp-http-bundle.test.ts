@@ -1,0 +1,110 @@
+/**
+ * The MCP handler as `cdk deploy` ships it: bundled by lib/constructs/lambda-bundling.ts (split
+ * into chunks, tools/list computed at bundle time), then imported and served like the source.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { allToolsCatalogue } from '../../lambdas/mcp/tools/index.js';
+import { LAMBDA_ENTRY_NAME, lambdaEsbuildOptions } from '../../lib/constructs/lambda-bundling.js';
+import { MCP_HANDLER_ENTRY } from '../../lib/constructs/mcp-function.js';
+import { describeMcpHttpTransport, type HttpTarget } from '../mcp/http-transport-suite.js';
+import { connectHttpClient } from '../support/mcp-client.js';
+import { lambdaHandlerTarget } from './lambda-target.js';
+
+const outDir = mkdtempSync(join(tmpdir(), 'meridian-mcp-bundle-'));
+const entryFile = join(outDir, `${LAMBDA_ENTRY_NAME}.mjs`);
+let bundled: Promise<Metafile> | undefined;
+
+/** Bundles once for the whole file, whichever block asks first. */
+function bundleHandler(): Promise<Metafile> {
+  bundled ??= build({ ...lambdaEsbuildOptions(MCP_HANDLER_ENTRY, outDir), metafile: true }).then(
+    (result) => result.metafile,
+  );
+  return bundled;
+}
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+let served: Promise<HttpTarget> | undefined;
+
+/**
+ * The bundle served over HTTP, once for the file: its module reads the environment when it
+ * loads, and a second import of the same file is the same module. The transport suite below
+ * closes it after its own tests, which run last.
+ */
+function servedBundle(): Promise<HttpTarget> {
+  served ??= bundleHandler().then(() =>
+    lambdaHandlerTarget(() => import(/* @vite-ignore */ pathToFileURL(entryFile).href)),
+  );
+  return served;
+}
+
+/** The output files a cold start loads: the entry and the chunks it imports statically. */
+function outputsLoadedAtStart(metafile: Metafile): string[] {
+  const entry = Object.keys(metafile.outputs).find((file) => file.endsWith(`/${LAMBDA_ENTRY_NAME}.mjs`))!;
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const imported of metafile.outputs[file]?.imports ?? [])
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+  };
+  visit(entry);
+  return [...loaded];
+}
+
+/** The source files whose code a cold start loads. */
+function inputsLoadedAtStart(metafile: Metafile): string[] {
+  return outputsLoadedAtStart(metafile).flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
+}
+
+describe('the bundled MCP handler', () => {
+  it('leaves the tools, the services behind them and the provider clients out of a cold start', async () => {
+    const loaded = inputsLoadedAtStart(await bundleHandler());
+
+    // What a cold start does need is there…
+    expect(loaded).toEqual(
+      expect.arrayContaining([expect.stringMatching(/lambdas\/core\/access\/access-store\.ts$/)]),
+    );
+    // …and none of this, which a tools/call loads from chunks on first use.
+    const deferred = [
+      /lambdas\/mcp\/tools\/(?!deferred-catalogue\.ts)/,
+      /lambdas\/core\/(calendar|booking|availability|time|shadow|firewall)\//,
+      /lambdas\/adapters\/(google|caldav|encryption|workflow)\//,
+      /node_modules\/(luxon|rrule|chrono-node|tsdav|ical\.js|googleapis-common|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms))\//,
+    ];
+    for (const pattern of deferred) expect(loaded.filter((input) => pattern.test(input))).toEqual([]);
+  });
+
+  it('carries every tool of tools/list in the code a cold start loads (the listing is bundled)', async () => {
+    const metafile = await bundleHandler();
+    const code = outputsLoadedAtStart(metafile)
+      .map((file) => readFileSync(resolve(file), 'utf8'))
+      .join('\n');
+
+    for (const tool of await allToolsCatalogue.listing()) expect(code).toContain(`name:"${tool.name}"`);
+  });
+
+  describe('over HTTP', () => {
+    it('answers tools/list with the listing computed at bundle time, identical to the live one', async () => {
+      const target = await servedBundle();
+      const { token } = await target.newKey();
+      const client = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, {
+        authorization: `Bearer ${token}`,
+      });
+      try {
+        const { tools } = await client.listTools();
+
+        expect(tools).toEqual(await allToolsCatalogue.listing());
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});
+
+describeMcpHttpTransport('the bundled Lambda handler (split chunks, bundled tool listing)', servedBundle);
