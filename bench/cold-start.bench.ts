@@ -1,6 +1,8 @@
 /**
  * Cold start of the MCP Lambda against a minimal MCP SDK Lambda, both bundled exactly as
- * `McpFunction` bundles for deployment (lib/constructs/lambda-bundling.ts).
+ * `McpFunction` bundles for deployment (lib/constructs/lambda-bundling.ts: split into chunks,
+ * with tools/list computed at bundle time). The baseline builds its one tool's listing at run
+ * time, as the SDK's McpServer does.
  *
  * Every sample is a fresh `node` process that imports one bundle and answers one API Gateway
  * (REST, v1) `tools/list` event, which is what a Lambda cold start does after the runtime has

@@ -84,7 +84,7 @@ export class McpFunction extends Construct {
       handler: `${LAMBDA_ENTRY_NAME}.handler`,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      // Memory buys CPU: the first request builds the tool catalogue, which is CPU-bound.
+      // Memory buys CPU: a cold start and the first tools/call (which loads the tools) are CPU-bound.
       memorySize: 1024,
       // API Gateway gives up on a REST integration after 29 s; running longer helps nobody.
       timeout: Duration.seconds(29),

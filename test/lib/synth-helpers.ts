@@ -11,7 +11,7 @@ const CDK_JSON = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.u
 
 /**
  * An app with the same feature flags as `cdk synth` (from cdk.json), but with asset bundling
- * skipped: an empty `aws:cdk:bundling-stacks` makes NodejsFunction leave esbuild alone, which
+ * skipped: an empty `aws:cdk:bundling-stacks` makes CDK skip every asset bundling step, which
  * keeps these tests fast. `npm run synth` is the path that really bundles.
  */
 export function testApp(): App {

@@ -1,11 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BOOKING_TASKS } from '../../../lambdas/booking/booking-definition.js';
+import { BOOKING_STEPS_ENTRY } from '../../../lib/constructs/booking-workflow.js';
 import { LAMBDA_ENTRY_NAME, lambdaEsbuildOptions } from '../../../lib/constructs/lambda-bundling.js';
+import { MCP_HANDLER_ENTRY } from '../../../lib/constructs/mcp-function.js';
+import { SYNC_HANDLER_ENTRY } from '../../../lib/constructs/sync-schedule.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'meridian-bundling-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -76,5 +80,44 @@ describe('lambda-bundling', () => {
       expect(run.status).not.toBe(0);
       expect(run.stderr).toMatch(/Dynamic require of "node:os" is not supported/);
     });
+  });
+
+  describe('every function Meridian deploys', () => {
+    const environment = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      AWS_REGION: 'eu-west-1',
+      MERIDIAN_TABLE_NAME: 'meridian',
+      MERIDIAN_DATA_KEY_ARN: 'arn:aws:kms:eu-west-1:123456789012:key/00000000-0000-0000-0000-000000000000',
+      MERIDIAN_BOOKING_STATE_MACHINE_ARN:
+        'arn:aws:states:eu-west-1:123456789012:stateMachine:meridian-booking',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    };
+
+    it.each([
+      ['the MCP function', MCP_HANDLER_ENTRY, ['handler']],
+      ['the sync job', SYNC_HANDLER_ENTRY, ['handler']],
+      ['the booking steps', BOOKING_STEPS_ENTRY, BOOKING_TASKS.map((task) => task.handler)],
+    ])(
+      'bundles %s into chunks that load in a fresh Node process and export its handlers',
+      async (_, entry, handlers) => {
+        const options = lambdaEsbuildOptions(entry, join(workDir, basename(entry, '.ts')));
+        await build({ ...options, logLevel: 'silent' });
+
+        // Loading runs every module's top-level code: a chunk initialised out of order throws here.
+        const run = spawnSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `const m = await import('${entryUrl(options)}'); console.log(JSON.stringify(Object.keys(m).filter((k) => typeof m[k] === 'function')))`,
+          ],
+          { encoding: 'utf8', env: environment },
+        );
+
+        expect(run.stderr).toBe('');
+        expect(JSON.parse(run.stdout)).toEqual(expect.arrayContaining(handlers));
+      },
+      60_000,
+    );
   });
 });
