@@ -30,6 +30,14 @@ describe('reachable-times', () => {
       expect(reachable('FREQ=SECONDLY;INTERVAL=12;BYSECOND=13', Date.UTC(2026, 0, 1, 8, 0, 1))).toBe(true);
     });
 
+    it('refuses a MINUTELY step longer than an hour that skips every BYHOUR hour', () => {
+      // Every 90 minutes from 01:15 reaches 01:15, 02:45, 04:15, … 23:45, then 01:15 again: never
+      // 00:xx or 18:xx. rule-arbitrary once generated this (fast-forward property, random seed)
+      // and walking it ran towards year 9999.
+      expect(reachable('FREQ=MINUTELY;INTERVAL=90;BYHOUR=0,18', Date.UTC(2025, 8, 28, 1, 15))).toBe(false);
+      expect(reachable('FREQ=MINUTELY;INTERVAL=90;BYHOUR=0,18', Date.UTC(2025, 8, 28, 0, 45))).toBe(true);
+    });
+
     it('knows that a step of whole weeks keeps the weekday of DTSTART', () => {
       const monday = Date.UTC(2026, 0, 5, 8);
       expect(reachable('FREQ=DAILY;INTERVAL=7;BYDAY=TU', monday)).toBe(false);
