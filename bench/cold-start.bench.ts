@@ -29,6 +29,8 @@ import { reportFigure, reportRatio, type Sample } from './harness.js';
 const RUNS = 15;
 /** Fewer runs for the side measurement without source maps: it informs a choice, not the target. */
 const RUNS_WITHOUT_SOURCE_MAPS = 7;
+/** Fewer runs for the first tools/call: it shows where the deferred loading went, no target. */
+const RUNS_FIRST_CALL = 7;
 const BASELINE_ENTRY = fileURLToPath(new URL('./fixtures/minimal-mcp-lambda.ts', import.meta.url));
 const RESULT_MARKER = 'COLD_START_RESULT ';
 
@@ -91,6 +93,12 @@ const toolsListEvent = (token: string): APIGatewayProxyEvent => {
   };
 };
 
+/** The same request shape calling one tool. */
+const toolCallEvent = (token: string, name: string, args: Record<string, unknown>): APIGatewayProxyEvent => ({
+  ...toolsListEvent(token),
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+});
+
 /**
  * Runs in the child. Plain ESM so that nothing but the bundle is loaded: no tsx, no TypeScript.
  * The Lambda context is what Powertools reads when it adds context to log lines.
@@ -113,15 +121,17 @@ const imported = performance.now();
 const response = await handler(event, context);
 const answered = performance.now();
 let tools = null;
+let toolSucceeded = null;
 try {
   const text = String(response.body ?? '');
   // A JSON response, or the first SSE data line should a server stream its answer.
   const json = text.trimStart().startsWith('{') ? text : (text.match(/^data: (.*)$/m) ?? [])[1];
-  const listed = JSON.parse(json).result?.tools;
-  if (Array.isArray(listed)) tools = listed.length;
+  const { result } = JSON.parse(json);
+  if (Array.isArray(result?.tools)) tools = result.tools.length;
+  if (Array.isArray(result?.content)) toolSucceeded = result.isError !== true;
 } catch {}
 const result = { importStart, importMs: imported - importStart, invokeMs: answered - imported,
-  sinceStartMs: answered, statusCode: response.statusCode, tools };
+  sinceStartMs: answered, statusCode: response.statusCode, tools, toolSucceeded };
 process.stdout.write('\\n${RESULT_MARKER}' + JSON.stringify(result) + '\\n', () => process.exit(0));
 `;
 
@@ -132,6 +142,8 @@ interface ProbeResult {
   sinceStartMs: number;
   statusCode: number;
   tools: number | null;
+  /** For a tools/call: whether the tool answered without isError. */
+  toolSucceeded: boolean | null;
 }
 
 interface Subject {
@@ -326,6 +338,33 @@ export async function run(): Promise<void> {
       plain.map((s) => `${s.name} ${ms(sinceStart(s).medianMs)}`).join(' vs '),
     );
     reportFigure('tools/list answer', `${describeAnswer(meridian)}; ${describeAnswer(minimal)}`);
+
+    // A cold start whose first request calls a tool: Meridian then loads the tools and the
+    // services it deferred, so this shows what the split moved rather than saved.
+    const callEvents = new Map([
+      [meridian.name, toolCallEvent(token, 'get_temporal_context', { timezone: 'Europe/Paris' })],
+      [minimal.name, toolCallEvent(token, 'echo', { text: 'hello' })],
+    ]);
+    const callFiles = new Map(
+      [...callEvents].map(([name, event]) => {
+        const file = join(outDir, `call-${name}.json`);
+        writeFileSync(file, JSON.stringify(event));
+        return [name, file];
+      }),
+    );
+    const calling: [Subject, Subject] = [
+      { ...meridian, results: [] },
+      { ...minimal, results: [] },
+    ];
+    await interleave(calling, RUNS_FIRST_CALL, (s) =>
+      probe(probeFile, callFiles.get(s.name)!, s, LAMBDA_ENV),
+    );
+    const failed = calling.filter((s) => s.results.some((r) => r.toolSucceeded !== true));
+    if (failed.length > 0) throw new Error(`tools/call failed in: ${failed.map((s) => s.name).join(', ')}`);
+    reportFigure(
+      `cold start to a first tools/call instead (median of ${RUNS_FIRST_CALL}; no target)`,
+      calling.map((s) => `${s.name} ${ms(sinceStart(s).medianMs)}`).join(' vs '),
+    );
   } finally {
     for (const cleanup of cleanups) await cleanup();
     rmSync(outDir, { recursive: true, force: true });
