@@ -48,12 +48,16 @@ export const SOURCE_MAPS_NODE_OPTIONS = '--enable-source-maps';
 /** Where a bundle's entry lands (`index.mjs`); a function's handler is `index.<export>`. */
 export const LAMBDA_ENTRY_NAME = 'index';
 
+/** Computed once per process: a synth bundles several functions. */
+let toolListingJson: string | undefined;
+
 /**
  * tools/list as the MCP function answers it, computed here so that its cold start need not load
  * the tools (lambdas/mcp/tools/deferred-catalogue.ts). Synchronous: CDK's local bundling is.
  */
 function toolListingDefine(): Record<string, string> {
-  return { [TOOL_LISTING_DEFINE]: JSON.stringify(ALL_TOOLS.map(describeTool)) };
+  toolListingJson ??= JSON.stringify(ALL_TOOLS.map(describeTool));
+  return { [TOOL_LISTING_DEFINE]: toolListingJson };
 }
 
 /**
