@@ -7,7 +7,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../core/errors.js';
-import type { McpDeps, McpServerDeps, ToolContext } from './deps.js';
+import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
 
@@ -22,6 +22,7 @@ async function callTool(
   rawArguments: unknown,
   deps: McpDeps,
   context: ToolContext,
+  logger: Logger,
 ): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArguments ?? {});
   if (!parsed.success) return invalidInputResult(tool.name, parsed.error.issues);
@@ -32,7 +33,7 @@ async function callTool(
   } catch (error) {
     if (isDomainError(error)) return domainErrorResult(error);
     // A bug or an outage: log the details here, tell the client nothing internal.
-    deps.logger.error('tool failed', { tool: tool.name, error });
+    logger.error('tool failed', { tool: tool.name, error });
     throw new McpError(ErrorCode.InternalError, 'Internal error');
   }
 }
@@ -69,7 +70,7 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
         `Unknown tool "${request.params.name}". Call tools/list to see the available tools.`,
       );
     }
-    return callTool(tool, request.params.arguments, await loadToolDeps(deps), context);
+    return callTool(tool, request.params.arguments, await loadToolDeps(deps), context, deps.logger);
   });
   return server;
 }

@@ -1,0 +1,128 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
+import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
+import type { McpDeps, McpServerDeps } from '../../lambdas/mcp/deps.js';
+import { deferredToolCatalogue, describeTool, toolCatalogue } from '../../lambdas/mcp/tool-catalogue.js';
+import { defineTool, PURE_COMPUTATION } from '../../lambdas/mcp/tool-definition.js';
+
+const SECRET = 'postgres://admin:hunter2@db.internal/meridian';
+
+const echoTool = defineTool({
+  name: 'echo',
+  title: 'Echo',
+  description: 'Returns its text.',
+  input: z.object({ text: z.string() }),
+  output: z.object({ text: z.string() }),
+  annotations: PURE_COMPUTATION,
+  run: (_deps, { text }) => ({ text }),
+});
+
+const brokenTool = defineTool({
+  name: 'broken',
+  title: 'Broken',
+  description: 'Fails the way a bug or an outage does.',
+  input: z.object({}),
+  output: z.object({}),
+  annotations: PURE_COMPUTATION,
+  run: () => {
+    throw new Error(`connect ECONNREFUSED ${SECRET}`);
+  },
+});
+
+function logger() {
+  return { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+}
+
+async function connect(deps: McpServerDeps): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(deps, { principal: LOCAL_OWNER }).connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+describe('createMcpServer', () => {
+  it('answers a tool that throws a non-domain error with -32603 and no internals, and logs it', async () => {
+    const log = logger();
+    const client = await connect({
+      version: 'test',
+      logger: log,
+      tools: toolCatalogue([echoTool, brokenTool]),
+      toolDeps: async () => ({}) as McpDeps,
+    });
+
+    const call = client.callTool({ name: 'broken', arguments: {} });
+
+    await expect(call).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: expect.stringMatching(/Internal error$/),
+    });
+    await expect(call).rejects.not.toThrow(/hunter2|ECONNREFUSED/);
+    expect(log.error).toHaveBeenCalledWith('tool failed', expect.objectContaining({ tool: 'broken' }));
+    await client.close();
+  });
+
+  it('answers -32603 when the tools’ object graph cannot be built, and logs why', async () => {
+    const log = logger();
+    const client = await connect({
+      version: 'test',
+      logger: log,
+      tools: toolCatalogue([echoTool]),
+      toolDeps: async () => {
+        throw new Error(`MERIDIAN_TABLE_NAME is not set (${SECRET})`);
+      },
+    });
+
+    const call = client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+
+    await expect(call).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: expect.not.stringMatching(/hunter2/),
+    });
+    expect(log.error).toHaveBeenCalledTimes(1);
+    // tools/list needs no object graph: it still answers.
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo']);
+    await client.close();
+  });
+
+  it('answers an unknown tool with -32602 naming it', async () => {
+    const client = await connect({
+      version: 'test',
+      logger: logger(),
+      tools: toolCatalogue([echoTool]),
+      toolDeps: async () => ({}) as McpDeps,
+    });
+
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('Unknown tool "nope"'),
+    });
+    await client.close();
+  });
+});
+
+describe('deferredToolCatalogue', () => {
+  it('answers tools/list from the given listing without loading a tool', async () => {
+    const load = vi.fn(async () => [echoTool]);
+    const catalogue = deferredToolCatalogue(load, [describeTool(echoTool)]);
+
+    expect((await catalogue.listing()).map((tool) => tool.name)).toEqual(['echo']);
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('loads the tools once, on the first lookup, and lists them when no listing is given', async () => {
+    const load = vi.fn(async () => [echoTool, brokenTool]);
+    const catalogue = deferredToolCatalogue(load);
+
+    const [echo, missing] = await Promise.all([catalogue.find('echo'), catalogue.find('missing')]);
+
+    expect(echo).toBe(echoTool);
+    expect(missing).toBeUndefined();
+    expect(await catalogue.listing()).toEqual([describeTool(echoTool), describeTool(brokenTool)]);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+});
