@@ -1,6 +1,7 @@
 import { closest, distance } from 'fastest-levenshtein';
 import { IANAZone } from 'luxon';
 import { DomainError } from '../errors.js';
+import { IntlOffsetZone } from './intl-offset-zone.js';
 
 // ICU (and so Intl.supportedValuesOf) still lists some zones under their pre-rename IANA names.
 // Suggest the names IANA uses today; both spellings are accepted as input.
@@ -81,7 +82,7 @@ function properCase(name: string): string {
 export function requireZone(name: string, field = 'timezone'): IANAZone {
   const trimmed = name.trim();
   // Fixed offsets such as "+05:00" are not zones: they carry no DST rules, so we refuse them here.
-  if (trimmed.length > 0 && isKnownZone(trimmed)) return IANAZone.create(properCase(trimmed));
+  if (trimmed.length > 0 && isKnownZone(trimmed)) return IntlOffsetZone.of(properCase(trimmed));
   const suggestions =
     trimmed.length > 0 ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
   throw new DomainError(
@@ -101,5 +102,5 @@ export function effectiveZone(
 ): { zone: IANAZone; configured: boolean } {
   if (explicit !== undefined) return { zone: requireZone(explicit), configured: true };
   if (defaultTimezone !== undefined) return { zone: requireZone(defaultTimezone), configured: true };
-  return { zone: IANAZone.create('UTC'), configured: false };
+  return { zone: IntlOffsetZone.of('UTC'), configured: false };
 }
