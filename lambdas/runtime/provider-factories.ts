@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { SyncingCalDavProvider } from '../adapters/caldav/caldav-sync.js';
 import { GoogleCalendarProvider } from '../adapters/google/google-calendar-provider.js';
 import type { ConnectionRecord } from '../core/calendar/calendar-registry.js';
 import type { ProviderFactory } from './provider-resolver.js';
@@ -37,15 +36,19 @@ export function providerFactories(
   const google = googleClientSettings(env);
   const timezone = env.MERIDIAN_TIMEZONE?.trim() || undefined;
   return {
-    caldav: async (connection, secret) =>
-      // The syncing subclass: the same provider, plus the listings the shadow calendar's sync needs.
-      new SyncingCalDavProvider({
+    caldav: async (connection, secret) => {
+      // Loaded on first use: tsdav and ical.js stay out of the functions' start-up code (in a
+      // bundle, a chunk of their own). The syncing subclass: the same provider, plus the
+      // listings the shadow calendar's sync needs.
+      const { SyncingCalDavProvider } = await import('../adapters/caldav/caldav-sync.js');
+      return new SyncingCalDavProvider({
         serverUrl: connection.server_url ?? '',
         username: connection.account,
         password: CalDavSecret.parse(JSON.parse(secret)).password,
         calendarPrefix: calendarPrefix(connection),
         ...(timezone ? { defaultTimezone: timezone } : {}),
-      }),
+      });
+    },
     ...(google
       ? {
           google: async (connection: ConnectionRecord, secret: string) => {
