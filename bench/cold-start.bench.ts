@@ -20,6 +20,7 @@ import { build, type Metafile } from 'esbuild';
 import {
   LAMBDA_ENTRY_NAME,
   lambdaEsbuildOptions,
+  outputsLoadedAtStart,
   SOURCE_MAPS_NODE_OPTIONS,
 } from '../lib/constructs/lambda-bundling.js';
 import { MCP_HANDLER_ENTRY } from '../lib/constructs/mcp-function.js';
@@ -177,20 +178,9 @@ async function bundle(name: string, entry: string, outDir: string): Promise<Subj
  * statically (chunks behind a dynamic `import()` load on first use).
  */
 function bundleSizes(metafile: Metafile): { totalBytes: number; loadedAtStartBytes: number } {
-  const outputs = Object.entries(metafile.outputs).filter(([file]) => file.endsWith('.mjs'));
-  const byPath = new Map(outputs);
-  // Chunks behind a dynamic import() are entry points too; the function's own is index.mjs.
-  const entry = outputs.find(([file]) => file.endsWith(`/${LAMBDA_ENTRY_NAME}.mjs`))![0];
-  const loaded = new Set<string>();
-  const visit = (file: string) => {
-    if (loaded.has(file)) return;
-    loaded.add(file);
-    for (const imported of byPath.get(file)?.imports ?? [])
-      if (imported.kind === 'import-statement' && byPath.has(imported.path)) visit(imported.path);
-  };
-  visit(entry);
-  const bytes = (files: Iterable<string>) => [...files].reduce((sum, f) => sum + byPath.get(f)!.bytes, 0);
-  return { totalBytes: bytes(byPath.keys()), loadedAtStartBytes: bytes(loaded) };
+  const bytes = (files: string[]) => files.reduce((sum, file) => sum + metafile.outputs[file]!.bytes, 0);
+  const code = Object.keys(metafile.outputs).filter((file) => file.endsWith('.mjs'));
+  return { totalBytes: bytes(code), loadedAtStartBytes: bytes(outputsLoadedAtStart(metafile)) };
 }
 
 function probe(

@@ -6,7 +6,7 @@
 import { basename, dirname } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { type BuildOptions, buildSync } from 'esbuild';
+import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 import { describeTool } from '../../lambdas/mcp/tool-catalogue.js';
 import { TOOL_LISTING_DEFINE } from '../../lambdas/mcp/tools/deferred-catalogue.js';
 import { ALL_TOOLS } from '../../lambdas/mcp/tools/index.js';
@@ -117,4 +117,28 @@ export function lambdaCode(entry: string): Code {
       },
     },
   });
+}
+
+/**
+ * The output files a cold start of a bundle built with {@link lambdaEsbuildOptions} loads: its
+ * entry (`index.mjs`) and the chunks it imports statically, transitively. Chunks behind a
+ * dynamic `import()` are left out: Node loads them on first use. Paths as in the metafile.
+ *
+ * @example
+ * const { metafile } = await build({ ...lambdaEsbuildOptions(entry, dir), metafile: true });
+ * outputsLoadedAtStart(metafile); // ['…/index.mjs', '…/chunks/chunk-….mjs', …]
+ */
+export function outputsLoadedAtStart(metafile: Metafile): string[] {
+  // Chunks behind a dynamic import() are entry points too; the function's own is index.mjs.
+  const entry = Object.keys(metafile.outputs).find((file) => file.endsWith(`/${LAMBDA_ENTRY_NAME}.mjs`));
+  if (entry === undefined) throw new Error(`No ${LAMBDA_ENTRY_NAME}.mjs among the bundle's outputs.`);
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const imported of metafile.outputs[file]?.imports ?? [])
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+  };
+  visit(entry);
+  return [...loaded];
 }

@@ -9,7 +9,11 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allToolsCatalogue } from '../../lambdas/mcp/tools/index.js';
-import { LAMBDA_ENTRY_NAME, lambdaEsbuildOptions } from '../../lib/constructs/lambda-bundling.js';
+import {
+  LAMBDA_ENTRY_NAME,
+  lambdaEsbuildOptions,
+  outputsLoadedAtStart,
+} from '../../lib/constructs/lambda-bundling.js';
 import { MCP_HANDLER_ENTRY } from '../../lib/constructs/mcp-function.js';
 import { describeMcpHttpTransport, type HttpTarget } from '../mcp/http-transport-suite.js';
 import { connectHttpClient } from '../support/mcp-client.js';
@@ -41,20 +45,6 @@ function servedBundle(): Promise<HttpTarget> {
     lambdaHandlerTarget(() => import(/* @vite-ignore */ pathToFileURL(entryFile).href)),
   );
   return served;
-}
-
-/** The output files a cold start loads: the entry and the chunks it imports statically. */
-function outputsLoadedAtStart(metafile: Metafile): string[] {
-  const entry = Object.keys(metafile.outputs).find((file) => file.endsWith(`/${LAMBDA_ENTRY_NAME}.mjs`))!;
-  const loaded = new Set<string>();
-  const visit = (file: string) => {
-    if (loaded.has(file)) return;
-    loaded.add(file);
-    for (const imported of metafile.outputs[file]?.imports ?? [])
-      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
-  };
-  visit(entry);
-  return [...loaded];
 }
 
 /** The source files whose code a cold start loads. */
