@@ -3,6 +3,10 @@
  * heavy: the MCP function reads it during its cold start, before the object graph is loaded.
  */
 
+/** The table the document store reads and writes (set on every function by lib/constructs). */
+export const TABLE_NAME_ENV = 'MERIDIAN_TABLE_NAME';
+/** The KMS key that wraps the Encryption SDK's data keys (set on every function). */
+export const DATA_KEY_ARN_ENV = 'MERIDIAN_DATA_KEY_ARN';
 /** Environment variable carrying the booking state machine's ARN (set on the MCP function). */
 export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
 

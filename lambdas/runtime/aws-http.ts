@@ -4,7 +4,13 @@ import { AccessStore } from '../core/access/access-store.js';
 import { systemClock } from '../core/ports.js';
 import type { Logger, McpDeps, McpHttpDeps } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
-import { BOOKING_STATE_MACHINE_ARN_ENV, configuredTimezone, requiredEnv } from './aws-environment.js';
+import {
+  BOOKING_STATE_MACHINE_ARN_ENV,
+  configuredTimezone,
+  DATA_KEY_ARN_ENV,
+  requiredEnv,
+  TABLE_NAME_ENV,
+} from './aws-environment.js';
 import { nodeRandom } from './node-random.js';
 import { VERSION } from './version.js';
 
@@ -27,12 +33,12 @@ function checkZone(timezone: string): void {
 export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHttpDeps {
   // Read now so that a misconfigured deployment fails its cold start, not its first tool call.
   requiredEnv(env, BOOKING_STATE_MACHINE_ARN_ENV);
-  requiredEnv(env, 'MERIDIAN_DATA_KEY_ARN');
+  requiredEnv(env, DATA_KEY_ARN_ENV);
   const timezone = configuredTimezone(env);
   if (timezone !== undefined) checkZone(timezone);
   const store = new DynamoDbDocumentStore({
     client: new DynamoDBClient({}),
-    tableName: requiredEnv(env, 'MERIDIAN_TABLE_NAME'),
+    tableName: requiredEnv(env, TABLE_NAME_ENV),
   });
   const access = new AccessStore({ store, clock: systemClock, random: nodeRandom });
   let graph: Promise<McpDeps> | undefined;

@@ -6,7 +6,13 @@ import { systemClock } from '../core/ports.js';
 import type { DocumentStore } from '../core/storage/document-store.js';
 import { requireZone } from '../core/time/zones.js';
 import type { Logger } from '../mcp/deps.js';
-import { BOOKING_STATE_MACHINE_ARN_ENV, configuredTimezone, requiredEnv } from './aws-environment.js';
+import {
+  BOOKING_STATE_MACHINE_ARN_ENV,
+  configuredTimezone,
+  DATA_KEY_ARN_ENV,
+  requiredEnv,
+  TABLE_NAME_ENV,
+} from './aws-environment.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import { composeDeps, type Platform } from './compose.js';
 import { lazyEnvelope } from './lazy-envelope.js';
@@ -63,13 +69,13 @@ export interface SharedClients {
 function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: SharedClients = {}): Platform {
   const timezone = configuredTimezone(env);
   if (timezone !== undefined) requireZone(timezone, 'MERIDIAN_TIMEZONE');
-  const dataKeyArn = requiredEnv(env, 'MERIDIAN_DATA_KEY_ARN');
+  const dataKeyArn = requiredEnv(env, DATA_KEY_ARN_ENV);
   return {
     store:
       shared.store ??
       new DynamoDbDocumentStore({
         client: new DynamoDBClient({}),
-        tableName: requiredEnv(env, 'MERIDIAN_TABLE_NAME'),
+        tableName: requiredEnv(env, TABLE_NAME_ENV),
       }),
     // The Encryption SDK (and its KMS client) loads on the first secret read, not at cold start.
     encryption: lazyEnvelope(async () => {

@@ -3,7 +3,7 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -13,7 +13,7 @@ import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
-import { LAMBDA_ENTRY_NAME, lambdaCode } from './lambda-bundling.js';
+import { meridianFunction } from './meridian-function.js';
 
 /** The handlers the step functions deploy, one export per task state. */
 export const BOOKING_STEPS_ENTRY = fileURLToPath(
@@ -84,11 +84,9 @@ export class BookingWorkflow extends Construct {
     for (const task of BOOKING_TASKS) {
       const logGroup = new LogGroup(this, `${task.state}Logs`, { retention: RetentionDays.ONE_MONTH });
       logGroup.grantWrite(role);
-      const fn = new LambdaFunction(this, `${task.state}Function`, {
-        code: lambdaCode(BOOKING_STEPS_ENTRY),
-        handler: `${LAMBDA_ENTRY_NAME}.${task.handler}`,
-        runtime: Runtime.NODEJS_22_X,
-        architecture: Architecture.ARM_64,
+      const fn = meridianFunction(this, `${task.state}Function`, {
+        entry: BOOKING_STEPS_ENTRY,
+        exportName: task.handler,
         memorySize: 512,
         timeout: STEP_TIMEOUT,
         role,
@@ -104,12 +102,6 @@ export class BookingWorkflow extends Construct {
           LOCK_TTL_SECS: String(ttl),
         },
         description: `Meridian book_slot: the ${task.state} step`,
-      });
-      Validations.of(fn).acknowledge({
-        id: 'AwsSolutions::AwsSolutions-L1',
-        reason:
-          'nodejs22.x is pinned on purpose, as for the MCP function (TOOLCHAIN.md): the code is kept ' +
-          'Node 20 compatible and tested on Node 20; a newer runtime is a deliberate upgrade.',
       });
       functions[task.step] = fn;
     }

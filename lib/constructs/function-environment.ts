@@ -1,11 +1,8 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from '../../lambdas/runtime/aws-environment.js';
 import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
 import { SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
-
-/** Environment variables naming the table and the data key (read by lambdas/runtime/aws.ts). */
-export const TABLE_NAME_ENV = 'MERIDIAN_TABLE_NAME';
-export const DATA_KEY_ARN_ENV = 'MERIDIAN_DATA_KEY_ARN';
 
 /**
  * The environment every function that runs Meridian's object graph needs (the MCP function, the

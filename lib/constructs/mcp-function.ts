@@ -1,28 +1,24 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, type IFunction, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
+import { BOOKING_STATE_MACHINE_ARN_ENV } from '../../lambdas/runtime/aws-environment.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
 
-export { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from './function-environment.js';
-
-import { LAMBDA_ENTRY_NAME, lambdaCode } from './lambda-bundling.js';
+import { meridianFunction } from './meridian-function.js';
 
 /** The handler `McpFunction` deploys; the benchmark bundles the same file. */
 export const MCP_HANDLER_ENTRY = fileURLToPath(
   new URL('../../lambdas/handlers/mcp-http.ts', import.meta.url),
 );
-
-/** Environment variable carrying the booking state machine's ARN (lambdas/runtime/aws.ts reads it). */
-export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
 
 export interface McpFunctionProps {
   /** The table the document store reads and writes (`MERIDIAN_TABLE_NAME`). */
@@ -79,11 +75,8 @@ export class McpFunction extends Construct {
     this.logGroup.grantWrite(role);
     grantTableAndDataKey(role, props.table, props.dataKey);
 
-    const fn = new LambdaFunction(this, 'Function', {
-      code: lambdaCode(MCP_HANDLER_ENTRY),
-      handler: `${LAMBDA_ENTRY_NAME}.handler`,
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
+    const fn = meridianFunction(this, 'Function', {
+      entry: MCP_HANDLER_ENTRY,
       // Memory buys CPU: a cold start and the first tools/call (which loads the tools) are CPU-bound.
       memorySize: 1024,
       // API Gateway gives up on a REST integration after 29 s; running longer helps nobody.
@@ -104,13 +97,5 @@ export class McpFunction extends Construct {
     });
     this.function = fn;
     props.bookingStateMachine.grantStartSyncExecution(fn);
-
-    Validations.of(fn).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-L1',
-      reason:
-        'nodejs22.x is pinned on purpose (TOOLCHAIN.md): the code is kept Node 20 compatible and ' +
-        'tested on Node 20, and a newer runtime is a deliberate upgrade with its own test run, ' +
-        'not something a lint rule should trigger.',
-    });
   }
 }

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, type IFunction, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
@@ -12,7 +12,7 @@ import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
-import { LAMBDA_ENTRY_NAME, lambdaCode } from './lambda-bundling.js';
+import { meridianFunction } from './meridian-function.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
 
 /** The handler the sync function deploys. */
@@ -89,11 +89,8 @@ export class SyncSchedule extends Construct {
     this.logGroup.grantWrite(role);
     this.grantData(role, props);
 
-    const fn = new LambdaFunction(this, 'Function', {
-      code: lambdaCode(SYNC_HANDLER_ENTRY),
-      handler: `${LAMBDA_ENTRY_NAME}.handler`,
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
+    const fn = meridianFunction(this, 'Function', {
+      entry: SYNC_HANDLER_ENTRY,
       // Waiting on providers is most of a run; parsing iCalendar is the CPU part.
       memorySize: 512,
       timeout: SYNC_TIMEOUT,
@@ -119,14 +116,6 @@ export class SyncSchedule extends Construct {
         retryAttempts: 0,
       }),
       description: `Meridian: sync connected calendars into the shadow calendar every ${minutes} min`,
-    });
-
-    Validations.of(fn).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-L1',
-      reason:
-        'nodejs22.x is pinned on purpose (TOOLCHAIN.md): the code is kept Node 20 compatible and ' +
-        'tested on Node 20, and a newer runtime is a deliberate upgrade with its own test run, ' +
-        'not something a lint rule should trigger.',
     });
   }
 

@@ -1,0 +1,44 @@
+import { Validations } from 'aws-cdk-lib';
+import {
+  Architecture,
+  type FunctionProps,
+  Function as LambdaFunction,
+  Runtime,
+} from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import { LAMBDA_ENTRY_NAME, lambdaCode } from './lambda-bundling.js';
+
+export interface MeridianFunctionProps
+  extends Omit<FunctionProps, 'code' | 'handler' | 'runtime' | 'architecture'> {
+  /** The TypeScript file to bundle (see lambda-bundling.ts). */
+  readonly entry: string;
+  /** The export of `entry` that handles invocations. @default 'handler' */
+  readonly exportName?: string;
+}
+
+/**
+ * A Lambda function running one of Meridian's handlers as all of them run: `entry` bundled by
+ * `lambdaCode`, Node 22 on arm64, and cdk-nag's runtime rule acknowledged for the pinned
+ * version. The caller brings what differs: role, log group, memory, timeout, environment.
+ *
+ * @example
+ * const fn = meridianFunction(this, 'Function', { entry: SYNC_HANDLER_ENTRY, role, logGroup, memorySize: 512 });
+ */
+export function meridianFunction(scope: Construct, id: string, props: MeridianFunctionProps): LambdaFunction {
+  const { entry, exportName = 'handler', ...rest } = props;
+  const fn = new LambdaFunction(scope, id, {
+    ...rest,
+    code: lambdaCode(entry),
+    handler: `${LAMBDA_ENTRY_NAME}.${exportName}`,
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+  });
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions::AwsSolutions-L1',
+    reason:
+      'nodejs22.x is pinned on purpose (TOOLCHAIN.md): the code is kept Node 20 compatible and ' +
+      'tested on Node 20, and a newer runtime is a deliberate upgrade with its own test run, ' +
+      'not something a lint rule should trigger.',
+  });
+  return fn;
+}
