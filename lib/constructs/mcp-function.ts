@@ -12,7 +12,6 @@ import { BOOKING_STATE_MACHINE_ARN_ENV } from '../../lambdas/runtime/aws-environ
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
-
 import { meridianFunction } from './meridian-function.js';
 
 /** The handler `McpFunction` deploys; the benchmark bundles the same file. */
