@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { once } from '../core/once.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /**
@@ -20,15 +21,6 @@ export function describeTool(tool: ToolDefinition): Tool {
     inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
     outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
-  };
-}
-
-/** Runs `make` once, on the first call; later calls share its promise. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => {
-    made ??= make();
-    return made;
   };
 }
 

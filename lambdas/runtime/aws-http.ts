@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { AccessStore } from '../core/access/access-store.js';
+import { once } from '../core/once.js';
 import { systemClock } from '../core/ports.js';
 import type { Logger, McpDeps, McpHttpDeps } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
@@ -41,15 +42,14 @@ export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHt
     tableName: requiredEnv(env, TABLE_NAME_ENV),
   });
   const access = new AccessStore({ store, clock: systemClock, random: nodeRandom });
-  let graph: Promise<McpDeps> | undefined;
   return {
     version: VERSION,
     logger,
     tools: deferredAllToolsCatalogue,
     authenticate: (token) => access.authenticate(token),
-    toolDeps: () => {
-      graph ??= import('./aws.js').then(({ createAwsDeps }) => createAwsDeps(env, logger, { store }));
-      return graph;
-    },
+    toolDeps: once(async (): Promise<McpDeps> => {
+      const { createAwsDeps } = await import('./aws.js');
+      return createAwsDeps(env, logger, { store });
+    }),
   };
 }
