@@ -188,6 +188,13 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
         await own.close();
       });
 
+      it('lists every toolset for ?toolsets=all', async () => {
+        const own = await connect('?toolsets=all');
+
+        expect((await namesOf(own)).length).toBe((await namesOf(client)).length);
+        await own.close();
+      });
+
       it('answers an unknown toolset with 400 naming it and the known ones', async () => {
         const response = await target.fetch(`${target.baseUrl}/mcp?toolsets=time,memroy`, {
           method: 'POST',
