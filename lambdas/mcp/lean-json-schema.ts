@@ -42,8 +42,9 @@ function without(node: Schema, drop: (keyword: string) => boolean): Schema {
 /**
  * An input schema for tools/list: descriptions, limits and defaults stay (they tell an agent what
  * to send), minus what repeats or says nothing — `$schema` (MCP fixes the dialect), `minLength: 1`
- * (every string field is non-empty), a `pattern` beside a `format` (zod writes the email regex
- * out; the format names it), and descriptions inside a union's branches when the union has its own.
+ * (no agent sends an empty id or name on purpose; the server still refuses one), a `pattern` beside
+ * a `format` (zod writes the email regex out; the format names it), and descriptions inside a
+ * union's branches when the union has its own.
  *
  * @example
  * leanInputSchema({ $schema: '…', type: 'object', properties: { to: { type: 'string', format: 'email', pattern: '…' } } });

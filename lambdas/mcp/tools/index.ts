@@ -1,5 +1,4 @@
 import { type Toolsets, toolCatalogue } from '../tool-catalogue.js';
-import type { ToolDefinition } from '../tool-definition.js';
 import { adjustTimestampTool } from './adjust-timestamp.js';
 import { checkAvailabilityTool } from './availability/check-availability.js';
 import { findFreeSlotsTool } from './availability/find-free-slots.js';
@@ -58,9 +57,6 @@ export const TOOLSETS = {
 
 /** The toolset names, for parsing a selection (`--toolsets time,calendar`). */
 export const TOOLSET_NAMES: readonly string[] = Object.keys(TOOLSETS);
-
-/** Every tool, in listing order. */
-export const ALL_TOOLS: readonly ToolDefinition[] = Object.values(TOOLSETS).flat();
 
 /** Every tool, loaded: the catalogue of runtimes that import their tools up front. */
 export const allToolsCatalogue = toolCatalogue(TOOLSETS);
