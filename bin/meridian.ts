@@ -7,6 +7,8 @@ import { LOCAL_OWNER } from '../lambdas/core/access/rights.js';
 import { isDomainError } from '../lambdas/core/errors.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
 import { MCP_PATH, routeHttpRequest } from '../lambdas/mcp/http/route-http-request.js';
+import { TOOLSET_NAMES } from '../lambdas/mcp/tools/index.js';
+import { parseToolsets, type ToolsetSelection } from '../lambdas/mcp/toolsets.js';
 import { createAwsAdminRuntime } from '../lambdas/runtime/aws.js';
 import {
   type CliOutput,
@@ -35,8 +37,9 @@ const USAGE = `meridian ${VERSION} — a remote MCP server for time and calendar
 Usage:
   meridian serve [--port N] [--host H]      Streamable HTTP: POST http://HOST:PORT${MCP_PATH} (Bearer API key), GET /health
   meridian stdio                            MCP over stdin/stdout for desktop clients (acts as the local owner)
-  meridian keys create --label NAME         create an API key (printed once)
+  meridian keys create --label NAME [--toolsets LIST]   create an API key (printed once)
   meridian keys list | keys revoke KEY_ID
+  meridian keys toolsets KEY_ID LIST|all    the toolsets the key's connections get when they choose none
   meridian grants set KEY_ID CALENDAR_ID none|read|write
   meridian grants list KEY_ID
   meridian calendars list
@@ -47,6 +50,10 @@ Usage:
 
 Add --aws to keys, grants, calendars and connect to administer a deployment instead: they then use
 your AWS credentials and MERIDIAN_TABLE_NAME / MERIDIAN_DATA_KEY_ARN (the data stack's outputs).
+
+Toolsets (${TOOLSET_NAMES.join(', ')}): a connection enables a comma-separated LIST with
+${MCP_PATH}?toolsets=LIST, else its key's default, else serve's --toolsets LIST; stdio takes --toolsets LIST.
+All are enabled when nothing is chosen.
 
 Every command takes --data-dir DIR (MERIDIAN_DATA_DIR, default ./.meridian) and --timezone ZONE
 (MERIDIAN_TIMEZONE; without it tools use UTC and report timezone_configured: false).
@@ -68,12 +75,20 @@ const { positionals, values } = parseArgs({
     aws: { type: 'boolean' },
     calendar: { type: 'string', multiple: true },
     full: { type: 'boolean' },
+    toolsets: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   },
 });
 
 const out: CliOutput = { line: (text) => console.log(text), error: (text) => console.error(text) };
+
+/** `--toolsets LIST` of serve and stdio; a bad name stops the command with the known ones. */
+function toolsetsFlag(): ToolsetSelection {
+  return values.toolsets === undefined
+    ? undefined
+    : parseToolsets(values.toolsets, TOOLSET_NAMES, '--toolsets');
+}
 
 function config() {
   return loadEmbeddedConfig(process.env, {
@@ -88,11 +103,12 @@ async function serve(): Promise<void> {
   const settings = config();
   // Read before anything starts: a bad value stops `serve` with a message, not later in the log.
   const syncEvery = syncIntervalMs(process.env);
+  const defaultToolsets = toolsetsFlag();
   const runtime = await createEmbeddedRuntime(settings);
   const server = await startHttpServer({
     host: settings.host,
     port: settings.port,
-    handle: (request) => routeHttpRequest(request, runtime),
+    handle: (request) => routeHttpRequest(request, { ...runtime, defaultToolsets }),
     logger: runtime.logger,
   });
   // The one line tools and scripts wait for; everything else goes to stderr.
@@ -116,8 +132,9 @@ async function serve(): Promise<void> {
 }
 
 async function stdio(): Promise<void> {
+  const toolsets = toolsetsFlag();
   const runtime = await createEmbeddedRuntime(config());
-  const server = createMcpServer(runtime, { principal: LOCAL_OWNER });
+  const server = createMcpServer(runtime, { principal: LOCAL_OWNER, toolsets });
   // The client closing stdin ends the session; the embedded store would otherwise keep us alive.
   let stopping = false;
   const stop = async () => {
@@ -155,7 +172,9 @@ async function main(): Promise<void> {
     case 'stdio':
       return stdio();
     case 'keys':
-      return once((runtime) => keysCommand(runtime, rest, { label: values.label }, out));
+      return once((runtime) =>
+        keysCommand(runtime, rest, { label: values.label, toolsets: values.toolsets }, out),
+      );
     case 'grants':
       return once((runtime) => grantsCommand(runtime, rest, out));
     case 'calendars':

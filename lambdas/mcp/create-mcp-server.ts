@@ -8,8 +8,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../core/errors.js';
 import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
+import { findEnabledTool } from './tool-catalogue.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
+import { enabledTools } from './toolsets.js';
 
 const INSTRUCTIONS =
   'Meridian gives you time you can trust. Call get_temporal_context first to learn the current time and ' +
@@ -61,15 +63,12 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
     { name: 'meridian', title: 'Meridian', version: deps.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await deps.tools.listing() }));
+  // A tool outside the connection's toolsets is neither listed nor callable.
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: enabledTools(await deps.tools.listing(), context.toolsets),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = await deps.tools.find(request.params.name);
-    if (!tool) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool "${request.params.name}". Call tools/list to see the available tools.`,
-      );
-    }
+    const tool = await findEnabledTool(deps.tools, request.params.name, context.toolsets);
     return callTool(tool, request.params.arguments, await loadToolDeps(deps), context, deps.logger);
   });
   return server;

@@ -6,6 +6,7 @@ import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { TimeDeps } from '../core/ports.js';
 import type { ShadowCalendar } from '../core/shadow/shadow-calendar.js';
 import type { ToolCatalogue } from './tool-catalogue.js';
+import type { ToolsetSelection } from './toolsets.js';
 
 /** Where operational messages go. Powertools on Lambda, stderr locally (stdout belongs to stdio MCP). */
 export interface Logger {
@@ -48,9 +49,17 @@ export interface McpServerDeps {
 export interface McpHttpDeps extends McpServerDeps {
   /** The key's principal, or undefined when the key is unknown or revoked. */
   authenticate(token: string): Promise<Principal | undefined>;
+  /**
+   * The toolsets of a connection that chooses none (`meridian serve --toolsets`); a key's
+   * default and the URL's `?toolsets=` take precedence.
+   * @default - every toolset
+   */
+  defaultToolsets?: ToolsetSelection;
 }
 
-/** Per-request facts a tool may need: who is calling. */
+/** Per-request facts a tool may need: who is calling, and which toolsets the connection enabled. */
 export interface ToolContext {
   principal: Principal;
+  /** @default - every toolset */
+  toolsets?: ToolsetSelection;
 }

@@ -4,12 +4,9 @@ import { z } from 'zod';
 export const ianaZone = (purpose: string) =>
   z.string().min(1).describe(`IANA time zone (e.g. "America/New_York") ${purpose}`);
 
-export const rfc3339 = (purpose: string) =>
-  z.string().min(1).describe(`RFC 3339 timestamp with offset (e.g. "2026-03-15T14:00:00Z"): ${purpose}`);
+export const rfc3339 = (purpose: string) => z.string().min(1).describe(`RFC 3339 with offset: ${purpose}`);
 
 export const outputFormat = z
   .enum(['toon', 'json'])
   .default('toon')
-  .describe(
-    'Text encoding of the result: "toon" (default, about 40% fewer tokens) or "json". structuredContent is always JSON.',
-  );
+  .describe('Text form of the result: "toon" (compact) or "json"; structuredContent is JSON either way.');

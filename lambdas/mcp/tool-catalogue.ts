@@ -1,27 +1,47 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { once } from '../core/once.js';
+import { leanInputSchema, leanOutputSchema } from './lean-json-schema.js';
 import type { ToolDefinition } from './tool-definition.js';
+import {
+  isEnabled,
+  notEnabledMessage,
+  type ToolsetListing,
+  type ToolsetSelection,
+  toolsetOf,
+} from './toolsets.js';
+
+/** Tools grouped by toolset, in listing order (see lambdas/mcp/tools/index.ts). */
+export type Toolsets = Readonly<Record<string, readonly ToolDefinition[]>>;
 
 /**
- * The tools a server offers: what tools/list shows, and the definition tools/call runs. Both are
- * asynchronous so that a catalogue may load its tools on first use (see deferredToolCatalogue).
+ * The tools a server offers: what tools/list shows, grouped by toolset, and the definition
+ * tools/call runs. Both are asynchronous so that a catalogue may load its tools on first use
+ * (see deferredToolCatalogue).
  */
 export interface ToolCatalogue {
-  listing(): Promise<Tool[]>;
+  listing(): Promise<ToolsetListing>;
   find(name: string): Promise<ToolDefinition | undefined>;
 }
 
-/** A tool as tools/list shows it: JSON Schemas generated from its zod schemas. */
+/**
+ * A tool as tools/list shows it: JSON Schemas generated from its zod schemas, made lean (see
+ * lean-json-schema.ts) because every client pays for the listing on every conversation.
+ */
 export function describeTool(tool: ToolDefinition): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
-    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
-    annotations: { title: tool.title, ...tool.annotations },
+    inputSchema: leanInputSchema(z.toJSONSchema(tool.input, { io: 'input' })) as Tool['inputSchema'],
+    outputSchema: leanOutputSchema(z.toJSONSchema(tool.output, { io: 'output' })) as Tool['outputSchema'],
+    annotations: tool.annotations,
   };
+}
+
+/** tools/list of every toolset: what the Lambda bundle carries and catalogues answer. */
+export function describeToolsets(toolsets: Toolsets): ToolsetListing {
+  return Object.fromEntries(Object.entries(toolsets).map(([name, tools]) => [name, tools.map(describeTool)]));
 }
 
 /**
@@ -30,12 +50,12 @@ export function describeTool(tool: ToolDefinition): Tool {
  * new `Server` for every request.
  *
  * @example
- * const catalogue = toolCatalogue([pingTool]);
- * (await catalogue.listing()).map((t) => t.name); // ['ping']
+ * const catalogue = toolCatalogue({ time: [pingTool] });
+ * (await catalogue.listing()).time.map((t) => t.name); // ['ping']
  */
-export function toolCatalogue(tools: readonly ToolDefinition[]): ToolCatalogue {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listing = once(async () => tools.map(describeTool));
+export function toolCatalogue(toolsets: Toolsets): ToolCatalogue {
+  const byName = new Map(Object.values(toolsets).flatMap((tools) => tools.map((tool) => [tool.name, tool])));
+  const listing = once(async () => describeToolsets(toolsets));
   return { listing, find: async (name) => byName.get(name) };
 }
 
@@ -45,12 +65,36 @@ export function toolCatalogue(tools: readonly ToolDefinition[]): ToolCatalogue {
  * single tool: a cold start that only lists tools compiles none of their code.
  */
 export function deferredToolCatalogue(
-  load: () => Promise<readonly ToolDefinition[]>,
-  listing?: readonly Tool[],
+  load: () => Promise<Toolsets>,
+  listing?: ToolsetListing,
 ): ToolCatalogue {
   const loaded = once(async () => toolCatalogue(await load()));
   return {
-    listing: async () => (listing ? [...listing] : (await loaded()).listing()),
+    listing: async () => listing ?? (await loaded()).listing(),
     find: async (name) => (await loaded()).find(name),
   };
+}
+
+/**
+ * The tool tools/call names, if the connection enabled its toolset. Throws -32602 otherwise: for
+ * a name no toolset has, and for a tool outside the selection (naming its toolset and how to
+ * enable it) — a tool that is not listed is not callable either.
+ */
+export async function findEnabledTool(
+  catalogue: ToolCatalogue,
+  name: string,
+  selection: ToolsetSelection,
+): Promise<ToolDefinition> {
+  const toolset = toolsetOf(await catalogue.listing(), name);
+  const tool = toolset === undefined ? undefined : await catalogue.find(name);
+  if (toolset === undefined || tool === undefined) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown tool "${name}". Call tools/list to see the available tools.`,
+    );
+  }
+  if (!isEnabled(selection, toolset)) {
+    throw new McpError(ErrorCode.InvalidParams, notEnabledMessage(name, toolset, selection ?? []));
+  }
+  return tool;
 }

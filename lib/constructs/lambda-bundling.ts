@@ -7,9 +7,9 @@ import { basename, dirname } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
-import { describeTool } from '../../lambdas/mcp/tool-catalogue.js';
+import { describeToolsets } from '../../lambdas/mcp/tool-catalogue.js';
 import { TOOL_LISTING_DEFINE } from '../../lambdas/mcp/tools/deferred-catalogue.js';
-import { ALL_TOOLS } from '../../lambdas/mcp/tools/index.js';
+import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 
 /** The Node version the bundle targets: the deployed runtime is nodejs22.x. */
 export const LAMBDA_NODE_TARGET = 'node22';
@@ -52,11 +52,12 @@ export const LAMBDA_ENTRY_NAME = 'index';
 let toolListingJson: string | undefined;
 
 /**
- * tools/list as the MCP function answers it, computed here so that its cold start need not load
- * the tools (lambdas/mcp/tools/deferred-catalogue.ts). Synchronous: CDK's local bundling is.
+ * tools/list of every toolset as the MCP function answers it, computed here so that its cold start
+ * need not load the tools (lambdas/mcp/tools/deferred-catalogue.ts); each request filters it by
+ * the toolsets it enabled. Synchronous: CDK's local bundling is.
  */
 function toolListingDefine(): Record<string, string> {
-  toolListingJson ??= JSON.stringify(ALL_TOOLS.map(describeTool));
+  toolListingJson ??= JSON.stringify(describeToolsets(TOOLSETS));
   return { [TOOL_LISTING_DEFINE]: toolListingJson };
 }
 

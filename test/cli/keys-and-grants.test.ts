@@ -86,10 +86,88 @@ describe('meridian keys / grants / calendars with a running server', { timeout: 
     expect(keys.stdout).toMatch(new RegExp(`${reader.keyId}.*REVOKED`));
   });
 
+  it("stores a key's default toolsets at creation, and changes them", async () => {
+    const created = await meridian([
+      'keys',
+      'create',
+      '--label',
+      'timer',
+      '--toolsets',
+      'time',
+      '--data-dir',
+      dataDir,
+    ]);
+    const { token, keyId } = keyFrom(created.stdout);
+    const namesSeen = async () => {
+      const client = await connectHttpClient(server.url, undefined, { authorization: `Bearer ${token}` });
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      await client.close();
+      return names;
+    };
+
+    const before = await namesSeen();
+    await meridian(['keys', 'toolsets', keyId, 'calendar,availability', '--data-dir', dataDir]);
+    const after = await namesSeen();
+    const keys = await meridian(['keys', 'list', '--data-dir', dataDir]);
+
+    expect(before).toContain('resolve_datetime');
+    expect(before).not.toContain('list_events');
+    expect(after).toEqual(expect.arrayContaining(['list_events', 'book_slot']));
+    expect(after).not.toContain('resolve_datetime');
+    expect(keys.stdout).toMatch(new RegExp(`${keyId}.*calendar,availability`));
+  });
+
+  it('refuses an unknown toolset with exit code 2, naming the known ones', async () => {
+    await expect(
+      meridian(['keys', 'create', '--label', 'x', '--toolsets', 'time,rulez', '--data-dir', dataDir]),
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/Unknown toolset "rulez".*time, calendar, availability/),
+    });
+  });
+
   it('explains a usage mistake with exit code 2', async () => {
     await expect(meridian(['keys', 'create', '--data-dir', dataDir])).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--label'),
     });
+  });
+});
+
+describe('meridian serve --toolsets', { timeout: 90_000 }, () => {
+  let dataDir: string;
+  let server: Awaited<ReturnType<typeof startServe>>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'meridian-cli-toolsets-'));
+    server = await startServe(['--data-dir', dataDir, '--toolsets', 'availability']);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('gives connections that choose nothing its toolsets, and lets the URL choose others', async () => {
+    const created = await meridian(['keys', 'create', '--label', 'agent', '--data-dir', dataDir]);
+    const token = /mrd_[a-z0-9]{12}_[A-Za-z0-9_-]{43}/.exec(created.stdout)![0];
+    const headers = { authorization: `Bearer ${token}` };
+    const plain = await connectHttpClient(server.url, undefined, headers);
+    const chosen = await connectHttpClient(`${server.url}?toolsets=time`, undefined, headers);
+
+    const plainNames = (await plain.listTools()).tools.map((tool) => tool.name);
+    const chosenNames = (await chosen.listTools()).tools.map((tool) => tool.name);
+    await plain.close();
+    await chosen.close();
+
+    expect(plainNames).toEqual([
+      'find_free_time',
+      'find_free_slots',
+      'check_availability',
+      'get_availability',
+      'book_slot',
+    ]);
+    expect(chosenNames).toContain('get_temporal_context');
+    expect(chosenNames).not.toContain('book_slot');
   });
 });

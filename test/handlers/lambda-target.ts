@@ -32,7 +32,7 @@ export async function lambdaHandlerTarget(
   return {
     baseUrl: 'https://abc123.execute-api.eu-west-1.amazonaws.com',
     fetch: lambdaFetch(handler as Handler),
-    newKey: () => runtime.newKey(),
+    newKey: (options) => runtime.newKey('test', options),
     revokeKey: (keyId) => runtime.access.revokeKey(keyId).then(() => undefined),
     close: async () => {
       await runtime.close();

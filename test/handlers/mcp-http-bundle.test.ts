@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allToolsCatalogue } from '../../lambdas/mcp/tools/index.js';
+import { enabledTools } from '../../lambdas/mcp/toolsets.js';
 import {
   LAMBDA_ENTRY_NAME,
   lambdaEsbuildOptions,
@@ -76,7 +77,8 @@ describe('the bundled MCP handler', () => {
       .map((file) => readFileSync(resolve(file), 'utf8'))
       .join('\n');
 
-    for (const tool of await allToolsCatalogue.listing()) expect(code).toContain(`name:"${tool.name}"`);
+    for (const tool of enabledTools(await allToolsCatalogue.listing(), undefined))
+      expect(code).toContain(`name:"${tool.name}"`);
   });
 
   describe('over HTTP', () => {
@@ -89,7 +91,7 @@ describe('the bundled MCP handler', () => {
       try {
         const { tools } = await client.listTools();
 
-        expect(tools).toEqual(await allToolsCatalogue.listing());
+        expect(tools).toEqual(enabledTools(await allToolsCatalogue.listing(), undefined));
       } finally {
         await client.close();
       }

@@ -37,9 +37,9 @@ function logger() {
   return { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 }
 
-async function connect(deps: McpServerDeps): Promise<Client> {
+async function connect(deps: McpServerDeps, toolsets?: readonly string[]): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(deps, { principal: LOCAL_OWNER }).connect(serverSide);
+  await createMcpServer(deps, { principal: LOCAL_OWNER, toolsets }).connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(clientSide);
   return client;
@@ -51,7 +51,7 @@ describe('createMcpServer', () => {
     const client = await connect({
       version: 'test',
       logger: log,
-      tools: toolCatalogue([echoTool, brokenTool]),
+      tools: toolCatalogue({ test: [echoTool, brokenTool] }),
       toolDeps: async () => ({}) as McpDeps,
     });
 
@@ -71,7 +71,7 @@ describe('createMcpServer', () => {
     const client = await connect({
       version: 'test',
       logger: log,
-      tools: toolCatalogue([echoTool]),
+      tools: toolCatalogue({ test: [echoTool] }),
       toolDeps: async () => {
         throw new Error(`MERIDIAN_TABLE_NAME is not set (${SECRET})`);
       },
@@ -93,7 +93,7 @@ describe('createMcpServer', () => {
     const client = await connect({
       version: 'test',
       logger: logger(),
-      tools: toolCatalogue([echoTool]),
+      tools: toolCatalogue({ test: [echoTool] }),
       toolDeps: async () => ({}) as McpDeps,
     });
 
@@ -105,24 +105,60 @@ describe('createMcpServer', () => {
   });
 });
 
+describe('createMcpServer with a toolset selection', () => {
+  const deps = (): McpServerDeps => ({
+    version: 'test',
+    logger: logger(),
+    tools: toolCatalogue({ words: [echoTool], faults: [brokenTool] }),
+    toolDeps: async () => ({}) as McpDeps,
+  });
+
+  it('lists every toolset when the connection chose none', async () => {
+    const client = await connect(deps());
+
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'broken']);
+    await client.close();
+  });
+
+  it('lists and calls only the tools of the chosen toolsets', async () => {
+    const client = await connect(deps(), ['words']);
+
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect((await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).structuredContent).toEqual({
+      text: 'hi',
+    });
+    await client.close();
+  });
+
+  it('refuses a tool outside the selection with -32602 naming its toolset and how to enable it', async () => {
+    const client = await connect(deps(), ['words']);
+
+    await expect(client.callTool({ name: 'broken', arguments: {} })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/"broken" belongs to toolset "faults".*\?toolsets=words,faults/),
+    });
+    await client.close();
+  });
+});
+
 describe('deferredToolCatalogue', () => {
   it('answers tools/list from the given listing without loading a tool', async () => {
-    const load = vi.fn(async () => [echoTool]);
-    const catalogue = deferredToolCatalogue(load, [describeTool(echoTool)]);
+    const load = vi.fn(async () => ({ test: [echoTool] }));
+    const catalogue = deferredToolCatalogue(load, { test: [describeTool(echoTool)] });
 
-    expect((await catalogue.listing()).map((tool) => tool.name)).toEqual(['echo']);
+    expect((await catalogue.listing()).test?.map((tool) => tool.name)).toEqual(['echo']);
     expect(load).not.toHaveBeenCalled();
   });
 
   it('loads the tools once, on the first lookup, and lists them when no listing is given', async () => {
-    const load = vi.fn(async () => [echoTool, brokenTool]);
+    const load = vi.fn(async () => ({ test: [echoTool, brokenTool] }));
     const catalogue = deferredToolCatalogue(load);
 
     const [echo, missing] = await Promise.all([catalogue.find('echo'), catalogue.find('missing')]);
 
     expect(echo).toBe(echoTool);
     expect(missing).toBeUndefined();
-    expect(await catalogue.listing()).toEqual([describeTool(echoTool), describeTool(brokenTool)]);
+    expect(await catalogue.listing()).toEqual({ test: [describeTool(echoTool), describeTool(brokenTool)] });
     expect(load).toHaveBeenCalledTimes(1);
   });
 });

@@ -8,8 +8,8 @@ export interface HttpTarget {
   baseUrl: string;
   /** How requests reach the target: real network fetch, or a bridge into a Lambda handler. */
   fetch: FetchLike;
-  /** Creates an API key in the target's store. */
-  newKey(): Promise<{ token: string; keyId: string }>;
+  /** Creates an API key in the target's store, optionally with default toolsets. */
+  newKey(options?: { toolsets?: string[] }): Promise<{ token: string; keyId: string }>;
   revokeKey(keyId: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -150,6 +150,79 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
 
     it('answers an unknown tool with a JSON-RPC error', async () => {
       await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    });
+
+    describe('toolsets', () => {
+      const connect = (query: string, key = token) =>
+        connectHttpClient(`${target.baseUrl}/mcp${query}`, target.fetch, { authorization: `Bearer ${key}` });
+      const namesOf = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+
+      it('lists and calls only the tools of the toolsets chosen with ?toolsets=', async () => {
+        const own = await connect('?toolsets=time');
+
+        expect((await namesOf(own)).sort()).toEqual([...TIME_TOOLS].sort());
+        const result = (await own.callTool({
+          name: 'compute_duration',
+          arguments: VALID_CALLS.compute_duration.args,
+        })) as CallToolResult;
+        expect(result.structuredContent).toMatchObject(VALID_CALLS.compute_duration.expect);
+        await own.close();
+      });
+
+      it('refuses a tool outside the chosen toolsets, naming its toolset and how to enable it', async () => {
+        const own = await connect('?toolsets=time');
+
+        await expect(own.callTool({ name: 'list_calendars', arguments: {} })).rejects.toThrow(
+          /toolset "calendar".*\?toolsets=time,calendar/,
+        );
+        await own.close();
+      });
+
+      it('combines toolsets in listing order', async () => {
+        const own = await connect('?toolsets=availability,time');
+        const names = await namesOf(own);
+
+        expect(names.slice(0, TIME_TOOLS.length)).toEqual([...TIME_TOOLS]);
+        expect(names).toContain('book_slot');
+        expect(names).not.toContain('list_events');
+        await own.close();
+      });
+
+      it('lists every toolset for ?toolsets=all', async () => {
+        const own = await connect('?toolsets=all');
+
+        expect((await namesOf(own)).length).toBe((await namesOf(client)).length);
+        await own.close();
+      });
+
+      it('answers an unknown toolset with 400 naming it and the known ones', async () => {
+        const response = await target.fetch(`${target.baseUrl}/mcp?toolsets=time,memroy`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${token}`,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+
+        expect(response.status).toBe(400);
+        const { error } = (await response.json()) as { error: { code: number; message: string } };
+        expect(error.code).toBe(-32602);
+        expect(error.message).toMatch(/Unknown toolset "memroy".*time, calendar, availability/);
+      });
+
+      it("applies the key's default toolsets when the URL chooses none, and lets the URL override it", async () => {
+        const key = await target.newKey({ toolsets: ['calendar'] });
+        const byDefault = await connect('', key.token);
+        const chosen = await connect('?toolsets=time', key.token);
+
+        expect(await namesOf(byDefault)).toContain('list_events');
+        expect(await namesOf(byDefault)).not.toContain('get_temporal_context');
+        expect((await namesOf(chosen)).sort()).toEqual([...TIME_TOOLS].sort());
+        await byDefault.close();
+        await chosen.close();
+      });
     });
 
     it.each(['GET', 'DELETE', 'PUT'])('answers %s /mcp with 405 and Allow: POST', async (method) => {

@@ -19,7 +19,7 @@ describeMcpHttpTransport('node:http server (meridian serve)', async () => {
   return {
     baseUrl: server.url,
     fetch: (input, init) => fetch(input, init),
-    newKey: () => runtime.newKey(),
+    newKey: (options) => runtime.newKey('test', options),
     revokeKey: (keyId) => runtime.access.revokeKey(keyId).then(() => undefined),
     close: async () => {
       await server.close();

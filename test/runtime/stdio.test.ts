@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_TOOLS } from '../mcp/http-transport-suite.js';
+import { meridian } from '../support/cli.js';
 import { errorOf } from '../support/mcp-client.js';
 
 describe('meridian stdio', () => {
@@ -57,6 +58,53 @@ describe('meridian stdio', () => {
     expect(await readdir(own)).not.toContain('dynamodb.endpoint');
     await rm(own, { recursive: true, force: true });
   }, 60_000);
+
+  describe('with --toolsets', () => {
+    let own: Client;
+
+    beforeAll(async () => {
+      own = new Client({ name: 'meridian-test', version: '1.0.0' });
+      await own.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: ['bin/meridian.mjs', 'stdio', '--data-dir', dataDir, '--toolsets', 'time'],
+          stderr: 'pipe',
+        }),
+      );
+    }, 60_000);
+
+    afterAll(async () => {
+      await own?.close();
+    });
+
+    it('lists and calls only the chosen toolsets', async () => {
+      const { tools } = await own.listTools();
+      const result = (await own.callTool({
+        name: 'convert_timezone',
+        arguments: { datetime: '2026-03-15T18:00:00Z', target_timezone: 'Asia/Tokyo' },
+      })) as CallToolResult;
+
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...TIME_TOOLS].sort());
+      expect(result.structuredContent).toMatchObject({ local: '2026-03-16T03:00:00+09:00' });
+    });
+
+    it('refuses a tool of another toolset, saying how to enable it', async () => {
+      await expect(own.callTool({ name: 'list_events', arguments: {} })).rejects.toThrow(
+        /toolset "calendar".*--toolsets time,calendar/,
+      );
+    });
+
+    it('refuses to start with an unknown toolset, naming the known ones', async () => {
+      await expect(
+        meridian(['stdio', '--data-dir', dataDir, '--toolsets', 'time,calender']),
+      ).rejects.toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(
+          /Unknown toolset "calender" in --toolsets.*time, calendar, availability/,
+        ),
+      });
+    });
+  });
 
   it('answers invalid input with isError and a code', async () => {
     const result = (await client.callTool({

@@ -54,9 +54,12 @@ export async function startTestRuntime(
     ...deps,
     endpoint,
     tableName,
-    /** A new API key's token. */
-    async newKey(label = 'test'): Promise<{ token: string; keyId: string }> {
-      const key = await deps.access.createKey(label);
+    /** A new API key's token; `toolsets` sets its default toolsets. */
+    async newKey(
+      label = 'test',
+      options: { toolsets?: string[] } = {},
+    ): Promise<{ token: string; keyId: string }> {
+      const key = await deps.access.createKey(label, options);
       return { token: key.token, keyId: key.key_id };
     },
     async close() {

@@ -14,6 +14,8 @@ const ApiKeyItem = z.object({
   secret_hash: z.string(),
   created_at: z.string(),
   revoked_at: z.string().optional(),
+  /** Toolsets enabled for connections that choose none; absent: all of them. */
+  toolsets: z.array(z.string()).optional(),
 });
 type ApiKeyItem = z.infer<typeof ApiKeyItem>;
 
@@ -30,6 +32,7 @@ export interface ApiKeySummary {
   label: string;
   created_at: string;
   revoked_at?: string;
+  toolsets?: string[];
 }
 
 export interface AccessDeps {
@@ -47,6 +50,7 @@ function summary(item: ApiKeyItem): ApiKeySummary {
     label: item.label,
     created_at: item.created_at,
     ...(item.revoked_at ? { revoked_at: item.revoked_at } : {}),
+    ...(item.toolsets ? { toolsets: item.toolsets } : {}),
   };
 }
 
@@ -57,8 +61,14 @@ function summary(item: ApiKeyItem): ApiKeySummary {
 export class AccessStore {
   constructor(private readonly deps: AccessDeps) {}
 
-  /** Creates a key. The returned token is the only time the secret exists outside the caller. */
-  async createKey(label: string): Promise<ApiKeySummary & { token: string }> {
+  /**
+   * Creates a key, optionally with default toolsets (names checked by the caller). The returned
+   * token is the only time the secret exists outside the caller.
+   */
+  async createKey(
+    label: string,
+    options: { toolsets?: readonly string[] } = {},
+  ): Promise<ApiKeySummary & { token: string }> {
     const { keyId, secret, token } = newKeyMaterial((n) => this.deps.random.bytes(n));
     const item: ApiKeyItem = {
       pk: keyPk(keyId),
@@ -67,6 +77,7 @@ export class AccessStore {
       label,
       secret_hash: hashSecret(secret),
       created_at: this.deps.clock.now().toISOString(),
+      ...(options.toolsets ? { toolsets: [...options.toolsets] } : {}),
     };
     await this.deps.store.put(
       { ...item, gsi1pk: 'KEYS', gsi1sk: `${item.created_at}#${keyId}` },
@@ -81,7 +92,12 @@ export class AccessStore {
     if (!parsed) return undefined;
     const item = await this.readKey(parsed.keyId);
     if (!item || item.revoked_at || !secretMatches(parsed.secret, item.secret_hash)) return undefined;
-    return { kind: 'api-key', keyId: item.key_id, label: item.label };
+    return {
+      kind: 'api-key',
+      keyId: item.key_id,
+      label: item.label,
+      ...(item.toolsets ? { toolsets: item.toolsets } : {}),
+    };
   }
 
   /** One key's summary; NOT_FOUND (saying how to list keys) when there is none. */
@@ -100,6 +116,14 @@ export class AccessStore {
     const revoked = { ...item, revoked_at: item.revoked_at ?? this.deps.clock.now().toISOString() };
     await this.deps.store.put({ ...revoked, gsi1pk: 'KEYS', gsi1sk: `${item.created_at}#${keyId}` });
     return summary(revoked);
+  }
+
+  /** Sets the toolsets a key's connections get when they choose none; undefined: all of them. */
+  async setKeyToolsets(keyId: string, toolsets: readonly string[] | undefined): Promise<ApiKeySummary> {
+    const { toolsets: _previous, ...item } = await this.requireKey(keyId);
+    const updated: ApiKeyItem = toolsets ? { ...item, toolsets: [...toolsets] } : item;
+    await this.deps.store.put({ ...updated, gsi1pk: 'KEYS', gsi1sk: `${item.created_at}#${keyId}` });
+    return summary(updated);
   }
 
   /** Sets one calendar's grant for a key; `none` removes it. */

@@ -3,10 +3,13 @@ export type Right = 'read' | 'write';
 export type Grant = 'none' | Right;
 
 /**
- * Who is calling. An API key over HTTP; the local owner over stdio and the CLI, who may do
+ * Who is calling. An API key over HTTP (with the toolsets its connections get when they choose
+ * none, if the owner set a default); the local owner over stdio and the CLI, who may do
  * everything (they own the machine and the data dir).
  */
-export type Principal = { kind: 'api-key'; keyId: string; label: string } | { kind: 'local-owner' };
+export type Principal =
+  | { kind: 'api-key'; keyId: string; label: string; toolsets?: readonly string[] }
+  | { kind: 'local-owner' };
 
 export const LOCAL_OWNER: Principal = { kind: 'local-owner' };
 

@@ -1,7 +1,11 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../../core/access/rights.js';
+import { isDomainError } from '../../core/errors.js';
 import { createMcpServer } from '../create-mcp-server.js';
-import type { McpHttpDeps, McpServerDeps } from '../deps.js';
+import type { McpHttpDeps, McpServerDeps, ToolContext } from '../deps.js';
+import type { ToolsetSelection } from '../toolsets.js';
+import { connectionToolsets } from './connection-toolsets.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/health';
@@ -21,12 +25,12 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
  * Serves one MCP request statelessly: a new server and transport per request (a stateless
  * transport refuses reuse), JSON responses rather than SSE so it fits Lambda's request/response.
  */
-async function serveMcp(request: Request, deps: McpServerDeps, principal: Principal): Promise<Response> {
+async function serveMcp(request: Request, deps: McpServerDeps, context: ToolContext): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  const server = createMcpServer(deps, { principal });
+  const server = createMcpServer(deps, context);
   try {
     await server.connect(transport);
     return await transport.handleRequest(request);
@@ -67,7 +71,14 @@ export async function routeHttpRequest(request: Request, deps: McpHttpDeps): Pro
     if (request.method === 'POST') {
       const principal = await authenticate(request, deps);
       if (!principal) return unauthorized(request);
-      return serveMcp(request, deps, principal);
+      let toolsets: ToolsetSelection;
+      try {
+        toolsets = await connectionToolsets(request, deps, principal);
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        return jsonRpcError(400, ErrorCode.InvalidParams, error.message);
+      }
+      return serveMcp(request, deps, { principal, toolsets });
     }
     return jsonRpcError(
       405,

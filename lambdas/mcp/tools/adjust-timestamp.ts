@@ -7,11 +7,9 @@ export const adjustTimestampTool = defineTool({
   name: 'adjust_timestamp',
   title: 'Add or subtract a duration (DST-aware)',
   description:
-    'Moves an instant by a signed compact duration: "+2h", "-30m", "+1d2h30m", "-2w3d", "+90s" (units w, d, ' +
-    'h, m = minutes, s; largest first). Weeks and days keep the wall-clock time in the zone, so "+1d" across ' +
-    'a DST change is 23 or 25 elapsed hours; hours, minutes and seconds add exact elapsed time. Calendar ' +
-    'units apply first. A wall time inside a DST gap moves forward by the gap. Zone: "timezone", else the ' +
-    'configured default, else the input offset (no DST).',
+    'Moves an instant by a signed compact duration ("+2h", "-30m", "+1d2h30m", "-2w3d"; m = minutes). ' +
+    'Weeks and days keep the wall-clock time in the zone ("+1d" across DST is 23 or 25 hours); hours, ' +
+    'minutes and seconds are exact elapsed time. Zone: timezone, else the configured one, else the input offset.',
   input: z.object({
     datetime: rfc3339('the instant to adjust'),
     adjustment: z.string().min(1).describe('Signed compact duration, e.g. "+1d2h30m" or "-2w3d".'),

@@ -9,19 +9,14 @@ import { ianaZone, outputFormat, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
 const localDateTime = (purpose: string) =>
-  z
-    .string()
-    .min(1)
-    .describe(
-      `Local wall-clock date-time WITHOUT offset or "Z", e.g. "2026-03-01T09:00:00" (seconds optional): ${purpose}`,
-    );
+  z.string().min(1).describe(`Local date-time WITHOUT offset, e.g. "2026-03-01T09:00": ${purpose}`);
 
 export const ExpandRruleInput = z.object({
   rrule: z
     .string()
     .min(1)
     .describe(
-      'RFC 5545 RRULE value, e.g. "FREQ=WEEKLY;BYDAY=MO,WE,FR" or "FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1". An "RRULE:" prefix and lower case are accepted. UNTIL must be UTC with a trailing "Z" (e.g. "UNTIL=20261231T235959Z"). COUNT and UNTIL are mutually exclusive.',
+      'RRULE value, e.g. "FREQ=WEEKLY;BYDAY=MO,WE,FR" or "FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;UNTIL=20261231T235959Z".',
     ),
   dtstart: localDateTime('the first occurrence, read in "timezone".'),
   timezone: ianaZone("in which dtstart, exdates and the rule's times of day are read."),
@@ -31,24 +26,20 @@ export const ExpandRruleInput = z.object({
     .min(0)
     .max(MAX_DURATION_MINUTES)
     .default(60)
-    .describe('Length of each instance in elapsed minutes; "end" = "start" + this. Default 60.'),
+    .describe('Length of each instance in minutes.'),
   count: z
     .number()
     .int()
     .min(1)
     .max(MAX_INSTANCES)
     .optional()
-    .describe(
-      `Most instances to return (1-${MAX_INSTANCES}). Default ${DEFAULT_PAGE_SIZE}. If more exist, "truncated" is true and "next_after" says where to continue.`,
-    ),
+    .describe(`Most instances to return (default ${DEFAULT_PAGE_SIZE}).`),
   exdates: z
-    .array(localDateTime('an occurrence start to leave out.'))
+    .array(z.string().min(1))
     .max(MAX_INSTANCES)
     .optional()
-    .describe('Occurrence starts to exclude, as local date-times in "timezone" (same form as dtstart).'),
-  after: rfc3339(
-    'only instances starting at or after this instant. Use "next_after" from a previous call to page.',
-  ).optional(),
+    .describe('Occurrence starts to leave out, in the same local form as dtstart.'),
+  after: rfc3339('only instances starting at or after this (next_after pages).').optional(),
   before: rfc3339('only instances starting at or before this instant.').optional(),
   format: outputFormat,
 });
@@ -80,12 +71,10 @@ export const expandRruleTool = defineTool({
   name: 'expand_rrule',
   title: 'Expand recurrence rule',
   description: [
-    'Expand an RFC 5545 recurrence rule (RRULE) into concrete instances with UTC start/end times.',
-    'Give the rule, a LOCAL dtstart without offset and the IANA timezone it is in; every instance keeps that wall-clock time across DST changes.',
-    'DST: a time that does not exist (spring-forward gap) uses the offset before the gap, so 02:30 on the New York spring-forward day becomes 03:30 EDT (07:30Z); a time that occurs twice (fall-back) is its first occurrence (the DST one). Instances that land on the same instant are merged (e.g. an hourly rule in a gap), so COUNT may yield fewer.',
-    'UNTIL must be UTC ending in "Z" (a rule whose UNTIL lacks "Z" is refused with INVALID_RRULE: convert the local end to UTC).',
-    `Paging: at most "count" instances (default ${DEFAULT_PAGE_SIZE}, max ${MAX_INSTANCES}) are returned. If "truncated" is true, call again with the same arguments and after = "next_after". Use after/before (RFC 3339 instants, inclusive) to ask for a window; a far-past dtstart is fine unless the rule has COUNT, in which case every earlier instance is counted first.`,
-    'Errors: INVALID_RRULE (the message names the part to fix; also for a rule that can never occur, e.g. BYMONTH=2;BYMONTHDAY=30), INVALID_DATETIME (dtstart, exdates, after, before), INVALID_TIMEZONE (with suggestions).',
+    'Expands an RFC 5545 RRULE into instances with UTC start/end. dtstart is LOCAL (no offset) in timezone; instances keep that wall-clock time across DST.',
+    'A time in a DST gap uses the offset before it (02:30 on the New York spring-forward day is 03:30 EDT); a repeated time is its first occurrence.',
+    'UNTIL must be UTC ending in "Z".',
+    `At most "count" instances (default ${DEFAULT_PAGE_SIZE}); if "truncated", call again with after = "next_after".`,
   ].join(' '),
   input: ExpandRruleInput,
   output: ExpandRruleOutput,

@@ -7,10 +7,9 @@ export const getTemporalContextTool = defineTool({
   name: 'get_temporal_context',
   title: 'Current time and zone',
   description:
-    'Call this first. Returns the current instant in UTC and in a zone (the given one, else the configured ' +
-    'default), the UTC offset, whether DST is active, weekday, ISO week, day of year, and the next DST ' +
-    'transition when the zone has one. timezone_configured=false means no default zone is set: UTC was ' +
-    'used, so ask the user for their zone.',
+    'Call this first: the current instant in UTC and in a zone (given, else the configured one), with ' +
+    'offset, DST, weekday, ISO week and the next DST transition. timezone_configured=false means UTC was ' +
+    'used: ask the user for their zone.',
   input: z.object({
     timezone: ianaZone('to report in. Omit to use the configured default zone.').optional(),
   }),

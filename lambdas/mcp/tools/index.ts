@@ -1,5 +1,4 @@
-import { toolCatalogue } from '../tool-catalogue.js';
-import type { ToolDefinition } from '../tool-definition.js';
+import { type Toolsets, toolCatalogue } from '../tool-catalogue.js';
 import { adjustTimestampTool } from './adjust-timestamp.js';
 import { checkAvailabilityTool } from './availability/check-availability.js';
 import { findFreeSlotsTool } from './availability/find-free-slots.js';
@@ -22,30 +21,42 @@ import { expandRruleTool } from './expand-rrule.js';
 import { getTemporalContextTool } from './get-temporal-context.js';
 import { resolveDatetimeTool } from './resolve-datetime.js';
 
-/** Every tool Meridian serves, in the order tools/list shows them. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [
-  getTemporalContextTool,
-  resolveDatetimeTool,
-  convertTimezoneTool,
-  computeDurationTool,
-  adjustTimestampTool,
-  expandRruleTool,
-  listCalendarsTool,
-  listEventsTool,
-  getEventTool,
-  createEventTool,
-  updateEventTool,
-  batchUpdateEventsTool,
-  deleteEventTool,
-  quickAddEventTool,
-  createCalendarTool,
-  manageAttendeesTool,
-  findFreeTimeTool,
-  findFreeSlotsTool,
-  checkAvailabilityTool,
-  getAvailabilityTool,
-  bookSlotTool,
-];
+/**
+ * Every tool Meridian serves, by toolset, in the order tools/list shows them. A connection may
+ * enable a subset (lambdas/mcp/toolsets.ts); adding a toolset is one line here.
+ */
+export const TOOLSETS = {
+  time: [
+    getTemporalContextTool,
+    resolveDatetimeTool,
+    convertTimezoneTool,
+    computeDurationTool,
+    adjustTimestampTool,
+    expandRruleTool,
+  ],
+  calendar: [
+    listCalendarsTool,
+    listEventsTool,
+    getEventTool,
+    createEventTool,
+    updateEventTool,
+    batchUpdateEventsTool,
+    deleteEventTool,
+    quickAddEventTool,
+    createCalendarTool,
+    manageAttendeesTool,
+  ],
+  availability: [
+    findFreeTimeTool,
+    findFreeSlotsTool,
+    checkAvailabilityTool,
+    getAvailabilityTool,
+    bookSlotTool,
+  ],
+} satisfies Toolsets;
+
+/** The toolset names, for parsing a selection (`--toolsets time,calendar`). */
+export const TOOLSET_NAMES: readonly string[] = Object.keys(TOOLSETS);
 
 /** Every tool, loaded: the catalogue of runtimes that import their tools up front. */
-export const allToolsCatalogue = toolCatalogue(ALL_TOOLS);
+export const allToolsCatalogue = toolCatalogue(TOOLSETS);

@@ -5,15 +5,7 @@ import { ianaZone, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
 export const ResolveDatetimeInput = z.object({
-  expression: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .describe(
-      'Time expression to resolve, e.g. "next Tuesday at 2pm", "tomorrow morning", "+3h", "in 2 days", ' +
-        '"end of month", "first Monday of March", "2026-03-15T09:00".',
-    ),
+  expression: z.string().trim().min(1).max(200).describe('Time expression, e.g. "next Tuesday at 2pm".'),
   timezone: ianaZone('to read the expression in. Omit to use the configured zone (UTC if none).').optional(),
   reference_time: rfc3339('resolve relative to this instant instead of now.').optional(),
 });
@@ -35,23 +27,14 @@ export const ResolveDatetimeOutput = z.object({
 });
 export type ResolveDatetimeOutput = z.infer<typeof ResolveDatetimeOutput>;
 
+// What an agent cannot guess: the forms that parse and the readings it must not assume.
 const DESCRIPTION = [
-  'Resolve a human time expression into one exact RFC 3339 instant, read in an IANA zone relative to now',
-  '(or reference_time). Use it instead of doing date arithmetic yourself.',
-  'Forms: now/today/tomorrow/yesterday/tonight; weekdays ("next Monday", "this Friday", "last Wednesday", "Monday");',
-  'times of day; explicit times ("2pm", "14:30", "at 9"); offsets ("+2h", "-30m", "+1d2h", "in 3 days", "2 weeks ago");',
-  'combinations ("next Tuesday at 2pm", "tomorrow morning", "in 2 days at noon"); period boundaries ("start of week",',
-  '"end of month", "next quarter"); ordinals ("first Monday of March", "last Friday of this month");',
-  'dates ("March 15"); RFC 3339 / ISO 8601 (returned as that instant).',
-  'Meanings: weeks run Monday–Sunday. "next X" is X of next week (on a Monday, "next Tuesday" is 8 days away);',
-  '"this X" is X of the current week, possibly past; "last X" is X of the previous week; a bare weekday is the',
-  'first one after today. A date without a time is 00:00; a time alone is today, even if past.',
-  '"end of <period>" is 23:59:59 on its last day; "next quarter"/"next month" is its first day at 00:00.',
-  'morning 09:00, noon 12:00, afternoon 14:00, evening 18:00, tonight/night 20:00, eob/eod/cob 17:00,',
-  '"end of day" 23:59:59, midnight = the 00:00 that ends the day. Hours/minutes/seconds are exact elapsed time;',
-  'days/weeks/months/years keep the wall-clock time across DST. A wall time skipped by DST moves forward by the gap;',
-  'a repeated one takes the first occurrence. Ranges are refused. Unreadable text fails with',
-  'UNRECOGNIZED_EXPRESSION listing the supported forms.',
+  'Resolves a time expression to one RFC 3339 instant in an IANA zone, relative to now (or reference_time);',
+  'use it instead of your own date arithmetic. Forms: now/today/tomorrow, weekdays, "2pm", "+2h", "in 3 days",',
+  '"next Tuesday at 2pm", "tomorrow morning", "end of month", "next quarter", "first Monday of March", "March 15", ISO 8601.',
+  'Weeks run Monday–Sunday: "next X" is X of next week; "this X" is X of this week, possibly past; a bare weekday',
+  'is the next one. A date alone is 00:00. morning 09:00, afternoon 14:00, evening 18:00, eod 17:00.',
+  'Ranges are refused (UNRECOGNIZED_EXPRESSION lists the forms).',
 ].join(' ');
 
 export const resolveDatetimeTool = defineTool({

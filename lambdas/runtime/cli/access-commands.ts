@@ -1,4 +1,7 @@
+import type { ApiKeySummary } from '../../core/access/access-store.js';
 import type { Grant } from '../../core/access/rights.js';
+import { TOOLSET_NAMES } from '../../mcp/tools/index.js';
+import { parseToolsets } from '../../mcp/toolsets.js';
 import type { EmbeddedRuntime } from '../embedded.js';
 
 /** Output sink, so commands are testable without touching process.stdout. */
@@ -15,19 +18,30 @@ class UsageError extends Error {
 
 export { UsageError };
 
-/** `meridian keys create|list|revoke`. */
+const KEYS_USAGE =
+  'Usage: meridian keys create --label NAME [--toolsets LIST] | keys list | keys revoke KEY_ID | keys toolsets KEY_ID LIST|all';
+
+function toolsetsText(key: ApiKeySummary): string {
+  return key.toolsets ? key.toolsets.join(',') : 'all toolsets';
+}
+
+/** `meridian keys create|list|revoke|toolsets`. */
 export async function keysCommand(
   runtime: EmbeddedRuntime,
   args: string[],
-  flags: { label?: string },
+  flags: { label?: string; toolsets?: string },
   out: CliOutput,
 ) {
   const [action, keyId] = args;
   if (action === 'create') {
     const label = flags.label?.trim();
     if (!label) throw new UsageError('keys create needs --label NAME (e.g. --label laptop).');
-    const key = await runtime.access.createKey(label);
-    out.line(`Created API key ${key.key_id} (${key.label}). Copy it now — it is shown only once:\n`);
+    const toolsets =
+      flags.toolsets === undefined ? undefined : parseToolsets(flags.toolsets, TOOLSET_NAMES, '--toolsets');
+    const key = await runtime.access.createKey(label, toolsets ? { toolsets } : {});
+    out.line(
+      `Created API key ${key.key_id} (${key.label}, ${toolsetsText(key)}). Copy it now — it is shown only once:\n`,
+    );
     out.line(`  ${key.token}\n`);
     out.line(
       `It can use no calendar yet: grant some with \`meridian grants set ${key.key_id} <calendar-id> read|write\`,`,
@@ -41,7 +55,7 @@ export async function keysCommand(
       return out.line('No API keys. Create one with `meridian keys create --label NAME`.');
     for (const key of keys) {
       out.line(
-        `${key.key_id}  ${key.label.padEnd(20)}  created ${key.created_at}${key.revoked_at ? `  REVOKED ${key.revoked_at}` : ''}`,
+        `${key.key_id}  ${key.label.padEnd(20)}  created ${key.created_at}  ${toolsetsText(key)}${key.revoked_at ? `  REVOKED ${key.revoked_at}` : ''}`,
       );
     }
     return;
@@ -52,7 +66,20 @@ export async function keysCommand(
     out.line(`Revoked ${revoked.key_id} (${revoked.label}); requests with it now get 401.`);
     return;
   }
-  throw new UsageError('Usage: meridian keys create --label NAME | keys list | keys revoke KEY_ID');
+  if (action === 'toolsets') {
+    const list = args[2];
+    if (!keyId || list === undefined)
+      throw new UsageError(`keys toolsets needs KEY_ID and LIST.\n${KEYS_USAGE}`);
+    const key = await runtime.access.setKeyToolsets(
+      keyId,
+      parseToolsets(list, TOOLSET_NAMES, 'the toolset list'),
+    );
+    out.line(
+      `${key.key_id} (${key.label}): ${toolsetsText(key)} when a connection chooses none (?toolsets=).`,
+    );
+    return;
+  }
+  throw new UsageError(KEYS_USAGE);
 }
 
 /** `meridian grants set KEY CALENDAR none|read|write` and `meridian grants list KEY`. */

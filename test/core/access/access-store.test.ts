@@ -26,6 +26,32 @@ describe('AccessStore', () => {
     });
   });
 
+  describe('setKeyToolsets', () => {
+    it("gives the key's principal its default toolsets, and clears them with undefined", async () => {
+      const key = await runtime.access.createKey('agent', { toolsets: ['time'] });
+      const created = await runtime.access.authenticate(key.token);
+
+      const changed = await runtime.access.setKeyToolsets(key.key_id, ['calendar', 'availability']);
+      const afterChange = await runtime.access.authenticate(key.token);
+      await runtime.access.setKeyToolsets(key.key_id, undefined);
+      const cleared = await runtime.access.authenticate(key.token);
+
+      expect(created).toMatchObject({ toolsets: ['time'] });
+      expect(changed.toolsets).toEqual(['calendar', 'availability']);
+      expect(afterChange).toMatchObject({ toolsets: ['calendar', 'availability'] });
+      expect(cleared).toEqual({ kind: 'api-key', keyId: key.key_id, label: 'agent' });
+    });
+
+    it('keeps a revoked key revoked', async () => {
+      const key = await runtime.access.createKey('gone');
+      await runtime.access.revokeKey(key.key_id);
+
+      await runtime.access.setKeyToolsets(key.key_id, ['time']);
+
+      expect(await runtime.access.authenticate(key.token)).toBeUndefined();
+    });
+  });
+
   describe('authenticate', () => {
     it('accepts the token it issued and names the key', async () => {
       const key = await runtime.access.createKey('agent');

@@ -6,7 +6,7 @@ import type { McpDeps } from '../../../lambdas/mcp/deps.js';
 import { PURE_COMPUTATION } from '../../../lambdas/mcp/tool-definition.js';
 import { successResult } from '../../../lambdas/mcp/tool-result.js';
 import { expandRruleTool } from '../../../lambdas/mcp/tools/expand-rrule.js';
-import { ALL_TOOLS } from '../../../lambdas/mcp/tools/index.js';
+import { TOOLSETS } from '../../../lambdas/mcp/tools/index.js';
 
 // expand_rrule is a pure computation: it reads nothing from its dependencies.
 const deps = {} as McpDeps;
@@ -25,8 +25,8 @@ async function call(args: Record<string, unknown>) {
 
 describe('expand_rrule tool', () => {
   describe('contract', () => {
-    it('is registered in ALL_TOOLS under its public name with pure-computation hints', () => {
-      expect(ALL_TOOLS).toContain(expandRruleTool);
+    it('is registered in the time toolset under its public name with pure-computation hints', () => {
+      expect(TOOLSETS.time).toContain(expandRruleTool);
       expect(expandRruleTool.name).toBe('expand_rrule');
       expect(expandRruleTool.annotations).toEqual(PURE_COMPUTATION);
     });

@@ -7,29 +7,21 @@ export const slotOptionsInput = {
     .string()
     .regex(/^\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}$/, 'expected "HH:MM-HH:MM", e.g. "09:00-17:00"')
     .optional()
-    .describe(
-      'Only offer time within these hours each working day, e.g. "09:00-17:00" ("22:00-06:00" spans midnight).',
-    ),
+    .describe('Hours to stay within each working day, e.g. "09:00-17:00" ("22:00-06:00" spans midnight).'),
   working_days: z
     .array(z.number().int().min(1).max(7))
     .min(1)
     .max(7)
     .optional()
-    .describe('ISO weekdays for working_hours, 1 = Monday … 7 = Sunday. Default Monday–Friday.'),
-  timezone: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      "IANA zone the working hours are read in. Default: the calendar's zone, else the configured zone.",
-    ),
+    .describe('ISO weekdays for working_hours, 1 = Monday; default 1–5.'),
+  timezone: z.string().min(1).optional().describe("IANA zone of working_hours; default the calendar's zone."),
   buffer_minutes: z
     .number()
     .int()
     .min(0)
     .max(240)
     .default(0)
-    .describe('Minutes kept clear before and after every busy event.'),
+    .describe('Minutes kept clear around every busy event.'),
 };
 
 export const FreshnessOutput = z.object({

@@ -8,9 +8,8 @@ export const checkAvailabilityTool = defineTool({
   name: 'check_availability',
   title: 'Is this slot free?',
   description:
-    'Whether one slot of a calendar is free: false when an event or an active booking hold (a book_slot in ' +
-    'progress or just made) covers any part of it; an event that only touches its edge does not. Lists the ' +
-    'conflicts. To reserve the slot safely, use book_slot: a free answer here is not a reservation.',
+    'Whether one slot of a calendar is free of events and booking holds (touching edges do not conflict), ' +
+    'with the conflicts. Not a reservation: book_slot reserves.',
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the slot'),

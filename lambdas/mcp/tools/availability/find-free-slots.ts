@@ -8,10 +8,9 @@ export const findFreeSlotsTool = defineTool({
   name: 'find_free_slots',
   title: 'Find free slots',
   description:
-    'Free time in one calendar between start and end: every gap of at least min_duration_minutes (default 30). ' +
-    'Optional working_hours ("09:00-17:00", weekdays unless working_days says otherwise, in timezone or the ' +
-    "calendar's zone) and buffer_minutes kept clear around events. Free (transparent), cancelled and declined " +
-    'events do not block. "freshness" says whether the answer came from the synced shadow calendar (and how old) or live.',
+    'Free gaps in one calendar between start and end, optionally within working_hours and with ' +
+    'buffer_minutes around events. Free (transparent), cancelled and declined events do not block. ' +
+    '"freshness" says whether the answer came from the synced copy (and its age) or live.',
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the search window'),

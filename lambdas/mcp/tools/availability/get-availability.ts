@@ -8,17 +8,12 @@ export const getAvailabilityTool = defineTool({
   name: 'get_availability',
   title: 'Availability across calendars',
   description:
-    'Merges several calendars into one busy/free view between start and end. privacy "opaque" (default) reports ' +
-    'source_count 0 on every busy block, so nobody can tell how many calendars are behind it; "full" reports how ' +
-    'many calendars are busy in the block. Free slots shorter than min_free_slot_minutes (default 30) are left out; ' +
-    'working_hours and buffer_minutes work as in find_free_slots. calendar_ids defaults to every calendar you can read.',
+    'Merges calendars (default: every one you can read) into one busy/free view between start and end. ' +
+    'privacy "opaque" (default) hides how many calendars are busy in a block (source_count 0); "full" shows it.',
   input: z.object({
     start: rfc3339('start of the window'),
     end: rfc3339('end of the window'),
-    privacy: z
-      .enum(['opaque', 'full'])
-      .default('opaque')
-      .describe('"opaque" hides source counts; "full" shows them.'),
+    privacy: z.enum(['opaque', 'full']).default('opaque'),
     min_free_slot_minutes: z
       .number()
       .int()

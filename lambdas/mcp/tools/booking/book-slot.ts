@@ -6,14 +6,10 @@ export const bookSlotTool = defineTool({
   name: 'book_slot',
   title: 'Book a slot (conflict-free)',
   description:
-    'Books an event in a time slot safely: it locks the slot on the calendar, checks it against the live ' +
-    'calendar and other bookings in progress, creates the event, then releases the lock. Of concurrent ' +
-    'bookings of overlapping slots exactly one succeeds. Needs write access to the calendar. Pass ' +
-    'idempotency_key so that a retry returns the first booking instead of booking twice (without one, the ' +
-    'same parameters count as the same booking). Errors: SLOT_TAKEN (details.conflict names the event in ' +
-    'the way: pick another slot, e.g. with find_free_time), LOCK_CONTENDED (another booking holds an ' +
-    'overlapping slot: retry after details.retry_after_seconds), PROVIDER_ERROR (the calendar service ' +
-    'failed; nothing was booked: retry later), CONTENT_REJECTED (change the summary or description).',
+    'Books an event in a slot without double-booking: of concurrent bookings of overlapping slots exactly ' +
+    'one succeeds. Needs write access. A retry with the same idempotency_key (or the same parameters) ' +
+    'returns the first booking. Errors: SLOT_TAKEN (details.conflict; pick another slot), LOCK_CONTENDED ' +
+    '(retry after details.retry_after_seconds), PROVIDER_ERROR (nothing booked; retry later).',
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
     start: rfc3339('start of the slot'),

@@ -15,36 +15,30 @@ import {
 export const calendarIdInput = z
   .string()
   .min(1)
-  .describe(
-    'Calendar id from list_calendars, e.g. "native/…" or "google/…". Omit for your primary calendar.',
-  );
+  .describe('From list_calendars; omit for your primary calendar.');
 
 export const eventIdInput = z
   .string()
   .min(1)
-  .describe(
-    'Event id from list_events or get_event. An occurrence of a series has the form "<series id>_<start>".',
-  );
+  .describe('Event id from list_events; an occurrence\'s is "<series id>_<start>".');
 
 export const eventTimeInput = EventTime.describe(
-  'Either {date_time: RFC 3339 with offset, time_zone?: IANA} for a timed event, or {date: "YYYY-MM-DD"} for all-day (end date exclusive).',
+  '{date_time: RFC 3339 with offset, time_zone?: IANA} or, all-day, {date: "YYYY-MM-DD"} (end exclusive).',
 );
 
 export const attendeeEmails = z
   .array(z.string().email())
   .max(200)
-  .describe(
-    'Attendee email addresses. On update this replaces the whole list (see manage_attendees to add/remove).',
-  );
+  .describe('Attendee emails; on update, the whole new list (manage_attendees adds or removes).');
 
 export const scopeInput = EditScope.default('this').describe(
-  'For an occurrence of a recurring series: "this" (only it), "following" (it and later ones: the series is split), or "all" (the whole series). Ignored for one-off events.',
+  'For an occurrence of a series: "this", "following" (splits the series) or "all".',
 );
 
 export const ifMatchInput = z
   .string()
   .min(1)
-  .describe('The etag you last read. The write is refused with STALE_WRITE if the event changed since.');
+  .describe('The etag you read: STALE_WRITE if the event changed since.');
 
 /** Editable event fields, all optional (a patch), in tool form: attendees as emails. */
 export const eventFieldsInput = {
@@ -53,13 +47,12 @@ export const eventFieldsInput = {
   location: z.string().max(1024).describe('Location.'),
   start: eventTimeInput,
   end: eventTimeInput,
-  status: EventStatus.describe('"confirmed", "tentative" or "cancelled".'),
-  transparency: Transparency.describe('"opaque" (busy, default) or "transparent" (free).'),
-  visibility: Visibility.describe('"default", "public", "private" or "confidential".'),
+  // The enums name the values; only what they do not say is described.
+  status: EventStatus,
+  transparency: Transparency.describe('"transparent" shows the time as free.'),
+  visibility: Visibility,
   attendees: attendeeEmails,
-  reminders: Reminders.describe(
-    '{use_default, overrides?: [{method: "email"|"popup", minutes}]}; {use_default: false, overrides: []} silences reminders.',
-  ),
+  reminders: Reminders.describe('{use_default: false, overrides: []} silences reminders.'),
   color_id: z
     .string()
     .regex(/^([1-9]|1[01])$/)
@@ -67,7 +60,7 @@ export const eventFieldsInput = {
   recurrence: z
     .array(z.string())
     .max(20)
-    .describe('RFC 5545 lines, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=10"]. EXDATE lines allowed.'),
+    .describe('RFC 5545 lines, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=10"].'),
 };
 
 export const EventViewOutput = CalendarEvent.extend({

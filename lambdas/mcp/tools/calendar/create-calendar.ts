@@ -6,12 +6,11 @@ export const createCalendarTool = defineTool({
   name: 'create_calendar',
   title: 'Create a calendar',
   description:
-    'Creates a calendar: a native Meridian calendar by default, or a secondary calendar on the account ' +
-    'that holds calendar_id (Google or CalDAV, needs write access to it). Only this API key is granted ' +
-    'the new calendar (read and write); other keys get access only when the owner grants it.',
+    'Creates a native calendar, or one on the Google/CalDAV account that holds calendar_id. Only this ' +
+    'API key gets access to it (read and write) until the owner grants others.',
   input: z.object({
     summary: z.string().min(1).max(256).describe('Calendar name.'),
-    description: z.string().max(2048).optional(),
+    description: z.string().max(2048).optional().describe('Plain text.'),
     time_zone: z.string().optional().describe('IANA zone of the calendar, e.g. "America/Los_Angeles".'),
     calendar_id: z
       .string()

@@ -5,10 +5,7 @@ import { calendarIdInput, eventIdInput, ifMatchInput, scopeInput } from './calen
 export const deleteEventTool = defineTool({
   name: 'delete_event',
   title: 'Delete an event',
-  description:
-    'Deletes an event. For an occurrence of a recurring series, scope says what goes: "this" (default), ' +
-    '"following" (it and every later one) or "all" (the whole series). if_match refuses the delete if the ' +
-    'event changed since you read it.',
+  description: 'Deletes an event, or with scope part or all of its series.',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     event_id: eventIdInput,

@@ -8,9 +8,9 @@ export const findFreeTimeTool = defineTool({
   name: 'find_free_time',
   title: 'Busy blocks per calendar',
   description:
-    'Free/busy: for each calendar, the merged busy blocks between start and end (UTC). Events marked free ' +
-    '(transparent), cancelled or declined do not count. Omit calendar_ids to check every calendar this key can read. ' +
-    '"freshness" says whether each answer came from the synced shadow calendar (and its age) or live.',
+    'Free/busy: for each calendar (default: every readable one), the merged busy blocks between start and ' +
+    'end. Free, cancelled and declined events do not count. "freshness" says whether each answer came from ' +
+    'the synced copy (and its age) or live.',
   input: z.object({
     calendar_ids: z.array(z.string().min(1)).min(1).max(50).optional().describe('Calendars to check.'),
     start: rfc3339('start of the range'),

@@ -9,12 +9,11 @@ export const listEventsTool = defineTool({
   name: 'list_events',
   title: 'List events',
   description:
-    'Events overlapping a time window. Without calendar_id it reads every calendar this key can read, in ' +
-    'parallel, merged by start time; a calendar that fails is listed in "errors" and the rest still answer. ' +
-    'Each event carries start/end in UTC and in its own zone. Window defaults: start = now, end = start + 30 ' +
-    'days (at most 400 days). Page with next_page_token (repeat the same query); pages never repeat or drop events.',
+    'Events overlapping a window (default: the next 30 days; at most 400), from one calendar or every ' +
+    'readable one merged by start; a calendar that fails is listed in "errors". Each event has start/end ' +
+    'in UTC and in its zone. Page with next_page_token and the same query.',
   input: z.object({
-    calendar_id: calendarIdInput.optional().describe('One calendar; omit to read all readable calendars.'),
+    calendar_id: calendarIdInput.optional().describe('Omit to read every readable calendar.'),
     start: rfc3339('start of the window').optional(),
     end: rfc3339('end of the window').optional(),
     max_results: z
@@ -25,14 +24,8 @@ export const listEventsTool = defineTool({
       .default(DEFAULT_LIST_RESULTS)
       .describe('Events per page (1–2500).'),
     page_token: z.string().optional().describe('next_page_token from the previous page of the same query.'),
-    single_events: z
-      .boolean()
-      .default(true)
-      .describe('Expand recurring series into occurrences (default true).'),
-    order_by: z
-      .enum(['start_time', 'updated'])
-      .default('start_time')
-      .describe('"start_time" (default) or "updated".'),
+    single_events: z.boolean().default(true).describe('Expand series into occurrences.'),
+    order_by: z.enum(['start_time', 'updated']).default('start_time'),
     query: z
       .string()
       .max(256)

@@ -8,10 +8,9 @@ export const quickAddEventTool = defineTool({
   name: 'quick_add_event',
   title: 'Create an event from a sentence',
   description:
-    'Creates an event from text such as "Lunch with Alice tomorrow at noon at Cafe Rio": the time is read ' +
-    'with the same grammar as resolve_datetime, the words before it become the title, "at …" after it the ' +
-    'location, "for 30 minutes" the length (default 60). A day without a time makes an all-day event. ' +
-    'Returns the event and what was understood — check "understood".',
+    'Creates an event from text such as "Lunch with Alice tomorrow at noon at Cafe Rio for 30 minutes" ' +
+    '(time as in resolve_datetime; default length 60 minutes; a day without a time is all-day). ' +
+    'Check "understood" in the answer.',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     text: z.string().min(3).max(1024).describe('The sentence describing the event.'),

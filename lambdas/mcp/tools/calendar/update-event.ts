@@ -16,10 +16,7 @@ export const patchFields = z.object(eventFieldsInput).partial();
 export const updateEventTool = defineTool({
   name: 'update_event',
   title: 'Update an event',
-  description:
-    'Changes only the fields you pass (attendees replaces the list). For an occurrence of a recurring ' +
-    'series, scope says what changes: "this" (default), "following" (splits the series there) or "all". ' +
-    'Pass if_match (the etag you read) to refuse the write if someone changed the event meanwhile.',
+  description: 'Changes only the fields you pass, on one event or, with scope, on a series.',
   input: patchFields.extend({
     calendar_id: calendarIdInput.optional(),
     event_id: eventIdInput,
