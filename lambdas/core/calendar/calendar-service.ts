@@ -2,7 +2,11 @@ import type { AccessStore } from '../access/access-store.js';
 import { grantAllows, type Principal, type Right } from '../access/rights.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
-import { checkEventContent } from '../firewall/check-event-content.js';
+import {
+  checkCalendarContent,
+  checkEventContent,
+  touchesEventText,
+} from '../firewall/check-event-content.js';
 import type { Clock, RandomSource } from '../ports.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
@@ -138,6 +142,20 @@ export class CalendarService {
     return chosen.record;
   }
 
+  /**
+   * The patch with its text sanitized and checked by the firewall together with the text the update
+   * keeps (an instruction split between a new description and the stored summary is still one).
+   */
+  private async checkedPatch(
+    provider: CalendarProvider,
+    ref: CalendarRef,
+    eventId: string,
+    patch: EventPatch,
+  ): Promise<EventPatch> {
+    if (!touchesEventText(patch)) return patch;
+    return checkEventContent(patch, await provider.getEvent(ref, eventId));
+  }
+
   async providerFor(record: CalendarRecord): Promise<{ provider: CalendarProvider; ref: CalendarRef }> {
     const provider = await this.deps.providers.forConnection(record.connection_id);
     const ref: CalendarRef = {
@@ -176,7 +194,8 @@ export class CalendarService {
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, input.calendar_id, 'write');
     const { provider, ref } = await this.providerFor(record);
-    const written = await provider.updateEvent(ref, input.event_id, checkEventContent(input.patch), {
+    const patch = await this.checkedPatch(provider, ref, input.event_id, input.patch);
+    const written = await provider.updateEvent(ref, input.event_id, patch, {
       scope: input.scope,
       ...(input.if_match ? { if_match: input.if_match } : {}),
     });
@@ -214,7 +233,8 @@ export class CalendarService {
     const { provider, ref } = await this.providerFor(record);
     return mapWithConcurrency(updates, BATCH_CONCURRENCY, async (update) => {
       try {
-        const written = await provider.updateEvent(ref, update.event_id, checkEventContent(update.patch), {
+        const patch = await this.checkedPatch(provider, ref, update.event_id, update.patch);
+        const written = await provider.updateEvent(ref, update.event_id, patch, {
           scope: update.scope,
           ...(update.if_match ? { if_match: update.if_match } : {}),
         });
@@ -245,7 +265,7 @@ export class CalendarService {
         const written = await provider.updateEvent(
           ref,
           input.event_id,
-          checkEventContent({ attendees: [...kept, ...added] }),
+          checkEventContent({ attendees: [...kept, ...added] }, current),
           { scope: 'this', if_match: current.etag },
         );
         return this.view(record, written);
@@ -268,9 +288,13 @@ export class CalendarService {
       : undefined;
     const connectionId = parent?.connection_id ?? 'native';
     const provider = await this.deps.providers.forConnection(connectionId);
-    const created = await provider.createCalendar({
+    // Calendar names and descriptions are read by every agent that lists calendars.
+    const text = checkCalendarContent({
       name: input.name,
       ...(input.description ? { description: input.description } : {}),
+    });
+    const created = await provider.createCalendar({
+      ...text,
       ...(input.time_zone ? { time_zone: input.time_zone } : {}),
     });
     const providerKind = parent?.provider ?? 'native';
