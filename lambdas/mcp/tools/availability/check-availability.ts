@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkAvailability } from '../../../core/availability/availability-queries.js';
 import { rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { AVAILABILITY_READ, FreshnessOutput } from './availability-schemas.js';
+import { AVAILABILITY_READ, FreshnessOutput, LocalSpanOutput } from './availability-schemas.js';
 
 export const checkAvailabilityTool = defineTool({
   name: 'check_availability',
@@ -10,7 +10,7 @@ export const checkAvailabilityTool = defineTool({
   description:
     'Whether one slot of a calendar is free: false when an event or an active booking hold (a book_slot in ' +
     'progress or just made) covers any part of it; an event that only touches its edge does not. Lists the ' +
-    'conflicts. To reserve the slot safely, use book_slot: a free answer here is not a reservation.',
+    "conflicts (UTC and the calendar's local time). To reserve the slot safely, use book_slot: a free answer here is not a reservation.",
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the slot'),
@@ -20,13 +20,12 @@ export const checkAvailabilityTool = defineTool({
     available: z.boolean(),
     calendar_id: z.string(),
     conflicts: z.array(
-      z.object({
+      LocalSpanOutput.extend({
         kind: z.enum(['event', 'booking_hold']),
-        start: z.string(),
-        end: z.string(),
         event_id: z.string().optional(),
       }),
     ),
+    timezone: z.string(),
     freshness: FreshnessOutput,
   }),
   annotations: AVAILABILITY_READ,

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { getAvailability } from '../../../core/availability/availability-queries.js';
 import { outputFormat, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { AVAILABILITY_READ, FreshnessOutput, SlotOutput, slotOptionsInput } from './availability-schemas.js';
+import {
+  AVAILABILITY_READ,
+  FreshnessOutput,
+  LocalSpanOutput,
+  SlotOutput,
+  slotOptionsInput,
+} from './availability-schemas.js';
 
 export const getAvailabilityTool = defineTool({
   name: 'get_availability',
@@ -11,7 +17,8 @@ export const getAvailabilityTool = defineTool({
     'Merges several calendars into one busy/free view between start and end. privacy "opaque" (default) reports ' +
     'source_count 0 on every busy block, so nobody can tell how many calendars are behind it; "full" reports how ' +
     'many calendars are busy in the block. Free slots shorter than min_free_slot_minutes (default 30) are left out; ' +
-    'working_hours and buffer_minutes work as in find_free_slots. calendar_ids defaults to every calendar you can read.',
+    'working_hours, buffers and local times work as in find_free_slots. calendar_ids defaults to every calendar ' +
+    'you can read (none readable is FORBIDDEN, not an empty week).',
   input: z.object({
     start: rfc3339('start of the window'),
     end: rfc3339('end of the window'),
@@ -31,10 +38,11 @@ export const getAvailabilityTool = defineTool({
     format: outputFormat,
   }),
   output: z.object({
-    busy: z.array(z.object({ start: z.string(), end: z.string(), source_count: z.number().int() })),
+    busy: z.array(LocalSpanOutput.extend({ source_count: z.number().int() })),
     free: z.array(SlotOutput),
     calendars_merged: z.number().int(),
     privacy: z.enum(['opaque', 'full']),
+    timezone: z.string(),
     freshness: z.array(FreshnessOutput),
   }),
   annotations: AVAILABILITY_READ,

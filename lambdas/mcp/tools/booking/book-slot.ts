@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { slotTakenWithSuggestions } from '../../../core/availability/alternative-slots.js';
+import { isDomainError } from '../../../core/errors.js';
 import { rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
+import { EventViewOutput, returnEventInput } from '../calendar/calendar-schemas.js';
 
 export const bookSlotTool = defineTool({
   name: 'book_slot',
@@ -10,8 +13,9 @@ export const bookSlotTool = defineTool({
     'calendar and other bookings in progress, creates the event, then releases the lock. Of concurrent ' +
     'bookings of overlapping slots exactly one succeeds. Needs write access to the calendar. Pass ' +
     'idempotency_key so that a retry returns the first booking instead of booking twice (without one, the ' +
-    'same parameters count as the same booking). Errors: SLOT_TAKEN (details.conflict names the event in ' +
-    'the way: pick another slot, e.g. with find_free_time), LOCK_CONTENDED (another booking holds an ' +
+    'same parameters count as the same booking). return_event: true adds the whole event. Errors: SLOT_TAKEN ' +
+    '(details.conflict names the event in the way; details.suggestions: the next free slots of the same ' +
+    'length, to book instead), LOCK_CONTENDED (another booking holds an ' +
     'overlapping slot: retry after details.retry_after_seconds), PROVIDER_ERROR (the calendar service ' +
     'failed; nothing was booked: retry later), CONTENT_REJECTED (change the summary or description).',
   input: z.object({
@@ -27,6 +31,7 @@ export const bookSlotTool = defineTool({
       .max(256)
       .optional()
       .describe('Any string unique to this booking; a retry with the same key returns the first booking.'),
+    return_event: returnEventInput,
   }),
   output: z.object({
     success: z.literal(true),
@@ -39,6 +44,7 @@ export const bookSlotTool = defineTool({
     idempotent_replay: z
       .boolean()
       .describe('true when this answer repeats an earlier booking of the same key.'),
+    event: EventViewOutput.optional(),
   }),
   // Per the reference: it creates an event (not read-only), never overwrites one (not destructive),
   // and a call without idempotency_key repeated with other parameters books again (not idempotent).
@@ -46,7 +52,16 @@ export const bookSlotTool = defineTool({
   run: async (deps, input, { principal }) => {
     // The content firewall's checkEventContent plugs into BookingService (its `checkEventContent`
     // dependency, where the CONTENT FIREWALL HOOK comment is): it runs before anything is locked.
-    const booking = await deps.booking.book(principal, input);
+    const { return_event, ...params } = input;
+    const booking = await deps.booking.book(principal, params).catch(async (error: unknown) => {
+      if (!isDomainError(error, 'SLOT_TAKEN')) throw error;
+      throw await slotTakenWithSuggestions(deps, principal, error, {
+        calendar_id: input.calendar_id,
+        start: Date.parse(input.start),
+        end: Date.parse(input.end),
+        now: deps.clock.now().getTime(),
+      });
+    });
     return {
       success: true as const,
       event_id: booking.event_id,
@@ -56,6 +71,9 @@ export const bookSlotTool = defineTool({
       start: booking.start,
       end: booking.end,
       idempotent_replay: booking.idempotent_replay,
+      ...(return_event
+        ? { event: await deps.calendars.getEvent(principal, booking.calendar_id, booking.event_id) }
+        : {}),
     };
   },
 });

@@ -2,14 +2,15 @@ import { z } from 'zod';
 import { findFreeTime } from '../../../core/calendar/free-busy.js';
 import { rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
-import { FreshnessOutput } from '../availability/availability-schemas.js';
+import { FreshnessOutput, LocalSpanOutput } from '../availability/availability-schemas.js';
 
 export const findFreeTimeTool = defineTool({
   name: 'find_free_time',
   title: 'Busy blocks per calendar',
   description:
-    'Free/busy: for each calendar, the merged busy blocks between start and end (UTC). Events marked free ' +
-    '(transparent), cancelled or declined do not count. Omit calendar_ids to check every calendar this key can read. ' +
+    "Free/busy: for each calendar, the merged busy blocks between start and end, in UTC and on the calendar's " +
+    'clock (timezone) with the weekday. Events marked free (transparent), cancelled or declined do not count. ' +
+    'Omit calendar_ids to check every calendar this key can read (none readable is FORBIDDEN). ' +
     '"freshness" says whether each answer came from the synced shadow calendar (and its age) or live.',
   input: z.object({
     calendar_ids: z.array(z.string().min(1)).min(1).max(50).optional().describe('Calendars to check.'),
@@ -20,7 +21,8 @@ export const findFreeTimeTool = defineTool({
     calendars: z.array(
       z.object({
         calendar_id: z.string(),
-        busy: z.array(z.object({ start: z.string(), end: z.string() })),
+        timezone: z.string().optional(),
+        busy: z.array(LocalSpanOutput),
         freshness: FreshnessOutput.optional(),
         error: z.object({ code: z.string(), message: z.string() }).optional(),
       }),

@@ -10,7 +10,8 @@ export const listEventsTool = defineTool({
   title: 'List events',
   description:
     'Events overlapping a time window. Without calendar_id it reads every calendar this key can read, in ' +
-    'parallel, merged by start time; a calendar that fails is listed in "errors" and the rest still answer. ' +
+    'parallel, merged by start time; a calendar that fails is listed in "errors" and the rest still answer ' +
+    '(none readable is FORBIDDEN, not an empty list). ' +
     'Each event carries start/end in UTC and in its own zone. Window defaults: start = now, end = start + 30 ' +
     'days (at most 400 days). Page with next_page_token (repeat the same query); pages never repeat or drop events.',
   input: z.object({

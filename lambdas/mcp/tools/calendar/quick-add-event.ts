@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readQuickAdd } from '../../../core/calendar/quick-add.js';
 import { ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { calendarIdInput, EventViewOutput } from './calendar-schemas.js';
+import { calendarIdInput, EventReceiptOutput, eventReceipt, returnEventInput } from './calendar-schemas.js';
 
 export const quickAddEventTool = defineTool({
   name: 'quick_add_event',
@@ -11,17 +11,16 @@ export const quickAddEventTool = defineTool({
     'Creates an event from text such as "Lunch with Alice tomorrow at noon at Cafe Rio": the time is read ' +
     'with the same grammar as resolve_datetime, the words before it become the title, "at …" after it the ' +
     'location, "for 30 minutes" the length (default 60). A day without a time makes an all-day event. ' +
-    'Returns the event and what was understood — check "understood".',
+    'Returns its id, etag and what was understood — check "understood" (return_event: true for the whole event).',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     text: z.string().min(3).max(1024).describe('The sentence describing the event.'),
     timezone: ianaZone(
       'to read the time in. Omit for the calendar zone, else the configured default.',
     ).optional(),
+    return_event: returnEventInput,
   }),
-  output: z.object({
-    event_id: z.string(),
-    event: EventViewOutput,
+  output: EventReceiptOutput.extend({
     understood: z.object({
       summary: z.string(),
       time_expression: z.string(),
@@ -39,6 +38,6 @@ export const quickAddEventTool = defineTool({
     const zone = input.timezone ?? calendar.time_zone ?? deps.defaultTimezone;
     const { draft, reading } = readQuickAdd(deps, input.text, zone);
     const event = await deps.calendars.createEvent(principal, calendar.calendar_id, draft);
-    return { event_id: event.id, event, understood: reading };
+    return { ...eventReceipt(event, input.return_event), understood: reading };
   },
 });

@@ -2,13 +2,20 @@ import { z } from 'zod';
 import { defineTool } from '../../tool-definition.js';
 import {
   calendarIdInput,
+  EventReceiptOutput,
   eventFieldsInput,
   eventIdInput,
+  eventReceipt,
   ifMatchInput,
+  returnEventInput,
   scopeInput,
   toDomainPatch,
-  WrittenEventOutput,
 } from './calendar-schemas.js';
+
+/** The fields a patch sets, by name: what an update reports as changed. */
+export function changedFields(fields: Record<string, unknown>): string[] {
+  return Object.keys(fields).filter((field) => fields[field] !== undefined);
+}
 
 /** The patch fields every update takes, all optional. */
 export const patchFields = z.object(eventFieldsInput).partial();
@@ -19,16 +26,18 @@ export const updateEventTool = defineTool({
   description:
     'Changes only the fields you pass (attendees replaces the list). For an occurrence of a recurring ' +
     'series, scope says what changes: "this" (default), "following" (splits the series there) or "all". ' +
-    'Pass if_match (the etag you read) to refuse the write if someone changed the event meanwhile.',
+    'Pass if_match (the etag you read) to refuse the write if someone changed the event meanwhile. Returns ' +
+    'id, new etag and the fields changed (return_event: true for the whole event).',
   input: patchFields.extend({
     calendar_id: calendarIdInput.optional(),
     event_id: eventIdInput,
     scope: scopeInput,
     if_match: ifMatchInput.optional(),
+    return_event: returnEventInput,
   }),
-  output: WrittenEventOutput,
+  output: EventReceiptOutput.extend({ changed: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  run: async (deps, { calendar_id, event_id, scope, if_match, ...fields }, { principal }) => {
+  run: async (deps, { calendar_id, event_id, scope, if_match, return_event, ...fields }, { principal }) => {
     const event = await deps.calendars.updateEvent(principal, {
       ...(calendar_id ? { calendar_id } : {}),
       event_id,
@@ -36,6 +45,6 @@ export const updateEventTool = defineTool({
       scope,
       ...(if_match ? { if_match } : {}),
     });
-    return { event_id: event.id, event };
+    return { ...eventReceipt(event, return_event), changed: changedFields(fields) };
   },
 });
