@@ -125,7 +125,7 @@ describe('availability tools', () => {
             working_hours: '09:00-17:00',
             ...buffers,
           })
-        ).slots as Json[]
+        ).slots as { start_local: string; end_local: string }[]
       ).map((s) => `${s.start_local.slice(11, 16)}-${s.end_local.slice(11, 16)}`);
 
     expect(await gaps({ buffer_after_minutes: 10 })).toEqual(['09:40-13:00', '14:10-17:00']);

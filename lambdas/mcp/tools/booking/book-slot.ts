@@ -3,7 +3,7 @@ import { slotTakenWithSuggestions } from '../../../core/availability/alternative
 import { isDomainError } from '../../../core/errors.js';
 import { rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { EventViewOutput, returnEventInput } from '../calendar/calendar-schemas.js';
+import { RequestedEventOutput, returnEventInput } from '../calendar/calendar-schemas.js';
 
 export const bookSlotTool = defineTool({
   name: 'book_slot',
@@ -44,7 +44,7 @@ export const bookSlotTool = defineTool({
     idempotent_replay: z
       .boolean()
       .describe('true when this answer repeats an earlier booking of the same key.'),
-    event: EventViewOutput.optional(),
+    event: RequestedEventOutput,
   }),
   // Per the reference: it creates an event (not read-only), never overwrites one (not destructive),
   // and a call without idempotency_key repeated with other parameters books again (not idempotent).

@@ -4,9 +4,9 @@ import { DomainError, type ErrorCode } from '../../../core/errors.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   calendarIdInput,
-  EventViewOutput,
   eventIdInput,
   ifMatchInput,
+  RequestedEventOutput,
   returnEventInput,
   scopeInput,
   toDomainPatch,
@@ -41,7 +41,7 @@ export const batchUpdateEventsTool = defineTool({
         event_id: z.string(),
         ok: z.boolean(),
         etag: z.string().optional(),
-        event: EventViewOutput.optional(),
+        event: RequestedEventOutput,
         error: z.object({ code: z.string(), message: z.string() }).optional(),
       }),
     ),

@@ -88,12 +88,22 @@ export const returnEventInput = z
   .default(false)
   .describe('true: also return the whole event as written. Default: only id, etag and what changed.');
 
+/**
+ * The whole event in a write's answer, present only on request. Its shape is get_event's, and is
+ * described there once: repeating that schema in every write tool's listing would cost an agent
+ * about 900 tokens per tool for a field it rarely asks for.
+ */
+export const RequestedEventOutput = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe('With return_event: true, the event as get_event returns it.');
+
 /** What a write answers by default: enough to act on next (the etag for if_match), not the event. */
 export const EventReceiptOutput = z.object({
   event_id: z.string(),
   calendar_id: z.string(),
   etag: z.string(),
-  event: EventViewOutput.optional(),
+  event: RequestedEventOutput,
 });
 
 /** The compact answer to a write, with the whole event only when the caller asked for it. */
