@@ -9,7 +9,7 @@ export const findFreeSlotsTool = defineTool({
   title: 'Find free slots',
   description:
     'Free time in one calendar between start and end. With slot_minutes: bookable slots of exactly that ' +
-    'length (back to back, on quarter hours), ready for book_slot; without: every gap of at least ' +
+    "length (back to back from each gap's first quarter hour), ready for book_slot; without: every gap of at least " +
     'min_duration_minutes. At most max_results ("more": true when cut). Optional working_hours ' +
     '("09:00-17:00", weekdays unless working_days says otherwise) and buffers kept clear before/after events. ' +
     "Times in UTC and local (timezone, else the calendar's zone) with the weekday. Free (transparent), " +
