@@ -134,6 +134,14 @@ describe('availability tools', () => {
       '09:40-13:00',
       '14:10-17:00',
     ]);
+    // Review at 13:00 lies after this window, yet its before-buffer reaches back into it.
+    const beforeReview = await call('find_free_slots', {
+      calendar_id: work,
+      start: '2026-03-02T10:00:00-05:00',
+      end: '2026-03-02T12:55:00-05:00',
+      buffer_before_minutes: 15,
+    });
+    expect(beforeReview.slots).toMatchObject([{ end_local: '2026-03-02T12:45:00-05:00' }]);
   });
 
   it('find_free_slots gives local times and the weekday in the asked zone', async () => {
