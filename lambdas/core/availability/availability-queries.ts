@@ -39,9 +39,9 @@ function windowOf(start: string, end: string): { from: number; to: number } {
   return parseWindow(start, end, MAX_WINDOW_DAYS);
 }
 
-/** The zone answers are given in: the asked one (checked), else the calendar's. */
-function answerZone(options: SlotOptions, calendarZone: string): string {
-  return options.timezone ? requireZone(options.timezone).name : calendarZone;
+/** The asked zone, checked before anything is read; answers fall back to the calendar's. */
+function askedZone(options: SlotOptions): string | undefined {
+  return options.timezone ? requireZone(options.timezone).name : undefined;
 }
 
 function workingHoursOf(options: SlotOptions, zone: string): WorkingHours | undefined {
@@ -96,9 +96,10 @@ export async function findFreeSlots(
   },
 ) {
   const { from, to } = windowOf(input.start, input.end);
+  const asked = askedZone(input);
   const buffers = buffersOf(input);
   const busy = await busyOf(deps, principal, input.calendar_id, from, to, buffers);
-  const zone = answerZone(input, busy.zone);
+  const zone = asked ?? busy.zone;
   const workingHours = workingHoursOf(input, busy.zone);
   const gaps = freeSlots(busy.intervals, from, to, {
     // A gap shorter than the slot cannot hold one; with no slot length, the caller's minimum.
@@ -173,6 +174,7 @@ export async function getAvailability(
   },
 ) {
   const { from, to } = windowOf(input.start, input.end);
+  const asked = askedZone(input);
   const ids =
     input.calendar_ids ??
     (await deps.calendars.requireReadableCalendars(principal)).map((calendar) => calendar.calendar_id);
@@ -181,7 +183,7 @@ export async function getAvailability(
     ids.map((id) => busyOf(deps, principal, id, from, to, buffers)),
   );
   const calendarZone = busy[0]?.zone ?? deps.calendars.zone;
-  const zone = answerZone(input, calendarZone);
+  const zone = asked ?? calendarZone;
   const workingHours = workingHoursOf(input, calendarZone);
   const view = availabilityView(
     busy.map((b) => b.intervals as Interval[]),
