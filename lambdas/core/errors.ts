@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'PROVIDER_AUTH_FAILED'
   | 'SLOT_TAKEN'
   | 'LOCK_CONTENDED'
+  /** Every item of a batch failed, for different reasons (each item's code is in the details). */
+  | 'BATCH_FAILED'
   | 'CONTENT_REJECTED'
   | 'INVALID_QUERY'
   | 'INVALID_PROPERTY'

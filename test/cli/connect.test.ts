@@ -123,6 +123,7 @@ describe('meridian connect with a running server', { timeout: 120_000 }, () => {
       summary: 'Dentist',
       start: { date_time: '2026-06-01T10:00:00+02:00', time_zone: 'Europe/Paris' },
       end: { date_time: '2026-06-01T10:30:00+02:00', time_zone: 'Europe/Paris' },
+      return_event: true,
     });
     const listed = await call('list_events', {
       calendar_id: calendarId,

@@ -208,6 +208,7 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
     const result = await call(agent, 'quick_add_event', {
       calendar_id: home,
       text: 'Lunch with Alice tomorrow at noon at Cafe Rio',
+      return_event: true,
     });
 
     expect(result.understood).toMatchObject({
@@ -249,6 +250,7 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
       summary: 'Re\u200Btro\u202E',
       start: at('2026-03-06T11:00:00-05:00'),
       end: at('2026-03-06T11:30:00-05:00'),
+      return_event: true,
     });
 
     expect(errorOf(rejected)).toMatchObject({ code: 'CONTENT_REJECTED', field: 'description' });
@@ -277,8 +279,10 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
       event_id: made.event_id,
       add_attendees: ['cy@example.com'],
       remove_attendees: ['bob@example.com'],
+      return_event: true,
     });
 
+    expect(result).toMatchObject({ added: ['cy@example.com'], removed: ['bob@example.com'], unchanged: [] });
     expect(result.event.attendees.map((a: Json) => a.email)).toEqual(['ann@example.com', 'cy@example.com']);
   });
 
@@ -291,8 +295,20 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
 
     const workBusy = result.calendars.find((c: Json) => c.calendar_id === work).busy;
     expect(workBusy).toEqual([
-      { start: '2026-03-03T14:00:00.000Z', end: '2026-03-03T14:15:00.000Z' },
-      { start: '2026-03-03T15:00:00.000Z', end: '2026-03-03T16:00:00.000Z' },
+      {
+        start: '2026-03-03T14:00:00.000Z',
+        end: '2026-03-03T14:15:00.000Z',
+        start_local: '2026-03-03T09:00:00-05:00',
+        end_local: '2026-03-03T09:15:00-05:00',
+        weekday: 'Tuesday',
+      },
+      {
+        start: '2026-03-03T15:00:00.000Z',
+        end: '2026-03-03T16:00:00.000Z',
+        start_local: '2026-03-03T10:00:00-05:00',
+        end_local: '2026-03-03T11:00:00-05:00',
+        weekday: 'Tuesday',
+      },
     ]);
   });
 

@@ -89,10 +89,13 @@ describe('calendar tools and per-calendar grants', () => {
       expect(result.structuredContent?.calendars).toEqual([]);
     });
 
-    it('sees none of its events when listing all calendars', async () => {
-      const result = await call('none', 'list_events', { ...window, format: 'json' });
+    it('is told that no calendar was read, rather than shown an empty list, by every all-calendars listing', async () => {
+      for (const name of ['list_events', 'find_free_time', 'get_availability']) {
+        const error = errorOf(await call('none', name, { ...window, format: 'json' }));
 
-      expect(result.structuredContent).toMatchObject({ events: [], calendars_queried: [] });
+        expect(error, name).toMatchObject({ code: 'FORBIDDEN', missing_right: 'read' });
+        expect(error.message, name).toMatch(/no calendar.*grants set/);
+      }
     });
 
     it('gets FORBIDDEN (read) from every read tool', async () => {
@@ -154,9 +157,13 @@ describe('calendar tools and per-calendar grants', () => {
         calendar_id: calendarId,
         event_id: eventId,
         location: 'Room 4',
+        return_event: true,
       });
 
-      expect(result.structuredContent).toMatchObject({ event: { location: 'Room 4' } });
+      expect(result.structuredContent).toMatchObject({
+        changed: ['location'],
+        event: { location: 'Room 4' },
+      });
     });
   });
 

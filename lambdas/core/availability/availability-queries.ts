@@ -1,13 +1,16 @@
 import type { Principal } from '../access/rights.js';
 import type { Interval } from '../calendar/busy-intervals.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
-import { DomainError } from '../errors.js';
 import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
 import { parseWindow } from '../time/window.js';
+import { requireZone } from '../time/zones.js';
 import { type AvailabilityPrivacy, availabilityView } from './availability-view.js';
+import { bookableSlots } from './bookable-slots.js';
 import { type CalendarBusy, calendarBusy, type ViewFreshness } from './calendar-busy.js';
 import { freeSlots } from './free-slots.js';
+import { localSpan } from './local-span.js';
 import { isSlotFree } from './slot-check.js';
+import { MINUTE_MS, wholeMinutes } from './time-window.js';
 import { parseWorkingHours, type WorkingHours } from './working-hours.js';
 
 export interface AvailabilityDeps {
@@ -23,15 +26,22 @@ export interface SlotOptions {
   working_hours?: string | undefined;
   working_days?: number[] | undefined;
   timezone?: string | undefined;
+  /** Shorthand for both sides; the per-side buffers override it. */
   buffer_minutes?: number | undefined;
+  buffer_before_minutes?: number | undefined;
+  buffer_after_minutes?: number | undefined;
 }
 
 /** Longest window an availability question may span. */
 const MAX_WINDOW_DAYS = 93;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function windowOf(start: string, end: string): { from: number; to: number } {
   return parseWindow(start, end, MAX_WINDOW_DAYS);
+}
+
+/** The asked zone, checked before anything is read; answers fall back to the calendar's. */
+function askedZone(options: SlotOptions): string | undefined {
+  return options.timezone ? requireZone(options.timezone).name : undefined;
 }
 
 function workingHoursOf(options: SlotOptions, zone: string): WorkingHours | undefined {
@@ -40,38 +50,78 @@ function workingHoursOf(options: SlotOptions, zone: string): WorkingHours | unde
     : undefined;
 }
 
+/** The buffers in minutes, per side: the per-side option, else the shorthand, else none. */
+function buffersOf(options: SlotOptions): { bufferBeforeMinutes: number; bufferAfterMinutes: number } {
+  return {
+    bufferBeforeMinutes: options.buffer_before_minutes ?? options.buffer_minutes ?? 0,
+    bufferAfterMinutes: options.buffer_after_minutes ?? options.buffer_minutes ?? 0,
+  };
+}
+
 async function busyOf(
   deps: AvailabilityDeps,
   principal: Principal,
   calendarId: string,
   from: number,
   to: number,
-  bufferMs: number,
+  buffers: { bufferBeforeMinutes: number; bufferAfterMinutes: number } = {
+    bufferBeforeMinutes: 0,
+    bufferAfterMinutes: 0,
+  },
 ) {
-  // A buffer reaches outside the window: an event just before it still pads into it.
-  return calendarBusy(deps, principal, calendarId, from - bufferMs, to + bufferMs);
+  // A buffer reaches outside the window: an event just before it still pads into it (its
+  // after-buffer), and one just after it pads back into it (its before-buffer).
+  const early = buffers.bufferAfterMinutes * MINUTE_MS;
+  const late = buffers.bufferBeforeMinutes * MINUTE_MS;
+  return calendarBusy(deps, principal, calendarId, from - early, to + late);
 }
 
 /**
  * find_free_slots: gaps of at least `min_duration_minutes` in one calendar over [start, end),
- * optionally cut to working hours (in `timezone`, else the calendar's zone) and kept clear of
- * events by `buffer_minutes` on each side.
+ * or, with `slot_minutes`, bookable slots of exactly that length cut from those gaps (see
+ * {@link bookableSlots}); at most `max_results`. Optionally cut to working hours (in `timezone`,
+ * else the calendar's zone) and kept clear of events by the buffers. Times are given in UTC and
+ * in that zone.
  */
 export async function findFreeSlots(
   deps: AvailabilityDeps,
   principal: Principal,
-  input: SlotOptions & { calendar_id: string; start: string; end: string; min_duration_minutes: number },
+  input: SlotOptions & {
+    calendar_id: string;
+    start: string;
+    end: string;
+    min_duration_minutes: number;
+    slot_minutes?: number | undefined;
+    max_results: number;
+  },
 ) {
   const { from, to } = windowOf(input.start, input.end);
-  const bufferMs = (input.buffer_minutes ?? 0) * 60_000;
-  const busy = await busyOf(deps, principal, input.calendar_id, from, to, bufferMs);
+  const asked = askedZone(input);
+  const buffers = buffersOf(input);
+  const busy = await busyOf(deps, principal, input.calendar_id, from, to, buffers);
+  const zone = asked ?? busy.zone;
   const workingHours = workingHoursOf(input, busy.zone);
-  const slots = freeSlots(busy.intervals, from, to, {
-    minDurationMinutes: input.min_duration_minutes,
-    bufferMinutes: input.buffer_minutes ?? 0,
+  const gaps = freeSlots(busy.intervals, from, to, {
+    // A gap shorter than the slot cannot hold one; with no slot length, the caller's minimum.
+    minDurationMinutes: input.slot_minutes ?? input.min_duration_minutes,
+    ...buffers,
     ...(workingHours ? { workingHours } : {}),
-  }).map((slot) => ({ start: iso(slot.start), end: iso(slot.end), duration_minutes: slot.duration_minutes }));
-  return { slots, count: slots.length, freshness: busy.freshness };
+  });
+  // One more than asked tells whether the answer was cut short.
+  const found = input.slot_minutes
+    ? bookableSlots(gaps, input.slot_minutes, input.max_results + 1)
+    : gaps.slice(0, input.max_results + 1);
+  const slots = found.slice(0, input.max_results).map((slot) => ({
+    ...localSpan(slot.start, slot.end, zone),
+    duration_minutes: wholeMinutes(slot.end - slot.start),
+  }));
+  return {
+    slots,
+    count: slots.length,
+    ...(found.length > input.max_results ? { more: true } : {}),
+    timezone: zone,
+    freshness: busy.freshness,
+  };
 }
 
 /**
@@ -85,7 +135,7 @@ export async function checkAvailability(
 ) {
   const { from, to } = windowOf(input.start, input.end);
   const [busy, holds] = await Promise.all([
-    busyOf(deps, principal, input.calendar_id, from, to, 0),
+    busyOf(deps, principal, input.calendar_id, from, to),
     deps.activeHolds(input.calendar_id),
   ]);
   const holdIntervals = holds.map((h) => ({
@@ -96,14 +146,14 @@ export async function checkAvailability(
   const verdict = isSlotFree(busy.intervals, holdIntervals, { start: from, end: to });
   const conflicts = verdict.conflicts.map((c) => ({
     kind: c.kind === 'busy' ? ('event' as const) : ('booking_hold' as const),
-    start: iso(c.interval.start),
-    end: iso(c.interval.end),
+    ...localSpan(c.interval.start, c.interval.end, busy.zone),
     ...(c.interval.event_id ? { event_id: c.interval.event_id } : {}),
   }));
   return {
     available: verdict.available,
     calendar_id: input.calendar_id,
     conflicts,
+    timezone: busy.zone,
     freshness: busy.freshness,
   };
 }
@@ -124,23 +174,17 @@ export async function getAvailability(
   },
 ) {
   const { from, to } = windowOf(input.start, input.end);
+  const asked = askedZone(input);
   const ids =
     input.calendar_ids ??
-    (await deps.calendars.listCalendars(principal)).filter((c) => c.can_read).map((c) => c.id);
-  if (ids.length === 0) {
-    throw new DomainError(
-      'INVALID_INPUT',
-      'No calendar to read: pass calendar_ids, or get read access to a calendar first.',
-      {
-        field: 'calendar_ids',
-      },
-    );
-  }
-  const bufferMs = (input.buffer_minutes ?? 0) * 60_000;
+    (await deps.calendars.requireReadableCalendars(principal)).map((calendar) => calendar.calendar_id);
+  const buffers = buffersOf(input);
   const busy: CalendarBusy[] = await Promise.all(
-    ids.map((id) => busyOf(deps, principal, id, from, to, bufferMs)),
+    ids.map((id) => busyOf(deps, principal, id, from, to, buffers)),
   );
-  const workingHours = workingHoursOf(input, busy[0]?.zone ?? deps.calendars.zone);
+  const calendarZone = busy[0]?.zone ?? deps.calendars.zone;
+  const zone = asked ?? calendarZone;
+  const workingHours = workingHoursOf(input, calendarZone);
   const view = availabilityView(
     busy.map((b) => b.intervals as Interval[]),
     from,
@@ -148,19 +192,19 @@ export async function getAvailability(
     {
       privacy: input.privacy,
       minFreeSlotMinutes: input.min_free_slot_minutes,
-      ...(input.buffer_minutes ? { bufferMinutes: input.buffer_minutes } : {}),
+      ...buffers,
       ...(workingHours ? { workingHours } : {}),
     },
   );
   return {
-    busy: view.busy.map((b) => ({ start: iso(b.start), end: iso(b.end), source_count: b.source_count })),
+    busy: view.busy.map((b) => ({ ...localSpan(b.start, b.end, zone), source_count: b.source_count })),
     free: view.free.map((f) => ({
-      start: iso(f.start),
-      end: iso(f.end),
+      ...localSpan(f.start, f.end, zone),
       duration_minutes: f.duration_minutes,
     })),
     calendars_merged: view.calendars_merged,
     privacy: view.privacy,
+    timezone: zone,
     freshness: busy.map((b) => b.freshness) satisfies ViewFreshness[],
   };
 }

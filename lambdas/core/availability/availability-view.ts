@@ -42,11 +42,14 @@ export function availabilityView(
   const merged = mergeWithSources(intervalsByCalendar, from, to);
   // Without a buffer the merged blocks give the same gaps more cheaply; with one, the raw
   // intervals are needed, because one that ends just before the window still pads into it.
-  const blocking = options.bufferMinutes ? intervalsByCalendar.flat() : merged;
+  const { privacy: _privacy, minFreeSlotMinutes, ...slotOptions } = options;
+  const buffered = Boolean(
+    options.bufferMinutes || options.bufferBeforeMinutes || options.bufferAfterMinutes,
+  );
+  const blocking = buffered ? intervalsByCalendar.flat() : merged;
   const free = freeSlots(blocking, from, to, {
-    minDurationMinutes: options.minFreeSlotMinutes ?? 30,
-    ...(options.bufferMinutes !== undefined ? { bufferMinutes: options.bufferMinutes } : {}),
-    ...(options.workingHours ? { workingHours: options.workingHours } : {}),
+    ...slotOptions,
+    minDurationMinutes: minFreeSlotMinutes ?? 30,
   });
   const busy = privacy === 'full' ? merged : merged.map((block) => ({ ...block, source_count: 0 }));
   return { busy, free, calendars_merged: intervalsByCalendar.length, privacy };

@@ -15,9 +15,14 @@ export interface FreeSlotOptions {
   /**
    * Minutes kept clear on both sides of every busy interval: each is widened by this much
    * before gaps are computed, so two events closer than twice the buffer leave no slot between.
+   * Shorthand for both of the per-side buffers below, which override it.
    * @default 0
    */
   bufferMinutes?: number;
+  /** Minutes kept clear before every busy interval (travel, preparation). @default bufferMinutes */
+  bufferBeforeMinutes?: number;
+  /** Minutes kept clear after every busy interval (a break, notes). @default bufferMinutes */
+  bufferAfterMinutes?: number;
   /** Only time inside these hours is free. @default every hour of the window */
   workingHours?: WorkingHours;
 }
@@ -37,10 +42,10 @@ function minutesOption(value: number, field: string): number {
 
 /**
  * The free slots of [from, to): the window (cut to working hours when given) minus the busy
- * intervals (widened by the buffer), keeping slots of at least `minDurationMinutes`. Busy
+ * intervals (widened by the buffers), keeping slots of at least `minDurationMinutes`. Busy
  * intervals may overlap and come in any order; empty ones block nothing. A busy interval
  * outside the window still blocks its buffer inside it, so pass the events of
- * [from − buffer, to + buffer).
+ * [from − after-buffer, to + before-buffer).
  *
  * @example
  * freeSlots(
@@ -59,17 +64,21 @@ export function freeSlots(
 ): FreeSlot[] {
   requireWindow(from, to);
   const minMs = minutesOption(options.minDurationMinutes ?? 30, 'min_duration_minutes');
-  const bufferMs = minutesOption(options.bufferMinutes ?? 0, 'buffer_minutes');
+  // An error names the field the caller actually set: the per-side one, else the shorthand.
+  const side = (value: number | undefined, field: string) =>
+    value === undefined
+      ? minutesOption(options.bufferMinutes ?? 0, 'buffer_minutes')
+      : minutesOption(value, field);
+  const beforeMs = side(options.bufferBeforeMinutes, 'buffer_before_minutes');
+  const afterMs = side(options.bufferAfterMinutes, 'buffer_after_minutes');
   const allowed = options.workingHours
     ? workingWindows(options.workingHours, from, to)
     : [{ start: from, end: to }];
   // Widen only real intervals: a zero-length one occupies no time, so it has no sides to pad.
   const widened =
-    bufferMs === 0
+    beforeMs === 0 && afterMs === 0
       ? busy
-      : busy
-          .filter((b) => b.end > b.start)
-          .map((b) => ({ start: b.start - bufferMs, end: b.end + bufferMs }));
+      : busy.filter((b) => b.end > b.start).map((b) => ({ start: b.start - beforeMs, end: b.end + afterMs }));
   const blocks = mergeWithSources([widened], from, to);
   const slots: FreeSlot[] = [];
   const keep = (start: number, end: number) => {

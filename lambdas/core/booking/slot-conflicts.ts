@@ -58,7 +58,7 @@ export function slotTakenByEvent(event: CalendarEvent, zone: string, calendarId:
   return new DomainError(
     'SLOT_TAKEN',
     `The slot overlaps "${event.summary}" (${start} – ${end}) on ${calendarId}. Nothing was booked: ` +
-      'pick a free slot (find_free_time) and call book_slot again.',
+      'pick a free slot (find_free_slots with slot_minutes) and call book_slot again.',
     { conflict: { source: 'calendar', event_id: event.id, summary: event.summary, start, end } },
   );
 }
@@ -71,7 +71,7 @@ export function slotTakenByShadow(busy: ShadowBusy, zone: string, calendarId: st
   return new DomainError(
     'SLOT_TAKEN',
     `The slot overlaps ${named}(${start} – ${end}) on ${calendarId}. Nothing was booked: ` +
-      'pick a free slot (find_free_time) and call book_slot again.',
+      'pick a free slot (find_free_slots with slot_minutes) and call book_slot again.',
     {
       conflict: {
         source: 'shadow',

@@ -212,7 +212,7 @@ function bookedJustNow(entry: Hold, zone: string, calendarId: string): DomainErr
   return new DomainError(
     'SLOT_TAKEN',
     `The slot overlaps "${summary}" (${start} – ${end}) on ${calendarId}, booked moments ago. Nothing was ` +
-      'booked: pick a free slot (find_free_time) and call book_slot again.',
+      'booked: pick a free slot (find_free_slots with slot_minutes) and call book_slot again.',
     { conflict: { source: 'booking', event_id, summary, start, end } },
   );
 }
@@ -223,7 +223,7 @@ function contended(blocking: Hold[], now: number): DomainError {
   return new DomainError(
     'LOCK_CONTENDED',
     `Another booking is in progress for an overlapping slot on this calendar. Retry in ${seconds} s: ` +
-      'if that booking succeeds you will get SLOT_TAKEN, so you may prefer another slot (find_free_time). ' +
+      'if that booking succeeds you will get SLOT_TAKEN, so you may prefer another slot (find_free_slots). ' +
       'Nothing was booked.',
     {
       retry_after_seconds: seconds,

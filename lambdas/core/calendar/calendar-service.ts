@@ -50,6 +50,26 @@ export interface BatchItemResult {
   error?: { code: string; message: string };
 }
 
+/** What manage_attendees did: the event after it, and each requested email's fate. */
+export interface AttendeeChange {
+  event: EventView;
+  added: string[];
+  removed: string[];
+  /** Requested emails that needed nothing: already invited, or not there to remove. */
+  unchanged: string[];
+}
+
+/** Emails without repeats, compared case-insensitively, first spelling kept. */
+function uniqueEmails(emails: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return emails.filter((email) => {
+    const key = email.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Writes at once per batch: enough to be quick, few enough to stay under provider rate limits. */
 export const BATCH_CONCURRENCY = 10;
 export const MAX_BATCH = 50;
@@ -70,9 +90,27 @@ export class CalendarService {
     return (await this.visible(principal, provider)).map(({ entry }) => entry);
   }
 
-  /** The records of every calendar the principal may read, as loaded for the listing (no second read). */
-  async readableCalendars(principal: Principal): Promise<CalendarRecord[]> {
-    return (await this.visible(principal)).filter(({ entry }) => entry.can_read).map(({ record }) => record);
+  /**
+   * The records of every calendar the principal may read, for a listing over all of them. None is
+   * FORBIDDEN, not an empty answer: an empty week would read as "free" when the key sees nothing.
+   */
+  async requireReadableCalendars(principal: Principal): Promise<CalendarRecord[]> {
+    const readable = (await this.visible(principal))
+      .filter(({ entry }) => entry.can_read)
+      .map(({ record }) => record);
+    if (readable.length > 0) return readable;
+    const [why, fix] =
+      principal.kind === 'api-key'
+        ? [
+            'this key may read no calendar',
+            `The owner can grant one (\`npx meridian grants set ${principal.keyId} CALENDAR_ID read\`), or create one with create_calendar.`,
+          ]
+        : ['there is no calendar yet', 'Create one with create_calendar or connect an account.'];
+    throw new DomainError(
+      'FORBIDDEN',
+      `Nothing was read because ${why}; this is not an empty calendar. ${fix}`,
+      { missing_right: 'read' },
+    );
   }
 
   private async visible(
@@ -246,29 +284,40 @@ export class CalendarService {
     });
   }
 
-  /** Adds and removes attendees without replacing the list; retries once if the event moved on meanwhile. */
+  /**
+   * Adds and removes attendees without replacing the list; retries once if the event moved on
+   * meanwhile. Reports who was added, who removed, and which requested emails needed nothing
+   * (already invited, or not there to remove). When nothing changes, nothing is written: the
+   * event and its etag stay as they were.
+   */
   async manageAttendees(
     principal: Principal,
     input: { calendar_id?: string; event_id: string; add: string[]; remove: string[] },
-  ): Promise<EventView> {
+  ): Promise<AttendeeChange> {
     const record = await this.calendarFor(principal, input.calendar_id, 'write');
     const { provider, ref } = await this.providerFor(record);
     const remove = new Set(input.remove.map((email) => email.toLowerCase()));
     for (let attempt = 0; ; attempt++) {
       const current = await provider.getEvent(ref, input.event_id);
+      const invited = new Set(current.attendees.map((a) => a.email.toLowerCase()));
       const kept = current.attendees.filter((a) => !remove.has(a.email.toLowerCase()));
-      const known = new Set(kept.map((a) => a.email.toLowerCase()));
-      const added: Attendee[] = input.add
-        .filter((email) => !known.has(email.toLowerCase()))
-        .map((email) => ({ email, response_status: 'needsAction' }));
+      const removed = current.attendees.filter((a) => remove.has(a.email.toLowerCase())).map((a) => a.email);
+      const added = uniqueEmails(input.add).filter((email) => !invited.has(email.toLowerCase()));
+      const unchanged = uniqueEmails([...input.add, ...input.remove]).filter(
+        (email) => !added.includes(email) && !removed.some((r) => r.toLowerCase() === email.toLowerCase()),
+      );
+      if (added.length === 0 && removed.length === 0) {
+        return { event: this.view(record, current), added, removed, unchanged };
+      }
+      const invitations: Attendee[] = added.map((email) => ({ email, response_status: 'needsAction' }));
       try {
         const written = await provider.updateEvent(
           ref,
           input.event_id,
-          checkEventContent({ attendees: [...kept, ...added] }, current),
+          checkEventContent({ attendees: [...kept, ...invitations] }, current),
           { scope: 'this', if_match: current.etag },
         );
-        return this.view(record, written);
+        return { event: this.view(record, written), added, removed, unchanged };
       } catch (error) {
         if (attempt > 0 || !isDomainError(error, 'STALE_WRITE')) throw error;
       }

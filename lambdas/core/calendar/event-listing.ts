@@ -200,7 +200,7 @@ export async function listEvents(
   const after = previous ? checkedToken(previous, params, windowText).k : undefined;
   const records = params.calendar_id
     ? [await service.calendarFor(principal, params.calendar_id, 'read')]
-    : await service.readableCalendars(principal);
+    : await service.requireReadableCalendars(principal);
   const wanted = params.max_results + 1;
   const chunk = Math.min(
     MAX_LIST_RESULTS,

@@ -1,5 +1,6 @@
 import type { Principal } from '../access/rights.js';
 import { calendarBusy, type ViewFreshness } from '../availability/calendar-busy.js';
+import { type LocalSpan, localSpan } from '../availability/local-span.js';
 import { isDomainError } from '../errors.js';
 import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
 import { parseWindow } from '../time/window.js';
@@ -8,15 +9,18 @@ import type { CalendarService } from './calendar-service.js';
 
 export interface CalendarBusyBlocks {
   calendar_id: string;
-  busy: { start: string; end: string }[];
+  /** The zone of the `*_local` times: the calendar's. */
+  timezone?: string;
+  busy: LocalSpan[];
   freshness?: ViewFreshness;
   error?: { code: string; message: string };
 }
 
 /**
- * find_free_time: merged busy blocks per calendar over [start, end). Free (transparent),
- * cancelled and declined events do not block. Calendars default to every readable one; one that
- * cannot be read reports its error and the others still answer. Each answer says whether it came
+ * find_free_time: merged busy blocks per calendar over [start, end), in UTC and on the
+ * calendar's wall clock. Free (transparent), cancelled and declined events do not block.
+ * Calendars default to every readable one (none is FORBIDDEN); one that cannot be read reports
+ * its error and the others still answer. Each answer says whether it came
  * from the synced shadow calendar (and how old it is) or live from the provider.
  */
 export async function findFreeTime(
@@ -27,18 +31,16 @@ export async function findFreeTime(
   const { from, to } = parseWindow(input.start, input.end);
   const ids =
     input.calendar_ids ??
-    (await deps.calendars.listCalendars(principal)).filter((c) => c.can_read).map((c) => c.id);
+    (await deps.calendars.requireReadableCalendars(principal)).map((calendar) => calendar.calendar_id);
   const calendars = await Promise.all(
     ids.map(async (calendarId): Promise<CalendarBusyBlocks> => {
       try {
-        const { intervals, freshness } = await calendarBusy(deps, principal, calendarId, from, to);
+        const { intervals, freshness, zone } = await calendarBusy(deps, principal, calendarId, from, to);
         const busy = mergeIntervals(intervals, from, to);
         return {
           calendar_id: calendarId,
-          busy: busy.map((b) => ({
-            start: new Date(b.start).toISOString(),
-            end: new Date(b.end).toISOString(),
-          })),
+          timezone: zone,
+          busy: busy.map((b) => localSpan(b.start, b.end, zone)),
           freshness,
         };
       } catch (error) {

@@ -47,6 +47,21 @@ describe('availability', () => {
       ]);
     });
 
+    it('keeps the buffer before an event apart from the buffer after it; each overrides the shorthand', () => {
+      const busy = [span('10:00', '11:00')];
+
+      expect(
+        freeSlots(busy, t('09:00'), t('12:00'), { bufferBeforeMinutes: 15, minDurationMinutes: 0 }),
+      ).toEqual([slot('09:00', '09:45', 45), slot('11:00', '12:00', 60)]);
+      expect(
+        freeSlots(busy, t('09:00'), t('12:00'), {
+          bufferMinutes: 10,
+          bufferAfterMinutes: 0,
+          minDurationMinutes: 0,
+        }),
+      ).toEqual([slot('09:00', '09:50', 50), slot('11:00', '12:00', 60)]);
+    });
+
     it('merges two events 20 minutes apart into one busy stretch with a 15-minute buffer', () => {
       const busy = [span('10:00', '11:00'), span('11:20', '12:00')];
 

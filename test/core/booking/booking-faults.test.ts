@@ -302,7 +302,7 @@ describe('book_slot with a fault at each step boundary (local state machine, dyn
           },
         },
       });
-      expect((error as Error).message).toMatch(/find_free_time/);
+      expect((error as Error).message).toMatch(/find_free_slots/);
       // The write that found the conflict dropped the expired entries.
       expect(await h.booked()).toEqual([]);
     });

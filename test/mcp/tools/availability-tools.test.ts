@@ -72,10 +72,116 @@ describe('availability tools', () => {
     });
 
     expect(result.slots).toEqual([
-      { start: '2026-03-02T14:45:00.000Z', end: '2026-03-02T17:45:00.000Z', duration_minutes: 180 },
-      { start: '2026-03-02T19:15:00.000Z', end: '2026-03-02T22:00:00.000Z', duration_minutes: 165 },
+      {
+        start: '2026-03-02T14:45:00.000Z',
+        end: '2026-03-02T17:45:00.000Z',
+        start_local: '2026-03-02T09:45:00-05:00',
+        end_local: '2026-03-02T12:45:00-05:00',
+        weekday: 'Monday',
+        duration_minutes: 180,
+      },
+      {
+        start: '2026-03-02T19:15:00.000Z',
+        end: '2026-03-02T22:00:00.000Z',
+        start_local: '2026-03-02T14:15:00-05:00',
+        end_local: '2026-03-02T17:00:00-05:00',
+        weekday: 'Monday',
+        duration_minutes: 165,
+      },
     ]);
+    expect(result.timezone).toBe(ny);
     expect(result.freshness).toMatchObject({ calendar_id: work });
+  });
+
+  it('find_free_slots with slot_minutes returns bookable slots of exactly that length, on quarter hours', async () => {
+    const result = await call('find_free_slots', {
+      calendar_id: work,
+      ...day,
+      working_hours: '09:00-17:00',
+      slot_minutes: 45,
+      buffer_after_minutes: 10,
+      max_results: 4,
+    });
+
+    // Standup ends 09:30, plus 10 minutes after it: the first quarter hour free is 09:45.
+    expect(
+      (result.slots as Json[]).map((s) => `${s.start_local} ${s.end_local} ${s.duration_minutes}`),
+    ).toEqual([
+      '2026-03-02T09:45:00-05:00 2026-03-02T10:30:00-05:00 45',
+      '2026-03-02T10:30:00-05:00 2026-03-02T11:15:00-05:00 45',
+      '2026-03-02T11:15:00-05:00 2026-03-02T12:00:00-05:00 45',
+      '2026-03-02T12:00:00-05:00 2026-03-02T12:45:00-05:00 45',
+    ]);
+    expect(result).toMatchObject({ count: 4, more: true });
+  });
+
+  it('find_free_slots keeps the buffer before events apart from the buffer after them', async () => {
+    const gaps = async (buffers: Json) =>
+      (
+        (
+          await call('find_free_slots', {
+            calendar_id: work,
+            ...day,
+            working_hours: '09:00-17:00',
+            ...buffers,
+          })
+        ).slots as { start_local: string; end_local: string }[]
+      ).map((s) => `${s.start_local.slice(11, 16)}-${s.end_local.slice(11, 16)}`);
+
+    expect(await gaps({ buffer_after_minutes: 10 })).toEqual(['09:40-13:00', '14:10-17:00']);
+    expect(await gaps({ buffer_before_minutes: 10 })).toEqual(['09:30-12:50', '14:00-17:00']);
+    expect(await gaps({ buffer_minutes: 10, buffer_before_minutes: 0 })).toEqual([
+      '09:40-13:00',
+      '14:10-17:00',
+    ]);
+    // Review at 13:00 lies after this window, yet its before-buffer reaches back into it.
+    const beforeReview = await call('find_free_slots', {
+      calendar_id: work,
+      start: '2026-03-02T10:00:00-05:00',
+      end: '2026-03-02T12:55:00-05:00',
+      buffer_before_minutes: 15,
+    });
+    expect(beforeReview.slots).toMatchObject([{ end_local: '2026-03-02T12:45:00-05:00' }]);
+  });
+
+  it('find_free_slots gives local times and the weekday in the asked zone', async () => {
+    const result = await call('find_free_slots', {
+      calendar_id: work,
+      start: '2026-03-02T10:00:00-05:00',
+      end: '2026-03-02T12:00:00-05:00',
+      slot_minutes: 60,
+      timezone: 'Asia/Tokyo',
+    });
+
+    // 10:00 on Monday in New York is midnight starting Tuesday in Tokyo.
+    expect(result).toMatchObject({
+      timezone: 'Asia/Tokyo',
+      slots: [
+        { start: '2026-03-02T15:00:00.000Z', start_local: '2026-03-03T00:00:00+09:00', weekday: 'Tuesday' },
+        { start: '2026-03-02T16:00:00.000Z', start_local: '2026-03-03T01:00:00+09:00', weekday: 'Tuesday' },
+      ],
+    });
+  });
+
+  it('find_free_slots names the field to fix for a bad zone or slot length', async () => {
+    const badZone = (await agent.callTool({
+      name: 'find_free_slots',
+      arguments: { calendar_id: work, ...day, timezone: 'Asia/Tokio' },
+    })) as CallToolResult;
+    const badLength = (await agent.callTool({
+      name: 'find_free_slots',
+      arguments: { calendar_id: work, ...day, slot_minutes: 2 },
+    })) as CallToolResult;
+
+    expect(errorOf(badZone)).toMatchObject({
+      code: 'INVALID_TIMEZONE',
+      field: 'timezone',
+      suggestions: expect.arrayContaining(['Asia/Tokyo']),
+    });
+    expect(errorOf(badLength)).toMatchObject({
+      code: 'INVALID_INPUT',
+      problems: [{ field: 'slot_minutes' }],
+    });
   });
 
   it('check_availability is false when an event covers part of the slot, true when it only touches', async () => {
@@ -92,7 +198,15 @@ describe('availability tools', () => {
 
     expect(overlapping).toMatchObject({
       available: false,
-      conflicts: [{ kind: 'event', start: '2026-03-02T14:00:00.000Z' }],
+      conflicts: [
+        {
+          kind: 'event',
+          start: '2026-03-02T14:00:00.000Z',
+          start_local: '2026-03-02T09:00:00-05:00',
+          weekday: 'Monday',
+        },
+      ],
+      timezone: ny,
     });
     expect(touching).toMatchObject({ available: true, conflicts: [] });
   });
@@ -118,13 +232,16 @@ describe('availability tools', () => {
     const opaque = await call('get_availability', window);
     const full = await call('get_availability', { ...window, privacy: 'full' });
 
-    expect(full.busy).toEqual([
-      { start: '2026-03-02T18:00:00.000Z', end: '2026-03-02T19:30:00.000Z', source_count: 2 },
-    ]);
-    expect(opaque.busy).toEqual([
-      { start: '2026-03-02T18:00:00.000Z', end: '2026-03-02T19:30:00.000Z', source_count: 0 },
-    ]);
-    expect(full.free).toEqual([
+    const block = {
+      start: '2026-03-02T18:00:00.000Z',
+      end: '2026-03-02T19:30:00.000Z',
+      start_local: '2026-03-02T13:00:00-05:00',
+      end_local: '2026-03-02T14:30:00-05:00',
+      weekday: 'Monday',
+    };
+    expect(full.busy).toEqual([{ ...block, source_count: 2 }]);
+    expect(opaque.busy).toEqual([{ ...block, source_count: 0 }]);
+    expect(full.free).toMatchObject([
       { start: '2026-03-02T17:00:00.000Z', end: '2026-03-02T18:00:00.000Z', duration_minutes: 60 },
       { start: '2026-03-02T19:30:00.000Z', end: '2026-03-02T20:00:00.000Z', duration_minutes: 30 },
     ]);

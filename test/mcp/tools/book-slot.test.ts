@@ -74,6 +74,7 @@ describe('book_slot tool', () => {
       'start',
       'end',
       'idempotent_replay',
+      'event',
     ]);
   });
 
@@ -118,11 +119,17 @@ describe('book_slot tool', () => {
     expect(event.attendees.map((a) => a.email)).toEqual(['alice@example.com']);
   });
 
-  it('answers SLOT_TAKEN with the conflicting event and what to do', async () => {
+  it('answers SLOT_TAKEN with the conflicting event and the next free slots of the same length', async () => {
     const first = await call(writer, {
       start: '2026-03-17T09:00:00-04:00',
       end: '2026-03-17T10:00:00-04:00',
       summary: 'Standup',
+    });
+    // Leaves 10:00–10:15 free, too short for an hour: the first alternative comes after it.
+    await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
+      summary: 'Coffee',
+      start: { date_time: '2026-03-17T10:15:00-04:00', time_zone: 'America/New_York' },
+      end: { date_time: '2026-03-17T10:45:00-04:00', time_zone: 'America/New_York' },
     });
 
     const result = await call(writer, {
@@ -131,7 +138,8 @@ describe('book_slot tool', () => {
       summary: 'Clash',
     });
 
-    expect(errorOf(result)).toMatchObject({
+    const error = errorOf(result);
+    expect(error).toMatchObject({
       code: 'SLOT_TAKEN',
       conflict: {
         event_id: first.structuredContent?.event_id,
@@ -140,7 +148,20 @@ describe('book_slot tool', () => {
         end: '2026-03-17T10:00:00-04:00',
       },
     });
-    expect(errorOf(result).message).toMatch(/find_free_time/);
+    const suggestions = error.suggestions as { start: string; end: string; start_local: string }[];
+    expect(suggestions.map((s) => s.start_local)).toEqual([
+      '2026-03-17T10:45:00-04:00',
+      '2026-03-17T11:45:00-04:00',
+      '2026-03-17T12:45:00-04:00',
+    ]);
+    expect(suggestions[0]).toMatchObject({ end_local: '2026-03-17T11:45:00-04:00', weekday: 'Tuesday' });
+    expect(error.message).toMatch(/find_free_slots.*2026-03-17T10:45:00-04:00/);
+    const rebooked = await call(writer, {
+      start: suggestions[0]!.start,
+      end: suggestions[0]!.end,
+      summary: 'Clash',
+    });
+    expect(rebooked.isError ?? false).toBe(false);
   });
 
   it('returns the first booking to a retry with the same idempotency_key', async () => {

@@ -2,6 +2,10 @@ import { z } from 'zod';
 
 /** Inputs and outputs shared by the availability tools. */
 
+function bufferInput(purpose: string) {
+  return z.number().int().min(0).max(240).optional().describe(purpose);
+}
+
 export const slotOptionsInput = {
   working_hours: z
     .string()
@@ -14,14 +18,16 @@ export const slotOptionsInput = {
     .max(7)
     .optional()
     .describe('ISO weekdays for working_hours, 1 = Monday; default 1–5.'),
-  timezone: z.string().min(1).optional().describe("IANA zone of working_hours; default the calendar's zone."),
-  buffer_minutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(240)
-    .default(0)
-    .describe('Minutes kept clear around every busy event.'),
+  timezone: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("IANA zone of working_hours and the *_local times; default the calendar's zone."),
+  buffer_minutes: bufferInput('Minutes kept clear before and after every busy event.'),
+  buffer_before_minutes: bufferInput(
+    'Minutes kept clear before every busy event (overrides buffer_minutes).',
+  ),
+  buffer_after_minutes: bufferInput('Minutes kept clear after every busy event (overrides buffer_minutes).'),
 };
 
 export const FreshnessOutput = z.object({
@@ -31,11 +37,16 @@ export const FreshnessOutput = z.object({
   age_seconds: z.number().optional(),
 });
 
-export const SlotOutput = z.object({
+/** A span in UTC (start, end) and on the answer's wall clock (see its `timezone`). */
+export const LocalSpanOutput = z.object({
   start: z.string(),
   end: z.string(),
-  duration_minutes: z.number().int(),
+  start_local: z.string(),
+  end_local: z.string(),
+  weekday: z.string(),
 });
+
+export const SlotOutput = LocalSpanOutput.extend({ duration_minutes: z.number().int() });
 
 /** Hints shared by the read-only availability tools (reference annotation table). */
 export const AVAILABILITY_READ = {

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { checkAvailability } from '../../../core/availability/availability-queries.js';
 import { rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { AVAILABILITY_READ, FreshnessOutput } from './availability-schemas.js';
+import { AVAILABILITY_READ, FreshnessOutput, LocalSpanOutput } from './availability-schemas.js';
 
 export const checkAvailabilityTool = defineTool({
   name: 'check_availability',
   title: 'Is this slot free?',
   description:
     'Whether one slot of a calendar is free of events and booking holds (touching edges do not conflict), ' +
-    'with the conflicts. Not a reservation: book_slot reserves.',
+    'with the conflicts in UTC and local time. Not a reservation: book_slot reserves.',
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the slot'),
@@ -19,13 +19,12 @@ export const checkAvailabilityTool = defineTool({
     available: z.boolean(),
     calendar_id: z.string(),
     conflicts: z.array(
-      z.object({
+      LocalSpanOutput.extend({
         kind: z.enum(['event', 'booking_hold']),
-        start: z.string(),
-        end: z.string(),
         event_id: z.string().optional(),
       }),
     ),
+    timezone: z.string(),
     freshness: FreshnessOutput,
   }),
   annotations: AVAILABILITY_READ,

@@ -8,24 +8,40 @@ export const findFreeSlotsTool = defineTool({
   name: 'find_free_slots',
   title: 'Find free slots',
   description:
-    'Free gaps in one calendar between start and end, optionally within working_hours and with ' +
-    'buffer_minutes around events. Free (transparent), cancelled and declined events do not block. ' +
-    '"freshness" says whether the answer came from the synced copy (and its age) or live.',
+    'Free time in one calendar between start and end. With slot_minutes: bookable slots of that length ' +
+    "(back to back from each gap's first quarter hour), ready for book_slot; without: the free gaps. At most " +
+    'max_results ("more": true when cut). Optional working_hours and buffers before/after events. Times in UTC ' +
+    "and local (timezone, else the calendar's) with the weekday. Free, cancelled and declined events do not " +
+    'block. "freshness": synced copy (and its age) or live.',
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the search window'),
     end: rfc3339('end of the search window'),
+    slot_minutes: z
+      .number()
+      .int()
+      .min(5)
+      .max(1440)
+      .optional()
+      .describe('Length of the meeting to place, e.g. 30: returns slots of exactly this length.'),
     min_duration_minutes: z
       .number()
       .int()
       .min(1)
       .max(1440)
       .default(30)
-      .describe('Shortest slot worth returning.'),
+      .describe('Without slot_minutes: shortest gap worth returning.'),
+    max_results: z.number().int().min(1).max(200).default(20).describe('Most slots returned (default 20).'),
     ...slotOptionsInput,
     format: outputFormat,
   }),
-  output: z.object({ slots: z.array(SlotOutput), count: z.number().int(), freshness: FreshnessOutput }),
+  output: z.object({
+    slots: z.array(SlotOutput),
+    count: z.number().int(),
+    more: z.boolean().optional(),
+    timezone: z.string(),
+    freshness: FreshnessOutput,
+  }),
   annotations: AVAILABILITY_READ,
   run: (deps, input, { principal }) => findFreeSlots(deps, principal, input),
 });

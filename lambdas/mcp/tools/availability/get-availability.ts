@@ -2,14 +2,21 @@ import { z } from 'zod';
 import { getAvailability } from '../../../core/availability/availability-queries.js';
 import { outputFormat, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { AVAILABILITY_READ, FreshnessOutput, SlotOutput, slotOptionsInput } from './availability-schemas.js';
+import {
+  AVAILABILITY_READ,
+  FreshnessOutput,
+  LocalSpanOutput,
+  SlotOutput,
+  slotOptionsInput,
+} from './availability-schemas.js';
 
 export const getAvailabilityTool = defineTool({
   name: 'get_availability',
   title: 'Availability across calendars',
   description:
-    'Merges calendars (default: every one you can read) into one busy/free view between start and end. ' +
-    'privacy "opaque" (default) hides how many calendars are busy in a block (source_count 0); "full" shows it.',
+    'Merges calendars (default: every one you can read; none readable is FORBIDDEN) into one busy/free view ' +
+    'between start and end, in UTC and local time. privacy "opaque" (default) hides how many calendars are ' +
+    'busy in a block (source_count 0); "full" shows it. working_hours and buffers as in find_free_slots.',
   input: z.object({
     start: rfc3339('start of the window'),
     end: rfc3339('end of the window'),
@@ -26,10 +33,11 @@ export const getAvailabilityTool = defineTool({
     format: outputFormat,
   }),
   output: z.object({
-    busy: z.array(z.object({ start: z.string(), end: z.string(), source_count: z.number().int() })),
+    busy: z.array(LocalSpanOutput.extend({ source_count: z.number().int() })),
     free: z.array(SlotOutput),
     calendars_merged: z.number().int(),
     privacy: z.enum(['opaque', 'full']),
+    timezone: z.string(),
     freshness: z.array(FreshnessOutput),
   }),
   annotations: AVAILABILITY_READ,

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { slotTakenWithSuggestions } from '../../../core/availability/alternative-slots.js';
+import { isDomainError } from '../../../core/errors.js';
 import { rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
+import { RequestedEventOutput, returnEventInput } from '../calendar/calendar-schemas.js';
 
 export const bookSlotTool = defineTool({
   name: 'book_slot',
@@ -8,8 +11,9 @@ export const bookSlotTool = defineTool({
   description:
     'Books an event in a slot without double-booking: of concurrent bookings of overlapping slots exactly ' +
     'one succeeds. Needs write access. A retry with the same idempotency_key (or the same parameters) ' +
-    'returns the first booking. Errors: SLOT_TAKEN (details.conflict; pick another slot), LOCK_CONTENDED ' +
-    '(retry after details.retry_after_seconds), PROVIDER_ERROR (nothing booked; retry later).',
+    'returns the first booking; return_event: true adds the whole event. Errors: SLOT_TAKEN (details.conflict; ' +
+    'details.suggestions: next free slots of the same length), LOCK_CONTENDED (retry after ' +
+    'details.retry_after_seconds), PROVIDER_ERROR (nothing booked; retry later), CONTENT_REJECTED.',
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
     start: rfc3339('start of the slot'),
@@ -23,6 +27,7 @@ export const bookSlotTool = defineTool({
       .max(256)
       .optional()
       .describe('Any string unique to this booking; a retry with the same key returns the first booking.'),
+    return_event: returnEventInput,
   }),
   output: z.object({
     success: z.literal(true),
@@ -35,6 +40,7 @@ export const bookSlotTool = defineTool({
     idempotent_replay: z
       .boolean()
       .describe('true when this answer repeats an earlier booking of the same key.'),
+    event: RequestedEventOutput,
   }),
   // Per the reference: it creates an event (not read-only), never overwrites one (not destructive),
   // and a call without idempotency_key repeated with other parameters books again (not idempotent).
@@ -42,7 +48,16 @@ export const bookSlotTool = defineTool({
   run: async (deps, input, { principal }) => {
     // The content firewall's checkEventContent plugs into BookingService (its `checkEventContent`
     // dependency, where the CONTENT FIREWALL HOOK comment is): it runs before anything is locked.
-    const booking = await deps.booking.book(principal, input);
+    const { return_event, ...params } = input;
+    const booking = await deps.booking.book(principal, params).catch(async (error: unknown) => {
+      if (!isDomainError(error, 'SLOT_TAKEN')) throw error;
+      throw await slotTakenWithSuggestions(deps, principal, error, {
+        calendar_id: input.calendar_id,
+        start: Date.parse(input.start),
+        end: Date.parse(input.end),
+        now: deps.clock.now().getTime(),
+      });
+    });
     return {
       success: true as const,
       event_id: booking.event_id,
@@ -52,6 +67,9 @@ export const bookSlotTool = defineTool({
       start: booking.start,
       end: booking.end,
       idempotent_replay: booking.idempotent_replay,
+      ...(return_event
+        ? { event: await deps.calendars.getEvent(principal, booking.calendar_id, booking.event_id) }
+        : {}),
     };
   },
 });

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { MAX_BATCH } from '../../../core/calendar/calendar-service.js';
+import { DomainError, type ErrorCode } from '../../../core/errors.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   calendarIdInput,
-  EventViewOutput,
   eventIdInput,
   ifMatchInput,
+  RequestedEventOutput,
+  returnEventInput,
   scopeInput,
   toDomainPatch,
 } from './calendar-schemas.js';
@@ -16,7 +18,9 @@ export const batchUpdateEventsTool = defineTool({
   title: 'Update many events',
   description:
     `Applies up to ${MAX_BATCH} partial updates to events of one calendar, concurrently. Each update succeeds ` +
-    'or fails on its own: a failure never undoes the others and is reported with its code and reason.',
+    'or fails on its own: a failure never undoes the others and is reported with its code and reason. Each ' +
+    'success gives the new etag (return_event: true adds the whole event). If every update fails, the call ' +
+    'is an error: their common code, else BATCH_FAILED, with details.failures.',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     updates: z
@@ -26,6 +30,7 @@ export const batchUpdateEventsTool = defineTool({
       .min(1)
       .max(MAX_BATCH)
       .describe(`1–${MAX_BATCH} patches, each with event_id and the fields to change.`),
+    return_event: returnEventInput,
   }),
   output: z.object({
     succeeded: z.number().int(),
@@ -35,13 +40,14 @@ export const batchUpdateEventsTool = defineTool({
       z.object({
         event_id: z.string(),
         ok: z.boolean(),
-        event: EventViewOutput.optional(),
+        etag: z.string().optional(),
+        event: RequestedEventOutput,
         error: z.object({ code: z.string(), message: z.string() }).optional(),
       }),
     ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  run: async (deps, { calendar_id, updates }, { principal }) => {
+  run: async (deps, { calendar_id, updates, return_event }, { principal }) => {
     const results = await deps.calendars.batchUpdate(
       principal,
       calendar_id,
@@ -52,14 +58,37 @@ export const batchUpdateEventsTool = defineTool({
         patch: toDomainPatch(fields),
       })),
     );
-    const succeeded = results.filter((r) => r.ok).length;
-    const failed = results.length - succeeded;
-    const failures = results.filter((r) => !r.ok).map((r) => `${r.event_id} (${r.error?.code})`);
+    const failures = results.flatMap((r) => (r.error ? [{ event_id: r.event_id, ...r.error }] : []));
+    if (failures.length === results.length) throw everyUpdateFailed(failures);
+    const succeeded = results.length - failures.length;
+    const failedIds = failures.map((f) => `${f.event_id} (${f.code})`);
     return {
       succeeded,
-      failed,
-      summary: `${succeeded} succeeded, ${failed} failed${failures.length ? `: ${failures.join(', ')}` : ''}`,
-      results,
+      failed: failures.length,
+      summary: `${succeeded} succeeded, ${failures.length} failed${failedIds.length ? `: ${failedIds.join(', ')}` : ''}`,
+      results: results.map(({ event_id, ok, event, error }) => ({
+        event_id,
+        ok,
+        ...(event ? { etag: event.etag } : {}),
+        ...(event && return_event ? { event } : {}),
+        ...(error ? { error } : {}),
+      })),
     };
   },
 });
+
+/**
+ * A batch that changed nothing is a failure, not a success with a count of 0: its code is the
+ * one every update failed with (so a batch of one reads like update_event), else BATCH_FAILED.
+ */
+function everyUpdateFailed(failures: { event_id: string; code: string; message: string }[]): DomainError {
+  const codes = new Set(failures.map((f) => f.code));
+  const code = codes.size === 1 ? (failures[0]!.code as ErrorCode) : 'BATCH_FAILED';
+  const first = failures[0]!;
+  return new DomainError(
+    code,
+    `All ${failures.length} updates failed and nothing changed; see details.failures for each event's reason ` +
+      `(first: ${first.event_id}: ${first.message})`,
+    { failures },
+  );
+}

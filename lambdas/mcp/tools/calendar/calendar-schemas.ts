@@ -9,6 +9,7 @@ import {
   Transparency,
   Visibility,
 } from '../../../core/calendar/event.js';
+import type { EventView } from '../../../core/calendar/event-view.js';
 
 /** Shared input and output pieces of the calendar tools, described once. */
 
@@ -73,6 +74,40 @@ export const EventViewOutput = CalendarEvent.extend({
 });
 
 export const WrittenEventOutput = z.object({ event_id: z.string(), event: EventViewOutput });
+
+/** The one name every write tool uses to ask for the whole event back. */
+export const returnEventInput = z
+  .boolean()
+  .default(false)
+  .describe('true: also return the whole event as written. Default: only id, etag and what changed.');
+
+/**
+ * The whole event in a write's answer, present only on request. Its shape is get_event's, and is
+ * described there once: repeating that schema in every write tool's listing would cost an agent
+ * about 900 tokens per tool for a field it rarely asks for.
+ */
+export const RequestedEventOutput = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe('With return_event: true, the event as get_event returns it.');
+
+/** What a write answers by default: enough to act on next (the etag for if_match), not the event. */
+export const EventReceiptOutput = z.object({
+  event_id: z.string(),
+  calendar_id: z.string(),
+  etag: z.string(),
+  event: RequestedEventOutput,
+});
+
+/** The compact answer to a write, with the whole event only when the caller asked for it. */
+export function eventReceipt(event: EventView, returnEvent: boolean) {
+  return {
+    event_id: event.id,
+    calendar_id: event.calendar_id,
+    etag: event.etag,
+    ...(returnEvent ? { event } : {}),
+  };
+}
 
 /** Turns tool-form fields (attendee emails) into the domain patch. */
 export function toDomainPatch<T extends { attendees?: string[] | undefined }>(fields: T) {

@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import { defineTool } from '../../tool-definition.js';
-import { calendarIdInput, eventFieldsInput, toDomainPatch, WrittenEventOutput } from './calendar-schemas.js';
+import {
+  calendarIdInput,
+  EventReceiptOutput,
+  eventFieldsInput,
+  eventReceipt,
+  returnEventInput,
+  toDomainPatch,
+} from './calendar-schemas.js';
 
 export const createEventTool = defineTool({
   name: 'create_event',
   title: 'Create an event',
   description:
     'Creates a one-off, all-day or recurring event (recurrence: ["RRULE:…"]). Needs write access to the ' +
-    'calendar. Returns the event as written, with its id and etag.',
+    'calendar. Returns its id and etag (return_event: true for the whole event).',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     summary: eventFieldsInput.summary,
@@ -21,11 +28,12 @@ export const createEventTool = defineTool({
     transparency: eventFieldsInput.transparency.optional(),
     visibility: eventFieldsInput.visibility.optional(),
     color_id: eventFieldsInput.color_id.optional(),
+    return_event: returnEventInput,
   }),
-  output: WrittenEventOutput,
+  output: EventReceiptOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  run: async (deps, { calendar_id, ...fields }, { principal }) => {
+  run: async (deps, { calendar_id, return_event, ...fields }, { principal }) => {
     const event = await deps.calendars.createEvent(principal, calendar_id, toDomainPatch(fields));
-    return { event_id: event.id, event };
+    return eventReceipt(event, return_event);
   },
 });

@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { findFreeTime } from '../../../core/calendar/free-busy.js';
 import { rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
-import { FreshnessOutput } from '../availability/availability-schemas.js';
+import { FreshnessOutput, LocalSpanOutput } from '../availability/availability-schemas.js';
 
 export const findFreeTimeTool = defineTool({
   name: 'find_free_time',
   title: 'Busy blocks per calendar',
   description:
-    'Free/busy: for each calendar (default: every readable one), the merged busy blocks between start and ' +
-    'end. Free, cancelled and declined events do not count. "freshness" says whether each answer came from ' +
-    'the synced copy (and its age) or live.',
+    'Free/busy: for each calendar (default: every readable one; none readable is FORBIDDEN), the merged busy ' +
+    "blocks between start and end, in UTC and on the calendar's clock with the weekday. Free, cancelled and " +
+    'declined events do not count. "freshness": synced copy (and its age) or live.',
   input: z.object({
     calendar_ids: z.array(z.string().min(1)).min(1).max(50).optional().describe('Calendars to check.'),
     start: rfc3339('start of the range'),
@@ -20,7 +20,8 @@ export const findFreeTimeTool = defineTool({
     calendars: z.array(
       z.object({
         calendar_id: z.string(),
-        busy: z.array(z.object({ start: z.string(), end: z.string() })),
+        timezone: z.string().optional(),
+        busy: z.array(LocalSpanOutput),
         freshness: FreshnessOutput.optional(),
         error: z.object({ code: z.string(), message: z.string() }).optional(),
       }),

@@ -1,33 +1,57 @@
 import { z } from 'zod';
 import { defineTool } from '../../tool-definition.js';
-import { calendarIdInput, eventIdInput, WrittenEventOutput } from './calendar-schemas.js';
+import {
+  calendarIdInput,
+  EventReceiptOutput,
+  eventIdInput,
+  eventReceipt,
+  returnEventInput,
+} from './calendar-schemas.js';
+
+const emails = z.array(z.string().email()).max(100).default([]);
 
 export const manageAttendeesTool = defineTool({
   name: 'manage_attendees',
   title: 'Add or remove attendees',
   description:
-    'Adds and removes attendees of one event (or one occurrence) without replacing the whole list. ' +
-    'Adding someone already invited or removing someone absent changes nothing.',
+    'Adds and removes attendees of one event (or one occurrence) without replacing the whole list. Reports ' +
+    'added, removed and unchanged (already invited, or not there to remove); when nothing changes nothing is ' +
+    'written and the etag stays the same. return_event: true for the whole event.',
   input: z
     .object({
       calendar_id: calendarIdInput.optional(),
       event_id: eventIdInput,
-      add_attendees: z.array(z.string().email()).max(100).default([]).describe('Emails to invite.'),
-      remove_attendees: z.array(z.string().email()).max(100).default([]).describe('Emails to remove.'),
+      add_attendees: emails.describe('Emails to invite.'),
+      remove_attendees: emails.describe('Emails to remove.'),
+      return_event: returnEventInput,
     })
     .refine((input) => input.add_attendees.length + input.remove_attendees.length > 0, {
       message: 'Give add_attendees or remove_attendees (or both).',
       path: ['add_attendees'],
-    }),
-  output: WrittenEventOutput,
+    })
+    .refine(
+      (input) => {
+        const removing = new Set(input.remove_attendees.map((email) => email.toLowerCase()));
+        return !input.add_attendees.some((email) => removing.has(email.toLowerCase()));
+      },
+      {
+        message: 'An email cannot be both added and removed; keep it in one list.',
+        path: ['remove_attendees'],
+      },
+    ),
+  output: EventReceiptOutput.extend({
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    unchanged: z.array(z.string()),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   run: async (deps, input, { principal }) => {
-    const event = await deps.calendars.manageAttendees(principal, {
+    const { event, ...change } = await deps.calendars.manageAttendees(principal, {
       ...(input.calendar_id ? { calendar_id: input.calendar_id } : {}),
       event_id: input.event_id,
       add: input.add_attendees,
       remove: input.remove_attendees,
     });
-    return { event_id: event.id, event };
+    return { ...eventReceipt(event, input.return_event), ...change };
   },
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readQuickAdd } from '../../../core/calendar/quick-add.js';
 import { ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { calendarIdInput, EventViewOutput } from './calendar-schemas.js';
+import { calendarIdInput, EventReceiptOutput, eventReceipt, returnEventInput } from './calendar-schemas.js';
 
 export const quickAddEventTool = defineTool({
   name: 'quick_add_event',
@@ -10,17 +10,16 @@ export const quickAddEventTool = defineTool({
   description:
     'Creates an event from text such as "Lunch with Alice tomorrow at noon at Cafe Rio for 30 minutes" ' +
     '(time as in resolve_datetime; default length 60 minutes; a day without a time is all-day). ' +
-    'Check "understood" in the answer.',
+    'Returns id, etag and "understood" — check it (return_event: true for the whole event).',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     text: z.string().min(3).max(1024).describe('The sentence describing the event.'),
     timezone: ianaZone(
       'to read the time in. Omit for the calendar zone, else the configured default.',
     ).optional(),
+    return_event: returnEventInput,
   }),
-  output: z.object({
-    event_id: z.string(),
-    event: EventViewOutput,
+  output: EventReceiptOutput.extend({
     understood: z.object({
       summary: z.string(),
       time_expression: z.string(),
@@ -38,6 +37,6 @@ export const quickAddEventTool = defineTool({
     const zone = input.timezone ?? calendar.time_zone ?? deps.defaultTimezone;
     const { draft, reading } = readQuickAdd(deps, input.text, zone);
     const event = await deps.calendars.createEvent(principal, calendar.calendar_id, draft);
-    return { event_id: event.id, event, understood: reading };
+    return { ...eventReceipt(event, input.return_event), understood: reading };
   },
 });

@@ -2,13 +2,20 @@ import { z } from 'zod';
 import { defineTool } from '../../tool-definition.js';
 import {
   calendarIdInput,
+  EventReceiptOutput,
   eventFieldsInput,
   eventIdInput,
+  eventReceipt,
   ifMatchInput,
+  returnEventInput,
   scopeInput,
   toDomainPatch,
-  WrittenEventOutput,
 } from './calendar-schemas.js';
+
+/** The fields a patch sets, by name: what an update reports as changed. */
+export function changedFields(fields: Record<string, unknown>): string[] {
+  return Object.keys(fields).filter((field) => fields[field] !== undefined);
+}
 
 /** The patch fields every update takes, all optional. */
 export const patchFields = z.object(eventFieldsInput).partial();
@@ -16,16 +23,19 @@ export const patchFields = z.object(eventFieldsInput).partial();
 export const updateEventTool = defineTool({
   name: 'update_event',
   title: 'Update an event',
-  description: 'Changes only the fields you pass, on one event or, with scope, on a series.',
+  description:
+    'Changes only the fields you pass, on one event or, with scope, on a series. Returns id, new etag and ' +
+    'the fields changed (return_event: true for the whole event).',
   input: patchFields.extend({
     calendar_id: calendarIdInput.optional(),
     event_id: eventIdInput,
     scope: scopeInput,
     if_match: ifMatchInput.optional(),
+    return_event: returnEventInput,
   }),
-  output: WrittenEventOutput,
+  output: EventReceiptOutput.extend({ changed: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  run: async (deps, { calendar_id, event_id, scope, if_match, ...fields }, { principal }) => {
+  run: async (deps, { calendar_id, event_id, scope, if_match, return_event, ...fields }, { principal }) => {
     const event = await deps.calendars.updateEvent(principal, {
       ...(calendar_id ? { calendar_id } : {}),
       event_id,
@@ -33,6 +43,6 @@ export const updateEventTool = defineTool({
       scope,
       ...(if_match ? { if_match } : {}),
     });
-    return { event_id: event.id, event };
+    return { ...eventReceipt(event, return_event), changed: changedFields(fields) };
   },
 });
