@@ -26,15 +26,16 @@ export interface CalendarBusy {
 const MAX_LIVE_EVENTS = 2500;
 
 /**
- * TOO_MANY_OCCURRENCES: the calendar has more events in the window than one answer reads (a
- * dense recurring series), so time missing from the read may be busy; never answer "free".
+ * TOO_MANY_OCCURRENCES: the calendar has more events in the window than one answer reads (more
+ * than MAX_LIVE_EVENTS, or a series past MAX_SERIES_INSTANCES), so time missing from the read
+ * may be busy: refuse rather than call it free.
  */
 function tooManyOccurrences(calendarId: string, from: number, to: number): DomainError {
   return new DomainError(
     'TOO_MANY_OCCURRENCES',
     `${calendarId} has more events between ${new Date(from).toISOString()} and ${new Date(to).toISOString()} ` +
-      'than Meridian reads for one answer (a recurring event repeats very often), so its free time there is ' +
-      'unknown. Ask about a shorter window, e.g. one hour, or find the series with list_events.',
+      'than Meridian reads for one answer (often a recurring event that repeats every minute or second), so ' +
+      'its free time there is unknown. Ask about a shorter window, e.g. one hour, or find the series with list_events.',
     { calendar_id: calendarId },
   );
 }

@@ -108,7 +108,7 @@ export class TableShadowCalendar implements ShadowCalendar {
   ): Promise<{ events: CalendarEvent[]; complete: boolean }> {
     const { provider, ref } = await this.deps.calendars.providerFor(record);
     const events: CalendarEvent[] = [];
-    let complete = true;
+    const complete = true;
     let pageToken: string | undefined;
     do {
       const page = await provider.listEvents(ref, {
@@ -119,9 +119,10 @@ export class TableShadowCalendar implements ShadowCalendar {
         ...(pageToken ? { page_token: pageToken } : {}),
       });
       events.push(...page.events);
-      complete &&= !page.incomplete;
+      // An incomplete answer is refused whatever the later pages hold: do not expand them too.
+      if (page.incomplete) return { events, complete: false };
       pageToken = page.next_page_token;
     } while (pageToken);
-    return { events, complete };
+    return { events, complete: true };
   }
 }

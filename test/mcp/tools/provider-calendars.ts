@@ -108,6 +108,7 @@ export async function startProviderCalendars() {
   const calendars: Record<ProviderName, string> = { native, google: googleId, caldav: caldavId };
   return {
     runtime,
+    google,
     calendars,
     call,
     callRaw,
