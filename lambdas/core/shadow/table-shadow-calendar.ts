@@ -108,7 +108,6 @@ export class TableShadowCalendar implements ShadowCalendar {
   ): Promise<{ events: CalendarEvent[]; complete: boolean }> {
     const { provider, ref } = await this.deps.calendars.providerFor(record);
     const events: CalendarEvent[] = [];
-    const complete = true;
     let pageToken: string | undefined;
     do {
       const page = await provider.listEvents(ref, {
