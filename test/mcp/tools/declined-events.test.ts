@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import type { Attendee } from '../../../lambdas/core/calendar/event.js';
 import { errorOf } from '../../support/mcp-client.js';
 import {
@@ -49,6 +50,54 @@ describe('an event the calendar owner declined', () => {
 
   afterAll(async () => {
     await env?.close();
+  });
+
+  describe('owner_email on create_calendar', () => {
+    it('is shown by list_calendars', async () => {
+      const listed = await env.call('list_calendars', { provider: 'native', format: 'json' });
+
+      expect(listed.calendars).toEqual([
+        expect.objectContaining({ id: env.calendars.native, owner_email: OWNER }),
+      ]);
+    });
+
+    it('is refused, naming the field, for a calendar on a connected account', async () => {
+      const error = errorOf(
+        await env.callRaw('create_calendar', {
+          summary: 'Team',
+          calendar_id: env.calendars.google,
+          owner_email: OWNER,
+        }),
+      );
+
+      expect(error).toMatchObject({ code: 'INVALID_INPUT', field: 'owner_email' });
+      expect(error.message).toMatch(/native calendars only/);
+    });
+
+    it('is refused when it is not an email address', async () => {
+      const result = await env.callRaw('create_calendar', { summary: 'Team', owner_email: 'ann' });
+
+      expect(errorOf(result)).toMatchObject({ code: 'INVALID_INPUT', problems: [{ field: 'owner_email' }] });
+    });
+
+    it('left out, nobody is the owner and a declined event still blocks', async () => {
+      const anonymous = (await env.call('create_calendar', { summary: 'Shared', time_zone: NY }))
+        .calendar_id as string;
+      await env.runtime.calendars.createEvent(LOCAL_OWNER, anonymous, {
+        summary: 'Planning',
+        start: { date_time: '2026-03-04T10:00:00-05:00', time_zone: NY },
+        end: { date_time: '2026-03-04T11:00:00-05:00', time_zone: NY },
+        attendees: [{ email: OWNER, response_status: 'declined' }],
+      });
+
+      const answer = await env.call('check_availability', {
+        calendar_id: anonymous,
+        start: '2026-03-04T10:00:00-05:00',
+        end: '2026-03-04T11:00:00-05:00',
+      });
+
+      expect(answer.available).toBe(false);
+    });
   });
 
   describe.each(phases)('$name', ({ date, synced }) => {
