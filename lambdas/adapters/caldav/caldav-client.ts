@@ -83,8 +83,14 @@ export class CalDavClient {
   ownerAddresses(): Promise<string[]> {
     this.owner ??= this.login()
       .then(() => this.dav.fetchCalendarUserAddresses({ account: this.dav.account! }))
-      .catch(() => [] as string[])
-      .then((hrefs) => ownerAddressesFrom(hrefs, this.connection.username));
+      .then(
+        (hrefs) => ownerAddressesFrom(hrefs, this.connection.username),
+        () => {
+          // A failed read (network, a server without the property) is asked again next time.
+          this.owner = undefined;
+          return ownerAddressesFrom([], this.connection.username);
+        },
+      );
     return this.owner;
   }
 

@@ -36,9 +36,11 @@ export function busyFromEntries(
   for (const master of entries.series) {
     masters.add(master.id);
     const series = { master, overrides: overridesOf.get(master.id) ?? [] };
-    // All-day series expand in UTC and are placed in the zone below, so they are widened like
-    // the read; timed ones are not, lest a dense rule spend its expansion before the window.
-    const slack = 'date' in master.start ? READ_SLACK_MS : 0;
+    // All-day dates expand in UTC and are placed in the zone below, so a series with any is
+    // widened like the read; timed ones are not, lest a dense rule spend its expansion before
+    // the window.
+    const allDay = [master, ...series.overrides].some((event) => 'date' in event.start);
+    const slack = allDay ? READ_SLACK_MS : 0;
     try {
       const expanded = expandSeriesWithin(series, fromMs - slack, toMs + slack, zone);
       events.push(...expanded.events);
