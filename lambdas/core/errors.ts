@@ -24,7 +24,8 @@ export type ErrorCode =
   | 'CONTENT_REJECTED'
   | 'INVALID_QUERY'
   | 'INVALID_PROPERTY'
-  | 'INVALID_VALUE';
+  | 'INVALID_VALUE'
+  | 'TOO_MANY_OCCURRENCES';
 
 /**
  * A failure caused by the caller's input or the state of the domain, never by a bug.

@@ -168,7 +168,12 @@ export class FakeGoogleStore {
   }
 
   private write(calendar: FakeCalendar, id: string, event: GoogleEvent): GoogleEvent {
-    const written = { ...event, etag: this.nextEtag(), updated: new Date().toISOString() };
+    const written = {
+      ...event,
+      ...(event.attendees ? { attendees: markSelf(event.attendees, calendar.id) } : {}),
+      etag: this.nextEtag(),
+      updated: new Date().toISOString(),
+    };
     calendar.events.set(id, { event: written, seq: this.nextSeq(), deleted: false });
     return written;
   }
@@ -177,6 +182,19 @@ export class FakeGoogleStore {
     this.etagCounter += 1000;
     return `"${this.etagCounter}"`;
   }
+}
+
+/**
+ * Google's read-only `self`: true on the attendee that is the calendar this copy of the event is
+ * on (its id is the owner's address), absent on the others, whatever the client sent.
+ */
+function markSelf(
+  attendees: calendar_v3.Schema$EventAttendee[],
+  calendarId: string,
+): calendar_v3.Schema$EventAttendee[] {
+  return attendees.map(({ self: _sent, ...attendee }) =>
+    attendee.email?.toLowerCase() === calendarId.toLowerCase() ? { ...attendee, self: true } : attendee,
+  );
 }
 
 function virtualInstance(

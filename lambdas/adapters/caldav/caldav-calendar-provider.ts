@@ -106,11 +106,13 @@ export class CalDavCalendarProvider implements CalendarProvider {
     const toMs = parseInstant(query.end, 'end').toMillis();
     // CalDAV has no paging: the whole window is read, then paged by (start, id) key-set.
     const zone = this.resources.zoneOf(calendar);
-    const events = (await this.resources.inWindow(calendar, fromMs, toMs)).flatMap((parsed) =>
+    const found = (await this.resources.inWindow(calendar, fromMs, toMs)).map((parsed) =>
       eventsInWindow(parsed, fromMs, toMs, query.single_events, zone),
     );
+    const events = found.flatMap((f) => f.events);
     const matching = query.query ? events.filter((e) => matchesText(e, query.query!)) : events;
-    return pageByStart(matching, query.max_results, query.page_token);
+    const page = pageByStart(matching, query.max_results, query.page_token);
+    return found.every((f) => f.complete) ? page : { ...page, incomplete: true };
   }
 
   async getEvent(calendar: CalendarRef, eventId: string): Promise<CalendarEvent> {

@@ -47,6 +47,7 @@ export class CalDavClient {
   private readonly fetch: typeof fetch;
   private readonly authHeaders: Record<string, string>;
   private loggedIn?: Promise<void>;
+  private owner?: Promise<string[]>;
 
   constructor(private readonly connection: CalDavConnection) {
     this.fetch = guardedFetch(connection.fetch ?? globalThis.fetch, connection);
@@ -71,6 +72,26 @@ export class CalDavClient {
         'The CalDAV server did not report a calendar home for this account.',
       );
     return home;
+  }
+
+  /**
+   * The account owner's email addresses, read once per client from the principal's
+   * `calendar-user-address-set` (RFC 6638). Servers that list no `mailto:` there (Radicale lists
+   * only the principal path) fall back to the user name when it is an address. An attendee with
+   * one of these addresses is the calendar's owner.
+   */
+  ownerAddresses(): Promise<string[]> {
+    this.owner ??= this.login()
+      .then(() => this.dav.fetchCalendarUserAddresses({ account: this.dav.account! }))
+      .then(
+        (hrefs) => ownerAddressesFrom(hrefs, this.connection.username),
+        () => {
+          // A failed read (network, a server without the property) is asked again next time.
+          this.owner = undefined;
+          return ownerAddressesFrom([], this.connection.username);
+        },
+      );
+    return this.owner;
   }
 
   /**
@@ -180,4 +201,21 @@ export class CalDavClient {
   get username(): string {
     return this.connection.username;
   }
+}
+
+/**
+ * The `mailto:` entries of a calendar-user-address-set as addresses, else the user name when it
+ * is an email address, else none.
+ *
+ * @example
+ * ownerAddressesFrom(['mailto:ann@example.com', '/ann/'], 'ann'); // ['ann@example.com']
+ * ownerAddressesFrom(['/ann%40example.com/'], 'ann@example.com'); // ['ann@example.com']
+ */
+export function ownerAddressesFrom(hrefs: readonly string[], username: string): string[] {
+  const mailto = hrefs.flatMap((href) => {
+    const match = /^mailto:(.+)$/i.exec(href.trim());
+    return match ? [decodeURIComponent(match[1]!)] : [];
+  });
+  if (mailto.length > 0) return mailto;
+  return username.includes('@') ? [username] : [];
 }

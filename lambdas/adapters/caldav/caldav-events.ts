@@ -1,6 +1,6 @@
 import type { CalendarEvent } from '../../core/calendar/event.js';
 import {
-  expandSeries,
+  expandSeriesWithin,
   findOccurrence,
   overlapsWindow,
   parseInstanceId,
@@ -29,7 +29,8 @@ export function seriesOf(parsed: ParsedResource): Series | undefined {
 /**
  * The events of one resource that overlap [fromMs, toMs): a series' instances (or its master,
  * when `singleEvents` is false and some instance overlaps), a one-off event, or the overrides of
- * a resource that holds no master (an invitation to single occurrences).
+ * a resource that holds no master (an invitation to single occurrences). `complete` is false
+ * when a series has more occurrences in the window than one listing expands.
  *
  * @example
  * eventsInWindow(parsed, Date.parse('2026-03-01T00:00:00Z'), Date.parse('2026-04-01T00:00:00Z'), true, 'UTC');
@@ -40,15 +41,15 @@ export function eventsInWindow(
   toMs: number,
   singleEvents: boolean,
   zone?: string,
-): CalendarEvent[] {
+): { events: CalendarEvent[]; complete: boolean } {
   const series = seriesOf(parsed);
   if (series) {
-    const instances = expandSeries(series, fromMs, toMs, zone);
-    if (singleEvents) return instances;
-    return instances.length > 0 ? [series.master] : [];
+    const { events: instances, complete } = expandSeriesWithin(series, fromMs, toMs, zone);
+    if (singleEvents) return { events: instances, complete };
+    return { events: instances.length > 0 ? [series.master] : [], complete };
   }
   const events = parsed.master ? [parsed.master] : parsed.overrides;
-  return events.filter((event) => overlapsWindow(event, fromMs, toMs));
+  return { events: events.filter((event) => overlapsWindow(event, fromMs, toMs)), complete: true };
 }
 
 /**

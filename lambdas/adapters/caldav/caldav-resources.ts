@@ -54,9 +54,11 @@ export class CalDavResources {
       start: icalUtc(fromMs - SLACK_MS),
       end: icalUtc(toMs + SLACK_MS),
     });
+    const base = await this.readContext(calendar, '');
+    const context = (etag: string): ReadContext => ({ ...base, etag });
     return objects.flatMap((object) => {
       try {
-        return [parseResource(object.data, this.readContext(calendar, object.etag))];
+        return [parseResource(object.data, context(object.etag))];
       } catch {
         return [];
       }
@@ -82,7 +84,7 @@ export class CalDavResources {
         ? [object]
         : await this.client.findByUid(await this.calendarUrl(calendar), uid);
       for (const candidate of candidates) {
-        const parsed = parseResource(candidate.data, this.readContext(calendar, candidate.etag));
+        const parsed = parseResource(candidate.data, await this.readContext(calendar, candidate.etag));
         if (parsed.uid === uid) return { object: candidate, parsed };
       }
     }
@@ -96,12 +98,14 @@ export class CalDavResources {
   /** Reads a resource again after a write: the server may normalise it, and it has a new ETag. */
   async readBack(calendar: CalendarRef, url: string): Promise<ParsedResource> {
     const object = await this.client.getObject(url);
-    return parseResource(object.data, this.readContext(calendar, object.etag));
+    return parseResource(object.data, await this.readContext(calendar, object.etag));
   }
 
-  private readContext(calendar: CalendarRef, etag: string): ReadContext {
+  /** How the calendar's resources are read: its id, zone and owner (whose attendee entry is `self`). */
+  async readContext(calendar: CalendarRef, etag: string): Promise<ReadContext> {
     const zone = this.zoneOf(calendar);
-    return { calendarId: calendar.calendar_id, etag, ...(zone ? { zone } : {}) };
+    const owner = await this.client.ownerAddresses();
+    return { calendarId: calendar.calendar_id, etag, owner, ...(zone ? { zone } : {}) };
   }
 }
 

@@ -5,7 +5,7 @@ import { CalDavCalendarProvider, type CalDavProviderOptions } from './caldav-cal
 import { CalDavClient } from './caldav-client.js';
 import { guardedFetch } from './caldav-http.js';
 import { CalDavResources } from './caldav-resources.js';
-import { parseResource } from './ical-mapping.js';
+import { parseResource, type ReadContext } from './ical-mapping.js';
 
 /** Widening of the server-side time-range: all-day and floating events are placed in UTC there. */
 const SLACK_MS = 86_400_000;
@@ -85,7 +85,7 @@ export class SyncingCalDavProvider extends CalDavCalendarProvider implements Col
   async fetchResources(calendar: CalendarRef, hrefs: readonly string[]): Promise<SyncedResource[]> {
     if (hrefs.length === 0) return [];
     const url = await this.syncResources.calendarUrl(calendar);
-    const zone = this.syncResources.zoneOf(calendar);
+    const context = await this.syncResources.readContext(calendar, '');
     const resources: SyncedResource[] = [];
     for (let i = 0; i < hrefs.length; i += MULTIGET_CHUNK) {
       const responses = await calendarMultiGet({
@@ -97,7 +97,7 @@ export class SyncingCalDavProvider extends CalDavCalendarProvider implements Col
         fetch: this.guarded,
       });
       for (const response of responses) {
-        const resource = toSyncedResource(response, url, calendar.calendar_id, zone);
+        const resource = toSyncedResource(response, url, context);
         if (resource) resources.push(resource);
       }
     }
@@ -113,15 +113,14 @@ export class SyncingCalDavProvider extends CalDavCalendarProvider implements Col
 function toSyncedResource(
   response: DAVResponse,
   calendarUrl: string,
-  calendarId: string,
-  zone: string | undefined,
+  context: ReadContext,
 ): SyncedResource | undefined {
   const data = textOf(response.props?.calendarData);
   if (!response.href || !response.ok || !data) return undefined;
   const etag = textOf(response.props?.getetag);
   const href = pathOf(response.href, calendarUrl);
   try {
-    const parsed = parseResource(data, { calendarId, etag, ...(zone ? { zone } : {}) });
+    const parsed = parseResource(data, { ...context, etag });
     return { href, etag, events: [...(parsed.master ? [parsed.master] : []), ...parsed.overrides] };
   } catch {
     return { href, etag, events: [] };

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import type { CalendarEvent, EventTime } from '../../core/calendar/event.js';
+import { markSelf } from '../../core/calendar/owner-attendee.js';
 import { instanceId, originalKey } from '../../core/calendar/series.js';
 import { DomainError } from '../../core/errors.js';
 import { formatInstant } from '../../core/time/instants.js';
@@ -43,6 +44,8 @@ export interface ReadContext {
   etag: string;
   /** Zone for floating times: the calendar's. */
   zone?: string;
+  /** The account owner's addresses: their ATTENDEE entry is marked `self` (see markSelf). */
+  owner?: readonly string[];
 }
 
 const RECURRENCE_PROPERTIES = ['rrule', 'rdate', 'exdate', 'exrule'];
@@ -116,7 +119,7 @@ function readVevent(vevent: ICAL.Component, uid: string, context: ReadContext): 
     status: readStatus(vevent),
     transparency: readTransparency(vevent),
     visibility: readVisibility(vevent),
-    attendees: readAttendees(vevent),
+    attendees: markSelf(readAttendees(vevent), context.owner ?? []),
     etag: context.etag,
     ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
   };

@@ -64,6 +64,8 @@ function toAttendee(attendee: calendar_v3.Schema$EventAttendee): Attendee {
     display_name: attendee.displayName ?? undefined,
     response_status: oneOf(RESPONSE_STATUSES, attendee.responseStatus, 'needsAction'),
     optional: attendee.optional ?? undefined,
+    // Google marks the entry of the calendar this copy of the event is on: its owner.
+    ...(attendee.self ? { self: true } : {}),
   };
 }
 

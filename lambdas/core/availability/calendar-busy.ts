@@ -3,6 +3,7 @@ import { blocksTime, eventIntervals, type Interval } from '../calendar/busy-inte
 import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import type { CalendarEvent } from '../calendar/event.js';
+import { DomainError } from '../errors.js';
 import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
 
 /** Where an availability answer came from, so a caller can judge how current it is. */
@@ -24,6 +25,21 @@ export interface CalendarBusy {
 
 const MAX_LIVE_EVENTS = 2500;
 
+/**
+ * TOO_MANY_OCCURRENCES: the calendar has more events in the window than one answer reads (more
+ * than MAX_LIVE_EVENTS, or a series past MAX_SERIES_INSTANCES), so time missing from the read
+ * may be busy: refuse rather than call it free.
+ */
+function tooManyOccurrences(calendarId: string, from: number, to: number): DomainError {
+  return new DomainError(
+    'TOO_MANY_OCCURRENCES',
+    `${calendarId} has more events between ${new Date(from).toISOString()} and ${new Date(to).toISOString()} ` +
+      'than Meridian reads for one answer (often a recurring event that repeats every minute or second), so ' +
+      'its free time there is unknown. Ask about a shorter window, e.g. one hour, or find the series with list_events.',
+    { calendar_id: calendarId },
+  );
+}
+
 /** Every event of an already-authorised calendar in the window, page by page, up to a bound. */
 async function liveEvents(service: CalendarService, record: CalendarRecord, from: number, to: number) {
   const { provider, ref } = await service.providerFor(record);
@@ -38,8 +54,10 @@ async function liveEvents(service: CalendarService, record: CalendarRecord, from
       ...(pageToken ? { page_token: pageToken } : {}),
     });
     events.push(...page.events);
+    if (page.incomplete) throw tooManyOccurrences(record.calendar_id, from, to);
     pageToken = page.next_page_token;
   } while (pageToken && events.length < MAX_LIVE_EVENTS);
+  if (pageToken) throw tooManyOccurrences(record.calendar_id, from, to);
   return events;
 }
 
@@ -47,6 +65,7 @@ async function liveEvents(service: CalendarService, record: CalendarRecord, from
  * The busy time of one calendar over [from, to), after checking the principal may read it: from
  * the shadow calendar when its synced window covers the range (no provider round trip), else
  * live from the provider. Free (transparent), cancelled and declined events never block.
+ * TOO_MANY_OCCURRENCES when the events in the window are more than one answer reads.
  */
 export async function calendarBusy(
   deps: { calendars: CalendarService; shadow: ShadowCalendar },
@@ -59,6 +78,7 @@ export async function calendarBusy(
   const zone = record.time_zone ?? deps.calendars.zone;
   const shadow = await deps.shadow.busyIntervals(calendarId, from, to);
   if (shadow.synced_at) {
+    if (shadow.incomplete) throw tooManyOccurrences(calendarId, from, to);
     const age = Math.max(
       0,
       Math.round((deps.calendars.deps.clock.now().getTime() - Date.parse(shadow.synced_at)) / 1000),

@@ -26,20 +26,3 @@ export interface ShadowCalendar {
   busyIntervals(calendarId: string, fromMs: number, toMs: number): Promise<ShadowBusy[]>;
   recordBooking(calendarId: string, booking: ShadowBooking): Promise<void>;
 }
-
-/**
- * A stand-in until the shadow calendar is built: it knows no busy interval and keeps nothing.
- * Booking stays correct without it — Verify also reads the live provider and the active holds —
- * it only loses the shadow's view of events the provider has not shown yet.
- *
- * @example
- * const shadow = new PlaceholderShadowCalendar();
- * await shadow.busyIntervals('native/abc', 0, 1); // []
- */
-export class PlaceholderShadowCalendar implements ShadowCalendar {
-  async busyIntervals(): Promise<ShadowBusy[]> {
-    return [];
-  }
-
-  async recordBooking(): Promise<void> {}
-}

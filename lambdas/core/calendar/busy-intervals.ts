@@ -8,13 +8,11 @@ export interface Interval {
 
 /**
  * Whether an event makes its calendar busy: not cancelled, not marked free (transparent), and
- * not declined by the calendar's owner where the provider tells us who that is.
+ * not declined by the calendar's owner — the attendee each provider marks `self` on read.
  */
-export function blocksTime(event: CalendarEvent, ownerEmail?: string): boolean {
+export function blocksTime(event: CalendarEvent): boolean {
   if (event.status === 'cancelled' || event.transparency === 'transparent') return false;
-  if (!ownerEmail) return true;
-  const self = event.attendees.find((a) => a.email.toLowerCase() === ownerEmail.toLowerCase());
-  return self?.response_status !== 'declined';
+  return !event.attendees.some((a) => a.self === true && a.response_status === 'declined');
 }
 
 /**

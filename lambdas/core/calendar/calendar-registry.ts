@@ -17,6 +17,12 @@ export const CalendarRecord = z.object({
   label: z.string().nullable(),
   description: z.string().optional(),
   time_zone: z.string().optional(),
+  /**
+   * Native calendars: whose calendar it is. Their answer on an event (an attendee with this
+   * address) is the calendar's: an event they declined does not block time. Google and CalDAV
+   * report the owner themselves.
+   */
+  owner_email: z.string().email().optional(),
   primary: z.boolean(),
   access_role: z.enum(['owner', 'writer', 'reader', 'freeBusyReader']),
   created_at: z.string(),

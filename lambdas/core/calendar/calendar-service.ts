@@ -35,6 +35,7 @@ export interface CalendarEntry {
   label: string | null;
   description?: string;
   time_zone?: string;
+  owner_email?: string;
   primary: boolean;
   access_role: CalendarRecord['access_role'];
   can_read: boolean;
@@ -136,6 +137,7 @@ export class CalendarService {
           label: record.label,
           ...(record.description ? { description: record.description } : {}),
           ...(record.time_zone ? { time_zone: record.time_zone } : {}),
+          ...(record.owner_email ? { owner_email: record.owner_email } : {}),
           primary: record.primary,
           access_role: record.access_role,
           can_read: grantAllows(grant, 'read'),
@@ -200,6 +202,7 @@ export class CalendarService {
       native_id: record.native_id,
       calendar_id: record.calendar_id,
       ...(record.time_zone ? { time_zone: record.time_zone } : {}),
+      ...(record.owner_email ? { owner_email: record.owner_email } : {}),
     };
     return { provider, ref };
   }
@@ -330,11 +333,25 @@ export class CalendarService {
    */
   async createCalendar(
     principal: Principal,
-    input: { name: string; description?: string; time_zone?: string; parent_calendar_id?: string },
+    input: {
+      name: string;
+      description?: string;
+      time_zone?: string;
+      owner_email?: string;
+      parent_calendar_id?: string;
+    },
   ): Promise<CalendarEntry> {
     const parent = input.parent_calendar_id
       ? await this.calendarFor(principal, input.parent_calendar_id, 'write')
       : undefined;
+    if (parent && input.owner_email) {
+      throw new DomainError(
+        'INVALID_INPUT',
+        `owner_email is for native calendars only: ${parent.provider} tells Meridian who owns its calendars. ` +
+          'Leave owner_email out, or leave calendar_id out to create a native calendar.',
+        { field: 'owner_email' },
+      );
+    }
     const connectionId = parent?.connection_id ?? 'native';
     const provider = await this.deps.providers.forConnection(connectionId);
     // Calendar names and descriptions are read by every agent that lists calendars.
@@ -360,6 +377,7 @@ export class CalendarService {
       label: null,
       ...(created.description ? { description: created.description } : {}),
       ...(created.time_zone ? { time_zone: created.time_zone } : {}),
+      ...(input.owner_email ? { owner_email: input.owner_email } : {}),
       primary: false,
       access_role: created.access_role,
       created_at: this.deps.clock.now().toISOString(),

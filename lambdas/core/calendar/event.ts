@@ -29,6 +29,11 @@ export const Attendee = z.object({
   display_name: z.string().optional(),
   response_status: ResponseStatus.default('needsAction'),
   optional: z.boolean().optional(),
+  /**
+   * Set by the provider on read: this attendee is the calendar's owner (Google's `self`), so
+   * their answer is the calendar's. Ignored on write.
+   */
+  self: z.boolean().optional(),
 });
 export type Attendee = z.infer<typeof Attendee>;
 

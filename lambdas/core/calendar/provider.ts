@@ -8,6 +8,8 @@ export interface CalendarRef {
   calendar_id: string;
   /** The calendar's own zone, used to place all-day events and floating times. */
   time_zone?: string;
+  /** The calendar owner's address where the provider does not know it itself (native calendars). */
+  owner_email?: string;
 }
 
 export interface EventQuery {
@@ -28,6 +30,11 @@ export interface EventPage {
   /** With single_events: ordered by start. */
   events: CalendarEvent[];
   next_page_token?: string;
+  /**
+   * A series had more occurrences in the window than one listing expands (MAX_SERIES_INSTANCES):
+   * its later occurrences are missing. A caller deciding busy time must not call them free.
+   */
+  incomplete?: boolean;
 }
 
 export interface WriteOptions {

@@ -102,8 +102,18 @@ function occurrence(master: CalendarEvent, shape: SeriesShape, startMs: number):
   };
 }
 
-/** Original starts (epoch ms) of the rule's occurrences starting in [fromMs, toMs], exdates applied or not. */
-function originalStarts(shape: SeriesShape, fromMs: number, toMs: number, applyExdates = true): number[] {
+/**
+ * Original starts (epoch ms) of the rule's occurrences starting in [fromMs, toMs], exdates applied
+ * or not. At most MAX_SERIES_INSTANCES: when more exist, `cut.hit` is set (if given) so that a
+ * caller deciding busy time can refuse rather than call the rest free.
+ */
+function originalStarts(
+  shape: SeriesShape,
+  fromMs: number,
+  toMs: number,
+  applyExdates = true,
+  cut?: { hit: boolean },
+): number[] {
   const starts: number[] = [];
   let after = new Date(Math.max(fromMs, shape.startMs)).toISOString();
   const before = new Date(toMs).toISOString();
@@ -120,7 +130,11 @@ function originalStarts(shape: SeriesShape, fromMs: number, toMs: number, applyE
       before,
     });
     for (const instance of page.instances) starts.push(Date.parse(instance.start));
-    if (!page.truncated || !page.nextAfter || starts.length >= MAX_SERIES_INSTANCES) return starts;
+    if (!page.truncated || !page.nextAfter) return starts;
+    if (starts.length >= MAX_SERIES_INSTANCES) {
+      if (cut) cut.hit = true;
+      return starts;
+    }
     after = page.nextAfter;
   }
 }
@@ -145,19 +159,38 @@ export function expandSeries(
   toMs: number,
   defaultZone?: string,
 ): CalendarEvent[] {
+  return expandSeriesWithin(series, fromMs, toMs, defaultZone).events;
+}
+
+/**
+ * {@link expandSeries}, saying whether the answer is whole: `complete` is false when the rule
+ * has more than MAX_SERIES_INSTANCES occurrences in the window, so occurrences after the last
+ * one returned are missing. Busy time must not treat that missing part as free.
+ *
+ * @example
+ * expandSeriesWithin(everySecond, from, from + 86_400_000).complete; // false
+ */
+export function expandSeriesWithin(
+  series: Series,
+  fromMs: number,
+  toMs: number,
+  defaultZone?: string,
+): { events: CalendarEvent[]; complete: boolean } {
   const shape = shapeOf(series.master, defaultZone);
   const overrides = new Map(series.overrides.map((o) => [originalKey(o.original_start ?? o.start), o]));
   const byKey = new Map<string, CalendarEvent>();
-  for (const startMs of originalStarts(shape, fromMs - shape.durationMs, toMs)) {
+  const cut = { hit: false };
+  for (const startMs of originalStarts(shape, fromMs - shape.durationMs, toMs, true, cut)) {
     const generated = occurrence(series.master, shape, startMs);
     const key = originalKey(generated.start);
     byKey.set(key, overrides.get(key) ?? generated);
   }
   // An edited occurrence moved into the window from outside it still belongs there.
   for (const [key, override] of overrides) if (!byKey.has(key)) byKey.set(key, override);
-  return [...byKey.values()]
+  const events = [...byKey.values()]
     .filter((event) => event.status !== 'cancelled' && overlapsWindow(event, fromMs, toMs))
     .sort((a, b) => eventTimeMs(a.start) - eventTimeMs(b.start) || a.id.localeCompare(b.id));
+  return { events, complete: !cut.hit };
 }
 
 /** The occurrence an instance id names, as currently stored or generated; NOT_FOUND otherwise. */

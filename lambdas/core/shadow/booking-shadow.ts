@@ -10,6 +10,8 @@ import type { ShadowCalendar } from './shadow-calendar.js';
  * The shadow calendar as the booking workflow's port sees it: busy intervals in its shape, and a
  * booking recorded as a confirmed, busy event. Event titles are not kept in the shadow's time
  * index, so a conflict found here names only the event id; Verify's live provider read names it fully.
+ * An `incomplete` shadow answer is used as it is: Verify's live read expands from the slot's own
+ * start, so a dense series that overlaps the slot is found there.
  */
 export function shadowForBooking(shadow: ShadowCalendar): BookingShadowPort {
   return {

@@ -1,6 +1,6 @@
 import { blocksTime } from '../calendar/busy-intervals.js';
 import type { CalendarEvent } from '../calendar/event.js';
-import { eventTimeMs, expandSeries } from '../calendar/series.js';
+import { eventTimeMs, expandSeriesWithin } from '../calendar/series.js';
 import { isDomainError } from '../errors.js';
 import type { BusyInterval } from './shadow-calendar.js';
 import { READ_SLACK_MS, type ShadowEntries } from './shadow-store.js';
@@ -8,21 +8,23 @@ import { READ_SLACK_MS, type ShadowEntries } from './shadow-store.js';
 /**
  * The busy intervals of stored shadow entries that overlap `[fromMs, toMs)`, sorted by start:
  * series expanded with their edited and cancelled occurrences, all-day events placed in `zone`,
- * and only events that block time (not cancelled, not marked free, not zero-length).
+ * and only events that block time (not cancelled, not marked free, not declined by the owner, not
+ * zero-length). `complete` is false when a series has more occurrences near the window than one
+ * expansion gives (MAX_SERIES_INSTANCES): the intervals then miss some of its busy time.
  *
  * Overrides whose master is not stored (an invitation to single occurrences of someone else's
  * series) count as the one-off events they are.
  *
  * @example
  * busyFromEntries(await shadowStore.readWindow(id, from, to), from, to, 'Europe/Paris');
- * // [{ start: 1773655200000, end: 1773658800000, event_id: 'abc' }]
+ * // { intervals: [{ start: 1773655200000, end: 1773658800000, event_id: 'abc' }], complete: true }
  */
 export function busyFromEntries(
   entries: ShadowEntries,
   fromMs: number,
   toMs: number,
   zone: string,
-): BusyInterval[] {
+): { intervals: BusyInterval[]; complete: boolean } {
   const overridesOf = new Map<string, CalendarEvent[]>();
   for (const override of entries.overrides) {
     const masterId = override.recurring_event_id ?? '';
@@ -30,12 +32,19 @@ export function busyFromEntries(
   }
   const events: CalendarEvent[] = [...entries.singles];
   const masters = new Set<string>();
+  let complete = true;
   for (const master of entries.series) {
     masters.add(master.id);
     const series = { master, overrides: overridesOf.get(master.id) ?? [] };
+    // All-day dates expand in UTC and are placed in the zone below, so a series with any is
+    // widened like the read; timed ones are not, lest a dense rule spend its expansion before
+    // the window.
+    const allDay = [master, ...series.overrides].some((event) => 'date' in event.start);
+    const slack = allDay ? READ_SLACK_MS : 0;
     try {
-      // Widened like the read: all-day series expand in UTC and are placed in the zone below.
-      events.push(...expandSeries(series, fromMs - READ_SLACK_MS, toMs + READ_SLACK_MS, zone));
+      const expanded = expandSeriesWithin(series, fromMs - slack, toMs + slack, zone);
+      events.push(...expanded.events);
+      complete &&= expanded.complete;
     } catch (error) {
       // A rule this code cannot expand (another client's RRULE): its first occurrence still counts.
       if (!isDomainError(error)) throw error;
@@ -44,7 +53,7 @@ export function busyFromEntries(
   }
   for (const [masterId, orphans] of overridesOf) if (!masters.has(masterId)) events.push(...orphans);
 
-  return events
+  const intervals = events
     .filter((event) => blocksTime(event))
     .map((event) => ({
       start: eventTimeMs(event.start, zone),
@@ -53,4 +62,5 @@ export function busyFromEntries(
     }))
     .filter((interval) => interval.end > interval.start && interval.start < toMs && interval.end > fromMs)
     .sort((a, b) => a.start - b.start || a.end - b.end || a.event_id.localeCompare(b.event_id));
+  return { intervals, complete };
 }

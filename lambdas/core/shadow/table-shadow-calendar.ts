@@ -41,24 +41,37 @@ export class TableShadowCalendar implements ShadowCalendar {
     calendarId: string,
     fromMs: number,
     toMs: number,
-  ): Promise<{ intervals: BusyInterval[]; synced_at?: string }> {
+  ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true }> {
     const record = await this.deps.registry.requireCalendar(calendarId);
     const zone = record.time_zone ?? this.deps.defaultTimezone ?? 'UTC';
     if (record.provider === 'native') {
-      const singles = await this.nativeEvents(record, fromMs, toMs);
-      const intervals = busyFromEntries({ singles, series: [], overrides: [] }, fromMs, toMs, zone);
-      return { intervals, synced_at: this.deps.clock.now().toISOString() };
+      const native = await this.nativeEvents(record, fromMs, toMs);
+      const { intervals } = busyFromEntries(
+        { singles: native.events, series: [], overrides: [] },
+        fromMs,
+        toMs,
+        zone,
+      );
+      return {
+        intervals,
+        synced_at: this.deps.clock.now().toISOString(),
+        ...(native.complete ? {} : { incomplete: true as const }),
+      };
     }
     const [state, entries] = await Promise.all([
       this.shadowStore.readState(calendarId),
       this.shadowStore.readWindow(calendarId, fromMs, toMs),
     ]);
-    const intervals = busyFromEntries(entries, fromMs, toMs, zone);
+    const { intervals, complete } = busyFromEntries(entries, fromMs, toMs, zone);
     const covered =
       state?.synced_at !== undefined &&
       Date.parse(state.window_from) <= fromMs &&
       toMs <= Date.parse(state.window_to);
-    return covered ? { intervals, synced_at: state.synced_at } : { intervals };
+    return {
+      intervals,
+      ...(covered ? { synced_at: state.synced_at } : {}),
+      ...(complete ? {} : { incomplete: true as const }),
+    };
   }
 
   async recordBooking(calendarId: string, event: CalendarEvent): Promise<void> {
@@ -88,7 +101,11 @@ export class TableShadowCalendar implements ShadowCalendar {
    * Every instance of a native calendar near the window, page by page. Widened like a shadow read:
    * the provider places all-day dates in UTC, busyFromEntries places them in the calendar's zone.
    */
-  private async nativeEvents(record: CalendarRecord, fromMs: number, toMs: number): Promise<CalendarEvent[]> {
+  private async nativeEvents(
+    record: CalendarRecord,
+    fromMs: number,
+    toMs: number,
+  ): Promise<{ events: CalendarEvent[]; complete: boolean }> {
     const { provider, ref } = await this.deps.calendars.providerFor(record);
     const events: CalendarEvent[] = [];
     let pageToken: string | undefined;
@@ -101,8 +118,10 @@ export class TableShadowCalendar implements ShadowCalendar {
         ...(pageToken ? { page_token: pageToken } : {}),
       });
       events.push(...page.events);
+      // An incomplete answer is refused whatever the later pages hold: do not expand them too.
+      if (page.incomplete) return { events, complete: false };
       pageToken = page.next_page_token;
     } while (pageToken);
-    return events;
+    return { events, complete: true };
   }
 }

@@ -1,4 +1,4 @@
-import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
+import { DateTime, FixedOffsetZone } from 'luxon';
 import { DomainError } from '../errors.js';
 
 // RFC 3339 §5.6 date-time: a full date, 'T' (or space/lowercase t), a time, and a mandatory offset.
@@ -65,9 +65,4 @@ export function formatInstant(instant: DateTime): string {
 /** The same instant expressed in UTC, formatted with `+00:00`. */
 export function formatUtc(dt: DateTime): string {
   return formatInstant(dt.setZone(FixedOffsetZone.utcInstance));
-}
-
-/** The same instant expressed in `zone`. */
-export function formatIn(dt: DateTime, zone: Zone): string {
-  return formatInstant(dt.setZone(zone));
 }

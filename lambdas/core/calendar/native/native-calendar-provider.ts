@@ -5,6 +5,7 @@ import { type Condition, ConditionFailedError, type DocumentStore } from '../../
 import { queryAll } from '../../storage/query-all.js';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../event.js';
 import { eventFromDraft } from '../event-from-draft.js';
+import { markSelf } from '../owner-attendee.js';
 import { compareByStart, decodeCursor, encodeCursor, isAfterCursor } from '../page-by-start.js';
 import type { CalendarProvider, CalendarRef, EventPage, EventQuery, WriteOptions } from '../provider.js';
 import {
@@ -14,6 +15,7 @@ import {
   eventTimeMs,
   excludeOccurrence,
   expandSeries,
+  expandSeriesWithin,
   findOccurrence,
   overlapsWindow,
   parseInstanceId,
@@ -107,9 +109,12 @@ export class NativeCalendarProvider implements CalendarProvider {
       queryAll(this.deps.store, { partition: partitionOf(calendar.native_id), beginsWith: SERIES_PREFIX }),
     ]);
     const candidates = long.map((item) => itemToEvent(item).event).filter(keep);
+    let incomplete = false;
     for (const item of seriesItems) {
       const { series } = itemToSeries(item);
-      const instances = expandSeries(series, fromMs, toMs, this.zoneOf(calendar));
+      const expanded = expandSeriesWithin(series, fromMs, toMs, this.zoneOf(calendar));
+      const instances = expanded.events;
+      incomplete ||= !expanded.complete;
       if (query.single_events) candidates.push(...instances.filter(keep));
       else if (instances.length > 0 && (!query.query || matchesText(series.master, query.query)))
         candidates.push(series.master);
@@ -127,8 +132,9 @@ export class NativeCalendarProvider implements CalendarProvider {
     const last = page.at(-1);
     const more = sorted.length > query.max_results || !exhausted;
     return {
-      events: page,
+      events: page.map((event) => this.owned(calendar, event)),
       ...(more && last ? { next_page_token: encodeCursor([eventTimeMs(last.start), last.id]) } : {}),
+      ...(incomplete ? { incomplete } : {}),
     };
   }
 
@@ -163,9 +169,17 @@ export class NativeCalendarProvider implements CalendarProvider {
 
   async getEvent(calendar: CalendarRef, eventId: string): Promise<CalendarEvent> {
     const stored = await this.load(calendar, eventId);
-    if (stored.kind === 'event') return stored.event;
-    if (stored.series.master.id === eventId) return stored.series.master;
-    return findOccurrence(stored.series, eventId, this.zoneOf(calendar));
+    if (stored.kind === 'event') return this.owned(calendar, stored.event);
+    if (stored.series.master.id === eventId) return this.owned(calendar, stored.series.master);
+    return this.owned(calendar, findOccurrence(stored.series, eventId, this.zoneOf(calendar)));
+  }
+
+  /** The event as read: the calendar owner's attendee entry marked `self` (see markSelf). */
+  private owned(calendar: CalendarRef, event: CalendarEvent): CalendarEvent {
+    return {
+      ...event,
+      attendees: markSelf(event.attendees, calendar.owner_email ? [calendar.owner_email] : []),
+    };
   }
 
   async createEvent(calendar: CalendarRef, draft: EventDraft): Promise<CalendarEvent> {

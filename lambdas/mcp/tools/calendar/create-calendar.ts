@@ -12,6 +12,14 @@ export const createCalendarTool = defineTool({
     summary: z.string().min(1).max(256).describe('Calendar name.'),
     description: z.string().max(2048).optional().describe('Plain text.'),
     time_zone: z.string().optional().describe('IANA zone of the calendar, e.g. "America/Los_Angeles".'),
+    owner_email: z
+      .string()
+      .email()
+      .optional()
+      .describe(
+        'Native calendars only: the email address of the person whose calendar this is, e.g. "ann@example.com". ' +
+          'Events where that attendee declined then do not count as busy. Google and CalDAV know their owner.',
+      ),
     calendar_id: z
       .string()
       .optional()
@@ -27,6 +35,7 @@ export const createCalendarTool = defineTool({
       name: input.summary,
       ...(input.description ? { description: input.description } : {}),
       ...(input.time_zone ? { time_zone: input.time_zone } : {}),
+      ...(input.owner_email ? { owner_email: input.owner_email } : {}),
       ...(input.calendar_id ? { parent_calendar_id: input.calendar_id } : {}),
     });
     return { calendar_id: calendar.id, calendar: { ...calendar } };

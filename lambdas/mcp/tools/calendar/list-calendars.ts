@@ -9,6 +9,8 @@ const CalendarEntryOutput = z.object({
   label: z.string().nullable(),
   description: z.string().optional(),
   time_zone: z.string().optional(),
+  /** Native calendars: whose calendar it is (their declined events do not block time). */
+  owner_email: z.string().optional(),
   primary: z.boolean(),
   access_role: z.enum(['owner', 'writer', 'reader', 'freeBusyReader']),
   can_read: z.boolean(),
