@@ -31,11 +31,20 @@ import {
   longIndexOf,
   partitionOf,
   SERIES_PREFIX,
+  type SeriesMarks,
   seriesSk,
   seriesToItem,
   sortableUtc,
   startIndexOf,
 } from './native-items.js';
+import {
+  committedSeries,
+  finalize,
+  isCommitted,
+  isStale,
+  type LoadedSeries,
+  removeLeftover,
+} from './native-pending.js';
 
 export interface NativeProviderDeps {
   store: DocumentStore;
@@ -64,8 +73,14 @@ function staleWrite(id: string, cause?: unknown): DomainError {
 
 /**
  * Meridian's own calendars, stored in the document store. Every write is one conditional put or
- * delete on a version, so concurrent edits never silently overwrite each other; a `following`
- * split writes the new series first and removes it again if the old one changed meanwhile.
+ * delete on a version, so concurrent edits never silently overwrite each other.
+ *
+ * Two edits touch two items: a one-off event that gains a recurrence becomes a series, and a
+ * `following` edit splits a series in two. Each writes the new series first, marked `pending`
+ * (readers skip it), then commits with one conditional write of the old item (the one-off deleted,
+ * the old series truncated and naming the new one in `split_into`), then drops the mark. A crash
+ * between any two writes thus shows either the old state or the new one, whole; a pending series
+ * left uncommitted is deleted by the next reader once it is older than PENDING_GRACE_MS.
  */
 export class NativeCalendarProvider implements CalendarProvider {
   constructor(private readonly deps: NativeProviderDeps) {}
@@ -107,8 +122,8 @@ export class NativeCalendarProvider implements CalendarProvider {
       queryAll(this.deps.store, { partition: partitionOf(calendar.native_id), beginsWith: SERIES_PREFIX }),
     ]);
     const candidates = long.map((item) => itemToEvent(item).event).filter(keep);
-    for (const item of seriesItems) {
-      const { series } = itemToSeries(item);
+    const nowMs = this.deps.clock.now().getTime();
+    for (const series of await committedSeries(this.deps.store, calendar.native_id, seriesItems, nowMs)) {
       const instances = expandSeries(series, fromMs, toMs, this.zoneOf(calendar));
       if (query.single_events) candidates.push(...instances.filter(keep));
       else if (instances.length > 0 && (!query.query || matchesText(series.master, query.query)))
@@ -233,16 +248,22 @@ export class NativeCalendarProvider implements CalendarProvider {
     }
     const { series: newTail } = editSeries(tail, patch, tail.master.id, zone);
     newTail.master = { ...newTail.master, ...touched, created: touched.updated };
-    await this.deps.store.put(seriesToItem(calendar.native_id, newTail, 1), {
+    const pending = {
+      kind: 'split',
+      of: stored.series.master.id,
+      since: Date.parse(touched.updated),
+    } as const;
+    await this.deps.store.put(seriesToItem(calendar.native_id, newTail, 1, { pending }), {
       condition: { op: 'not_exists' },
     });
     try {
-      await this.putSeries(calendar, head, stored.version);
+      await this.putSeries(calendar, head, stored.version, { split_into: newId });
     } catch (error) {
       // The old series changed meanwhile: undo the new one so nothing is left half-split.
       await this.deps.store.delete({ pk: partitionOf(calendar.native_id), sk: seriesSk(newId) });
       throw error;
     }
+    await finalize(this.deps.store, calendar.native_id, newTail, 1);
     return { ...newTail.master, etag: '"1"' };
   }
 
@@ -277,9 +298,12 @@ export class NativeCalendarProvider implements CalendarProvider {
     if (masterId) keys.push({ pk, sk: seriesSk(masterId) });
     const items = await Promise.all(keys.map((key) => this.deps.store.get(key, { consistent: true })));
     const [single, series, parent] = items;
-    if (single) return { kind: 'event', ...itemToEvent(single) };
     const seriesItem = series ?? parent;
-    if (seriesItem) return { kind: 'series', ...itemToSeries(seriesItem) };
+    const loaded = seriesItem
+      ? await this.committedOrNothing(calendar, itemToSeries(seriesItem), !!single)
+      : undefined;
+    if (single) return { kind: 'event', ...itemToEvent(single) };
+    if (loaded) return { kind: 'series', ...loaded };
     throw new DomainError('NOT_FOUND', `No event "${eventId}" in calendar "${calendar.calendar_id}".`, {
       event_id: eventId,
       calendar_id: calendar.calendar_id,
@@ -296,9 +320,56 @@ export class NativeCalendarProvider implements CalendarProvider {
     }
   }
 
-  private async putSeries(calendar: CalendarRef, series: Series, version: number): Promise<void> {
+  /**
+   * A series as a reader may see it: a pending one only once committed (and then finalized, so
+   * that the next write of it is an ordinary one), an uncommitted leftover removed when stale.
+   * A committed `split_into` is finalized too before the series is written again without it.
+   */
+  private async committedOrNothing(
+    calendar: CalendarRef,
+    loaded: LoadedSeries,
+    oneOffExists: boolean,
+  ): Promise<LoadedSeries | undefined> {
+    const { store } = this.deps;
+    const nativeId = calendar.native_id;
+    if (loaded.pending) {
+      const id = loaded.series.master.id;
+      const parent =
+        loaded.pending.kind === 'split'
+          ? await store.get(
+              { pk: partitionOf(nativeId), sk: seriesSk(loaded.pending.of) },
+              { consistent: true },
+            )
+          : undefined;
+      const byId = new Map(
+        parent ? [[loaded.pending.kind === 'split' ? loaded.pending.of : '', itemToSeries(parent)]] : [],
+      );
+      if (!isCommitted(loaded, byId, new Set(oneOffExists ? [id] : []))) {
+        if (isStale(loaded, this.deps.clock.now().getTime())) await removeLeftover(store, nativeId, loaded);
+        return undefined;
+      }
+      await finalize(store, nativeId, loaded.series, loaded.version);
+      return { series: loaded.series, version: loaded.version };
+    }
+    if (loaded.split_into) {
+      const tail = await store.get(
+        { pk: partitionOf(nativeId), sk: seriesSk(loaded.split_into) },
+        { consistent: true },
+      );
+      const tailLoaded = tail ? itemToSeries(tail) : undefined;
+      if (tailLoaded?.pending) await finalize(store, nativeId, tailLoaded.series, tailLoaded.version);
+    }
+    return loaded;
+  }
+
+  private async putSeries(
+    calendar: CalendarRef,
+    series: Series,
+    version: number,
+    marks: SeriesMarks = {},
+  ): Promise<void> {
     try {
-      await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), {
+      await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1, marks), {
         condition: versionIs(version),
       });
     } catch (error) {
@@ -317,7 +388,10 @@ export class NativeCalendarProvider implements CalendarProvider {
     }
   }
 
-  /** A one-off event that gains a recurrence becomes a series: write the series, then drop the event. */
+  /**
+   * A one-off event that gains a recurrence becomes a series: write the series pending, commit by
+   * deleting the event, then drop the mark.
+   */
   private async promoteToSeries(
     calendar: CalendarRef,
     version: number,
@@ -325,7 +399,8 @@ export class NativeCalendarProvider implements CalendarProvider {
   ): Promise<CalendarEvent> {
     const series: Series = { master, overrides: [] };
     expandSeries(series, eventTimeMs(master.start), eventTimeMs(master.start) + 1, this.zoneOf(calendar));
-    await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), {
+    const pending = { kind: 'promotion', since: this.deps.clock.now().getTime() } as const;
+    await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1, { pending }), {
       condition: { op: 'not_exists' },
     });
     try {
@@ -334,6 +409,7 @@ export class NativeCalendarProvider implements CalendarProvider {
       await this.deps.store.delete({ pk: partitionOf(calendar.native_id), sk: seriesSk(master.id) });
       throw error;
     }
+    await finalize(this.deps.store, calendar.native_id, series, version + 1);
     return { ...master, etag: `"${version + 1}"` };
   }
 }
