@@ -37,14 +37,7 @@ import {
   sortableUtc,
   startIndexOf,
 } from './native-items.js';
-import {
-  committedSeries,
-  finalize,
-  isCommitted,
-  isStale,
-  type LoadedSeries,
-  removeLeftover,
-} from './native-pending.js';
+import { committedSeries, finalize, resolveSeries } from './native-pending.js';
 
 export interface NativeProviderDeps {
   store: DocumentStore;
@@ -300,7 +293,13 @@ export class NativeCalendarProvider implements CalendarProvider {
     const [single, series, parent] = items;
     const seriesItem = series ?? parent;
     const loaded = seriesItem
-      ? await this.committedOrNothing(calendar, itemToSeries(seriesItem), !!single)
+      ? await resolveSeries(
+          this.deps.store,
+          calendar.native_id,
+          itemToSeries(seriesItem),
+          single !== undefined,
+          this.deps.clock.now().getTime(),
+        )
       : undefined;
     if (single) return { kind: 'event', ...itemToEvent(single) };
     if (loaded) return { kind: 'series', ...loaded };
@@ -318,48 +317,6 @@ export class NativeCalendarProvider implements CalendarProvider {
     } catch (error) {
       throw error instanceof ConditionFailedError ? staleWrite(event.id, error) : error;
     }
-  }
-
-  /**
-   * A series as a reader may see it: a pending one only once committed (and then finalized, so
-   * that the next write of it is an ordinary one), an uncommitted leftover removed when stale.
-   * A committed `split_into` is finalized too before the series is written again without it.
-   */
-  private async committedOrNothing(
-    calendar: CalendarRef,
-    loaded: LoadedSeries,
-    oneOffExists: boolean,
-  ): Promise<LoadedSeries | undefined> {
-    const { store } = this.deps;
-    const nativeId = calendar.native_id;
-    if (loaded.pending) {
-      const id = loaded.series.master.id;
-      const parent =
-        loaded.pending.kind === 'split'
-          ? await store.get(
-              { pk: partitionOf(nativeId), sk: seriesSk(loaded.pending.of) },
-              { consistent: true },
-            )
-          : undefined;
-      const byId = new Map(
-        parent ? [[loaded.pending.kind === 'split' ? loaded.pending.of : '', itemToSeries(parent)]] : [],
-      );
-      if (!isCommitted(loaded, byId, new Set(oneOffExists ? [id] : []))) {
-        if (isStale(loaded, this.deps.clock.now().getTime())) await removeLeftover(store, nativeId, loaded);
-        return undefined;
-      }
-      await finalize(store, nativeId, loaded.series, loaded.version);
-      return { series: loaded.series, version: loaded.version };
-    }
-    if (loaded.split_into) {
-      const tail = await store.get(
-        { pk: partitionOf(nativeId), sk: seriesSk(loaded.split_into) },
-        { consistent: true },
-      );
-      const tailLoaded = tail ? itemToSeries(tail) : undefined;
-      if (tailLoaded?.pending) await finalize(store, nativeId, tailLoaded.series, tailLoaded.version);
-    }
-    return loaded;
   }
 
   private async putSeries(
@@ -400,9 +357,14 @@ export class NativeCalendarProvider implements CalendarProvider {
     const series: Series = { master, overrides: [] };
     expandSeries(series, eventTimeMs(master.start), eventTimeMs(master.start) + 1, this.zoneOf(calendar));
     const pending = { kind: 'promotion', since: this.deps.clock.now().getTime() } as const;
-    await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1, { pending }), {
-      condition: { op: 'not_exists' },
-    });
+    try {
+      await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1, { pending }), {
+        condition: { op: 'not_exists' },
+      });
+    } catch (error) {
+      // Another promotion of this event is in flight (or a crash left one, removed once stale).
+      throw error instanceof ConditionFailedError ? staleWrite(master.id, error) : error;
+    }
     try {
       await this.deleteItem(calendar, eventSk(master.id), version, master.id);
     } catch (error) {

@@ -18,21 +18,24 @@ export const PENDING_GRACE_MS = 10 * 60_000;
 
 export type LoadedSeries = ReturnType<typeof itemToSeries>;
 
+/** What deciding a pending series needs to know of the items that commit it. */
+interface CommitEvidence {
+  /** Whether the one-off event with this id still exists. */
+  oneOffExists(id: string): boolean;
+  /** The `split_into` of the series with this id, if it exists. */
+  splitInto(id: string): string | undefined;
+}
+
 /**
  * Whether a pending series has been committed: a promotion once the one-off event of its id is
- * gone, a split once the series it was split from names it. `oneOffIds` are the ids of promotions
- * whose one-off event still exists; `byId` the calendar's series.
+ * gone, a split once the series it was split from names it.
  */
-export function isCommitted(
-  loaded: LoadedSeries,
-  byId: ReadonlyMap<string, LoadedSeries>,
-  oneOffIds: ReadonlySet<string>,
-): boolean {
+export function isCommitted(loaded: LoadedSeries, evidence: CommitEvidence): boolean {
   const { pending } = loaded;
   if (!pending) return true;
   const id = loaded.series.master.id;
-  if (pending.kind === 'promotion') return !oneOffIds.has(id);
-  return byId.get(pending.of)?.split_into === id;
+  if (pending.kind === 'promotion') return !evidence.oneOffExists(id);
+  return evidence.splitInto(pending.of) === id;
 }
 
 /**
@@ -55,24 +58,61 @@ export async function committedSeries(
       )
     : [];
   const oneOffIds = new Set(oneOffs.map((item) => item.sk.slice(eventSk('').length)));
+  const evidence: CommitEvidence = {
+    oneOffExists: (id) => oneOffIds.has(id),
+    splitInto: (id) => byId.get(id)?.split_into,
+  };
   const shown: Series[] = [];
   for (const entry of loaded) {
-    if (isCommitted(entry, byId, oneOffIds)) shown.push(entry.series);
+    if (isCommitted(entry, evidence)) shown.push(entry.series);
     else if (isStale(entry, nowMs)) await removeLeftover(store, nativeId, entry);
   }
   return shown;
 }
 
-export function isStale(entry: LoadedSeries, nowMs: number): boolean {
+/**
+ * One series read by id, for a get or before a write: `undefined` while uncommitted (a stale
+ * leftover is removed), else the series. A committed pending series is finalized first, and so is
+ * the series a committed split created (`split_into`), so that the next write of either is an
+ * ordinary one that may drop the marks.
+ */
+export async function resolveSeries(
+  store: DocumentStore,
+  nativeId: string,
+  loaded: LoadedSeries,
+  oneOffExists: boolean,
+  nowMs: number,
+): Promise<LoadedSeries | undefined> {
+  const read = async (id: string) => {
+    const item = await store.get({ pk: partitionOf(nativeId), sk: seriesSk(id) }, { consistent: true });
+    return item ? itemToSeries(item) : undefined;
+  };
+  if (loaded.pending) {
+    const parent = loaded.pending.kind === 'split' ? await read(loaded.pending.of) : undefined;
+    const committed = isCommitted(loaded, {
+      oneOffExists: () => oneOffExists,
+      splitInto: () => parent?.split_into,
+    });
+    if (!committed) {
+      if (isStale(loaded, nowMs)) await removeLeftover(store, nativeId, loaded);
+      return undefined;
+    }
+    await finalize(store, nativeId, loaded.series, loaded.version);
+    return { series: loaded.series, version: loaded.version };
+  }
+  if (loaded.split_into) {
+    const tail = await read(loaded.split_into);
+    if (tail?.pending) await finalize(store, nativeId, tail.series, tail.version);
+  }
+  return loaded;
+}
+
+function isStale(entry: LoadedSeries, nowMs: number): boolean {
   return entry.pending !== undefined && nowMs - entry.pending.since > PENDING_GRACE_MS;
 }
 
 /** Deletes a crash's leftover, unless it changed since it was read. */
-export async function removeLeftover(
-  store: DocumentStore,
-  nativeId: string,
-  entry: LoadedSeries,
-): Promise<void> {
+async function removeLeftover(store: DocumentStore, nativeId: string, entry: LoadedSeries): Promise<void> {
   await store
     .delete(
       { pk: partitionOf(nativeId), sk: seriesSk(entry.series.master.id) },
