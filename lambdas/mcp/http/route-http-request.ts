@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Principal } from '../../core/access/rights.js';
+import { isDomainError } from '../../core/errors.js';
 import { createMcpServer } from '../create-mcp-server.js';
 import type { McpHttpDeps, McpServerDeps } from '../deps.js';
 
@@ -65,7 +66,14 @@ export async function routeHttpRequest(request: Request, deps: McpHttpDeps): Pro
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if (path === MCP_PATH) {
     if (request.method === 'POST') {
-      const principal = await authenticate(request, deps);
+      let principal: Principal | undefined;
+      try {
+        principal = await authenticate(request, deps);
+      } catch (error) {
+        // No tool result can carry it before the caller is known: the HTTP status says "retry".
+        if (!isDomainError(error, 'STORAGE_ERROR')) throw error;
+        return jsonRpcError(503, -32000, error.message, { 'retry-after': '5' });
+      }
       if (!principal) return unauthorized(request);
       return serveMcp(request, deps, principal);
     }
