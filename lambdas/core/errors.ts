@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'INVALID_QUERY'
   | 'INVALID_PROPERTY'
   | 'INVALID_VALUE'
-  | 'TOO_MANY_OCCURRENCES';
+  | 'TOO_MANY_OCCURRENCES'
+  | 'STORAGE_ERROR';
 
 /**
  * A failure caused by the caller's input or the state of the domain, never by a bug.

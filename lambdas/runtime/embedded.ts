@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EncryptionSdkEnvelope, rawAesKeyring } from '../adapters/encryption/encryption-sdk-envelope.js';
 import { loadOrCreateKeyFile } from '../adapters/encryption/local-key-file.js';
@@ -10,6 +9,7 @@ import { composeDeps } from './compose.js';
 import type { EmbeddedConfig } from './config.js';
 import { openEmbeddedStore } from './embedded-store.js';
 import { nodeRandom } from './node-random.js';
+import { makeDataDirPrivate } from './private-data-dir.js';
 import { providerFactories } from './provider-factories.js';
 import { createStderrLogger } from './stderr-logger.js';
 import { VERSION } from './version.js';
@@ -20,11 +20,12 @@ export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promis
 
 /**
  * Composition root of the embedded runtime (`npm start`, `meridian serve|stdio|keys|…`):
- * everything runs in this process, state lives under the data dir — the table in dynalite, the
- * master key for secrets in `master.key` (0600), the booking workflow in aws-local-stepfunctions.
+ * everything runs in this process, state lives under the data dir (private to the user) — the
+ * table in dynalite, served to every process on that folder over a Unix socket, the master key for
+ * secrets in `master.key` (0600), the booking workflow in aws-local-stepfunctions.
  */
 export async function createEmbeddedRuntime(config: EmbeddedConfig): Promise<EmbeddedRuntime & McpHttpDeps> {
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await makeDataDirPrivate(config.dataDir);
   const key = await loadOrCreateKeyFile(join(config.dataDir, 'master.key'));
   const opened = await openEmbeddedStore(config.dataDir);
   const deps = composeDeps({

@@ -55,7 +55,7 @@ describe('meridian stdio', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
 
     expect(code).toBe(0);
-    expect(await readdir(own)).not.toContain('dynamodb.endpoint');
+    expect(await readdir(own)).not.toContain('dynamodb.sock');
     await rm(own, { recursive: true, force: true });
   }, 60_000);
 

@@ -1,20 +1,25 @@
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
+import { dynaliteLevel, isLevelLocked } from './dynalite-level.js';
 
 export interface DynaliteServer {
-  /** e.g. `http://127.0.0.1:41234`; give it to `createLocalDynamoDbClient`. */
+  /**
+   * `http://127.0.0.1:41234` for `createLocalDynamoDbClient`, or, when started on a Unix socket,
+   * that socket's path for `createSocketDynamoDbClient`.
+   */
   endpoint: string;
   /** Stops the server and closes LevelDB, releasing its lock on `path`. */
   close(): Promise<void>;
 }
 
 /**
- * Runs dynalite (DynamoDB on LevelDB) in this process on 127.0.0.1 and an ephemeral port — the
- * document store of the embedded runtime, and a fast engine for tests. Data lives on disk under
- * `path` (created if missing) when given, in memory otherwise; a `path` another process holds is
- * refused at start. Tables are ACTIVE at once (`createTableMs: 0`).
+ * Runs dynalite (DynamoDB on LevelDB) in this process — the document store of the embedded
+ * runtime, and a fast engine for tests. It listens on `socketPath` (a Unix domain socket, which
+ * only users who can reach its folder can connect to: dynalite checks no credentials) when given,
+ * else on 127.0.0.1 and an ephemeral port (tests). Data lives on disk under `path` (created if
+ * missing) when given, in memory otherwise; a `path` another process holds is refused at start.
+ * Tables are ACTIVE at once (`createTableMs: 0`).
  *
  * @example
  * const dynamo = await startDynalite({ path: join(dataDir, 'dynamodb') });
@@ -23,7 +28,9 @@ export interface DynaliteServer {
  * client.destroy();
  * await dynamo.close();
  */
-export async function startDynalite(options: { path?: string } = {}): Promise<DynaliteServer> {
+export async function startDynalite(
+  options: { path?: string; socketPath?: string } = {},
+): Promise<DynaliteServer> {
   if (options.path) {
     await mkdir(options.path, { recursive: true });
     await assertNotLocked(options.path);
@@ -31,13 +38,15 @@ export async function startDynalite(options: { path?: string } = {}): Promise<Dy
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, path: options.path });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    const listening = () => {
       server.off('error', reject);
       resolve();
-    });
+    };
+    if (options.socketPath) server.listen(options.socketPath, listening);
+    else server.listen(0, '127.0.0.1', listening);
   });
   return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    endpoint: options.socketPath ?? `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     // dynalite's close() closes LevelDB (releasing its lock) once the HTTP server has closed; Node
     // (≥ 19) drops idle keep-alive connections at once, so that waits only for requests in flight.
     close: () =>
@@ -45,24 +54,16 @@ export async function startDynalite(options: { path?: string } = {}): Promise<Dy
   };
 }
 
-interface LevelDatabase {
-  open(): Promise<void>;
-  close(): Promise<void>;
-}
-
 /**
  * dynalite opens LevelDB lazily: on a folder another process holds, every request then hangs and
- * an uncaught error follows. Opening the folder first, with the very `level` package dynalite
- * uses (so no dependency of our own), turns that into a clear error at start.
+ * an uncaught error follows. Opening the folder first turns that into a clear error at start.
  */
 async function assertNotLocked(path: string): Promise<void> {
-  const requireFromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));
-  const { Level } = requireFromDynalite('level') as { Level: new (path: string) => LevelDatabase };
-  const database = new Level(path);
+  const database = dynaliteLevel(path);
   try {
     await database.open();
   } catch (error) {
-    const locked = (error as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED';
+    const locked = isLevelLocked(error);
     throw new Error(
       locked
         ? `The data folder ${path} is in use by another process (another Meridian?); stop it or use another data folder.`

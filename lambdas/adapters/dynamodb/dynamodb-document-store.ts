@@ -8,6 +8,7 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { isDomainError } from '../../core/errors.js';
 import type {
   Condition,
   DocumentStore,
@@ -16,7 +17,7 @@ import type {
   QueryPage,
   StoredItem,
 } from '../../core/storage/document-store.js';
-import { ConditionFailedError } from '../../core/storage/document-store.js';
+import { ConditionFailedError, storageFailure } from '../../core/storage/document-store.js';
 import { type RetryOptions, retryUntilDone } from './batch-retry.js';
 import { conditionExpression, ExpressionAttributes } from './expression-attributes.js';
 import { decodeCursor, encodeCursor } from './query-cursor.js';
@@ -62,24 +63,34 @@ export class DynamoDbDocumentStore implements DocumentStore {
     key: ItemKey,
     options?: { consistent?: boolean },
   ): Promise<T | undefined> {
-    const output = await this.#documents.send(
-      new GetCommand({ TableName: this.#table, Key: keyOf(key), ConsistentRead: options?.consistent }),
+    const output = await storageCall(() =>
+      this.#documents.send(
+        new GetCommand({ TableName: this.#table, Key: keyOf(key), ConsistentRead: options?.consistent }),
+      ),
     );
     return output.Item as T | undefined;
   }
 
   async put(item: StoredItem, options?: { condition?: Condition }): Promise<void> {
     await this.#conditionally(keyOf(item), () =>
-      this.#documents.send(
-        new PutCommand({ TableName: this.#table, Item: item, ...conditionInput(options?.condition) }),
+      storageCall(() =>
+        this.#documents.send(
+          new PutCommand({ TableName: this.#table, Item: item, ...conditionInput(options?.condition) }),
+        ),
       ),
     );
   }
 
   async delete(key: ItemKey, options?: { condition?: Condition }): Promise<void> {
     await this.#conditionally(keyOf(key), () =>
-      this.#documents.send(
-        new DeleteCommand({ TableName: this.#table, Key: keyOf(key), ...conditionInput(options?.condition) }),
+      storageCall(() =>
+        this.#documents.send(
+          new DeleteCommand({
+            TableName: this.#table,
+            Key: keyOf(key),
+            ...conditionInput(options?.condition),
+          }),
+        ),
       ),
     );
   }
@@ -100,20 +111,22 @@ export class DynamoDbDocumentStore implements DocumentStore {
       keyCondition += ` AND ${attributes.name(keys.sort)} BETWEEN ${attributes.value(from)} AND ${attributes.value(to)}`;
     }
 
-    const output = await this.#documents.send(
-      new QueryCommand({
-        TableName: this.#table,
-        ...(index === 'gsi1' && { IndexName: TABLE_DESIGN.gsi1.indexName }),
-        KeyConditionExpression: keyCondition,
-        ...attributes.toInput(),
-        Limit: options.limit,
-        ScanIndexForward: !options.descending,
-        // A global secondary index rejects strongly consistent reads, so the option only reaches the table.
-        ConsistentRead: index === 'table' ? options.consistent : undefined,
-        ExclusiveStartKey: options.cursor
-          ? decodeCursor(options.cursor, index, options.partition)
-          : undefined,
-      }),
+    const output = await storageCall(() =>
+      this.#documents.send(
+        new QueryCommand({
+          TableName: this.#table,
+          ...(index === 'gsi1' && { IndexName: TABLE_DESIGN.gsi1.indexName }),
+          KeyConditionExpression: keyCondition,
+          ...attributes.toInput(),
+          Limit: options.limit,
+          ScanIndexForward: !options.descending,
+          // A global secondary index rejects strongly consistent reads, so the option only reaches the table.
+          ConsistentRead: index === 'table' ? options.consistent : undefined,
+          ExclusiveStartKey: options.cursor
+            ? decodeCursor(options.cursor, index, options.partition)
+            : undefined,
+        }),
+      ),
     );
     const items = (output.Items ?? []) as T[];
     return output.LastEvaluatedKey ? { items, cursor: encodeCursor(output.LastEvaluatedKey) } : { items };
@@ -127,8 +140,8 @@ export class DynamoDbDocumentStore implements DocumentStore {
       await retryUntilDone(
         chunk.map((item) => ({ PutRequest: { Item: item } })),
         async (requests) => {
-          const output = await this.#documents.send(
-            new BatchWriteCommand({ RequestItems: { [this.#table]: requests } }),
+          const output = await storageCall(() =>
+            this.#documents.send(new BatchWriteCommand({ RequestItems: { [this.#table]: requests } })),
           );
           return (output.UnprocessedItems?.[this.#table] ?? []) as typeof requests;
         },
@@ -145,8 +158,8 @@ export class DynamoDbDocumentStore implements DocumentStore {
       await retryUntilDone(
         chunk,
         async (pending) => {
-          const output = await this.#documents.send(
-            new BatchGetCommand({ RequestItems: { [this.#table]: { Keys: pending } } }),
+          const output = await storageCall(() =>
+            this.#documents.send(new BatchGetCommand({ RequestItems: { [this.#table]: { Keys: pending } } })),
           );
           found.push(...((output.Responses?.[this.#table] ?? []) as T[]));
           return (output.UnprocessedKeys?.[this.#table]?.Keys ?? []) as ItemKey[];
@@ -165,6 +178,19 @@ export class DynamoDbDocumentStore implements DocumentStore {
         throw new ConditionFailedError(key, { cause: error });
       throw error;
     }
+  }
+}
+
+/**
+ * Runs one request; a failure other than a failed condition becomes STORAGE_ERROR, so that the
+ * caller is told to retry instead of getting an internal error.
+ */
+async function storageCall<Output>(send: () => Promise<Output>): Promise<Output> {
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException || isDomainError(error)) throw error;
+    throw storageFailure(error instanceof Error ? error.name : 'unknown error', error);
   }
 }
 

@@ -1,3 +1,4 @@
+import { Agent, type AgentOptions } from 'node:http';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -6,6 +7,8 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE_DESIGN } from './table-design.js';
+
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
  * A client for a DynamoDB endpoint on this machine (dynalite or DynamoDB Local). The region and
@@ -19,7 +22,25 @@ export function createLocalDynamoDbClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
     region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: LOCAL_CREDENTIALS,
+  });
+}
+
+/**
+ * A client for dynalite listening on a Unix domain socket. The SDK speaks HTTP through Node's
+ * `http.Agent`, which connects to `socketPath` instead of a host and port when given one; the
+ * endpoint's host is then only the `Host` header. Keep-alive spares a connect per request.
+ *
+ * @example
+ * const client = createSocketDynamoDbClient(join(dataDir, 'dynamodb.sock'));
+ */
+export function createSocketDynamoDbClient(socketPath: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint: 'http://localhost',
+    region: 'local',
+    credentials: LOCAL_CREDENTIALS,
+    // An agent's options reach every request it makes; @types/node lists `socketPath` only on requests.
+    requestHandler: { httpAgent: new Agent({ keepAlive: true, socketPath } as AgentOptions) },
   });
 }
 

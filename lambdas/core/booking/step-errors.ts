@@ -41,6 +41,7 @@ export const BOOKING_ERROR_CODES: readonly ErrorCode[] = [
   'INVALID_INPUT',
   'NOT_FOUND',
   'FORBIDDEN',
+  'STORAGE_ERROR',
 ];
 
 /**
@@ -67,6 +68,8 @@ const NAME_BY_CODE: Partial<Record<ErrorCode, StepErrorName>> = {
   PROVIDER_RATE_LIMITED: STEP_ERROR.provider,
   PROVIDER_AUTH_FAILED: STEP_ERROR.provider,
   STALE_WRITE: STEP_ERROR.provider,
+  // The store failed for longer than its own retries: the state machine retries the step.
+  STORAGE_ERROR: STEP_ERROR.transient,
 };
 
 /**

@@ -368,6 +368,9 @@ export class CalendarService {
       providerKind === 'native'
         ? `native/${created.native_id}`
         : `${providerKind}/${connectionId}/${created.native_id}`;
+    // The grant first: until the calendar record exists it grants nothing anyone can see, so a
+    // crash between the two writes leaves no calendar that its creator cannot reach.
+    if (principal.kind === 'api-key') await this.deps.access.setGrant(principal.keyId, calendarId, 'write');
     await this.deps.registry.putCalendar({
       calendar_id: calendarId,
       provider: providerKind,
@@ -382,7 +385,6 @@ export class CalendarService {
       access_role: created.access_role,
       created_at: this.deps.clock.now().toISOString(),
     });
-    if (principal.kind === 'api-key') await this.deps.access.setGrant(principal.keyId, calendarId, 'write');
     const entry = (await this.listCalendars(principal)).find((c) => c.id === calendarId);
     if (!entry) throw new Error(`calendar ${calendarId} vanished after creation`);
     return entry;

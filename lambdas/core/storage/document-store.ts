@@ -1,3 +1,5 @@
+import { DomainError } from '../errors.js';
+
 /**
  * The document-store port: one table of items addressed by a partition key (`pk`) and a sort key
  * (`sk`), with one secondary index (`gsi1pk`/`gsi1sk`). DynamoDB is the only implementation
@@ -86,4 +88,22 @@ export class ConditionFailedError extends Error {
   ) {
     super(`Condition failed for ${key.pk} / ${key.sk}`, options);
   }
+}
+
+/**
+ * The store failed or cannot be reached (a network fault, throttling that outlasted the retries,
+ * the embedded store's process gone with nobody taking over in time). A domain error, so that the
+ * caller is told to retry rather than handed an internal error; `reason` names the failure
+ * without internals.
+ *
+ * @example
+ * throw storageFailure('ThrottlingException', error);
+ */
+export function storageFailure(reason: string, cause?: unknown): DomainError {
+  return new DomainError(
+    'STORAGE_ERROR',
+    `Meridian's data store failed (${reason}). Retry in a few seconds; if it keeps failing, tell the operator of this Meridian server (the embedded runtime's data folder, or the deployment's DynamoDB table, needs attention).`,
+    {},
+    { cause },
+  );
 }

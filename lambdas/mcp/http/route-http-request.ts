@@ -69,7 +69,14 @@ export async function routeHttpRequest(request: Request, deps: McpHttpDeps): Pro
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if (path === MCP_PATH) {
     if (request.method === 'POST') {
-      const principal = await authenticate(request, deps);
+      let principal: Principal | undefined;
+      try {
+        principal = await authenticate(request, deps);
+      } catch (error) {
+        // No tool result can carry it before the caller is known: the HTTP status says "retry".
+        if (!isDomainError(error, 'STORAGE_ERROR')) throw error;
+        return jsonRpcError(503, -32000, error.message, { 'retry-after': '5' });
+      }
       if (!principal) return unauthorized(request);
       let toolsets: ToolsetSelection;
       try {

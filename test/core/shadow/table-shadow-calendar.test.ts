@@ -3,7 +3,7 @@ import type { CalendarEvent, EventTime } from '../../../lambdas/core/calendar/ev
 import { fixedClock } from '../../../lambdas/core/ports.js';
 import { ShadowStore } from '../../../lambdas/core/shadow/shadow-store.js';
 import { applyChanges, type ShadowChanges } from '../../../lambdas/core/shadow/shadow-writes.js';
-import type { DocumentStore } from '../../../lambdas/core/storage/document-store.js';
+import { crashingStore } from '../../support/crashing-store.js';
 import type { TestRuntime } from '../../support/test-runtime.js';
 import { addCalendar, busy, shadowItems, startShadowRuntime } from './shadow-fixture.js';
 
@@ -31,31 +31,6 @@ function event(
   };
 }
 const utc = (text: string): EventTime => ({ date_time: `${text}+00:00` });
-
-/** Fails every write after the first `budget` ones, as a crash half-way through an apply would. */
-function crashingStore(store: DocumentStore, budget: number): DocumentStore {
-  let left = budget;
-  const spend = () => {
-    if (left-- <= 0) throw new Error('crash');
-  };
-  return {
-    get: (key, options) => store.get(key, options),
-    query: (options) => store.query(options),
-    batchGet: (keys) => store.batchGet(keys),
-    put: async (item, options) => {
-      spend();
-      return store.put(item, options);
-    },
-    delete: async (key, options) => {
-      spend();
-      return store.delete(key, options);
-    },
-    batchPut: async (items) => {
-      spend();
-      return store.batchPut(items);
-    },
-  };
-}
 
 describe('TableShadowCalendar', () => {
   let runtime: TestRuntime;

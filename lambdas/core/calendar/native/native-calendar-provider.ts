@@ -33,11 +33,13 @@ import {
   longIndexOf,
   partitionOf,
   SERIES_PREFIX,
+  type SeriesMarks,
   seriesSk,
   seriesToItem,
   sortableUtc,
   startIndexOf,
 } from './native-items.js';
+import { committedSeries, finalize, resolveSeries } from './native-pending.js';
 
 export interface NativeProviderDeps {
   store: DocumentStore;
@@ -66,8 +68,14 @@ function staleWrite(id: string, cause?: unknown): DomainError {
 
 /**
  * Meridian's own calendars, stored in the document store. Every write is one conditional put or
- * delete on a version, so concurrent edits never silently overwrite each other; a `following`
- * split writes the new series first and removes it again if the old one changed meanwhile.
+ * delete on a version, so concurrent edits never silently overwrite each other.
+ *
+ * Two edits touch two items: a one-off event that gains a recurrence becomes a series, and a
+ * `following` edit splits a series in two. Each writes the new series first, marked `pending`
+ * (readers skip it), then commits with one conditional write of the old item (the one-off deleted,
+ * the old series truncated and naming the new one in `split_into`), then drops the mark. A crash
+ * between any two writes thus shows either the old state or the new one, whole; a pending series
+ * left uncommitted is deleted by the next reader once it is older than PENDING_GRACE_MS.
  */
 export class NativeCalendarProvider implements CalendarProvider {
   constructor(private readonly deps: NativeProviderDeps) {}
@@ -110,8 +118,8 @@ export class NativeCalendarProvider implements CalendarProvider {
     ]);
     const candidates = long.map((item) => itemToEvent(item).event).filter(keep);
     let incomplete = false;
-    for (const item of seriesItems) {
-      const { series } = itemToSeries(item);
+    const nowMs = this.deps.clock.now().getTime();
+    for (const series of await committedSeries(this.deps.store, calendar.native_id, seriesItems, nowMs)) {
       const expanded = expandSeriesWithin(series, fromMs, toMs, this.zoneOf(calendar));
       const instances = expanded.events;
       incomplete ||= !expanded.complete;
@@ -247,16 +255,22 @@ export class NativeCalendarProvider implements CalendarProvider {
     }
     const { series: newTail } = editSeries(tail, patch, tail.master.id, zone);
     newTail.master = { ...newTail.master, ...touched, created: touched.updated };
-    await this.deps.store.put(seriesToItem(calendar.native_id, newTail, 1), {
+    const pending = {
+      kind: 'split',
+      of: stored.series.master.id,
+      since: Date.parse(touched.updated),
+    } as const;
+    await this.deps.store.put(seriesToItem(calendar.native_id, newTail, 1, { pending }), {
       condition: { op: 'not_exists' },
     });
     try {
-      await this.putSeries(calendar, head, stored.version);
+      await this.putSeries(calendar, head, stored.version, { split_into: newId });
     } catch (error) {
       // The old series changed meanwhile: undo the new one so nothing is left half-split.
       await this.deps.store.delete({ pk: partitionOf(calendar.native_id), sk: seriesSk(newId) });
       throw error;
     }
+    await finalize(this.deps.store, calendar.native_id, newTail, 1);
     return { ...newTail.master, etag: '"1"' };
   }
 
@@ -291,9 +305,18 @@ export class NativeCalendarProvider implements CalendarProvider {
     if (masterId) keys.push({ pk, sk: seriesSk(masterId) });
     const items = await Promise.all(keys.map((key) => this.deps.store.get(key, { consistent: true })));
     const [single, series, parent] = items;
-    if (single) return { kind: 'event', ...itemToEvent(single) };
     const seriesItem = series ?? parent;
-    if (seriesItem) return { kind: 'series', ...itemToSeries(seriesItem) };
+    const loaded = seriesItem
+      ? await resolveSeries(
+          this.deps.store,
+          calendar.native_id,
+          itemToSeries(seriesItem),
+          single !== undefined,
+          this.deps.clock.now().getTime(),
+        )
+      : undefined;
+    if (single) return { kind: 'event', ...itemToEvent(single) };
+    if (loaded) return { kind: 'series', ...loaded };
     throw new DomainError('NOT_FOUND', `No event "${eventId}" in calendar "${calendar.calendar_id}".`, {
       event_id: eventId,
       calendar_id: calendar.calendar_id,
@@ -310,9 +333,14 @@ export class NativeCalendarProvider implements CalendarProvider {
     }
   }
 
-  private async putSeries(calendar: CalendarRef, series: Series, version: number): Promise<void> {
+  private async putSeries(
+    calendar: CalendarRef,
+    series: Series,
+    version: number,
+    marks: SeriesMarks = {},
+  ): Promise<void> {
     try {
-      await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), {
+      await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1, marks), {
         condition: versionIs(version),
       });
     } catch (error) {
@@ -331,7 +359,10 @@ export class NativeCalendarProvider implements CalendarProvider {
     }
   }
 
-  /** A one-off event that gains a recurrence becomes a series: write the series, then drop the event. */
+  /**
+   * A one-off event that gains a recurrence becomes a series: write the series pending, commit by
+   * deleting the event, then drop the mark.
+   */
   private async promoteToSeries(
     calendar: CalendarRef,
     version: number,
@@ -339,15 +370,22 @@ export class NativeCalendarProvider implements CalendarProvider {
   ): Promise<CalendarEvent> {
     const series: Series = { master, overrides: [] };
     expandSeries(series, eventTimeMs(master.start), eventTimeMs(master.start) + 1, this.zoneOf(calendar));
-    await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1), {
-      condition: { op: 'not_exists' },
-    });
+    const pending = { kind: 'promotion', since: this.deps.clock.now().getTime() } as const;
+    try {
+      await this.deps.store.put(seriesToItem(calendar.native_id, series, version + 1, { pending }), {
+        condition: { op: 'not_exists' },
+      });
+    } catch (error) {
+      // Another promotion of this event is in flight (or a crash left one, removed once stale).
+      throw error instanceof ConditionFailedError ? staleWrite(master.id, error) : error;
+    }
     try {
       await this.deleteItem(calendar, eventSk(master.id), version, master.id);
     } catch (error) {
       await this.deps.store.delete({ pk: partitionOf(calendar.native_id), sk: seriesSk(master.id) });
       throw error;
     }
+    await finalize(this.deps.store, calendar.native_id, series, version + 1);
     return { ...master, etag: `"${version + 1}"` };
   }
 }

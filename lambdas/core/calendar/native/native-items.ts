@@ -15,11 +15,26 @@ export const LONG_EVENT_MS = 86_400_000;
 
 const StoredEvent = CalendarEvent.omit({ etag: true });
 const EventItem = z.object({ pk: z.string(), sk: z.string(), version: z.number().int(), event: StoredEvent });
+/**
+ * A series item written ahead of the write that commits it (see native-calendar-provider.ts):
+ * a `promotion` commits when the one-off event of the same id is deleted, a `split` when the
+ * series `of` names it in `split_into`. Readers skip it until then; `since` (epoch ms) tells a
+ * crash's leftover from a write in flight.
+ */
+export const Pending = z.union([
+  z.object({ kind: z.literal('promotion'), since: z.number() }),
+  z.object({ kind: z.literal('split'), of: z.string(), since: z.number() }),
+]);
+export type Pending = z.infer<typeof Pending>;
+
 const SeriesItem = z.object({
   pk: z.string(),
   sk: z.string(),
   version: z.number().int(),
   series: z.object({ master: StoredEvent, overrides: z.array(StoredEvent) }),
+  pending: Pending.optional(),
+  /** Set by the write that splits this series: the new series it committed. */
+  split_into: z.string().optional(),
 });
 
 export const partitionOf = (nativeId: string) => `NCAL#${nativeId}`;
@@ -59,16 +74,27 @@ export function itemToEvent(item: StoredItem): { event: CalendarEvent; version: 
   return { event: { ...parsed.event, etag: etagOf(parsed.version) }, version: parsed.version };
 }
 
-export function seriesToItem(nativeId: string, series: Series, version: number): StoredItem {
+export interface SeriesMarks {
+  pending?: Pending;
+  split_into?: string;
+}
+
+export function seriesToItem(
+  nativeId: string,
+  series: Series,
+  version: number,
+  marks: SeriesMarks = {},
+): StoredItem {
   return {
     pk: partitionOf(nativeId),
     sk: seriesSk(series.master.id),
     version,
     series: { master: withoutEtag(series.master), overrides: series.overrides.map(withoutEtag) },
+    ...marks,
   };
 }
 
-export function itemToSeries(item: StoredItem): { series: Series; version: number } {
+export function itemToSeries(item: StoredItem): { series: Series; version: number } & SeriesMarks {
   const parsed = SeriesItem.parse(item);
   const etag = etagOf(parsed.version);
   return {
@@ -77,5 +103,7 @@ export function itemToSeries(item: StoredItem): { series: Series; version: numbe
       overrides: parsed.series.overrides.map((o) => ({ ...o, etag })),
     },
     version: parsed.version,
+    ...(parsed.pending ? { pending: parsed.pending } : {}),
+    ...(parsed.split_into ? { split_into: parsed.split_into } : {}),
   };
 }

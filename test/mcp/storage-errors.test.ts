@@ -1,0 +1,77 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DynaliteServer, startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
+import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
+import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
+import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
+import { errorOf } from '../support/mcp-client.js';
+import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
+
+/** A store that stops answering: callers are told to retry (STORAGE_ERROR), never -32603. */
+describe('a store that fails', { timeout: 60_000 }, () => {
+  let dynalite: DynaliteServer;
+  let runtime: TestRuntime;
+  let client: Client;
+  let token: string;
+  let calendarId: string;
+
+  beforeAll(async () => {
+    dynalite = await startDynalite();
+    runtime = await startTestRuntime({ endpoint: dynalite.endpoint });
+    calendarId = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Down' })).id;
+    token = (await runtime.newKey()).token;
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
+    client = new Client({ name: 'meridian-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    await dynalite.close();
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await runtime?.close();
+  });
+
+  it.each([
+    ['list_calendars', {}],
+    [
+      'create_event',
+      {
+        summary: 'x',
+        start: { date_time: '2027-01-01T09:00:00Z' },
+        end: { date_time: '2027-01-01T10:00:00Z' },
+      },
+    ],
+  ])('answers %s with isError STORAGE_ERROR and what to do', async (name, args) => {
+    const result = (await client.callTool({
+      name,
+      arguments: name === 'create_event' ? { calendar_id: calendarId, ...args } : args,
+    })) as CallToolResult;
+
+    expect(errorOf(result).code).toBe('STORAGE_ERROR');
+    expect(errorOf(result).message).toMatch(/Retry in a few seconds/);
+  });
+
+  it('answers an HTTP request it cannot authenticate with 503 and Retry-After', async () => {
+    const response = await routeHttpRequest(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      }),
+      runtime,
+    );
+
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /data store failed/,
+    );
+  });
+});
