@@ -10,6 +10,7 @@ import { isDomainError } from '../core/errors.js';
 import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
+import { unknownFields } from './unknown-fields.js';
 
 const INSTRUCTIONS =
   'Meridian gives you time you can trust. Call get_temporal_context first to learn the current time and ' +
@@ -25,7 +26,11 @@ async function callTool(
   logger: Logger,
 ): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(rawArguments ?? {});
-  if (!parsed.success) return invalidInputResult(tool.name, parsed.error.issues);
+  const unknown = unknownFields(tool.input, rawArguments ?? {});
+  if (!parsed.success || unknown.length > 0) {
+    const issues = parsed.success ? [] : parsed.error.issues;
+    return invalidInputResult(tool.name, issues, { schema: tool.input, unknown });
+  }
   try {
     const output = await tool.run(deps, parsed.data, context);
     const format = (parsed.data as { format?: unknown }).format;

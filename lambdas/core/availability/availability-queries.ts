@@ -4,6 +4,7 @@ import type { CalendarService } from '../calendar/calendar-service.js';
 import { DomainError } from '../errors.js';
 import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
 import { parseWindow } from '../time/window.js';
+import { requireZone } from '../time/zones.js';
 import { type AvailabilityPrivacy, availabilityView } from './availability-view.js';
 import { type CalendarBusy, calendarBusy, type ViewFreshness } from './calendar-busy.js';
 import { freeSlots } from './free-slots.js';
@@ -35,6 +36,8 @@ function windowOf(start: string, end: string): { from: number; to: number } {
 }
 
 function workingHoursOf(options: SlotOptions, zone: string): WorkingHours | undefined {
+  // Checked even without working_hours: a zone that is silently ignored reads as accepted.
+  if (options.timezone !== undefined) requireZone(options.timezone, 'timezone');
   return options.working_hours
     ? parseWorkingHours(options.working_hours, options.timezone ?? zone, options.working_days)
     : undefined;

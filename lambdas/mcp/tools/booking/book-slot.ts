@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
+import { eventTimeInput } from '../calendar/calendar-schemas.js';
 
 export const bookSlotTool = defineTool({
   name: 'book_slot',
@@ -16,8 +16,8 @@ export const bookSlotTool = defineTool({
     'failed; nothing was booked: retry later), CONTENT_REJECTED (change the summary or description).',
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
-    start: rfc3339('start of the slot'),
-    end: rfc3339('end of the slot (after start, at most 7 days later)'),
+    start: eventTimeInput,
+    end: eventTimeInput.describe('End of the slot (after start, at most 7 days later), in the same forms as start.'),
     summary: z.string().min(1).max(1024).describe('Event title.'),
     description: z.string().max(8192).optional().describe('Event description (plain text).'),
     attendees: z.array(z.string().email()).max(200).optional().describe('Attendee email addresses.'),

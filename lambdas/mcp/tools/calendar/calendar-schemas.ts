@@ -4,11 +4,11 @@ import {
   CalendarEvent,
   EditScope,
   EventStatus,
-  EventTime,
   Reminders,
   Transparency,
   Visibility,
 } from '../../../core/calendar/event.js';
+import { EventTimeInput } from '../../../core/calendar/event-time.js';
 
 /** Shared input and output pieces of the calendar tools, described once. */
 
@@ -26,8 +26,8 @@ export const eventIdInput = z
     'Event id from list_events or get_event. An occurrence of a series has the form "<series id>_<start>".',
   );
 
-export const eventTimeInput = EventTime.describe(
-  'Either {date_time: RFC 3339 with offset, time_zone?: IANA} for a timed event, or {date: "YYYY-MM-DD"} for all-day (end date exclusive).',
+export const eventTimeInput = EventTimeInput.describe(
+  '{date_time, time_zone?: IANA} (a time without offset is read in time_zone, else the calendar\'s zone), {date} for all-day (end exclusive), or a plain string: e.g. "2026-11-26T09:00:00Z", "2026-11-26".',
 );
 
 export const attendeeEmails = z

@@ -1,0 +1,36 @@
+import { closest } from 'fastest-levenshtein';
+import type { z } from 'zod';
+import { arrayElement, objectShapes } from './schema-walk.js';
+
+/** A field the caller sent that the tool does not know, with the known field nearest in spelling. */
+export interface UnknownField {
+  path: PropertyKey[];
+  closest: string | undefined;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Every field in `value` that `schema` does not declare, at any depth. zod drops unknown keys
+ * silently; a caller who sends `stauts` would otherwise get a success that ignored it.
+ * Free-form records (no declared fields) are not checked.
+ *
+ * @example
+ * unknownFields(z.object({ status: z.string() }), { stauts: 'x' }); // [{ path: ['stauts'], closest: 'status' }]
+ */
+export function unknownFields(schema: z.core.$ZodType, value: unknown, path: PropertyKey[] = []): UnknownField[] {
+  if (Array.isArray(value)) {
+    const element = arrayElement(schema);
+    return element ? value.flatMap((item, index) => unknownFields(element, item, [...path, index])) : [];
+  }
+  if (!isPlainObject(value)) return [];
+  const shapes = objectShapes(schema);
+  if (shapes.length === 0) return [];
+  const known = [...new Set(shapes.flatMap((shape) => Object.keys(shape)))];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const shape = shapes.find((s) => Object.hasOwn(s, key));
+    if (shape?.[key]) return unknownFields(shape[key], child, [...path, key]);
+    return [{ path: [...path, key], closest: known.length > 0 ? closest(key, known) : undefined }];
+  });
+}
