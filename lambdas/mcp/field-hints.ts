@@ -52,8 +52,9 @@ function expectedOf(schema: JsonSchema): string {
   switch (schema.type) {
     case 'string': {
       if (schema.format === 'email') return 'an email address';
-      const length = range(schema.minLength, schema.maxLength);
-      return length ? `a string with a length${length}` : 'a string';
+      const kind = schema.minLength === 1 ? 'a non-empty string' : 'a string';
+      const length = range(schema.minLength === 1 ? undefined : schema.minLength, schema.maxLength);
+      return length ? `${kind} with a length${length}` : kind;
     }
     case 'integer':
       return `an integer${range(schema.minimum, schema.maximum)}`;
@@ -79,7 +80,8 @@ function exampleOf(schema: JsonSchema): string {
   if (schema.anyOf?.[0]) return exampleOf(schema.anyOf[0]);
   if (schema.enum?.length) return JSON.stringify(schema.enum[0]);
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (schema.default !== undefined && typeof schema.default !== 'object') return JSON.stringify(schema.default);
+  if (schema.default !== undefined && typeof schema.default !== 'object')
+    return JSON.stringify(schema.default);
   switch (schema.type) {
     case 'string':
       return FORMAT_EXAMPLES[schema.format ?? ''] ?? '"text"';

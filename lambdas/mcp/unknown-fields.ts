@@ -1,6 +1,22 @@
-import { closest } from 'fastest-levenshtein';
+import { distance } from 'fastest-levenshtein';
 import type { z } from 'zod';
 import { arrayElement, objectShapes } from './schema-walk.js';
+
+const letters = (word: string) => [...word].sort().join('');
+
+/**
+ * The known name nearest in spelling. Levenshtein counts two swapped letters as two edits, which
+ * would tie "stauts" between "status" and "start"; an anagram of the same length scores one less.
+ */
+export function closestName(name: string, known: readonly string[]): string | undefined {
+  let best: { name: string; score: number } | undefined;
+  for (const candidate of known) {
+    const swapped = candidate.length === name.length && letters(candidate) === letters(name);
+    const score = distance(name, candidate) - (swapped ? 1 : 0);
+    if (best === undefined || score < best.score) best = { name: candidate, score };
+  }
+  return best?.name;
+}
 
 /** A field the caller sent that the tool does not know, with the known field nearest in spelling. */
 export interface UnknownField {
@@ -19,7 +35,11 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * @example
  * unknownFields(z.object({ status: z.string() }), { stauts: 'x' }); // [{ path: ['stauts'], closest: 'status' }]
  */
-export function unknownFields(schema: z.core.$ZodType, value: unknown, path: PropertyKey[] = []): UnknownField[] {
+export function unknownFields(
+  schema: z.core.$ZodType,
+  value: unknown,
+  path: PropertyKey[] = [],
+): UnknownField[] {
   if (Array.isArray(value)) {
     const element = arrayElement(schema);
     return element ? value.flatMap((item, index) => unknownFields(element, item, [...path, index])) : [];
@@ -31,6 +51,6 @@ export function unknownFields(schema: z.core.$ZodType, value: unknown, path: Pro
   return Object.entries(value).flatMap(([key, child]) => {
     const shape = shapes.find((s) => Object.hasOwn(s, key));
     if (shape?.[key]) return unknownFields(shape[key], child, [...path, key]);
-    return [{ path: [...path, key], closest: known.length > 0 ? closest(key, known) : undefined }];
+    return [{ path: [...path, key], closest: closestName(key, known) }];
   });
 }

@@ -46,7 +46,8 @@ function invalidDate(text: string, field: string): DomainError {
 }
 
 function requireDate(text: string, field: string): string {
-  if (!DATE_ONLY.test(text) || !DateTime.fromISO(text, { zone: 'utc' }).isValid) throw invalidDate(text, field);
+  if (!DATE_ONLY.test(text) || !DateTime.fromISO(text, { zone: 'utc' }).isValid)
+    throw invalidDate(text, field);
   return text;
 }
 
@@ -79,7 +80,8 @@ export function resolveEventTime(input: EventTimeInput, fallbackZone: string, fi
     return resolveEventTime({ date_time: text }, fallbackZone, field);
   }
   if ('date' in input) return { date: requireDate(input.date, `${field}.date`) };
-  const zone = input.time_zone === undefined ? undefined : requireZone(input.time_zone, `${field}.time_zone`).name;
+  const zone =
+    input.time_zone === undefined ? undefined : requireZone(input.time_zone, `${field}.time_zone`).name;
   const text = input.date_time.trim();
   const isLocal = LOCAL_DATE_TIME.test(text) && !HAS_OFFSET.test(text);
   // A time with an offset is kept as written (outputs show what the caller sent), once it parses.

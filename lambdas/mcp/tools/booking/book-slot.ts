@@ -17,7 +17,9 @@ export const bookSlotTool = defineTool({
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
     start: eventTimeInput,
-    end: eventTimeInput.describe('End of the slot (after start, at most 7 days later), in the same forms as start.'),
+    end: eventTimeInput.describe(
+      'End of the slot (after start, at most 7 days later), in the same forms as start.',
+    ),
     summary: z.string().min(1).max(1024).describe('Event title.'),
     description: z.string().max(8192).optional().describe('Event description (plain text).'),
     attendees: z.array(z.string().email()).max(200).optional().describe('Attendee email addresses.'),
