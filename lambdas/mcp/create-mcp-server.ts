@@ -25,11 +25,13 @@ async function callTool(
   context: ToolContext,
   logger: Logger,
 ): Promise<CallToolResult> {
-  const parsed = tool.input.safeParse(rawArguments ?? {});
-  const unknown = unknownFields(tool.input, rawArguments ?? {});
+  const args = rawArguments ?? {};
+  const parsed = tool.input.safeParse(args);
+  // zod drops fields it does not know; refusing them keeps a typo from reading as accepted.
+  const unknown = unknownFields(tool.input, args);
   if (!parsed.success || unknown.length > 0) {
     const issues = parsed.success ? [] : parsed.error.issues;
-    return invalidInputResult(tool.name, issues, { schema: tool.input, unknown });
+    return invalidInputResult(tool.name, issues, { schema: tool.input, raw: args, unknown });
   }
   try {
     const output = await tool.run(deps, parsed.data, context);

@@ -115,5 +115,10 @@ export function fieldHint(schema: z.core.$ZodType): FieldHint {
   } catch {
     json = {};
   }
-  return { expected: expectedOf(json), example: exampleOf(json) };
+  const expected = expectedOf(json);
+  // Without an example of its own, the field's description is the best guide to the right value.
+  const purpose = DESCRIBED_EXAMPLE.test(json.description ?? '')
+    ? undefined
+    : json.description?.split(/(?<=\.)\s/)[0];
+  return { expected: purpose ? `${expected} (${purpose})` : expected, example: exampleOf(json) };
 }

@@ -23,7 +23,7 @@ export const eventIdInput = z
   .string()
   .min(1)
   .describe(
-    'Event id from list_events or get_event. An occurrence of a series has the form "<series id>_<start>".',
+    'Event id from list_events or get_event, e.g. "a1b2c3". An occurrence of a series has the form "<series id>_<start>".',
   );
 
 export const eventTimeInput = EventTimeInput.describe(
