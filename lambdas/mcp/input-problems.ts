@@ -45,7 +45,10 @@ function withHint(field: string, problem: string, schema: z.core.$ZodType | unde
 
 function unknownFieldProblem(schema: z.core.$ZodType, unknown: UnknownField): InputProblem {
   const field = fieldName(unknown.path);
-  if (unknown.closest === undefined) return { field, problem: 'unknown field: remove it' };
+  if (unknown.closest === undefined) {
+    const known = unknown.known.map((name) => `"${name}"`).join(', ');
+    return { field, problem: `unknown field: remove it; the fields here are ${known}` };
+  }
   const near = [...unknown.path.slice(0, -1), unknown.closest];
   return withHint(
     field,

@@ -5,8 +5,9 @@ import { arrayElement, objectShapes } from './schema-walk.js';
 const letters = (word: string) => [...word].sort().join('');
 
 /**
- * The known name nearest in spelling. Levenshtein counts two swapped letters as two edits, which
- * would tie "stauts" between "status" and "start"; an anagram of the same length scores one less.
+ * The known name nearest in spelling, if near enough to be a typo. Levenshtein counts two swapped
+ * letters as two edits, which would tie "stauts" between "status" and "start"; an anagram of the
+ * same length scores one less.
  */
 export function closestName(name: string, known: readonly string[]): string | undefined {
   let best: { name: string; score: number } | undefined;
@@ -15,13 +16,16 @@ export function closestName(name: string, known: readonly string[]): string | un
     const score = distance(name, candidate) - (swapped ? 1 : 0);
     if (best === undefined || score < best.score) best = { name: candidate, score };
   }
-  return best?.name;
+  const nearEnough = Math.max(2, Math.floor(name.length / 2));
+  return best && best.score <= nearEnough ? best.name : undefined;
 }
 
 /** A field the caller sent that the tool does not know, with the known field nearest in spelling. */
 export interface UnknownField {
   path: PropertyKey[];
   closest: string | undefined;
+  /** The fields declared where it was found. */
+  known: string[];
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -33,7 +37,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * Free-form records (no declared fields) are not checked.
  *
  * @example
- * unknownFields(z.object({ status: z.string() }), { stauts: 'x' }); // [{ path: ['stauts'], closest: 'status' }]
+ * unknownFields(z.object({ status: z.string() }), { stauts: 'x' }); // [{ path: ['stauts'], closest: 'status', known: ['status'] }]
  */
 export function unknownFields(
   schema: z.core.$ZodType,
@@ -51,6 +55,6 @@ export function unknownFields(
   return Object.entries(value).flatMap(([key, child]) => {
     const shape = shapes.find((s) => Object.hasOwn(s, key));
     if (shape?.[key]) return unknownFields(shape[key], child, [...path, key]);
-    return [{ path: [...path, key], closest: closestName(key, known) }];
+    return [{ path: [...path, key], closest: closestName(key, known), known }];
   });
 }

@@ -110,4 +110,20 @@ describe('INVALID_INPUT messages of every tool', () => {
       expect(problem?.problem).toMatch(/e\.g\. \S+/);
     },
   );
+
+  it('lists the fields there are when an unknown one resembles none of them', async () => {
+    const error = await errorFor('check_availability', {
+      calendar_id: 'native/x',
+      start: T0,
+      end: T1,
+      format: 'json',
+    });
+
+    expect(error.problems).toEqual([
+      {
+        field: 'format',
+        problem: 'unknown field: remove it; the fields here are "calendar_id", "start", "end"',
+      },
+    ]);
+  });
 });
