@@ -2,13 +2,15 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import { formatInstant, parseInstant } from '../time/instants.js';
+import { parseWallClock } from '../time/recurrence/wall-clock-text.js';
+import { wallClockToInstant } from '../time/recurrence/zone-offsets.js';
 import { requireZone } from '../time/zones.js';
 import type { EventDraft, EventPatch, EventTime } from './event.js';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // A wall-clock time without offset: read in the event's zone, else the calendar's (as Google does).
-const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
-const HAS_OFFSET = /([Zz]|[+-]\d{2}:\d{2})$/;
+// Gap and overlap follow RFC 5545 (as RRULE expansion does): forward by the gap, first occurrence.
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2})?$/;
 
 export const EVENT_TIME_EXAMPLES =
   '{"date_time": "2026-11-26T09:00:00", "time_zone": "Europe/Berlin"}, {"date": "2026-11-26"}, ' +
@@ -52,16 +54,8 @@ function requireDate(text: string, field: string): string {
 }
 
 function localToInstant(text: string, zone: string, field: string): string {
-  const local = DateTime.fromISO(text.replace(/[t ]/, 'T'), { zone });
-  if (!local.isValid) {
-    throw new DomainError(
-      'INVALID_DATETIME',
-      `"${field}" is not a real date and time: "${text}". Example: "2026-11-26T09:00:00".`,
-      { field },
-    );
-  }
-  // luxon moves a wall time inside a DST gap forward by the gap, as RFC 5545 does.
-  return formatInstant(local);
+  const instant = wallClockToInstant(parseWallClock(text, field), zone);
+  return formatInstant(DateTime.fromMillis(instant, { zone }));
 }
 
 /**
@@ -83,7 +77,7 @@ export function resolveEventTime(input: EventTimeInput, fallbackZone: string, fi
   const zone =
     input.time_zone === undefined ? undefined : requireZone(input.time_zone, `${field}.time_zone`).name;
   const text = input.date_time.trim();
-  const isLocal = LOCAL_DATE_TIME.test(text) && !HAS_OFFSET.test(text);
+  const isLocal = LOCAL_DATE_TIME.test(text);
   // A time with an offset is kept as written (outputs show what the caller sent), once it parses.
   if (!isLocal) parseInstant(text, `${field}.date_time`);
   const dateTime = isLocal ? localToInstant(text, zone ?? fallbackZone, `${field}.date_time`) : text;
