@@ -12,7 +12,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // Gap and overlap follow RFC 5545 (as RRULE expansion does): forward by the gap, first occurrence.
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2})?$/;
 
-export const EVENT_TIME_EXAMPLES =
+const EVENT_TIME_EXAMPLES =
   '{"date_time": "2026-11-26T09:00:00", "time_zone": "Europe/Berlin"}, {"date": "2026-11-26"}, ' +
   '"2026-11-26T09:00:00Z" or "2026-11-26"';
 
@@ -22,12 +22,9 @@ export const EVENT_TIME_EXAMPLES =
  */
 export const EventTimeInput = z.union(
   [
-    z.string().min(1),
-    z.strictObject({
-      date_time: z.string().min(1),
-      time_zone: z.string().min(1).optional(),
-    }),
-    z.strictObject({ date: z.string().regex(DATE_ONLY) }),
+    z.string(),
+    z.object({ date_time: z.string(), time_zone: z.string().optional() }),
+    z.object({ date: z.string().regex(DATE_ONLY) }),
   ],
   { error: () => `expected an event time, e.g. ${EVENT_TIME_EXAMPLES}` },
 );

@@ -27,7 +27,7 @@ export const eventIdInput = z
   );
 
 export const eventTimeInput = EventTimeInput.describe(
-  '{date_time, time_zone?: IANA} (a time without offset is read in time_zone, else the calendar\'s zone), {date} for all-day (end exclusive), or a plain string: e.g. "2026-11-26T09:00:00Z", "2026-11-26".',
+  'Timed {date_time, time_zone?: IANA} (no offset: read in time_zone, else the calendar\'s), all-day {date} (end exclusive), or a string, e.g. "2026-11-26T09:00:00Z", "2026-11-26".',
 );
 
 export const attendeeEmails = z
