@@ -12,6 +12,7 @@ import { findEnabledTool } from './tool-catalogue.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
 import { enabledTools } from './toolsets.js';
+import { unknownFields } from './unknown-fields.js';
 
 const INSTRUCTIONS =
   'Meridian gives you time you can trust. Call get_temporal_context first to learn the current time and ' +
@@ -26,8 +27,14 @@ async function callTool(
   context: ToolContext,
   logger: Logger,
 ): Promise<CallToolResult> {
-  const parsed = tool.input.safeParse(rawArguments ?? {});
-  if (!parsed.success) return invalidInputResult(tool.name, parsed.error.issues);
+  const args = rawArguments ?? {};
+  const parsed = tool.input.safeParse(args);
+  // zod drops fields it does not know; refusing them keeps a typo from reading as accepted.
+  const unknown = unknownFields(tool.input, args);
+  if (!parsed.success || unknown.length > 0) {
+    const issues = parsed.success ? [] : parsed.error.issues;
+    return invalidInputResult(tool.name, issues, { schema: tool.input, raw: args, unknown });
+  }
   try {
     const output = await tool.run(deps, parsed.data, context);
     const format = (parsed.data as { format?: unknown }).format;

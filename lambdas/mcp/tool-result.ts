@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { encode } from '@toon-format/toon';
 import type { z } from 'zod';
 import type { DomainError } from '../core/errors.js';
+import { inputProblems, type ToolInput } from './input-problems.js';
 
 /**
  * A successful result: `structuredContent` for programs, text for models. Tools whose input has
@@ -25,12 +26,17 @@ export function domainErrorResult(error: DomainError): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }
 
-/** Turns zod issues into one INVALID_INPUT result that names each field and what to fix. */
-export function invalidInputResult(toolName: string, issues: readonly z.core.$ZodIssue[]): CallToolResult {
-  const problems = issues.map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
-    return { field, problem: issue.message };
-  });
+/**
+ * Turns zod issues (and fields the tool does not know) into one INVALID_INPUT result. Each problem
+ * names the field, says what is wrong, what the field expects and gives an example; with `input`,
+ * the expectations come from the tool's own schema.
+ */
+export function invalidInputResult(
+  toolName: string,
+  issues: readonly z.core.$ZodIssue[],
+  input?: ToolInput,
+): CallToolResult {
+  const problems = inputProblems(issues, input);
   const summary = problems.map((p) => `"${p.field}": ${p.problem}`).join('; ');
   const body = {
     error: {

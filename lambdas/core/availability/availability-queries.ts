@@ -45,6 +45,8 @@ function askedZone(options: SlotOptions): string | undefined {
 }
 
 function workingHoursOf(options: SlotOptions, zone: string): WorkingHours | undefined {
+  // Checked even without working_hours: a zone that is silently ignored reads as accepted.
+  if (options.timezone !== undefined) requireZone(options.timezone, 'timezone');
   return options.working_hours
     ? parseWorkingHours(options.working_hours, options.timezone ?? zone, options.working_days)
     : undefined;

@@ -1,8 +1,9 @@
 import { type Principal, principalName } from '../access/rights.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
+import { type EventTimeInput, eventTimeInstant } from '../calendar/event-time.js';
 import { DomainError } from '../errors.js';
 import type { Clock, RandomSource } from '../ports.js';
-import { formatInstant, parseInstant } from '../time/instants.js';
+import { formatInstant } from '../time/instants.js';
 import type { BookingResult } from './booking-schemas.js';
 import type { BookingWorkflow } from './booking-workflow.js';
 import {
@@ -15,8 +16,9 @@ import {
 /** book_slot's parameters, as the tool validated them. */
 export interface BookSlotParams {
   calendar_id: string;
-  start: string;
-  end: string;
+  /** In any form create_event takes; a time without offset is read in the calendar's zone. */
+  start: EventTimeInput;
+  end: EventTimeInput;
   summary: string;
   description?: string | undefined;
   attendees?: string[] | undefined;
@@ -62,10 +64,11 @@ export class BookingService {
   constructor(private readonly deps: BookingServiceDeps) {}
 
   async book(principal: Principal, params: BookSlotParams): Promise<BookingResult> {
-    const start = parseInstant(params.start, 'start');
-    const end = parseInstant(params.end, 'end');
-    this.checkSlot(start.toMillis(), end.toMillis());
     const calendar = await this.deps.calendars.calendarFor(principal, params.calendar_id, 'write');
+    const zone = this.deps.calendars.zoneOf(calendar);
+    const start = eventTimeInstant(params.start, zone, 'start');
+    const end = eventTimeInstant(params.end, zone, 'end');
+    this.checkSlot(start.toMillis(), end.toMillis());
     if (calendar.access_role !== 'owner' && calendar.access_role !== 'writer') {
       throw new DomainError(
         'FORBIDDEN',

@@ -10,6 +10,7 @@ import {
 import type { Clock, RandomSource } from '../ports.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
+import { type EventTimeInput, resolveEventTimes, type WithTimeInputs } from './event-time.js';
 import { type EventView, toEventView } from './event-view.js';
 import type { CalendarProvider, CalendarRef } from './provider.js';
 
@@ -207,8 +208,13 @@ export class CalendarService {
     return { provider, ref };
   }
 
+  /** The zone a time without offset is read in on this calendar. */
+  zoneOf(record: CalendarRecord): string {
+    return record.time_zone ?? this.zone;
+  }
+
   view(record: CalendarRecord, event: Parameters<typeof toEventView>[0]): EventView {
-    return toEventView(event, record.time_zone ?? this.zone);
+    return toEventView(event, this.zoneOf(record));
   }
 
   async getEvent(principal: Principal, calendarId: string | undefined, eventId: string): Promise<EventView> {
@@ -220,23 +226,30 @@ export class CalendarService {
   async createEvent(
     principal: Principal,
     calendarId: string | undefined,
-    draft: EventDraft,
+    draft: WithTimeInputs<EventDraft> & { start: EventTimeInput; end: EventTimeInput },
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, calendarId, 'write');
     // Calendar text is read by other agents later: sanitise it and refuse injected instructions.
-    const clean = checkEventContent(draft);
+    const clean = checkEventContent(resolveEventTimes<EventDraft>(draft, this.zoneOf(record)));
     const { provider, ref } = await this.providerFor(record);
     return this.view(record, await provider.createEvent(ref, clean));
   }
 
   async updateEvent(
     principal: Principal,
-    input: { calendar_id?: string; event_id: string; patch: EventPatch; scope: EditScope; if_match?: string },
+    input: {
+      calendar_id?: string;
+      event_id: string;
+      patch: WithTimeInputs<EventPatch>;
+      scope: EditScope;
+      if_match?: string;
+    },
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, input.calendar_id, 'write');
+    const patch = resolveEventTimes<EventPatch>(input.patch, this.zoneOf(record));
     const { provider, ref } = await this.providerFor(record);
-    const patch = await this.checkedPatch(provider, ref, input.event_id, input.patch);
-    const written = await provider.updateEvent(ref, input.event_id, patch, {
+    const checked = await this.checkedPatch(provider, ref, input.event_id, patch);
+    const written = await provider.updateEvent(ref, input.event_id, checked, {
       scope: input.scope,
       ...(input.if_match ? { if_match: input.if_match } : {}),
     });
@@ -263,7 +276,12 @@ export class CalendarService {
   async batchUpdate(
     principal: Principal,
     calendarId: string | undefined,
-    updates: readonly { event_id: string; patch: EventPatch; scope: EditScope; if_match?: string }[],
+    updates: readonly {
+      event_id: string;
+      patch: WithTimeInputs<EventPatch>;
+      scope: EditScope;
+      if_match?: string;
+    }[],
   ): Promise<BatchItemResult[]> {
     if (updates.length > MAX_BATCH) {
       throw new DomainError('INVALID_INPUT', `At most ${MAX_BATCH} updates per call; split the batch.`, {
@@ -274,7 +292,12 @@ export class CalendarService {
     const { provider, ref } = await this.providerFor(record);
     return mapWithConcurrency(updates, BATCH_CONCURRENCY, async (update) => {
       try {
-        const patch = await this.checkedPatch(provider, ref, update.event_id, update.patch);
+        const patch = await this.checkedPatch(
+          provider,
+          ref,
+          update.event_id,
+          resolveEventTimes<EventPatch>(update.patch, this.zoneOf(record)),
+        );
         const written = await provider.updateEvent(ref, update.event_id, patch, {
           scope: update.scope,
           ...(update.if_match ? { if_match: update.if_match } : {}),

@@ -68,8 +68,16 @@ describe('BookingService', () => {
       expect(started).toEqual([]);
     });
 
-    it('refuses a timestamp without offset with INVALID_DATETIME', async () => {
-      const error = await book({ start: '2026-06-02T10:00:00' }).catch((e: unknown) => e);
+    it("reads a timestamp without offset in the calendar's zone, never the host's", async () => {
+      await book({ start: '2026-06-02T10:00:00', end: '2026-06-02T11:00:00', summary: 'Local' });
+
+      expect(started.map(({ start, end }) => [start, end])).toEqual([
+        ['2026-06-02T10:00:00-04:00', '2026-06-02T11:00:00-04:00'],
+      ]);
+    });
+
+    it('refuses a timestamp that is not one with INVALID_DATETIME', async () => {
+      const error = await book({ start: 'tomorrow at 10' }).catch((e: unknown) => e);
 
       expect(isDomainError(error, 'INVALID_DATETIME')).toBe(true);
     });

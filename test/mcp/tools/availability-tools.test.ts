@@ -56,7 +56,9 @@ describe('availability tools', () => {
   });
 
   const call = async (name: string, args: Json) => {
-    const result = (await agent.callTool({ name, arguments: { format: 'json', ...args } })) as CallToolResult;
+    // Only list-shaped results take format (a tool refuses fields it does not know).
+    const format = name === 'check_availability' || name === 'book_slot' ? {} : { format: 'json' };
+    const result = (await agent.callTool({ name, arguments: { ...format, ...args } })) as CallToolResult;
     if (result.isError) throw new Error(`${name}: ${JSON.stringify(errorOf(result))}`);
     return result.structuredContent as Json;
   };

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { slotTakenWithSuggestions } from '../../../core/availability/alternative-slots.js';
+import { eventTimeInstant } from '../../../core/calendar/event-time.js';
 import { isDomainError } from '../../../core/errors.js';
-import { rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { RequestedEventOutput, returnEventInput } from '../calendar/calendar-schemas.js';
+import { eventTimeInput, RequestedEventOutput, returnEventInput } from '../calendar/calendar-schemas.js';
 
 export const bookSlotTool = defineTool({
   name: 'book_slot',
@@ -16,8 +16,10 @@ export const bookSlotTool = defineTool({
     'details.retry_after_seconds), PROVIDER_ERROR (nothing booked; retry later), CONTENT_REJECTED.',
   input: z.object({
     calendar_id: z.string().min(1).describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
-    start: rfc3339('start of the slot'),
-    end: rfc3339('end of the slot (after start, at most 7 days later)'),
+    start: eventTimeInput,
+    end: eventTimeInput.describe(
+      'End of the slot (after start, at most 7 days later), in the same forms as start.',
+    ),
     summary: z.string().min(1).max(1024).describe('Event title.'),
     description: z.string().max(8192).optional().describe('Event description (plain text).'),
     attendees: z.array(z.string().email()).max(200).optional().describe('Attendee email addresses.'),
@@ -51,10 +53,14 @@ export const bookSlotTool = defineTool({
     const { return_event, ...params } = input;
     const booking = await deps.booking.book(principal, params).catch(async (error: unknown) => {
       if (!isDomainError(error, 'SLOT_TAKEN')) throw error;
+      // The booking read these times in the calendar's zone; the suggestions read them the same way.
+      const zone = deps.calendars.zoneOf(
+        await deps.calendars.calendarFor(principal, input.calendar_id, 'write'),
+      );
       throw await slotTakenWithSuggestions(deps, principal, error, {
         calendar_id: input.calendar_id,
-        start: Date.parse(input.start),
-        end: Date.parse(input.end),
+        start: eventTimeInstant(input.start, zone, 'start').toMillis(),
+        end: eventTimeInstant(input.end, zone, 'end').toMillis(),
         now: deps.clock.now().getTime(),
       });
     });

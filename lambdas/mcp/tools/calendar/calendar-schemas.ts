@@ -4,11 +4,11 @@ import {
   CalendarEvent,
   EditScope,
   EventStatus,
-  EventTime,
   Reminders,
   Transparency,
   Visibility,
 } from '../../../core/calendar/event.js';
+import { EventTimeInput } from '../../../core/calendar/event-time.js';
 import type { EventView } from '../../../core/calendar/event-view.js';
 
 /** Shared input and output pieces of the calendar tools, described once. */
@@ -23,8 +23,8 @@ export const eventIdInput = z
   .min(1)
   .describe('Event id from list_events; an occurrence\'s is "<series id>_<start>".');
 
-export const eventTimeInput = EventTime.describe(
-  '{date_time: RFC 3339 with offset, time_zone?: IANA} or, all-day, {date: "YYYY-MM-DD"} (end exclusive).',
+export const eventTimeInput = EventTimeInput.describe(
+  '{date_time, time_zone?} (no offset: read in time_zone, else the calendar\'s), all-day {date} (end exclusive), or a string: "2026-11-26T09:00:00Z", "2026-11-26".',
 );
 
 export const attendeeEmails = z

@@ -30,11 +30,12 @@ export const createCalendarTool = defineTool({
   output: z.object({ calendar_id: z.string(), calendar: z.record(z.string(), z.unknown()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   run: async (deps, input, { principal }) => {
-    if (input.time_zone) requireZone(input.time_zone, 'time_zone');
+    // Stored as IANA spells it ("europe/berlin" → "Europe/Berlin"): other agents read it later.
+    const timeZone = input.time_zone ? requireZone(input.time_zone, 'time_zone').name : undefined;
     const calendar = await deps.calendars.createCalendar(principal, {
       name: input.summary,
       ...(input.description ? { description: input.description } : {}),
-      ...(input.time_zone ? { time_zone: input.time_zone } : {}),
+      ...(timeZone ? { time_zone: timeZone } : {}),
       ...(input.owner_email ? { owner_email: input.owner_email } : {}),
       ...(input.calendar_id ? { parent_calendar_id: input.calendar_id } : {}),
     });

@@ -25,6 +25,7 @@ export const createEventTool = defineTool({
     attendees: eventFieldsInput.attendees.optional(),
     reminders: eventFieldsInput.reminders.optional(),
     recurrence: eventFieldsInput.recurrence.optional(),
+    status: eventFieldsInput.status.optional(),
     transparency: eventFieldsInput.transparency.optional(),
     visibility: eventFieldsInput.visibility.optional(),
     color_id: eventFieldsInput.color_id.optional(),

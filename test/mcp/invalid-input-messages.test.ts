@@ -1,0 +1,132 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../lambdas/core/ports.js';
+import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
+import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
+
+const ALL_TOOLS = Object.values(TOOLSETS).flat();
+
+import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
+import { connectHttpClient, errorOf } from '../support/mcp-client.js';
+import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
+
+const T0 = '2026-12-01T09:00:00Z';
+const T1 = '2026-12-01T10:00:00Z';
+
+/** One wrong call per tool, and the field its INVALID_INPUT must name. */
+const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field: string][] = [
+  ['get_temporal_context', { timezone: 42 }, 'timezone'],
+  ['resolve_datetime', {}, 'expression'],
+  ['convert_timezone', { datetime: T0, target_timezone: 5 }, 'target_timezone'],
+  ['compute_duration', { start: T0 }, 'end'],
+  ['adjust_timestamp', { datetime: T0, adjustment: 7 }, 'adjustment'],
+  [
+    'expand_rrule',
+    { rrule: 'FREQ=DAILY', dtstart: '2026-12-01T09:00:00', timezone: 'UTC', count: 0 },
+    'count',
+  ],
+  ['list_calendars', { provider: 'outlook' }, 'provider'],
+  ['list_events', { max_results: 0 }, 'max_results'],
+  ['get_event', { event_id: '' }, 'event_id'],
+  ['create_event', { summary: 'Review', start: 20261201, end: T1 }, 'start'],
+  ['update_event', { event_id: 'e1', status: 'done' }, 'status'],
+  ['batch_update_events', { updates: [{ summary: 'Renamed' }] }, 'updates.0.event_id'],
+  ['delete_event', { event_id: 'e1', scope: 'everything' }, 'scope'],
+  ['quick_add_event', { text: 3 }, 'text'],
+  ['create_calendar', { summary: '' }, 'summary'],
+  ['manage_attendees', { event_id: 'e1', add_attendees: ['not-an-email'] }, 'add_attendees.0'],
+  ['find_free_time', { calendar_ids: [], start: T0, end: T1 }, 'calendar_ids'],
+  ['find_free_slots', { calendar_id: 'native/x', start: T0, end: T1, working_hours: '9-5' }, 'working_hours'],
+  ['check_availability', { calendar_id: 'native/x', start: 1, end: T1 }, 'start'],
+  ['get_availability', { start: T0, end: T1, privacy: 'secret' }, 'privacy'],
+  ['book_slot', { calendar_id: 'native/x', start: {}, end: T1, summary: 'Call' }, 'start'],
+];
+
+/**
+ * Every tool's INVALID_INPUT says which field is wrong, what it expects and gives an example,
+ * through the SDK's real Client over HTTP.
+ */
+describe('INVALID_INPUT messages of every tool', () => {
+  let runtime: TestRuntime;
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let agent: Client;
+
+  const errorFor = async (name: string, args: Record<string, unknown>) =>
+    errorOf((await agent.callTool({ name, arguments: args })) as CallToolResult) as {
+      code: string;
+      message: string;
+      problems: { field: string; problem: string }[];
+    };
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ clock: fixedClock('2026-11-01T12:00:00Z'), defaultTimezone: 'UTC' });
+    server = await startHttpServer({
+      host: '127.0.0.1',
+      port: 0,
+      handle: (r) => routeHttpRequest(r, runtime),
+      logger: runtime.logger,
+    });
+    agent = await connectHttpClient(`${server.url}/mcp`, undefined, {
+      authorization: `Bearer ${(await runtime.newKey('agent')).token}`,
+    });
+  });
+
+  afterAll(async () => {
+    await agent.close();
+    await server.close();
+    await runtime.close();
+  });
+
+  it('covers every tool the server lists', async () => {
+    const { tools } = await agent.listTools();
+
+    expect(WRONG_INPUTS.map(([tool]) => tool).sort()).toEqual(tools.map((t) => t.name).sort());
+    expect(tools).toHaveLength(ALL_TOOLS.length);
+  });
+
+  it.each(WRONG_INPUTS)(
+    '%s: names the field, the shape expected and an example',
+    async (tool, args, field) => {
+      const error = await errorFor(tool, args);
+
+      expect(error.code).toBe('INVALID_INPUT');
+      const problem = error.problems.find((p) => p.field === field);
+      expect(problem, JSON.stringify(error.problems)).toBeDefined();
+      expect(problem?.problem).toMatch(/expected .+ e\.g\. \S+/);
+      expect(problem?.problem).not.toMatch(/^Invalid input$/);
+      expect(error.message).toContain(`"${field}": ${problem?.problem}`);
+    },
+  );
+
+  it.each(ALL_TOOLS.map((tool) => tool.name))(
+    '%s: refuses an unknown field, naming the closest known one',
+    async (tool) => {
+      const known = Object.keys(ALL_TOOLS.find((t) => t.name === tool)!.input.shape);
+      const typo = `${known[0]!}x`;
+
+      const error = await errorFor(tool, { [typo]: 'anything' });
+
+      expect(error.code).toBe('INVALID_INPUT');
+      const problem = error.problems.find((p) => p.field === typo);
+      expect(problem?.problem).toContain(`did you mean "${known[0]}"`);
+      expect(problem?.problem).toMatch(/e\.g\. \S+/);
+    },
+  );
+
+  it('lists the fields there are when an unknown one resembles none of them', async () => {
+    const error = await errorFor('check_availability', {
+      calendar_id: 'native/x',
+      start: T0,
+      end: T1,
+      format: 'json',
+    });
+
+    expect(error.problems).toEqual([
+      {
+        field: 'format',
+        problem: 'unknown field: remove it; the fields here are "calendar_id", "start", "end"',
+      },
+    ]);
+  });
+});
