@@ -19,7 +19,8 @@ export type ErrorCode =
   | 'PROVIDER_AUTH_FAILED'
   | 'SLOT_TAKEN'
   | 'LOCK_CONTENDED'
-  | 'CONTENT_REJECTED';
+  | 'CONTENT_REJECTED'
+  | 'WORK_LIMIT_EXCEEDED';
 
 /**
  * A failure caused by the caller's input or the state of the domain, never by a bug.

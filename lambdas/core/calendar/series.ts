@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
 import { formatInstant } from '../time/instants.js';
-import { expandRrule } from '../time/recurrence/expand-rrule.js';
+import { expandRrule, recurrenceBudget } from '../time/recurrence/expand-rrule.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';
 import {
   formatRecurrence,
@@ -102,9 +102,13 @@ function occurrence(master: CalendarEvent, shape: SeriesShape, startMs: number):
   };
 }
 
-/** Original starts (epoch ms) of the rule's occurrences starting in [fromMs, toMs], exdates applied or not. */
+/**
+ * Original starts (epoch ms) of the rule's occurrences starting in [fromMs, toMs], exdates applied
+ * or not. All pages share one work allowance: the bound is per series, not per page.
+ */
 function originalStarts(shape: SeriesShape, fromMs: number, toMs: number, applyExdates = true): number[] {
   const starts: number[] = [];
+  const budget = recurrenceBudget(shape.recurrence.rrule);
   let after = new Date(Math.max(fromMs, shape.startMs)).toISOString();
   const before = new Date(toMs).toISOString();
   if (Date.parse(after) > toMs) return starts;
@@ -118,6 +122,7 @@ function originalStarts(shape: SeriesShape, fromMs: number, toMs: number, applyE
       exdates: applyExdates ? shape.recurrence.exdates : [],
       after,
       before,
+      budget,
     });
     for (const instance of page.instances) starts.push(Date.parse(instance.start));
     if (!page.truncated || !page.nextAfter || starts.length >= MAX_SERIES_INSTANCES) return starts;

@@ -85,7 +85,7 @@ export const expandRruleTool = defineTool({
     'DST: a time that does not exist (spring-forward gap) uses the offset before the gap, so 02:30 on the New York spring-forward day becomes 03:30 EDT (07:30Z); a time that occurs twice (fall-back) is its first occurrence (the DST one). Instances that land on the same instant are merged (e.g. an hourly rule in a gap), so COUNT may yield fewer.',
     'UNTIL must be UTC ending in "Z" (a rule whose UNTIL lacks "Z" is refused with INVALID_RRULE: convert the local end to UTC).',
     `Paging: at most "count" instances (default ${DEFAULT_PAGE_SIZE}, max ${MAX_INSTANCES}) are returned. If "truncated" is true, call again with the same arguments and after = "next_after". Use after/before (RFC 3339 instants, inclusive) to ask for a window; a far-past dtstart is fine unless the rule has COUNT, in which case every earlier instance is counted first.`,
-    'Errors: INVALID_RRULE (the message names the part to fix; also for a rule that can never occur, e.g. BYMONTH=2;BYMONTHDAY=30), INVALID_DATETIME (dtstart, exdates, after, before), INVALID_TIMEZONE (with suggestions).',
+    "Errors: INVALID_RRULE (the message names the part to fix; also for a rule that can never occur, e.g. BYMONTH=2;BYMONTHDAY=30), INVALID_DATETIME (dtstart, exdates, after, before), INVALID_TIMEZONE (with suggestions), WORK_LIMIT_EXCEEDED (the rule's dates are too rare to find in one call: narrow after/before or use a coarser FREQ).",
   ].join(' '),
   input: ExpandRruleInput,
   output: ExpandRruleOutput,
