@@ -32,6 +32,22 @@ export const ResolveDatetimeOutput = z.object({
   matched_category: z
     .enum(CATEGORIES)
     .describe('Which kind of expression matched; "combined" for a date plus a time.'),
+  ambiguous: z
+    .literal(true)
+    .optional()
+    .describe('Set when another common reading exists: confirm with the user.'),
+  rule: z.string().optional().describe('When ambiguous: the rule behind the chosen reading.'),
+  alternatives: z
+    .array(
+      z.object({
+        resolved_utc: z.string(),
+        resolved_local: z.string(),
+        interpretation: z.string(),
+        rule: z.string().describe('The rule that gives this reading.'),
+      }),
+    )
+    .optional()
+    .describe('When ambiguous: the other readings.'),
 });
 export type ResolveDatetimeOutput = z.infer<typeof ResolveDatetimeOutput>;
 
@@ -44,8 +60,9 @@ const DESCRIPTION = [
   '"end of month", "next quarter"); ordinals ("first Monday of March", "last Friday of this month");',
   'dates ("March 15"); RFC 3339 / ISO 8601 (returned as that instant).',
   'Meanings: weeks run Monday–Sunday. "next X" is X of next week (on a Monday, "next Tuesday" is 8 days away);',
-  '"this X" is X of the current week, possibly past; "last X" is X of the previous week; a bare weekday is the',
-  'first one after today. A date without a time is 00:00; a time alone is today, even if past.',
+  '"this X" is X of the current week, possibly past; "last X" is the most recent X before today; a bare weekday is the',
+  'first one after today. A date without a time is 00:00; a time alone is today, even if past; "at 5" is 05:00;',
+  '03/04/2026 is month first. When another common reading exists the answer has ambiguous: true and alternatives.',
   '"end of <period>" is 23:59:59 on its last day; "next quarter"/"next month" is its first day at 00:00.',
   'morning 09:00, noon 12:00, afternoon 14:00, evening 18:00, tonight/night 20:00, eob/eod/cob 17:00,',
   '"end of day" 23:59:59, midnight = the 00:00 that ends the day. Hours/minutes/seconds are exact elapsed time;',
