@@ -10,8 +10,9 @@ export const quickAddEventTool = defineTool({
   description:
     'Creates an event from text such as "Lunch with Alice tomorrow at noon at Cafe Rio": the time is read ' +
     'with the same grammar as resolve_datetime, the words before it become the title, "at …" after it the ' +
-    'location, "for 30 minutes" the length (default 60). A day without a time makes an all-day event. ' +
-    'Returns the event and what was understood — check "understood".',
+    'location, "for 30 minutes" the length (default 60), a range ("7pm-9pm", "14:00 to 15:30") start and end. ' +
+    'A day without a time makes an all-day event. Returns the event and what was understood — check ' +
+    '"understood": "ignored" lists unused words, "ambiguous"/"alternatives" other readings of the time.',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     text: z.string().min(3).max(1024).describe('The sentence describing the event.'),
@@ -31,6 +32,24 @@ export const quickAddEventTool = defineTool({
       end: z.string(),
       duration_minutes: z.number(),
       timezone: z.string(),
+      ignored: z
+        .array(z.string())
+        .describe('Words used for no field: check them, then update_event if needed.'),
+      ambiguous: z
+        .literal(true)
+        .optional()
+        .describe('As resolve_datetime: the time has another common reading.'),
+      rule: z.string().optional(),
+      alternatives: z
+        .array(
+          z.object({
+            resolved_utc: z.string(),
+            resolved_local: z.string(),
+            interpretation: z.string(),
+            rule: z.string(),
+          }),
+        )
+        .optional(),
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
