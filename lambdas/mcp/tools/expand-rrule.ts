@@ -5,6 +5,7 @@ import {
   MAX_DURATION_MINUTES,
   MAX_INSTANCES,
 } from '../../core/time/recurrence/expand-rrule.js';
+import { inOwnTurn } from '../computation-turns.js';
 import { ianaZone, outputFormat, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
@@ -90,17 +91,19 @@ export const expandRruleTool = defineTool({
   input: ExpandRruleInput,
   output: ExpandRruleOutput,
   annotations: PURE_COMPUTATION,
-  run: (_deps, input) => {
-    const result = expandRrule({
-      rrule: input.rrule,
-      dtstart: input.dtstart,
-      timezone: input.timezone,
-      durationMinutes: input.duration_minutes,
-      count: input.count,
-      exdates: input.exdates,
-      after: input.after,
-      before: input.before,
-    });
+  run: async (_deps, input) => {
+    const result = await inOwnTurn(() =>
+      expandRrule({
+        rrule: input.rrule,
+        dtstart: input.dtstart,
+        timezone: input.timezone,
+        durationMinutes: input.duration_minutes,
+        count: input.count,
+        exdates: input.exdates,
+        after: input.after,
+        before: input.before,
+      }),
+    );
     return {
       instances: result.instances.map((i) => ({ start: i.start, end: i.end, local_start: i.localStart })),
       count: result.instances.length,

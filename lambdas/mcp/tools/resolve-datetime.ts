@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../../core/time/resolve/components.js';
 import { resolveDatetime } from '../../core/time/resolve/resolve-datetime.js';
+import { inOwnTurn } from '../computation-turns.js';
 import { ianaZone, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
@@ -78,5 +79,5 @@ export const resolveDatetimeTool = defineTool({
   input: ResolveDatetimeInput,
   output: ResolveDatetimeOutput,
   annotations: PURE_COMPUTATION,
-  run: (deps, input) => resolveDatetime(deps, input),
+  run: (deps, input) => inOwnTurn(() => resolveDatetime(deps, input)),
 });

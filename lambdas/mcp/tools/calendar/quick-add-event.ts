@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { readQuickAdd } from '../../../core/calendar/quick-add.js';
+import { inOwnTurn } from '../../computation-turns.js';
 import { ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { calendarIdInput, EventViewOutput } from './calendar-schemas.js';
@@ -56,7 +57,7 @@ export const quickAddEventTool = defineTool({
   run: async (deps, input, { principal }) => {
     const calendar = await deps.calendars.calendarFor(principal, input.calendar_id, 'write');
     const zone = input.timezone ?? calendar.time_zone ?? deps.defaultTimezone;
-    const { draft, reading } = readQuickAdd(deps, input.text, zone);
+    const { draft, reading } = await inOwnTurn(() => readQuickAdd(deps, input.text, zone));
     const event = await deps.calendars.createEvent(principal, calendar.calendar_id, draft);
     return { event_id: event.id, event, understood: reading };
   },
