@@ -29,9 +29,20 @@ const DEFAULT_MINUTES = 60;
 const MAX_EXPRESSION_WORDS = 10;
 /** Work steps per attempt to read a run of words (one chrono parse, ~0.1 ms). */
 const ATTEMPT_STEPS = 25;
-// Words that make an expression a time of day rather than a whole day.
-const HAS_TIME =
-  /\d|noon|midnight|morning|afternoon|evening|tonight|\beob\b|\beod\b|end of (?:business|day)|now|\bhours?\b|\bminutes?\b|ago/;
+// Categories (resolve_datetime's matched_category) that name a whole day, not a time of day.
+const DAY_CATEGORIES = new Set(['weekday', 'calendar_date', 'ordinal']);
+
+/**
+ * True when a resolved expression names a day without a time of day ("Friday", "March 3",
+ * "tomorrow", "2026-03-15", "start of next week"): the event is then all-day, or takes a range.
+ */
+function namesDayOnly(resolved: Resolved, expression: string): boolean {
+  const category = resolved.matched_category;
+  if (DAY_CATEGORIES.has(category)) return true;
+  if (category === 'anchored') return !/\b(?:now|tonight)\b/i.test(expression);
+  if (category === 'passthrough') return /^\d{4}-\d{2}-\d{2}$/.test(expression.trim());
+  return category === 'period_boundary' && resolved.resolved_local.slice(11, 19) === '00:00:00';
+}
 const DURATION = /\bfor (\d+(?:\.\d+)?) ?(minutes?|mins?|hours?|hrs?|h)\b/i;
 const LOCATION = /^(?:at|in|@)\s+(.+)$/i;
 
@@ -133,7 +144,7 @@ export function readQuickAdd(
   const from = best?.from ?? words.length;
   const to = best?.to ?? words.length;
   const dayExpression = words.slice(from, to).join(' ');
-  if (range && HAS_TIME.test(dayExpression.toLowerCase())) {
+  if (range && best && !namesDayOnly(best.resolved, dayExpression)) {
     throw new DomainError(
       'INVALID_INPUT',
       `"${text}" gives a time twice ("${dayExpression}" and the range "${range.text}"): keep one.`,
@@ -154,7 +165,7 @@ export function readQuickAdd(
   const timed = range
     ? rangeTimes(deps, dayExpression || 'today', range, timezone)
     : { start: best!.resolved, minutes: duration.minutes ?? DEFAULT_MINUTES };
-  const allDay = !range && !HAS_TIME.test(dayExpression.toLowerCase());
+  const allDay = !range && namesDayOnly(best!.resolved, dayExpression);
   const { start: resolved, minutes } = timed;
   const start = DateTime.fromISO(resolved.resolved_local, { setZone: true }).setZone(resolved.timezone);
   const startText = allDay ? start.toISODate()! : resolved.resolved_local;

@@ -82,6 +82,20 @@ describe('quick_add_event tool', () => {
       });
     });
 
+    it('reads a range after a numbered date, with a location, and keeps a date alone all-day', async () => {
+      const { understood } = await quickAdd('Offsite March 3 9am to 5pm at HQ');
+      expect(understood).toMatchObject({
+        summary: 'Offsite',
+        location: 'HQ',
+        all_day: false,
+        start: '2026-03-03T09:00:00-05:00',
+        end: '2026-03-03T17:00:00-05:00',
+        ignored: [],
+      });
+      const allDay = await quickAdd('Offsite March 3');
+      expect(allDay.understood).toMatchObject({ all_day: true, start: '2026-03-03', end: '2026-03-04' });
+    });
+
     it('refuses a range it cannot read instead of ignoring it', async () => {
       const result = await call('quick_add_event', {
         calendar_id: calendarId,
