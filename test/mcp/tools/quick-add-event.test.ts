@@ -135,6 +135,24 @@ describe('quick_add_event tool', () => {
     });
   });
 
+  describe('bounded work', () => {
+    it('refuses a text too long to search for its time within one call, saying how to shorten it', async () => {
+      const words = Array.from({ length: 150 }, (_, i) => `x${i}`).join(' ');
+      const result = await call('quick_add_event', { calendar_id: calendarId, text: `${words} tomorrow` });
+      expect(errorOf(result).code).toBe('WORK_LIMIT_EXCEEDED');
+      expect(errorOf(result).message).toMatch(/Shorten the text/);
+    });
+
+    it('finds the time at the end of a 40-word text (words past the 40th were dropped before)', async () => {
+      const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+      const { understood } = await quickAdd(`${words} tomorrow at 3pm`);
+      expect(understood).toMatchObject({
+        time_expression: 'tomorrow at 3pm',
+        start: '2026-02-17T15:00:00-05:00',
+      });
+    });
+  });
+
   describe('ambiguity', () => {
     it('reports the other readings of the time as resolve_datetime does', async () => {
       const { understood } = await quickAdd('Call with Bob next Tuesday at 5');

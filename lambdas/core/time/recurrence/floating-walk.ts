@@ -79,7 +79,7 @@ const STEPS_PER_READ = [12, 5, 1, 2, 3, 3, 3];
 const YEARLY_STEPS_PER_READ = STEPS_PER_READ[0]!;
 
 /**
- * An rrule that calls `onStep` as it examines each period. rrule has no hook into its period
+ * An rrule that calls `onStep` twice for each period it examines. rrule has no hook into its period
  * loop, and that loop can run silently for millennia: it checks UNTIL only when a date is found,
  * so a rule whose days rarely or never meet scans to year 9999 (12 s for
  * FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO). The loop reads `options.interval` twice per
