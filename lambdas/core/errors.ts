@@ -26,7 +26,8 @@ export type ErrorCode =
   | 'INVALID_PROPERTY'
   | 'INVALID_VALUE'
   | 'TOO_MANY_OCCURRENCES'
-  | 'STORAGE_ERROR';
+  | 'STORAGE_ERROR'
+  | 'WORK_LIMIT_EXCEEDED';
 
 /**
  * A failure caused by the caller's input or the state of the domain, never by a bug.

@@ -1,8 +1,10 @@
 import { DateTime } from 'luxon';
 import { DomainError, isDomainError } from '../errors.js';
 import type { TimeDeps } from '../ports.js';
-import { resolveDatetime } from '../time/resolve/resolve-datetime.js';
+import { type ResolvedDatetime, resolveDatetime } from '../time/resolve/resolve-datetime.js';
+import { WorkBudget } from '../work-budget.js';
 import type { EventDraft } from './event.js';
+import { findTimeRange, type TimeRange } from './quick-add-range.js';
 
 /** What quick_add understood from the text, returned so the caller can check it. */
 export interface QuickAddReading {
@@ -14,107 +16,185 @@ export interface QuickAddReading {
   end: string;
   duration_minutes: number;
   timezone: string;
+  /** Words of the text that went into none of the fields: check them. */
+  ignored: string[];
+  /** As resolve_datetime: set when the time has another common reading. */
+  ambiguous?: true;
+  rule?: string;
+  alternatives?: ResolvedDatetime['alternatives'];
 }
 
-const MAX_WORDS = 40;
 const DEFAULT_MINUTES = 60;
-// Words that make an expression a time of day rather than a whole day.
-const HAS_TIME =
-  /\d|noon|midnight|morning|afternoon|evening|tonight|\beob\b|\beod\b|end of (?:business|day)|now|\bhours?\b|\bminutes?\b|ago/;
+/** The longest time expression looked for, in words ("the second Wednesday of last month at 2pm"). */
+const MAX_EXPRESSION_WORDS = 10;
+/** Work steps per attempt to read a run of words (one chrono parse, ~0.1 ms). */
+const ATTEMPT_STEPS = 25;
+// Categories (resolve_datetime's matched_category) that name a whole day, not a time of day.
+const DAY_CATEGORIES = new Set(['weekday', 'calendar_date', 'ordinal']);
+
+/**
+ * True when a resolved expression names a day without a time of day ("Friday", "March 3",
+ * "tomorrow", "2026-03-15", "start of next week"): the event is then all-day, or takes a range.
+ */
+function namesDayOnly(resolved: Resolved, expression: string): boolean {
+  const category = resolved.matched_category;
+  if (DAY_CATEGORIES.has(category)) return true;
+  if (category === 'anchored') return !/\b(?:now|tonight)\b/i.test(expression);
+  if (category === 'passthrough') return /^\d{4}-\d{2}-\d{2}$/.test(expression.trim());
+  return category === 'period_boundary' && resolved.resolved_local.slice(11, 19) === '00:00:00';
+}
 const DURATION = /\bfor (\d+(?:\.\d+)?) ?(minutes?|mins?|hours?|hrs?|h)\b/i;
 const LOCATION = /^(?:at|in|@)\s+(.+)$/i;
 
-function durationOf(text: string): { minutes: number; rest: string } {
+function durationOf(text: string): { minutes?: number; rest: string } {
   const match = DURATION.exec(text);
-  if (!match) return { minutes: DEFAULT_MINUTES, rest: text };
+  if (!match) return { rest: text };
   const amount = Number(match[1]);
   const minutes = /^h/i.test(match[2]!) ? Math.round(amount * 60) : Math.round(amount);
-  return {
-    minutes,
-    rest: `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`.trim(),
-  };
+  return { minutes, rest: without(text, match.index, match[0].length) };
 }
 
+function without(text: string, index: number, length: number): string {
+  return `${text.slice(0, index)} ${text.slice(index + length)}`.trim();
+}
+
+type Resolved = ReturnType<typeof resolveDatetime>;
+
 /**
- * Reads "Lunch with Alice tomorrow at noon at Cafe Rio": the longest run of words the time core
- * resolves becomes the time (here "tomorrow at noon"), the words before it the title, and an
- * "at …"/"in …" after it the location. "for 30 minutes" sets the length (default 60). A day
- * without a time of day makes an all-day event. Uses resolve_datetime's own grammar, so the two
- * tools read time the same way.
- *
- * @example
- * readQuickAdd(deps, 'Dentist Friday at 2pm', 'Europe/London').summary; // 'Dentist'
+ * The longest run of words the time core resolves (at most MAX_EXPRESSION_WORDS long, searched
+ * within a work budget), or undefined when no run reads as a time.
  */
-export function readQuickAdd(
+function longestTimeRun(
   deps: TimeDeps,
-  text: string,
+  words: readonly string[],
   timezone: string | undefined,
-): { draft: EventDraft; reading: QuickAddReading } {
-  const { minutes, rest } = durationOf(text.trim());
-  const words = rest.split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
-  let best: { from: number; to: number; resolved: ReturnType<typeof resolveDatetime> } | undefined;
+): { from: number; to: number; resolved: Resolved } | undefined {
+  const budget = new WorkBudget(
+    'Looking for the date and time in the text',
+    'Shorten the text to the title, the time and the place; add details with update_event.',
+  );
+  let best: { from: number; to: number; resolved: Resolved } | undefined;
   for (let from = 0; from < words.length; from++) {
-    for (let to = words.length; to > from; to--) {
+    for (let to = Math.min(words.length, from + MAX_EXPRESSION_WORDS); to > from; to--) {
       if (best && to - from <= best.to - best.from) break;
-      const expression = words.slice(from, to).join(' ');
-      if (/^(at|in|on|for)$/i.test(words[from]!) && to - from === 1) continue;
+      if (/^(at|in|on|for|from)$/i.test(words[from]!) && to - from === 1) continue;
+      budget.spend(ATTEMPT_STEPS);
       try {
-        best = { from, to, resolved: resolveDatetime(deps, { expression, timezone }) };
+        best = {
+          from,
+          to,
+          resolved: resolveDatetime(deps, { expression: words.slice(from, to).join(' '), timezone }),
+        };
         break;
       } catch (error) {
         if (!isDomainError(error)) throw error;
       }
     }
   }
-  if (!best) {
+  return best;
+}
+
+/** Resolves `<day> at <time>` for each end of a range; an end at or before the start is the next day. */
+function rangeTimes(deps: TimeDeps, day: string, range: TimeRange, timezone: string | undefined) {
+  const start = resolveDatetime(deps, { expression: `${day} at ${range.start}`, timezone });
+  const endReading = resolveDatetime(deps, { expression: `${day} at ${range.end}`, timezone });
+  let end = DateTime.fromISO(endReading.resolved_local, { setZone: true });
+  const startAt = DateTime.fromISO(start.resolved_local, { setZone: true });
+  if (end <= startAt) end = end.plus({ days: 1 });
+  return { start, minutes: Math.round(end.diff(startAt, 'minutes').minutes) };
+}
+
+/**
+ * Reads "Lunch with Alice tomorrow at noon at Cafe Rio": the longest run of words the time core
+ * resolves becomes the time (here "tomorrow at noon"), the words before it the title, and an
+ * "at …"/"in …" after it the location. A time range ("7pm-9pm", "14:00 to 15:30") sets start and
+ * end; "for 30 minutes" sets the length (default 60). A day without a time makes an all-day event.
+ * Words used for nothing are listed in `ignored`; the time's other readings as resolve_datetime
+ * reports them. Uses resolve_datetime's own grammar, so the two tools read time the same way.
+ *
+ * @example
+ * readQuickAdd(deps, 'Dentist Friday at 2pm', 'Europe/London').reading.summary; // 'Dentist'
+ */
+export function readQuickAdd(
+  deps: TimeDeps,
+  text: string,
+  timezone: string | undefined,
+): { draft: EventDraft; reading: QuickAddReading } {
+  const duration = durationOf(text.trim());
+  const range = findTimeRange(duration.rest);
+  if (range && duration.minutes !== undefined) {
     throw new DomainError(
-      'UNRECOGNIZED_EXPRESSION',
-      `Found no date or time in "${text}". Include one, e.g. "Lunch with Alice tomorrow at noon at Cafe Rio".`,
+      'INVALID_INPUT',
+      `"${text}" gives both a time range ("${range.text}") and a length ("for …"): keep one.`,
+      { field: 'text' },
     );
   }
-  const expressionWords = words.slice(best.from, best.to);
+  const rest = range
+    ? without(duration.rest, duration.rest.indexOf(range.text), range.text.length)
+    : duration.rest;
+  const words = rest.split(/\s+/).filter(Boolean);
+  const best = longestTimeRun(deps, words, timezone);
+  if (!best && !range) {
+    throw new DomainError(
+      'UNRECOGNIZED_EXPRESSION',
+      `Found no date or time in "${text}". Include one, e.g. "Lunch with Alice tomorrow at noon at Cafe Rio" or "Team dinner Friday 7pm-9pm".`,
+      { field: 'text' },
+    );
+  }
+  const from = best?.from ?? words.length;
+  const to = best?.to ?? words.length;
+  const dayExpression = words.slice(from, to).join(' ');
+  if (range && best && !namesDayOnly(best.resolved, dayExpression)) {
+    throw new DomainError(
+      'INVALID_INPUT',
+      `"${text}" gives a time twice ("${dayExpression}" and the range "${range.text}"): keep one.`,
+      { field: 'text' },
+    );
+  }
   // "on" before the time and "at" before a location are glue, not part of the title.
   const summary = words
-    .slice(0, best.from)
+    .slice(0, from)
     .join(' ')
-    .replace(/\s+(on|at)$/i, '')
+    .replace(/\s+(on|at|from)$/i, '')
     .trim();
-  const after = words.slice(best.to).join(' ').trim();
-  const location = LOCATION.exec(after)?.[1]?.trim();
-  const title = summary || (location ? '' : after) || 'Event';
-  const expression = expressionWords.join(' ');
-  const allDay = !HAS_TIME.test(expression.toLowerCase());
-  const start = DateTime.fromISO(best.resolved.resolved_local, { setZone: true }).setZone(
-    best.resolved.timezone,
-  );
+  const afterWords = words.slice(to);
+  const location = LOCATION.exec(afterWords.join(' '))?.[1]?.trim();
+  const title = summary || (location ? '' : afterWords.join(' ')) || 'Event';
+  const ignored = summary && !location ? afterWords : [];
+
+  const timed = range
+    ? rangeTimes(deps, dayExpression || 'today', range, timezone)
+    : { start: best!.resolved, minutes: duration.minutes ?? DEFAULT_MINUTES };
+  const allDay = !range && namesDayOnly(best!.resolved, dayExpression);
+  const { start: resolved, minutes } = timed;
+  const start = DateTime.fromISO(resolved.resolved_local, { setZone: true }).setZone(resolved.timezone);
+  const startText = allDay ? start.toISODate()! : resolved.resolved_local;
+  const endText = allDay
+    ? start.plus({ days: 1 }).toISODate()!
+    : start.plus({ minutes }).toISO({ suppressMilliseconds: true })!;
   const draft: EventDraft = allDay
-    ? {
-        summary: title,
-        start: { date: start.toISODate()! },
-        end: { date: start.plus({ days: 1 }).toISODate()! },
-      }
+    ? { summary: title, start: { date: startText }, end: { date: endText } }
     : {
         summary: title,
-        start: { date_time: best.resolved.resolved_local, time_zone: best.resolved.timezone },
-        end: {
-          date_time: start.plus({ minutes }).toISO({ suppressMilliseconds: true })!,
-          time_zone: best.resolved.timezone,
-        },
+        start: { date_time: startText, time_zone: resolved.timezone },
+        end: { date_time: endText, time_zone: resolved.timezone },
       };
   if (location) draft.location = location;
   return {
     draft,
     reading: {
       summary: title,
-      time_expression: expression,
+      time_expression: [dayExpression, range?.text].filter(Boolean).join(' '),
       ...(location ? { location } : {}),
       all_day: allDay,
-      start: allDay ? start.toISODate()! : best.resolved.resolved_local,
-      end: allDay
-        ? start.plus({ days: 1 }).toISODate()!
-        : start.plus({ minutes }).toISO({ suppressMilliseconds: true })!,
+      start: startText,
+      end: endText,
       duration_minutes: allDay ? 1440 : minutes,
-      timezone: best.resolved.timezone,
+      timezone: resolved.timezone,
+      ignored,
+      ...(resolved.ambiguous
+        ? { ambiguous: true as const, rule: resolved.rule!, alternatives: resolved.alternatives! }
+        : {}),
     },
   };
 }

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
 import { formatInstant } from '../time/instants.js';
-import { expandRrule } from '../time/recurrence/expand-rrule.js';
+import { expandRrule, recurrenceBudget } from '../time/recurrence/expand-rrule.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';
 import {
   formatRecurrence,
@@ -104,8 +104,9 @@ function occurrence(master: CalendarEvent, shape: SeriesShape, startMs: number):
 
 /**
  * Original starts (epoch ms) of the rule's occurrences starting in [fromMs, toMs], exdates applied
- * or not. At most MAX_SERIES_INSTANCES: when more exist, `cut.hit` is set (if given) so that a
- * caller deciding busy time can refuse rather than call the rest free.
+ * or not. All pages share one work allowance (the bound is per series, not per page). At most
+ * MAX_SERIES_INSTANCES: when more exist, `cut.hit` is set (if given) so that a caller deciding
+ * busy time can refuse rather than call the rest free.
  */
 function originalStarts(
   shape: SeriesShape,
@@ -115,6 +116,7 @@ function originalStarts(
   cut?: { hit: boolean },
 ): number[] {
   const starts: number[] = [];
+  const budget = recurrenceBudget(shape.recurrence.rrule);
   let after = new Date(Math.max(fromMs, shape.startMs)).toISOString();
   const before = new Date(toMs).toISOString();
   if (Date.parse(after) > toMs) return starts;
@@ -128,6 +130,7 @@ function originalStarts(
       exdates: applyExdates ? shape.recurrence.exdates : [],
       after,
       before,
+      budget,
     });
     for (const instance of page.instances) starts.push(Date.parse(instance.start));
     if (!page.truncated || !page.nextAfter) return starts;

@@ -5,6 +5,7 @@ import {
   MAX_DURATION_MINUTES,
   MAX_INSTANCES,
 } from '../../core/time/recurrence/expand-rrule.js';
+import { inOwnTurn } from '../computation-turns.js';
 import { ianaZone, outputFormat, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
@@ -73,23 +74,25 @@ export const expandRruleTool = defineTool({
   description: [
     'Expands an RFC 5545 RRULE into instances with UTC start/end. dtstart is LOCAL (no offset) in timezone; instances keep that wall-clock time across DST.',
     'A time in a DST gap uses the offset before it (02:30 on the New York spring-forward day is 03:30 EDT); a repeated time is its first occurrence.',
-    'UNTIL must be UTC ending in "Z".',
+    'UNTIL must be UTC ending in "Z". WORK_LIMIT_EXCEEDED: the rule\'s dates are too rare to find in one call (narrow after/before).',
     `At most "count" instances (default ${DEFAULT_PAGE_SIZE}); if "truncated", call again with after = "next_after".`,
   ].join(' '),
   input: ExpandRruleInput,
   output: ExpandRruleOutput,
   annotations: PURE_COMPUTATION,
-  run: (_deps, input) => {
-    const result = expandRrule({
-      rrule: input.rrule,
-      dtstart: input.dtstart,
-      timezone: input.timezone,
-      durationMinutes: input.duration_minutes,
-      count: input.count,
-      exdates: input.exdates,
-      after: input.after,
-      before: input.before,
-    });
+  run: async (_deps, input) => {
+    const result = await inOwnTurn(() =>
+      expandRrule({
+        rrule: input.rrule,
+        dtstart: input.dtstart,
+        timezone: input.timezone,
+        durationMinutes: input.duration_minutes,
+        count: input.count,
+        exdates: input.exdates,
+        after: input.after,
+        before: input.before,
+      }),
+    );
     return {
       instances: result.instances.map((i) => ({ start: i.start, end: i.end, local_start: i.localStart })),
       count: result.instances.length,

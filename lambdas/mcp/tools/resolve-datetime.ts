@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../../core/time/resolve/components.js';
 import { resolveDatetime } from '../../core/time/resolve/resolve-datetime.js';
+import { inOwnTurn } from '../computation-turns.js';
 import { ianaZone, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
@@ -24,6 +25,22 @@ export const ResolveDatetimeOutput = z.object({
   matched_category: z
     .enum(CATEGORIES)
     .describe('Which kind of expression matched; "combined" for a date plus a time.'),
+  ambiguous: z
+    .literal(true)
+    .optional()
+    .describe('Set when another common reading exists: confirm with the user.'),
+  rule: z.string().optional().describe('When ambiguous: the rule behind the chosen reading.'),
+  alternatives: z
+    .array(
+      z.object({
+        resolved_utc: z.string(),
+        resolved_local: z.string(),
+        interpretation: z.string(),
+        rule: z.string().describe('The rule that gives this reading.'),
+      }),
+    )
+    .optional()
+    .describe('When ambiguous: the other readings.'),
 });
 export type ResolveDatetimeOutput = z.infer<typeof ResolveDatetimeOutput>;
 
@@ -32,8 +49,10 @@ const DESCRIPTION = [
   'Resolves a time expression to one RFC 3339 instant in an IANA zone, relative to now (or reference_time);',
   'use it instead of your own date arithmetic. Forms: now/today/tomorrow, weekdays, "2pm", "+2h", "in 3 days",',
   '"next Tuesday at 2pm", "tomorrow morning", "end of month", "next quarter", "first Monday of March", "March 15", ISO 8601.',
-  'Weeks run Monday–Sunday: "next X" is X of next week; "this X" is X of this week, possibly past; a bare weekday',
-  'is the next one. A date alone is 00:00. morning 09:00, afternoon 14:00, evening 18:00, eod 17:00.',
+  'Weeks run Monday–Sunday: "next X" is X of next week; "this X" is X of this week, possibly past; "last X" is the',
+  'most recent X before today; a bare weekday is the next one. A date alone is 00:00; "at 5" is 05:00; 03/04/2026 is',
+  'month first. morning 09:00, afternoon 14:00, evening 18:00, eod 17:00. When another common reading exists the',
+  'answer has ambiguous: true and alternatives: confirm with the person.',
   'Ranges are refused (UNRECOGNIZED_EXPRESSION lists the forms).',
 ].join(' ');
 
@@ -44,5 +63,5 @@ export const resolveDatetimeTool = defineTool({
   input: ResolveDatetimeInput,
   output: ResolveDatetimeOutput,
   annotations: PURE_COMPUTATION,
-  run: (deps, input) => resolveDatetime(deps, input),
+  run: (deps, input) => inOwnTurn(() => resolveDatetime(deps, input)),
 });

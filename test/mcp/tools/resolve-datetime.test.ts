@@ -55,6 +55,19 @@ describe('resolve_datetime tool', () => {
       const outputs = tool?.outputSchema?.properties as Record<string, { description?: string }>;
       expect(Object.keys(outputs).sort()).toEqual(
         [
+          'alternatives',
+          'ambiguous',
+          'interpretation',
+          'matched_category',
+          'reference_time',
+          'resolved_local',
+          'resolved_utc',
+          'rule',
+          'timezone',
+        ].sort(),
+      );
+      expect(tool?.outputSchema?.required?.slice().sort()).toEqual(
+        [
           'interpretation',
           'matched_category',
           'reference_time',
@@ -92,6 +105,47 @@ describe('resolve_datetime tool', () => {
         },
       });
       expect(result.structuredContent).toMatchObject({ resolved_local: '2026-03-09T01:00:00-04:00' });
+    });
+
+    it('reports the other reading of "last Wednesday" so the agent can confirm it', async () => {
+      const result = await client.callTool({
+        name: 'resolve_datetime',
+        arguments: { expression: 'last Wednesday at 5' },
+      });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({
+        resolved_utc: '2026-02-18T10:00:00+00:00',
+        resolved_local: '2026-02-18T05:00:00-05:00',
+        timezone: 'America/New_York',
+        interpretation: 'Wednesday, February 18, 2026 at 5:00 AM',
+        reference_time: '2026-02-20T10:30:00-05:00',
+        matched_category: 'combined',
+        ambiguous: true,
+        rule: 'the most recent Wednesday before today; a time without am/pm on the 24-hour clock (at 5 = 05:00)',
+        alternatives: [
+          {
+            resolved_utc: '2026-02-11T10:00:00+00:00',
+            resolved_local: '2026-02-11T05:00:00-05:00',
+            interpretation: 'Wednesday, February 11, 2026 at 5:00 AM',
+            rule: 'Wednesday of last week (weeks run Monday–Sunday)',
+          },
+          {
+            resolved_utc: '2026-02-18T22:00:00+00:00',
+            resolved_local: '2026-02-18T17:00:00-05:00',
+            interpretation: 'Wednesday, February 18, 2026 at 5:00 PM',
+            rule: 'the same time after noon (at 5 = 17:00)',
+          },
+        ],
+      });
+    });
+
+    it('leaves ambiguous, rule and alternatives out when there is one reading', async () => {
+      const result = await client.callTool({
+        name: 'resolve_datetime',
+        arguments: { expression: 'tomorrow at 2pm' },
+      });
+      expect(Object.keys(result.structuredContent ?? {})).not.toContain('ambiguous');
+      expect(Object.keys(result.structuredContent ?? {})).not.toContain('alternatives');
     });
 
     it('answers an empty expression with INVALID_INPUT', async () => {

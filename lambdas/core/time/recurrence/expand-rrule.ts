@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors.js';
+import { WorkBudget } from '../../work-budget.js';
 import { parseInstant } from '../instants.js';
 import { requireZone } from '../zones.js';
 import { fastForwardStart } from './fast-forward.js';
@@ -39,6 +40,8 @@ export interface ExpandRruleInput {
   after?: string;
   /** RFC 3339 instant: only instances starting at or before it. */
   before?: string;
+  /** Work allowance, shared when one call expands several pages. @default a fresh {@link recurrenceBudget} */
+  budget?: WorkBudget;
 }
 
 export interface ExpandedInstance {
@@ -73,6 +76,18 @@ function checkWholeNumber(
   }
 }
 
+/**
+ * The work allowance for expanding one rule in one call. A rule whose dates are rare (Feb 29 on
+ * a Monday, every second) can need millions of periods examined per instance; it is refused with
+ * WORK_LIMIT_EXCEEDED instead of holding the event loop.
+ */
+export function recurrenceBudget(rrule: string): WorkBudget {
+  return new WorkBudget(
+    `Expanding "${rrule}"`,
+    'Ask for a narrower window (after/before) or fewer instances, or use a coarser FREQ whose periods contain the dates (e.g. FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29 instead of FREQ=SECONDLY with the same BYMONTH/BYMONTHDAY).',
+  );
+}
+
 function windowBound(text: string | undefined, field: string): number | undefined {
   return text === undefined ? undefined : parseInstant(text, field).toMillis();
 }
@@ -86,6 +101,8 @@ function windowBound(text: string | undefined, field: string): number | undefine
  *
  * Without COUNT in the rule, a window (`after`) far from DTSTART is reached directly, not by
  * walking every earlier instance; with COUNT the walk starts at DTSTART, as counting requires.
+ * The work is bounded (see {@link recurrenceBudget}): WORK_LIMIT_EXCEEDED when a rule finds too
+ * few instances within it.
  *
  * @example
  * expandRrule({ rrule: 'FREQ=DAILY;COUNT=2', dtstart: '2026-03-07T09:00', timezone: 'America/New_York' })
@@ -115,8 +132,9 @@ export function expandRrule(input: ExpandRruleInput): ExpandRruleResult {
     (input.exdates ?? []).map((text, i) => offsets.toInstant(parseWallClock(text, `exdates[${i}]`))),
   );
 
+  const budget = input.budget ?? recurrenceBudget(input.rrule);
   assertTimesReachable(rule, dtstart);
-  assertDaysCanOccur(rule, dtstart);
+  assertDaysCanOccur(rule, dtstart, budget);
   const pinned = pinDtstartDefaults(rule, dtstart);
   const end = Math.min(rule.until ?? Number.POSITIVE_INFINITY, before);
   const walkFrom = Number.isFinite(after)
@@ -130,17 +148,23 @@ export function expandRrule(input: ExpandRruleInput): ExpandRruleResult {
   let latest = Number.NEGATIVE_INFINITY;
   // Once `wanted` starts are held, none later than the latest of them can make the page.
   let cutoff = Number.POSITIVE_INFINITY;
-  walkWallClock(pinned, walkFrom, walkUntil, (wall) => {
-    // Every later wall time maps to an instant after wall − 16 h, hence after the cutoff.
-    if (wall - MAX_ZONE_OFFSET_MS > cutoff) return false;
-    const start = offsets.toInstant(wall);
-    if (start >= after && start <= end && start <= cutoff && !excluded.has(start) && !starts.has(start)) {
-      starts.add(start);
-      if (start > latest) latest = start;
-      if (starts.size === wanted) cutoff = latest;
-    }
-    return true;
-  });
+  walkWallClock(
+    pinned,
+    walkFrom,
+    walkUntil,
+    (wall) => {
+      // Every later wall time maps to an instant after wall − 16 h, hence after the cutoff.
+      if (wall - MAX_ZONE_OFFSET_MS > cutoff) return false;
+      const start = offsets.toInstant(wall);
+      if (start >= after && start <= end && start <= cutoff && !excluded.has(start) && !starts.has(start)) {
+        starts.add(start);
+        if (start > latest) latest = start;
+        if (starts.size === wanted) cutoff = latest;
+      }
+      return true;
+    },
+    budget,
+  );
 
   const sorted = [...starts].sort((a, b) => a - b);
   const durationMs = durationMinutes * 60_000;

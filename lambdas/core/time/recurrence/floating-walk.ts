@@ -1,6 +1,7 @@
 import type { Options } from 'rrule';
 import * as rruleModule from 'rrule';
 import { DomainError } from '../../errors.js';
+import type { WorkBudget } from '../../work-budget.js';
 import { walkFixedStep } from './fixed-step.js';
 import { FREQUENCIES, type RecurrenceRule } from './parse-rule.js';
 import type { WallMs } from './wall-clock-text.js';
@@ -69,6 +70,36 @@ function floatingRRule(rule: RecurrenceRule, dtstart: WallMs, until: WallMs | un
 }
 
 /**
+ * Work steps per `options.interval` read (half a period), by FREQ (YEARLY … SECONDLY), measured
+ * with rrule 2.8 so that one step costs about 4 µs whatever the frequency: a YEARLY period
+ * rebuilds the year's masks (~50 µs a read), a MONTHLY one its month's (~20 µs), a WEEKLY one
+ * almost nothing (~4 µs), and a sub-daily one also runs our BYHOUR/BYMINUTE filter.
+ */
+const STEPS_PER_READ = [12, 5, 1, 2, 3, 3, 3];
+const YEARLY_STEPS_PER_READ = STEPS_PER_READ[0]!;
+
+/**
+ * An rrule that calls `onStep` twice for each period it examines. rrule has no hook into its period
+ * loop, and that loop can run silently for millennia: it checks UNTIL only when a date is found,
+ * so a rule whose days rarely or never meet scans to year 9999 (12 s for
+ * FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO). The loop reads `options.interval` twice per
+ * period (rrule 2.8 iter/index.js: the `interval === 0` test and DateTime.add), so a getter on it
+ * meters the loop, and a throw from `onStep` stops it. test/core/time/recurrence/work-budget.test.ts
+ * fails if an rrule upgrade stops reading it.
+ */
+function meteredRRule(rule: RecurrenceRule, dtstart: WallMs, until: WallMs | undefined, onStep: () => void) {
+  const rrule = floatingRRule(rule, dtstart, until);
+  const { interval } = rrule.options;
+  Object.defineProperty(rrule.options, 'interval', {
+    get: () => {
+      onStep();
+      return interval;
+    },
+  });
+  return rrule;
+}
+
+/**
  * Walks the wall-clock dates of `rule` from `dtstart` (wall ms) in order, up to `until` (wall
  * ms, inclusive) if given, calling `visit` with each until it returns false. Expansion happens
  * in floating space, without rrule's `tzid`: zone conversion is the caller's, once per date, far
@@ -78,7 +109,7 @@ function floatingRRule(rule: RecurrenceRule, dtstart: WallMs, until: WallMs | un
  *
  * @example
  * const starts: number[] = [];
- * walkWallClock(parseRule('FREQ=DAILY;COUNT=2'), Date.UTC(2026, 0, 1, 9), undefined, (w) => starts.push(w) > 0);
+ * walkWallClock(parseRule('FREQ=DAILY;COUNT=2'), Date.UTC(2026, 0, 1, 9), undefined, (w) => starts.push(w) > 0, budget);
  * // starts: [Date.UTC(2026, 0, 1, 9), Date.UTC(2026, 0, 2, 9)]
  */
 export function walkWallClock(
@@ -86,8 +117,13 @@ export function walkWallClock(
   dtstart: WallMs,
   until: WallMs | undefined,
   visit: (wall: WallMs) => boolean,
+  budget: WorkBudget,
 ): void {
-  if (!walkFixedStep(rule, dtstart, until, visit)) walkWithRrule(rule, dtstart, until, visit);
+  const metered = (wall: WallMs) => {
+    budget.spend();
+    return visit(wall);
+  };
+  if (!walkFixedStep(rule, dtstart, until, metered)) walkWithRrule(rule, dtstart, until, metered, budget);
 }
 
 /**
@@ -102,13 +138,14 @@ export function walkWallClock(
  * COUNT is therefore counted here, over the dates that survive both.
  *
  * @example
- * walkWithRrule(parseRule('FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;COUNT=1'), Date.UTC(2026, 0, 1), undefined, (w) => true);
+ * walkWithRrule(parseRule('FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;COUNT=1'), Date.UTC(2026, 0, 1), undefined, (w) => true, budget);
  */
 export function walkWithRrule(
   rule: RecurrenceRule,
   dtstart: WallMs,
   until: WallMs | undefined,
   visit: (wall: WallMs) => boolean,
+  budget: WorkBudget,
 ): void {
   const hours = rule.freq >= MINUTELY ? rule.byhour : undefined;
   const minutes = rule.freq >= SECONDLY ? rule.byminute : undefined;
@@ -117,7 +154,8 @@ export function walkWithRrule(
   if (minutes) loose.byminute = undefined;
   let remaining = rule.count ?? Number.POSITIVE_INFINITY;
   let previous = Number.NaN;
-  floatingRRule(loose, dtstart, until).all((date) => {
+  const steps = STEPS_PER_READ[loose.freq]!;
+  meteredRRule(loose, dtstart, until, () => budget.spend(steps)).all((date) => {
     const wall = date.getTime();
     if (wall === previous) return true;
     previous = wall;
@@ -128,16 +166,23 @@ export function walkWithRrule(
 }
 
 /**
+ * The Gregorian calendar repeats every 400 years (146,097 days, a whole number of weeks), so a
+ * day pattern that matches no day in 400 consecutive years matches none ever.
+ */
+const GREGORIAN_CYCLE_YEARS = 400;
+
+/**
  * Refuses a rule whose day parts can never meet, such as "BYMONTH=1;BYYEARDAY=200" or
  * "FREQ=MONTHLY;BYDAY=1FR;BYMONTHDAY=13": rrule would search every period up to year 9999
  * for a first date (~12 s for an HOURLY rule). The check asks rrule for any day matching the
  * same day parts, yearly from DTSTART's year, which costs one period when the rule is sound
- * and ~0.2–0.3 s when it is not. Run only when two day parts (or a BYDAY ordinal) could clash.
+ * and one Gregorian cycle (400 yearly periods, about 10,000 steps of `budget`) when it is not. Run only
+ * when two day parts (or a BYDAY ordinal) could clash.
  *
  * @example
- * assertDaysCanOccur(parseRule('FREQ=DAILY;BYMONTH=1;BYYEARDAY=200'), Date.UTC(2026, 0, 1)); // throws INVALID_RRULE
+ * assertDaysCanOccur(parseRule('FREQ=DAILY;BYMONTH=1;BYYEARDAY=200'), Date.UTC(2026, 0, 1), budget); // throws INVALID_RRULE
  */
-export function assertDaysCanOccur(rule: RecurrenceRule, dtstart: WallMs): void {
+export function assertDaysCanOccur(rule: RecurrenceRule, dtstart: WallMs, budget: WorkBudget): void {
   const dayParts = [rule.bymonth, rule.byweekno, rule.byyearday, rule.bymonthday, rule.byday].filter(
     Boolean,
   ).length;
@@ -161,10 +206,21 @@ export function assertDaysCanOccur(rule: RecurrenceRule, dtstart: WallMs): void 
   };
   let occurs = false;
   const startOfYear = Date.UTC(new Date(dtstart).getUTCFullYear(), 0, 1);
-  floatingRRule(probe, startOfYear, undefined).all(() => {
-    occurs = true;
-    return false;
-  });
+  // Two interval reads per period (see meteredRRule); one more for rrule's setup.
+  let reads = 0;
+  const lastRead = 2 * GREGORIAN_CYCLE_YEARS + 1;
+  const cycleSearched = new Error('searched one Gregorian cycle');
+  try {
+    meteredRRule(probe, startOfYear, undefined, () => {
+      budget.spend(YEARLY_STEPS_PER_READ);
+      if (++reads > lastRead) throw cycleSearched;
+    }).all(() => {
+      occurs = true;
+      return false;
+    });
+  } catch (error) {
+    if (error !== cycleSearched) throw error;
+  }
   if (!occurs) {
     throw new DomainError(
       'INVALID_RRULE',

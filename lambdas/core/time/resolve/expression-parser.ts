@@ -1,9 +1,16 @@
 import { Chrono, type ParsedComponents } from 'chrono-node';
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
+import { type AmbiguityFamily, familiesOf } from './ambiguity.js';
 import { BUILTIN_PARSERS, REFINERS } from './builtin-parsers.js';
 import { type Category, MIDNIGHT_TAG, TAG_PREFIX } from './components.js';
-import { anchorParser, ordinalParser, periodParser, weekdayParser } from './date-parsers.js';
+import {
+  anchorParser,
+  numericDateParser,
+  ordinalParser,
+  periodParser,
+  weekdayParser,
+} from './date-parsers.js';
 import { compactOffsetParser, wordedOffsetParser } from './offset-parsers.js';
 import type { ResolveContext } from './resolve-context.js';
 import { partOfDayParser } from './time-parsers.js';
@@ -14,6 +21,8 @@ import { wallClock, wallClockToInstant } from './wall-clock.js';
 export interface ParsedExpression {
   instant: DateTime<true>;
   category: Category;
+  /** The families of ambiguity the text is open to (its other readings, see ambiguity.ts). */
+  families: AmbiguityFamily[];
 }
 
 /**
@@ -27,6 +36,7 @@ function chronoFor(ctx: ResolveContext): Chrono {
       compactOffsetParser(ctx),
       wordedOffsetParser(ctx),
       ordinalParser(ctx),
+      numericDateParser(ctx),
       weekdayParser(ctx),
       periodParser(ctx),
       anchorParser(ctx),
@@ -59,11 +69,38 @@ export function parseExpression(text: string, ctx: ResolveContext): ParsedExpres
         { expression: text },
       );
     }
-    return { instant: toInstant(only.start, ctx), category: categoryOf(only.start.tags()) };
+    const families = familiesOf(only.start.tags());
+    const bareHour = isBareHour(only.start, text);
+    if (bareHour) {
+      families.push('bare_hour');
+      ctx.notes.set('bare_hour', {
+        chosen: 'a time without am/pm on the 24-hour clock (at 5 = 05:00)',
+        alternative: 'the same time after noon (at 5 = 17:00)',
+      });
+    }
+    const pm = bareHour && ctx.alternate === 'bare_hour';
+    return { instant: toInstant(only.start, ctx, pm), category: categoryOf(only.start.tags()), families };
   }
   throw unrecognizedExpression(
     text,
     results.map((result) => `"${result.text}"`),
+  );
+}
+
+/**
+ * A time of day said without am/pm that could be either ("at 5", "7:30", "9 o'clock"): hours 1–11
+ * with no meridiem from the text or a word ("tonight at 8" is already 20:00). A zero-padded hour
+ * ("07:45") is the 24-hour clock.
+ */
+function isBareHour(components: ParsedComponents, text: string): boolean {
+  const hour = components.get('hour') ?? 0;
+  return (
+    components.tags().has(`${TAG_PREFIX}explicit_time`) &&
+    components.isCertain('hour') &&
+    !components.isCertain('meridiem') &&
+    hour >= 1 &&
+    hour <= 11 &&
+    !/(?:^|\D)0\d:\d\d/.test(text)
   );
 }
 
@@ -80,7 +117,7 @@ function categoryOf(tags: Set<string>): Category {
  * Turns chrono's components into an instant in the zone. An assigned UTC offset marks an exact
  * instant; anything else is a wall-clock reading (a date, else today; a time, else its implied one).
  */
-function toInstant(components: ParsedComponents, ctx: ResolveContext): DateTime<true> {
+function toInstant(components: ParsedComponents, ctx: ResolveContext, pm = false): DateTime<true> {
   const get = (name: Parameters<ParsedComponents['get']>[0]) => components.get(name) ?? 0;
   if (components.isCertain('timezoneOffset')) {
     const utc = Date.UTC(
@@ -114,7 +151,7 @@ function toInstant(components: ParsedComponents, ctx: ResolveContext): DateTime<
   }
   // Hour 24 (from "24:00") rolls over to the next day, as ISO 8601's end-of-day midnight does.
   const wall = day.plus({
-    hours: get('hour'),
+    hours: get('hour') + (pm ? 12 : 0),
     minutes: get('minute'),
     seconds: get('second'),
     milliseconds: get('millisecond'),

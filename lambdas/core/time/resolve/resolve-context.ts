@@ -1,4 +1,5 @@
 import type { DateTime, Zone } from 'luxon';
+import type { AmbiguityFamily, ReadingRules } from './ambiguity.js';
 import { type WallClock, wallClockOf } from './wall-clock.js';
 
 /** What every parser resolves against: the zone, the reference instant and its wall clock. */
@@ -10,6 +11,10 @@ export interface ResolveContext {
   now: WallClock;
   /** `now` at 00:00: the reference's calendar date. */
   today: WallClock;
+  /** The family to read the other way (see ambiguity.ts); undefined for Meridian's own reading. */
+  alternate?: AmbiguityFamily;
+  /** Filled by the parsers: the families the text was open to, with both rules in words. */
+  notes: Map<AmbiguityFamily, ReadingRules>;
 }
 
 /**
@@ -18,8 +23,12 @@ export interface ResolveContext {
  * @example
  * resolveContext(DateTime.fromISO('2026-02-20T15:30:00Z'), IANAZone.create('America/New_York')).today.day; // 20
  */
-export function resolveContext(reference: DateTime<true>, zone: Zone): ResolveContext {
+export function resolveContext(
+  reference: DateTime<true>,
+  zone: Zone,
+  alternate?: AmbiguityFamily,
+): ResolveContext {
   const local = reference.setZone(zone) as DateTime<true>;
   const now = wallClockOf(local);
-  return { zone, reference: local, now, today: now.startOf('day') };
+  return { zone, reference: local, now, today: now.startOf('day'), alternate, notes: new Map() };
 }

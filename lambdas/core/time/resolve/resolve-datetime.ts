@@ -1,13 +1,14 @@
-import { DateTime } from 'luxon';
+import { DateTime, type Zone } from 'luxon';
 import { DomainError } from '../../errors.js';
 import type { TimeDeps } from '../../ports.js';
 import { formatInstant, formatUtc, parseInstant } from '../instants.js';
 import { effectiveZone } from '../zones.js';
+import type { AmbiguityFamily } from './ambiguity.js';
 import type { Category } from './components.js';
 import { parseExpression } from './expression-parser.js';
 import { describeInstant } from './interpretation.js';
 import { passthrough } from './passthrough.js';
-import { resolveContext } from './resolve-context.js';
+import { type ResolveContext, resolveContext } from './resolve-context.js';
 import { unrecognizedExpression } from './unrecognized.js';
 
 export interface ResolveDatetimeInput {
@@ -19,13 +20,23 @@ export interface ResolveDatetimeInput {
   reference_time?: string | undefined;
 }
 
-export interface ResolvedDatetime {
+/** One reading of an expression: the instant in UTC and in the zone, in words. */
+export interface Reading {
   resolved_utc: string;
   resolved_local: string;
-  timezone: string;
   interpretation: string;
+}
+
+export interface ResolvedDatetime extends Reading {
+  timezone: string;
   reference_time: string;
   matched_category: Category;
+  /** Present (true) when the expression has another common reading, listed in `alternatives`. */
+  ambiguous?: true;
+  /** When ambiguous: the rule(s) behind the chosen reading. */
+  rule?: string;
+  /** When ambiguous: the other readings, each with the rule that produces it. */
+  alternatives?: Array<Reading & { rule: string }>;
 }
 
 /**
@@ -40,10 +51,52 @@ export function normaliseExpression(expression: string): string {
     .replace(/^(?:on )?the /, '');
 }
 
+function readingOf(instant: DateTime<true>, zone: Zone, expression: string): Reading {
+  const local = instant.setZone(zone);
+  if (!local.isValid || local.year < 1 || local.year > 9999) {
+    throw new DomainError(
+      'OUT_OF_RANGE',
+      `"${expression}" falls outside the years 0001–9999 that RFC 3339 can express.`,
+      { expression },
+    );
+  }
+  return {
+    resolved_utc: formatUtc(local),
+    resolved_local: formatInstant(local),
+    interpretation: describeInstant(local),
+  };
+}
+
+/**
+ * The other readings of an expression: re-read once per family it is open to, keeping readings
+ * that land on a different instant. Empty when every reading agrees ("this Friday" on a Monday).
+ */
+function alternativeReadings(
+  text: string,
+  ctx: ResolveContext,
+  chosen: DateTime<true>,
+  families: readonly AmbiguityFamily[],
+): { rules: string[]; alternatives: Array<Reading & { rule: string }> } {
+  const rules: string[] = [];
+  const alternatives: Array<Reading & { rule: string }> = [];
+  const seen = new Set([chosen.toMillis()]);
+  for (const family of families) {
+    const other = parseExpression(text, resolveContext(ctx.reference, ctx.zone, family)).instant;
+    if (seen.has(other.toMillis())) continue;
+    seen.add(other.toMillis());
+    const notes = ctx.notes.get(family)!;
+    rules.push(notes.chosen);
+    alternatives.push({ ...readingOf(other, ctx.zone, text), rule: notes.alternative });
+  }
+  return { rules, alternatives };
+}
+
 /**
  * Resolves a human time expression to one instant, read in an IANA zone relative to a reference
  * instant (the clock's now unless `reference_time` is given). The meanings are documented in
- * docs/time-expressions.md. Throws INVALID_TIMEZONE, INVALID_DATETIME (bad `reference_time`),
+ * docs/time-expressions.md. An expression with more than one common reading ("last Friday",
+ * "at 5", "03/04/2026", "next week", "end of week") also gets `ambiguous: true` and its
+ * `alternatives`. Throws INVALID_TIMEZONE, INVALID_DATETIME (bad `reference_time`),
  * UNRECOGNIZED_EXPRESSION or OUT_OF_RANGE ("fifth Monday of February").
  *
  * @example
@@ -61,22 +114,19 @@ export function resolveDatetime(deps: TimeDeps, input: ResolveDatetimeInput): Re
   if (text.length === 0) throw unrecognizedExpression(input.expression, []);
 
   const exact = passthrough(text, ctx);
-  const { instant, category } =
-    exact !== null ? { instant: exact, category: 'passthrough' as const } : parseExpression(text, ctx);
-  const local = instant.setZone(zone);
-  if (!local.isValid || local.year < 1 || local.year > 9999) {
-    throw new DomainError(
-      'OUT_OF_RANGE',
-      `"${input.expression}" falls outside the years 0001–9999 that RFC 3339 can express.`,
-      { expression: input.expression },
-    );
-  }
+  const { instant, category, families } =
+    exact !== null
+      ? { instant: exact, category: 'passthrough' as const, families: [] }
+      : parseExpression(text, ctx);
+  const { resolved_utc, resolved_local, interpretation } = readingOf(instant, zone, input.expression);
+  const { rules, alternatives } = alternativeReadings(text, ctx, instant, families);
   return {
-    resolved_utc: formatUtc(local),
-    resolved_local: formatInstant(local),
+    resolved_utc,
+    resolved_local,
     timezone: zone.name,
-    interpretation: describeInstant(local),
+    interpretation,
     reference_time: formatInstant(ctx.reference),
     matched_category: category,
+    ...(alternatives.length > 0 ? { ambiguous: true as const, rule: rules.join('; '), alternatives } : {}),
   };
 }

@@ -22,7 +22,7 @@ export const SUPPORTED_FORMS: ReadonlyArray<{ category: string; examples: readon
     category: 'ordinal',
     examples: ['first Monday of March', 'third Friday of next month', 'last Friday of this month'],
   },
-  { category: 'calendar date', examples: ['March 15', '15 March 2027', 'March 15 at 3pm'] },
+  { category: 'calendar date', examples: ['March 15', '15 March 2027', 'March 15 at 3pm', '03/15/2026'] },
   { category: 'passthrough', examples: ['2026-03-15T14:00:00Z', '2026-03-15', '2026-03-15T09:00'] },
 ];
 

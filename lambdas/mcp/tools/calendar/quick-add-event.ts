@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { readQuickAdd } from '../../../core/calendar/quick-add.js';
+import { inOwnTurn } from '../../computation-turns.js';
 import { ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { calendarIdInput, EventReceiptOutput, eventReceipt, returnEventInput } from './calendar-schemas.js';
@@ -8,9 +9,10 @@ export const quickAddEventTool = defineTool({
   name: 'quick_add_event',
   title: 'Create an event from a sentence',
   description:
-    'Creates an event from text such as "Lunch with Alice tomorrow at noon at Cafe Rio for 30 minutes" ' +
-    '(time as in resolve_datetime; default length 60 minutes; a day without a time is all-day). ' +
-    'Returns id, etag and "understood" — check it (return_event: true for the whole event).',
+    'Creates an event from text such as "Lunch with Alice tomorrow at noon at Cafe Rio for 30 minutes" or ' +
+    '"Team dinner Friday 7pm-9pm" (time as in resolve_datetime; default length 60 minutes; a day without a time ' +
+    'is all-day). Returns id, etag and "understood": check "ignored" (unused words) and "alternatives" (other ' +
+    'readings). return_event: true for the whole event.',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     text: z.string().min(3).max(1024).describe('The sentence describing the event.'),
@@ -29,13 +31,31 @@ export const quickAddEventTool = defineTool({
       end: z.string(),
       duration_minutes: z.number(),
       timezone: z.string(),
+      ignored: z
+        .array(z.string())
+        .describe('Words used for no field: check them, then update_event if needed.'),
+      ambiguous: z
+        .literal(true)
+        .optional()
+        .describe('As resolve_datetime: the time has another common reading.'),
+      rule: z.string().optional(),
+      alternatives: z
+        .array(
+          z.object({
+            resolved_utc: z.string(),
+            resolved_local: z.string(),
+            interpretation: z.string(),
+            rule: z.string(),
+          }),
+        )
+        .optional(),
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   run: async (deps, input, { principal }) => {
     const calendar = await deps.calendars.calendarFor(principal, input.calendar_id, 'write');
     const zone = input.timezone ?? calendar.time_zone ?? deps.defaultTimezone;
-    const { draft, reading } = readQuickAdd(deps, input.text, zone);
+    const { draft, reading } = await inOwnTurn(() => readQuickAdd(deps, input.text, zone));
     const event = await deps.calendars.createEvent(principal, calendar.calendar_id, draft);
     return { ...eventReceipt(event, input.return_event), understood: reading };
   },

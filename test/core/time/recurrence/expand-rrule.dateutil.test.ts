@@ -25,8 +25,12 @@ const corpus = JSON.parse(
   readFileSync(new URL('../../../fixtures/rrule-corpus.json', import.meta.url), 'utf8'),
 ) as ReferenceCase[];
 
-/** Our result in the reference's shape; a rule we refuse as never occurring compares as refused. */
-function ours(c: ReferenceCase): ReferenceResult | { refused: true } {
+/**
+ * Our result in the reference's shape; a rule we refuse as never occurring compares as refused.
+ * A rule that needs more work than one call may do (WORK_LIMIT_EXCEEDED) has no dateutil
+ * counterpart: dateutil simply takes as long as it takes.
+ */
+function ours(c: ReferenceCase): ReferenceResult | { refused: true } | { overBudget: true } {
   let result: ReturnType<typeof expandRrule>;
   try {
     result = expandRrule({
@@ -41,6 +45,7 @@ function ours(c: ReferenceCase): ReferenceResult | { refused: true } {
     });
   } catch (error) {
     if (isDomainError(error, 'INVALID_RRULE') && /never occurs/.test(error.message)) return { refused: true };
+    if (isDomainError(error, 'WORK_LIMIT_EXCEEDED')) return { overBudget: true };
     throw error;
   }
   return {
@@ -102,9 +107,18 @@ describe.skipIf(unavailable !== undefined)('expandRrule against python-dateutil 
           .sample(ruleCase, { seed: 20260301, numRuns: 300 })
           .map((c, i) => ({ ...c, id: `random-${i}` }));
         const reference = runPythonReference({ expand: cases });
+        let overBudget = 0;
         for (const c of cases) {
-          expect({ case: c, result: ours(c) }).toEqual({ case: c, result: theirs(reference.expand[c.id]) });
+          const result = ours(c);
+          // Refused for the work it needs: allowed for a few rare-date rules, counted below.
+          if ('overBudget' in result) {
+            overBudget++;
+            continue;
+          }
+          expect({ case: c, result }).toEqual({ case: c, result: theirs(reference.expand[c.id]) });
         }
+        console.info(`random rules refused for their work: ${overBudget} of ${cases.length}`);
+        expect(overBudget).toBeLessThanOrEqual(3);
       },
       SLOW_TEST_MS,
     );
@@ -148,9 +162,16 @@ describe.skipIf(unavailable !== undefined)('expandRrule on sub-daily rules off t
       const startsOf = (r: ReturnType<typeof ours> | ReferenceResult | undefined) =>
         r && 'instances' in r ? r.instances.map((i) => i.start) : [];
       let refused = 0;
+      let overBudget = 0;
       for (const c of cases) {
         const result = ours(c);
         if ('refused' in result) refused++;
+        // Off-grid sub-daily rules examine every period of a day to find a few instances; the
+        // ones that need more work than one call may do are refused, counted below.
+        if ('overBudget' in result) {
+          overBudget++;
+          continue;
+        }
         expect({ case: c, starts: startsOf(result) }).toEqual({
           case: c,
           starts: startsOf(reference.expand[c.id]),
@@ -158,6 +179,8 @@ describe.skipIf(unavailable !== undefined)('expandRrule on sub-daily rules off t
       }
       expect(refused).toBeGreaterThan(20);
       expect(refused).toBeLessThan(280);
+      console.info(`sub-daily grid cases refused for their work: ${overBudget} of ${cases.length}`);
+      expect(overBudget).toBeLessThanOrEqual(30);
     },
     SLOW_TEST_MS,
   );

@@ -6,6 +6,7 @@ import { pinDtstartDefaults, walkWallClock } from '../../../../lambdas/core/time
 import { parseRule, type RecurrenceRule } from '../../../../lambdas/core/time/recurrence/parse-rule.js';
 import { parseWallClock } from '../../../../lambdas/core/time/recurrence/wall-clock-text.js';
 import { ZoneOffsets } from '../../../../lambdas/core/time/recurrence/zone-offsets.js';
+import { WorkBudget } from '../../../../lambdas/core/work-budget.js';
 import { type RuleCase, ruleCase } from './rule-arbitrary.js';
 
 const DAY_MS = 86_400_000;
@@ -14,10 +15,16 @@ const MAX_ZONE_OFFSET_MS = 16 * 3_600_000;
 /** The first `n` wall times at or after `from`, walking `rule` from `dtstart`. */
 function wallsFrom(rule: RecurrenceRule, dtstart: number, from: number, n: number): number[] {
   const walls: number[] = [];
-  walkWallClock(rule, dtstart, undefined, (wall) => {
-    if (wall >= from) walls.push(wall);
-    return walls.length < n;
-  });
+  walkWallClock(
+    rule,
+    dtstart,
+    undefined,
+    (wall) => {
+      if (wall >= from) walls.push(wall);
+      return walls.length < n;
+    },
+    new WorkBudget('test', '', Number.POSITIVE_INFINITY),
+  );
   return walls;
 }
 
@@ -41,14 +48,20 @@ function naiveExpansion(c: RuleCase) {
   const limit = c.count ?? 100;
   const excluded = new Set((c.exdates ?? []).map((x) => offsets.toInstant(parseWallClock(x, 'exdates'))));
   const starts = new Set<number>();
-  walkWallClock(rule, parseWallClock(c.dtstart, 'dtstart'), undefined, (wall) => {
-    if (wall - MAX_ZONE_OFFSET_MS > end) return false;
-    const sorted = [...starts].sort((a, b) => a - b);
-    if (sorted.length > limit && wall - MAX_ZONE_OFFSET_MS > sorted[limit]!) return false;
-    const start = offsets.toInstant(wall);
-    if (start >= after && start <= end && !excluded.has(start)) starts.add(start);
-    return true;
-  });
+  walkWallClock(
+    rule,
+    parseWallClock(c.dtstart, 'dtstart'),
+    undefined,
+    (wall) => {
+      if (wall - MAX_ZONE_OFFSET_MS > end) return false;
+      const sorted = [...starts].sort((a, b) => a - b);
+      if (sorted.length > limit && wall - MAX_ZONE_OFFSET_MS > sorted[limit]!) return false;
+      const start = offsets.toInstant(wall);
+      if (start >= after && start <= end && !excluded.has(start)) starts.add(start);
+      return true;
+    },
+    new WorkBudget('test', '', Number.POSITIVE_INFINITY),
+  );
   const sorted = [...starts].sort((a, b) => a - b);
   return {
     starts: sorted.slice(0, limit).map((ms) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`),

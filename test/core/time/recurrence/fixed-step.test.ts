@@ -3,11 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { walkFixedStep } from '../../../../lambdas/core/time/recurrence/fixed-step.js';
 import { pinDtstartDefaults, walkWithRrule } from '../../../../lambdas/core/time/recurrence/floating-walk.js';
 import { parseRule, type RecurrenceRule } from '../../../../lambdas/core/time/recurrence/parse-rule.js';
+import { WorkBudget } from '../../../../lambdas/core/work-budget.js';
 
+const UNLIMITED = new WorkBudget('test', '', Number.POSITIVE_INFINITY);
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 
 function collect(
-  walk: typeof walkWithRrule,
+  walk: (
+    rule: RecurrenceRule,
+    dtstart: number,
+    until: number | undefined,
+    visit: (wall: number) => boolean,
+  ) => unknown,
   rule: RecurrenceRule,
   dtstart: number,
   until: number | undefined,
@@ -56,7 +63,13 @@ describe('fixed-step', () => {
       let stepped = 0;
       for (const c of fc.sample(simpleRule, { seed: 1234, numRuns: 1000 })) {
         const rule = pinDtstartDefaults(parseRule(c.rrule), c.dtstart);
-        const viaRrule = collect(walkWithRrule, rule, c.dtstart, c.until, 40);
+        const viaRrule = collect(
+          (...args) => walkWithRrule(...args, UNLIMITED),
+          rule,
+          c.dtstart,
+          c.until,
+          40,
+        );
         const viaSteps: string[] = [];
         const applies = walkFixedStep(
           rule,

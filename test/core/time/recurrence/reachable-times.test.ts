@@ -4,6 +4,7 @@ import { expandRrule } from '../../../../lambdas/core/time/recurrence/expand-rru
 import { assertDaysCanOccur } from '../../../../lambdas/core/time/recurrence/floating-walk.js';
 import { parseRule } from '../../../../lambdas/core/time/recurrence/parse-rule.js';
 import { assertTimesReachable } from '../../../../lambdas/core/time/recurrence/reachable-times.js';
+import { WorkBudget } from '../../../../lambdas/core/work-budget.js';
 
 function reachable(rrule: string, dtstart: number): boolean {
   try {
@@ -57,7 +58,7 @@ describe('reachable-times', () => {
   describe('assertDaysCanOccur', () => {
     function daysOccur(rrule: string): boolean {
       try {
-        assertDaysCanOccur(parseRule(rrule), Date.UTC(2026, 0, 5, 8));
+        assertDaysCanOccur(parseRule(rrule), Date.UTC(2026, 0, 5, 8), new WorkBudget('test', ''));
         return true;
       } catch (error) {
         if (isDomainError(error, 'INVALID_RRULE')) return false;

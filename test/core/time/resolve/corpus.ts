@@ -48,7 +48,7 @@ export const ANCHORED: readonly CorpusCase[] = [
 export const WEEKDAY: readonly CorpusCase[] = [
   c('next Monday', '2026-02-23T00:00:00-05:00', 'weekday'),
   c('this Friday', '2026-02-20T00:00:00-05:00', 'weekday'),
-  c('last Wednesday', '2026-02-11T00:00:00-05:00', 'weekday'),
+  c('last Wednesday', '2026-02-18T00:00:00-05:00', 'weekday'),
   c('monday', '2026-02-23T00:00:00-05:00', 'weekday'),
   c('Friday', '2026-02-27T00:00:00-05:00', 'weekday'),
   c('on Tuesday', '2026-02-24T00:00:00-05:00', 'weekday'),

@@ -27,8 +27,14 @@ const WEEKDAY_TABLE: Array<[Day, string, string]> = [
   ...(Object.keys(WEEK) as Day[]).map((day): [Day, string, string] => [day, 'next Tuesday', '2026-02-24']),
   // "this X" is X of the current week, even when that is in the past.
   ...(Object.keys(WEEK) as Day[]).map((day): [Day, string, string] => [day, 'this Friday', '2026-02-20']),
-  // "last X" is X of the previous week.
-  ...(Object.keys(WEEK) as Day[]).map((day): [Day, string, string] => [day, 'last Wednesday', '2026-02-11']),
+  // "last X" is the most recent X strictly before today (issue 7: it was X of the previous week).
+  ['Monday', 'last Wednesday', '2026-02-11'],
+  ['Tuesday', 'last Wednesday', '2026-02-11'],
+  ['Wednesday', 'last Wednesday', '2026-02-11'],
+  ['Thursday', 'last Wednesday', '2026-02-18'],
+  ['Friday', 'last Wednesday', '2026-02-18'],
+  ['Saturday', 'last Wednesday', '2026-02-18'],
+  ['Sunday', 'last Wednesday', '2026-02-18'],
   // A bare weekday is the first one strictly after today.
   ['Monday', 'Tuesday', '2026-02-17'],
   ['Tuesday', 'Tuesday', '2026-02-24'],
