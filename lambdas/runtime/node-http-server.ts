@@ -54,11 +54,17 @@ function toWebRequest(request: IncomingMessage, baseUrl: string): Request {
   return new Request(url, { method, headers, body: limitedBody(request), duplex: 'half' } as RequestInit);
 }
 
-async function writeWebResponse(response: Response, target: ServerResponse): Promise<void> {
+async function writeWebResponse(
+  response: Response,
+  target: ServerResponse,
+  incoming: IncomingMessage,
+): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // A body left unread (refused from the headers) is not drained; the connection closes instead.
+  if (!incoming.complete) headers.connection = 'close';
   target.writeHead(response.status, headers);
   target.end(Buffer.from(await response.arrayBuffer()));
 }
@@ -106,7 +112,7 @@ export async function startHttpServer(options: {
     (incoming, outgoing) => {
       void (async () => {
         try {
-          await writeWebResponse(await respond(incoming, baseUrl, options.handle), outgoing);
+          await writeWebResponse(await respond(incoming, baseUrl, options.handle), outgoing, incoming);
         } catch (error) {
           const tooLarge = error instanceof BodyTooLargeError;
           if (!tooLarge) options.logger.error('http request failed', { error });
@@ -114,7 +120,7 @@ export async function startHttpServer(options: {
             outgoing.writeHead(tooLarge ? 413 : 500, { 'content-type': 'application/json' });
           outgoing.end(JSON.stringify({ error: tooLarge ? (error as Error).message : 'Internal error' }));
         }
-        // A body left unread (refused before reading it) is not drained: the client would keep us reading.
+        // Not drained: a client could otherwise make us read a large body it knows we refused.
         if (!incoming.complete) {
           if (outgoing.writableFinished) incoming.socket.destroy();
           else outgoing.once('finish', () => incoming.socket.destroy());

@@ -18,7 +18,7 @@ export function sendRaw(
   init: { headers?: Record<string, string>; body?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolvePromise, reject) => {
-    const outgoing = httpRequest(new URL(path, baseUrl), { method, headers: init.headers }, (incoming) => {
+    const outgoing = httpRequest(new URL(path, baseUrl), { method, headers: init.headers, agent: false }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('end', () => {
