@@ -18,17 +18,25 @@ export function sendRaw(
   init: { headers?: Record<string, string>; body?: string } = {},
 ): Promise<RawResponse> {
   return new Promise((resolvePromise, reject) => {
-    const outgoing = httpRequest(new URL(path, baseUrl), { method, headers: init.headers, agent: false }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(incoming.headers)) {
-          if (typeof value === 'string') headers[name] = value;
-        }
-        resolvePromise({ status: incoming.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString() });
-      });
-    });
+    const outgoing = httpRequest(
+      new URL(path, baseUrl),
+      { method, headers: init.headers, agent: false },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            if (typeof value === 'string') headers[name] = value;
+          }
+          resolvePromise({
+            status: incoming.statusCode ?? 0,
+            headers,
+            body: Buffer.concat(chunks).toString(),
+          });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(init.body);
   });
