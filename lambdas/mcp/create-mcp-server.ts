@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../core/errors.js';
 import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
+import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
 
@@ -59,10 +60,10 @@ async function loadToolDeps(deps: McpServerDeps): Promise<McpDeps> {
 export function createMcpServer(deps: McpServerDeps, context: ToolContext): Server {
   const server = new Server(
     { name: 'meridian', title: 'Meridian', version: deps.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, ...PROTOCOL_CAPABILITIES }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await deps.tools.listing() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = await deps.tools.find(request.params.name);
     if (!tool) {
       throw new McpError(
@@ -70,7 +71,15 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
         `Unknown tool "${request.params.name}". Call tools/list to see the available tools.`,
       );
     }
-    return callTool(tool, request.params.arguments, await loadToolDeps(deps), context, deps.logger);
+    const progress = toolProgress(server, tool.name, extra);
+    return callTool(
+      tool,
+      request.params.arguments,
+      await loadToolDeps(deps),
+      { ...context, progress },
+      deps.logger,
+    );
   });
+  serveProtocolCapabilities(server, () => loadToolDeps(deps), context);
   return server;
 }

@@ -50,7 +50,13 @@ export interface McpHttpDeps extends McpServerDeps {
   authenticate(token: string): Promise<Principal | undefined>;
 }
 
-/** Per-request facts a tool may need: who is calling. */
+/** Per-request facts a tool may need: who is calling, and where to report progress. */
 export interface ToolContext {
   principal: Principal;
+  /**
+   * Tells the client how a long call is going: an `info` log message (and a progress
+   * notification when the request asked for one). Stdio carries them; stateless HTTP in JSON
+   * mode drops them, so a tool must not depend on them being seen.
+   */
+  progress?(message: string): void;
 }

@@ -41,7 +41,8 @@ export const batchUpdateEventsTool = defineTool({
     ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  run: async (deps, { calendar_id, updates }, { principal }) => {
+  run: async (deps, { calendar_id, updates }, { principal, progress }) => {
+    progress?.(`Applying ${updates.length} update(s) to ${calendar_id ?? 'the default calendar'}.`);
     const results = await deps.calendars.batchUpdate(
       principal,
       calendar_id,
@@ -55,11 +56,8 @@ export const batchUpdateEventsTool = defineTool({
     const succeeded = results.filter((r) => r.ok).length;
     const failed = results.length - succeeded;
     const failures = results.filter((r) => !r.ok).map((r) => `${r.event_id} (${r.error?.code})`);
-    return {
-      succeeded,
-      failed,
-      summary: `${succeeded} succeeded, ${failed} failed${failures.length ? `: ${failures.join(', ')}` : ''}`,
-      results,
-    };
+    const summary = `${succeeded} succeeded, ${failed} failed${failures.length ? `: ${failures.join(', ')}` : ''}`;
+    progress?.(summary);
+    return { succeeded, failed, summary, results };
   },
 });
