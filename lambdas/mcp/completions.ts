@@ -1,5 +1,4 @@
 import type { CompleteResult } from '@modelcontextprotocol/sdk/types.js';
-import { zoneNames } from '../core/time/zones.js';
 import type { McpDeps, ToolContext } from './deps.js';
 
 /** The spec caps one completion answer at 100 values. */
@@ -51,7 +50,11 @@ export async function completeArgument(
   context: ToolContext,
   argument: { name: string; value: string },
 ): Promise<CompleteResult['completion']> {
-  if (ZONE_ARGUMENT.test(argument.name)) return completion(rankMatches(zoneNames(), argument.value));
+  if (ZONE_ARGUMENT.test(argument.name)) {
+    // Imported on use: the zone list pulls in luxon, which a Lambda cold start leaves out.
+    const { zoneNames } = await import('../core/time/zones.js');
+    return completion(rankMatches(zoneNames(), argument.value));
+  }
   if (CALENDAR_ARGUMENT.test(argument.name)) {
     const calendars = await (await loadDeps()).calendars.listCalendars(context.principal);
     return completion(
