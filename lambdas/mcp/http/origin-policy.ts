@@ -25,7 +25,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 /** Whether a listen address or host name is loopback-only. */
 export function isLoopbackHost(host: string): boolean {
   const name = host.toLowerCase();
-  return LOOPBACK_HOSTS.has(name) || name.startsWith('127.') || name.endsWith('.localhost');
+  // An IPv4 literal in 127/8, not any name that starts with "127." (127.0.0.1.evil.example.com).
+  return LOOPBACK_HOSTS.has(name) || /^127(\.\d{1,3}){3}$/.test(name) || name.endsWith('.localhost');
 }
 
 function hostnameOf(hostHeader: string): string {
