@@ -23,7 +23,9 @@ export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promis
  * everything runs in this process, state lives under the data dir — the table in dynalite, the
  * master key for secrets in `master.key` (0600), the booking workflow in aws-local-stepfunctions.
  */
-export async function createEmbeddedRuntime(config: EmbeddedConfig): Promise<EmbeddedRuntime & McpHttpDeps> {
+export async function createEmbeddedRuntime(
+  config: Omit<EmbeddedConfig, 'allowedOrigins'>,
+): Promise<EmbeddedRuntime & McpHttpDeps> {
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const key = await loadOrCreateKeyFile(join(config.dataDir, 'master.key'));
   const opened = await openEmbeddedStore(config.dataDir);
