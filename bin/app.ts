@@ -4,7 +4,8 @@
  *
  * Optional context: `-c stage=dev` (default `prod`) names the stage and the CloudFormation stack,
  * so several deployments can share an account; `-c timezone=Europe/Paris` sets the default zone;
- * `-c syncMinutes=15` syncs connected calendars every 15 minutes instead of 5.
+ * `-c syncMinutes=15` syncs connected calendars every 15 minutes instead of 5;
+ * `-c allowedOrigins=https://app.example.com` lets that browser origin call MCP.
  */
 import { App, Duration, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -63,6 +64,9 @@ new ServiceStack(app, 'MeridianService', {
   description: `Meridian remote MCP server (${stage})`,
   stageName: stage,
   defaultTimezone: timezone,
+  allowedOrigins: String(app.node.tryGetContext('allowedOrigins') ?? '')
+    .split(',')
+    .filter((origin) => origin.trim() !== ''),
   syncRate: syncMinutes === undefined ? undefined : Duration.minutes(Number(syncMinutes)),
   table: data.table,
   dataKey: data.key,

@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { LOCAL_OWNER } from '../lambdas/core/access/rights.js';
 import { isDomainError } from '../lambdas/core/errors.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
+import { isLoopbackHost } from '../lambdas/mcp/http/origin-policy.js';
 import { MCP_PATH, routeHttpRequest } from '../lambdas/mcp/http/route-http-request.js';
 import { TOOLSET_NAMES } from '../lambdas/mcp/tools/index.js';
 import { parseToolsets, type ToolsetSelection } from '../lambdas/mcp/toolsets.js';
@@ -35,7 +36,8 @@ import { VERSION } from '../lambdas/runtime/version.js';
 const USAGE = `meridian ${VERSION} — a remote MCP server for time and calendars
 
 Usage:
-  meridian serve [--port N] [--host H]      Streamable HTTP: POST http://HOST:PORT${MCP_PATH} (Bearer API key), GET /health
+  meridian serve [--port N] [--host H] [--allowed-origins O,…]
+                                            Streamable HTTP: POST http://HOST:PORT${MCP_PATH} (Bearer API key), GET /health
   meridian stdio                            MCP over stdin/stdout for desktop clients (acts as the local owner)
   meridian keys create --label NAME [--toolsets LIST]   create an API key (printed once)
   meridian keys list | keys revoke KEY_ID
@@ -58,7 +60,9 @@ All are enabled when nothing is chosen.
 Every command takes --data-dir DIR (MERIDIAN_DATA_DIR, default ./.meridian) and --timezone ZONE
 (MERIDIAN_TIMEZONE; without it tools use UTC and report timezone_configured: false).
 Defaults for serve: 127.0.0.1:8787 (HTTP_HOST, HTTP_PORT); it syncs connected calendars every 5 minutes
-(MERIDIAN_SYNC_INTERVAL_MINUTES, 0 turns it off).
+(MERIDIAN_SYNC_INTERVAL_MINUTES, 0 turns it off). Browsers may call it only from the origins in
+--allowed-origins (MERIDIAN_ALLOWED_ORIGINS, e.g. https://app.example.com) and, on loopback, from
+localhost; on loopback it also refuses a Host that is not localhost (DNS rebinding).
 `;
 
 const { positionals, values } = parseArgs({
@@ -66,6 +70,7 @@ const { positionals, values } = parseArgs({
   options: {
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
+    'allowed-origins': { type: 'string' },
     'data-dir': { type: 'string' },
     timezone: { type: 'string' },
     label: { type: 'string' },
@@ -96,6 +101,7 @@ function config() {
     host: values.host,
     dataDir: values['data-dir'],
     timezone: values.timezone,
+    allowedOrigins: values['allowed-origins'],
   });
 }
 
@@ -108,7 +114,12 @@ async function serve(): Promise<void> {
   const server = await startHttpServer({
     host: settings.host,
     port: settings.port,
-    handle: (request) => routeHttpRequest(request, { ...runtime, defaultToolsets }),
+    handle: (request) =>
+      routeHttpRequest(
+        request,
+        { ...runtime, defaultToolsets },
+        { allowedOrigins: settings.allowedOrigins, loopback: isLoopbackHost(settings.host) },
+      ),
     logger: runtime.logger,
   });
   // The one line tools and scripts wait for; everything else goes to stderr.

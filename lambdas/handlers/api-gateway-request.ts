@@ -6,6 +6,13 @@ function isV2(event: ApiGatewayEvent): event is APIGatewayProxyEventV2 {
   return (event as APIGatewayProxyEventV2).version === '2.0';
 }
 
+/** The HTTP method and path of either event version. */
+export function methodAndPath(event: ApiGatewayEvent): { method: string; path: string } {
+  return isV2(event)
+    ? { method: event.requestContext.http.method, path: event.rawPath }
+    : { method: event.httpMethod, path: event.path };
+}
+
 /**
  * Turns an API Gateway proxy event (REST API v1 or HTTP API v2) into a Web `Request`, so the
  * Lambda handler and the local server share one request path.
@@ -15,17 +22,12 @@ export function requestFromApiGatewayEvent(event: ApiGatewayEvent): Request {
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers.set(name, value);
   }
-  let method: string;
-  let path: string;
+  const { method, path } = methodAndPath(event);
   let query: string;
   if (isV2(event)) {
-    method = event.requestContext.http.method;
-    path = event.rawPath;
     query = event.rawQueryString ? `?${event.rawQueryString}` : '';
     if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
   } else {
-    method = event.httpMethod;
-    path = event.path;
     const params = new URLSearchParams();
     for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
       for (const value of values ?? []) params.append(name, value);

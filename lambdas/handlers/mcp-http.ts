@@ -2,11 +2,14 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { routeHttpRequest } from '../mcp/http/route-http-request.js';
+import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
+import { refuseUnrepresentableMethod, routeHttpRequest } from '../mcp/http/route-http-request.js';
+import { ALLOWED_ORIGINS_ENV } from '../runtime/aws-environment.js';
 import { createAwsHttpDeps } from '../runtime/aws-http.js';
 import {
   type ApiGatewayEvent,
   apiGatewayResultFromResponse,
+  methodAndPath,
   requestFromApiGatewayEvent,
 } from './api-gateway-request.js';
 import { internalErrorResponse } from './middleware/internal-error.js';
@@ -15,6 +18,19 @@ import { fromPowertools } from './powertools-logger.js';
 const powertools = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'meridian' });
 const logger = fromPowertools(powertools);
 const deps = createAwsHttpDeps(process.env, logger);
+// Behind API Gateway the Host is the API's own; only browser origins need configuring.
+const origins = {
+  allowedOrigins: parseAllowedOrigins(process.env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV),
+  loopback: false,
+};
+
+async function respond(event: ApiGatewayEvent): Promise<Response> {
+  const { method, path } = methodAndPath(event);
+  return (
+    refuseUnrepresentableMethod(method, path) ??
+    routeHttpRequest(requestFromApiGatewayEvent(event), deps, origins)
+  );
+}
 
 /**
  * API Gateway → MCP. The event becomes a Web `Request` and goes through the same router as
@@ -23,6 +39,4 @@ const deps = createAwsHttpDeps(process.env, logger);
 export const handler = middy<ApiGatewayEvent, APIGatewayProxyResult>()
   .use(injectLambdaContext(powertools))
   .use(internalErrorResponse(logger))
-  .handler(async (event) =>
-    apiGatewayResultFromResponse(await routeHttpRequest(requestFromApiGatewayEvent(event), deps)),
-  );
+  .handler(async (event) => apiGatewayResultFromResponse(await respond(event)));

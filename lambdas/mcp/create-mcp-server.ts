@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../core/errors.js';
 import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
+import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
 import { findEnabledTool } from './tool-catalogue.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
@@ -68,15 +69,23 @@ async function loadToolDeps(deps: McpServerDeps): Promise<McpDeps> {
 export function createMcpServer(deps: McpServerDeps, context: ToolContext): Server {
   const server = new Server(
     { name: 'meridian', title: 'Meridian', version: deps.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, ...PROTOCOL_CAPABILITIES }, instructions: INSTRUCTIONS },
   );
   // A tool outside the connection's toolsets is neither listed nor callable.
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: enabledTools(await deps.tools.listing(), context.toolsets),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = await findEnabledTool(deps.tools, request.params.name, context.toolsets);
-    return callTool(tool, request.params.arguments, await loadToolDeps(deps), context, deps.logger);
+    const progress = toolProgress(server, tool.name, extra);
+    return callTool(
+      tool,
+      request.params.arguments,
+      await loadToolDeps(deps),
+      { ...context, progress },
+      deps.logger,
+    );
   });
+  serveProtocolCapabilities(server, () => loadToolDeps(deps), context);
   return server;
 }

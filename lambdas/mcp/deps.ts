@@ -57,9 +57,15 @@ export interface McpHttpDeps extends McpServerDeps {
   defaultToolsets?: ToolsetSelection;
 }
 
-/** Per-request facts a tool may need: who is calling, and which toolsets the connection enabled. */
+/** Per-request facts a tool may need: who is calling, its toolsets, and where to report progress. */
 export interface ToolContext {
   principal: Principal;
   /** @default - every toolset */
   toolsets?: ToolsetSelection;
+  /**
+   * Tells the client how a long call is going: an `info` log message (and a progress
+   * notification when the request asked for one). Stdio carries them; stateless HTTP in JSON
+   * mode drops them, so a tool must not depend on them being seen.
+   */
+  progress?(message: string): void;
 }

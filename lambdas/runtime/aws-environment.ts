@@ -24,3 +24,6 @@ export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
 export function configuredTimezone(env: NodeJS.ProcessEnv): string | undefined {
   return env.MERIDIAN_TIMEZONE?.trim() || undefined;
 }
+
+/** Browser origins allowed to call MCP (comma-separated); both runtimes read the same variable. */
+export const ALLOWED_ORIGINS_ENV = 'MERIDIAN_ALLOWED_ORIGINS';

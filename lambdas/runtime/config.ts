@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { requireZone } from '../core/time/zones.js';
+import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
+import { ALLOWED_ORIGINS_ENV } from './aws-environment.js';
 
 const port = z.coerce.number().int().min(0).max(65_535).describe('TCP port; 0 picks a free one');
 
@@ -9,6 +11,8 @@ export const EmbeddedConfig = z.object({
   timezone: z.string().min(1).optional(),
   host: z.string().min(1),
   port,
+  /** Browser origins `serve` answers besides loopback ones (see OriginPolicy). */
+  allowedOrigins: z.array(z.string()),
 });
 export type EmbeddedConfig = z.infer<typeof EmbeddedConfig>;
 
@@ -22,11 +26,12 @@ export interface ConfigFlags {
   timezone?: string | undefined;
   host?: string | undefined;
   port?: string | undefined;
+  allowedOrigins?: string | undefined;
 }
 
 /**
  * Reads the embedded runtime's configuration: flags first, then `MERIDIAN_DATA_DIR`,
- * `MERIDIAN_TIMEZONE`, `HTTP_HOST`, `HTTP_PORT`, then defaults. Throws with a message naming the
+ * `MERIDIAN_TIMEZONE`, `HTTP_HOST`, `HTTP_PORT`, `MERIDIAN_ALLOWED_ORIGINS`, then defaults. Throws with a message naming the
  * variable or flag to fix; an unknown zone is refused at start-up rather than on first use.
  *
  * @example
@@ -42,6 +47,10 @@ export function loadEmbeddedConfig(
     timezone: emptyToUndefined(flags.timezone ?? env.MERIDIAN_TIMEZONE),
     host: flags.host ?? env.HTTP_HOST ?? DEFAULT_HOST,
     port: flags.port ?? env.HTTP_PORT ?? DEFAULT_PORT,
+    allowedOrigins:
+      flags.allowedOrigins === undefined
+        ? parseAllowedOrigins(env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV)
+        : parseAllowedOrigins(flags.allowedOrigins, '--allowed-origins'),
   };
   const parsed = EmbeddedConfig.safeParse(candidate);
   if (!parsed.success) {

@@ -24,7 +24,9 @@ export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promis
  * table in dynalite, served to every process on that folder over a Unix socket, the master key for
  * secrets in `master.key` (0600), the booking workflow in aws-local-stepfunctions.
  */
-export async function createEmbeddedRuntime(config: EmbeddedConfig): Promise<EmbeddedRuntime & McpHttpDeps> {
+export async function createEmbeddedRuntime(
+  config: Omit<EmbeddedConfig, 'allowedOrigins'>,
+): Promise<EmbeddedRuntime & McpHttpDeps> {
   await makeDataDirPrivate(config.dataDir);
   const key = await loadOrCreateKeyFile(join(config.dataDir, 'master.key'));
   const opened = await openEmbeddedStore(config.dataDir);

@@ -8,7 +8,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
-import { BOOKING_STATE_MACHINE_ARN_ENV } from '../../lambdas/runtime/aws-environment.js';
+import { parseAllowedOrigins } from '../../lambdas/mcp/http/origin-policy.js';
+import { ALLOWED_ORIGINS_ENV, BOOKING_STATE_MACHINE_ARN_ENV } from '../../lambdas/runtime/aws-environment.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
@@ -49,6 +50,14 @@ export interface McpFunctionProps {
    * @default - none: Google calendars cannot be used by this deployment
    */
   readonly googleOAuthClient?: GoogleOAuthClient;
+
+  /**
+   * Browser origins whose pages may call MCP (`MERIDIAN_ALLOWED_ORIGINS`), e.g.
+   * `https://app.example.com`. Checked at synth time.
+   *
+   * @default - none: a request carrying an Origin header is refused with 403; agents send none
+   */
+  readonly allowedOrigins?: readonly string[];
 }
 
 /**
@@ -63,6 +72,7 @@ export class McpFunction extends Construct {
   constructor(scope: Construct, id: string, props: McpFunctionProps) {
     super(scope, id);
     if (props.defaultTimezone !== undefined) requireZone(props.defaultTimezone, 'defaultTimezone');
+    const origins = parseAllowedOrigins(props.allowedOrigins?.join(','), 'allowedOrigins');
 
     this.logGroup = new LogGroup(this, 'LogGroup', { retention: RetentionDays.ONE_MONTH });
     // An explicit role instead of the default one with AWSLambdaBasicExecutionRole, which may
@@ -91,6 +101,7 @@ export class McpFunction extends Construct {
           serviceName: 'meridian',
         }),
         [BOOKING_STATE_MACHINE_ARN_ENV]: props.bookingStateMachine.stateMachineArn,
+        ...(origins.length > 0 ? { [ALLOWED_ORIGINS_ENV]: origins.join(',') } : {}),
       },
       description: 'Meridian remote MCP server (Streamable HTTP, stateless)',
     });

@@ -50,6 +50,13 @@ export interface ServiceStackProps extends StackProps {
    * @default 30
    */
   readonly lockTtlSeconds?: number;
+
+  /**
+   * Browser origins whose pages may call MCP (context `allowedOrigins`, comma-separated).
+   *
+   * @default - none: requests with an Origin header are refused
+   */
+  readonly allowedOrigins?: readonly string[];
 }
 
 /**
@@ -81,6 +88,7 @@ export class ServiceStack extends Stack {
       defaultTimezone: props.defaultTimezone,
       googleOAuthClient: props.googleOAuthClient,
       bookingStateMachine: this.booking.stateMachine,
+      allowedOrigins: props.allowedOrigins,
     });
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,

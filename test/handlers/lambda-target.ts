@@ -1,10 +1,34 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
 import type { HttpTarget } from '../mcp/http-transport-suite.js';
-import { lambdaFetch } from '../support/lambda-fetch.js';
+import { lambdaContext, lambdaFetch, restProxyEvent } from '../support/lambda-fetch.js';
 import { startTestRuntime } from '../support/test-runtime.js';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+const ALLOWED_ORIGIN = 'https://app.example.com';
+
+/** Counts the ERROR lines Powertools writes (as JSON, to stdout or stderr) while passing them on. */
+function countErrorLines() {
+  const streams = [process.stdout, process.stderr];
+  const originals = streams.map((stream) => stream.write);
+  const counter = {
+    count: 0,
+    restore: () => {
+      streams.forEach((stream, index) => {
+        stream.write = originals[index]!;
+      });
+    },
+  };
+  streams.forEach((stream, index) => {
+    const original = originals[index]!;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (String(chunk).includes('"level":"ERROR"')) counter.count += 1;
+      return (original as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
+    }) as typeof stream.write;
+  });
+  return counter;
+}
 
 /**
  * The MCP Lambda handler as an HTTP target. The handler builds its own AWS composition from the
@@ -27,14 +51,34 @@ export async function lambdaHandlerTarget(
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
+    MERIDIAN_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
   });
-  const { handler } = await importHandler();
+  const errors = countErrorLines();
+  const { handler } = (await importHandler()) as { handler: Handler };
+  const baseUrl = 'https://abc123.execute-api.eu-west-1.amazonaws.com';
   return {
-    baseUrl: 'https://abc123.execute-api.eu-west-1.amazonaws.com',
-    fetch: lambdaFetch(handler as Handler),
+    baseUrl,
+    fetch: lambdaFetch(handler),
+    allowedOrigin: ALLOWED_ORIGIN,
+    send: async (method, path, init = {}) => {
+      const event = restProxyEvent({
+        method,
+        url: new URL(path, baseUrl),
+        headers: init.headers ?? {},
+        body: init.body ?? null,
+      });
+      const result = await handler(event, lambdaContext());
+      return {
+        status: result.statusCode,
+        headers: result.headers as Record<string, string>,
+        body: result.body,
+      };
+    },
+    loggedErrors: () => errors.count,
     newKey: (options) => runtime.newKey('test', options),
     revokeKey: (keyId) => runtime.access.revokeKey(keyId).then(() => undefined),
     close: async () => {
+      errors.restore();
       await runtime.close();
       await dynalite.close();
     },

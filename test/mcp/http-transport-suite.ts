@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, errorOf, type FetchLike } from '../support/mcp-client.js';
+import type { RawResponse } from '../support/raw-http.js';
 
 export interface HttpTarget {
   /** Base URL without the /mcp path. */
@@ -11,6 +12,16 @@ export interface HttpTarget {
   /** Creates an API key in the target's store, optionally with default toolsets. */
   newKey(options?: { toolsets?: string[] }): Promise<{ token: string; keyId: string }>;
   revokeKey(keyId: string): Promise<void>;
+  /** A browser origin the target is configured to allow. */
+  allowedOrigin: string;
+  /** Sends what fetch cannot (TRACE, TRACK) the way the target receives requests. */
+  send(
+    method: string,
+    path: string,
+    init?: { headers?: Record<string, string>; body?: string },
+  ): Promise<RawResponse>;
+  /** How many errors the target has logged since it started. */
+  loggedErrors(): number;
   close(): Promise<void>;
 }
 
@@ -294,6 +305,87 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
 
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    });
+
+    function post(body: unknown, headers: Record<string, string> = {}) {
+      return target.fetch(`${target.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+          'mcp-protocol-version': '2025-06-18',
+          ...headers,
+        },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    }
+
+    it('refuses a foreign Origin with 403 and says how to allow one', async () => {
+      const response = await post(
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { origin: 'http://evil.example.com' },
+      );
+
+      expect(response.status).toBe(403);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /evil\.example\.com.*--allowed-origins.*MERIDIAN_ALLOWED_ORIGINS/,
+      );
+    });
+
+    it('answers a configured Origin', async () => {
+      const response = await post(
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { origin: target.allowedOrigin },
+      );
+
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ id: 1, result: {} });
+    });
+
+    it('answers an empty batch with -32600', async () => {
+      const response = await post([]);
+
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    });
+
+    it('refuses a batch whose requests share an id, and runs none of them', async () => {
+      const call = (summary: string) => ({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'create_calendar', arguments: { summary } },
+      });
+      const count = async () =>
+        ((await client.callTool({ name: 'list_calendars', arguments: { format: 'json' } })) as CallToolResult)
+          .structuredContent?.count;
+      const before = await count();
+
+      const response = await post([call('dup one'), call('dup two'), call('dup three')]);
+
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as { error: { code: number; message: string } };
+      expect(error.code).toBe(-32600);
+      expect(error.message).toMatch(/id 7 .*own id/);
+      expect(await count()).toBe(before);
+    });
+
+    it.each([
+      ['TRACE', '/mcp', 'POST'],
+      ['PATCH', '/mcp', 'POST'],
+      ['OPTIONS', '/mcp', 'POST'],
+      ['TRACE', '/health', 'GET, HEAD'],
+      ['POST', '/health', 'GET, HEAD'],
+      ['DELETE', '/health', 'GET, HEAD'],
+    ])('answers %s %s with 405 (Allow: %s) and logs no error', async (method, path, allow) => {
+      const errorsBefore = target.loggedErrors();
+
+      const response = await target.send(method, path);
+
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe(allow);
+      expect(target.loggedErrors()).toBe(errorsBefore);
     });
 
     it('serves concurrent requests independently (stateless)', async () => {

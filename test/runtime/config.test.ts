@@ -2,13 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { loadEmbeddedConfig } from '../../lambdas/runtime/config.js';
 
 describe('loadEmbeddedConfig', () => {
-  it('defaults to 127.0.0.1:8787 with data under ./.meridian and no zone', () => {
+  it('defaults to 127.0.0.1:8787 with data under ./.meridian, no zone and no browser origin', () => {
     expect(loadEmbeddedConfig({}, {}, '/srv/app')).toEqual({
       dataDir: '/srv/app/.meridian',
       host: '127.0.0.1',
       port: 8787,
       timezone: undefined,
+      allowedOrigins: [],
     });
+  });
+
+  it('reads allowed origins from MERIDIAN_ALLOWED_ORIGINS, and --allowed-origins over it', () => {
+    const env = { MERIDIAN_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173/' };
+
+    expect(loadEmbeddedConfig(env, {}).allowedOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(loadEmbeddedConfig(env, { allowedOrigins: 'https://other.example.com' }).allowedOrigins).toEqual([
+      'https://other.example.com',
+    ]);
+  });
+
+  it.each([
+    ['MERIDIAN_ALLOWED_ORIGINS', { MERIDIAN_ALLOWED_ORIGINS: 'app.example.com' }, {}],
+    ['--allowed-origins', {}, { allowedOrigins: 'https://app.example.com/path' }],
+    ['--allowed-origins', {}, { allowedOrigins: 'ftp://files.example.com' }],
+  ])('refuses a value that is not an origin and names %s with an example', (source, env, flags) => {
+    expect(() => loadEmbeddedConfig(env, flags)).toThrowError(
+      new RegExp(`${source}.*not an origin.*https://app\\.example\\.com`),
+    );
   });
 
   it('reads HTTP_PORT, MERIDIAN_DATA_DIR and MERIDIAN_TIMEZONE', () => {

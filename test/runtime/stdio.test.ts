@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type LoggingMessageNotification,
+  LoggingMessageNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_TOOLS } from '../mcp/http-transport-suite.js';
 import { meridian } from '../support/cli.js';
@@ -104,6 +108,45 @@ describe('meridian stdio', () => {
         ),
       });
     });
+  });
+
+  it("carries a tool's progress as log messages at the level the client set", async () => {
+    const messages: LoggingMessageNotification['params'][] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      messages.push(notification.params);
+    });
+    const created = (await client.callTool({
+      name: 'create_calendar',
+      arguments: { summary: 'Logs' },
+    })) as CallToolResult;
+    const calendar_id = created.structuredContent?.calendar_id as string;
+    const event = (await client.callTool({
+      name: 'create_event',
+      arguments: {
+        calendar_id,
+        summary: 'Standup',
+        start: { date_time: '2026-05-04T09:00:00+01:00' },
+        end: { date_time: '2026-05-04T09:15:00+01:00' },
+      },
+    })) as CallToolResult;
+    const batch = {
+      name: 'batch_update_events',
+      arguments: {
+        calendar_id,
+        updates: [{ event_id: event.structuredContent?.event_id, summary: 'Daily' }],
+      },
+    };
+
+    await client.setLoggingLevel('info');
+    await client.callTool(batch);
+    await client.setLoggingLevel('error');
+    await client.callTool(batch);
+    await client.ping(); // notifications sent before this answer have arrived
+
+    expect(messages).toEqual([
+      { level: 'info', logger: 'batch_update_events', data: `Applying 1 update(s) to ${calendar_id}.` },
+      { level: 'info', logger: 'batch_update_events', data: '1 succeeded, 0 failed' },
+    ]);
   });
 
   it('answers invalid input with isError and a code', async () => {

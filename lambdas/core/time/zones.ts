@@ -20,7 +20,8 @@ const CURRENT_NAMES: Record<string, string> = {
 
 let canonicalZoneNames: readonly string[] | undefined;
 
-function zoneNames(): readonly string[] {
+/** Every IANA zone name the runtime knows, as IANA spells it today, plus UTC. */
+export function zoneNames(): readonly string[] {
   canonicalZoneNames ??= [
     ...new Set(
       [...Intl.supportedValuesOf('timeZone'), 'UTC'].map((name) => {

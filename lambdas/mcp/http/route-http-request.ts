@@ -6,26 +6,23 @@ import { createMcpServer } from '../create-mcp-server.js';
 import type { McpHttpDeps, McpServerDeps, ToolContext } from '../deps.js';
 import type { ToolsetSelection } from '../toolsets.js';
 import { connectionToolsets } from './connection-toolsets.js';
+import { json, jsonRpcError } from './http-responses.js';
+import { readJsonRpcBody } from './json-rpc-body.js';
+import { NO_BROWSER_ORIGINS, type OriginPolicy, refuseForeignRequest } from './origin-policy.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/health';
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-}
-
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}) {
-  return json(status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
-}
 
 /**
  * Serves one MCP request statelessly: a new server and transport per request (a stateless
  * transport refuses reuse), JSON responses rather than SSE so it fits Lambda's request/response.
  */
-async function serveMcp(request: Request, deps: McpServerDeps, context: ToolContext): Promise<Response> {
+async function serveMcp(
+  request: Request,
+  deps: McpServerDeps,
+  context: ToolContext,
+  message: unknown,
+): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -33,7 +30,7 @@ async function serveMcp(request: Request, deps: McpServerDeps, context: ToolCont
   const server = createMcpServer(deps, context);
   try {
     await server.connect(transport);
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, { parsedBody: message });
   } finally {
     await server.close();
   }
@@ -56,50 +53,84 @@ function unauthorized(request: Request): Response {
   });
 }
 
+function normalisedPath(url: string): string {
+  const { pathname } = new URL(url);
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
+/** The 405 for a method the path does not serve, or undefined when it does (or the path is unknown). */
+function methodNotAllowed(method: string, path: string): Response | undefined {
+  if (path === MCP_PATH && method !== 'POST') {
+    return jsonRpcError(405, -32000, `Method ${method} not allowed: send MCP requests as POST ${MCP_PATH}.`, {
+      allow: 'POST',
+    });
+  }
+  if (path === HEALTH_PATH && method !== 'GET' && method !== 'HEAD') {
+    return json(
+      405,
+      { error: `Method ${method} not allowed: use GET ${HEALTH_PATH}.` },
+      { allow: 'GET, HEAD' },
+    );
+  }
+  return undefined;
+}
+
+// fetch refuses to build a Request with these methods.
+const UNREPRESENTABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 /**
- * The single HTTP entry shared by `meridian serve` (node:http) and the Lambda handler:
- * POST /mcp is MCP for a caller with a valid Bearer API key (401 otherwise); other methods on /mcp get 405 (a GET would open an SSE stream that a stateless
- * server never writes to); GET /health is a liveness probe; anything else is 404.
+ * The 405 for a method that fetch cannot carry in a `Request` (TRACE, TRACK, CONNECT), for the
+ * adapters to answer before building one; undefined for every other method.
+ *
+ * @example
+ * refuseUnrepresentableMethod('TRACE', '/mcp')?.headers.get('allow'); // 'POST'
+ */
+export function refuseUnrepresentableMethod(method: string, path: string): Response | undefined {
+  if (!UNREPRESENTABLE_METHODS.has(method)) return undefined;
+  return methodNotAllowed(method, path) ?? json(405, { error: `Method ${method} is not supported.` });
+}
+
+/**
+ * The single HTTP entry shared by `meridian serve` (node:http) and the Lambda handler. In order:
+ * a foreign Origin (or, on loopback, Host) gets 403; POST /mcp is MCP for a caller with a valid
+ * Bearer API key (401 otherwise, decided from the headers before the body is read); other
+ * methods on /mcp get 405 (a GET would open an SSE stream that a stateless server never writes
+ * to); GET /health is a liveness probe; anything else is 404.
  *
  * @example
  * const response = await routeHttpRequest(new Request('http://localhost/health'), deps);
  */
-export async function routeHttpRequest(request: Request, deps: McpHttpDeps): Promise<Response> {
-  const { pathname } = new URL(request.url);
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+export async function routeHttpRequest(
+  request: Request,
+  deps: McpHttpDeps,
+  origins: OriginPolicy = NO_BROWSER_ORIGINS,
+): Promise<Response> {
+  const foreign = refuseForeignRequest(request, origins);
+  if (foreign) return foreign;
+  const path = normalisedPath(request.url);
+  const refusedMethod = methodNotAllowed(request.method, path);
+  if (refusedMethod) return refusedMethod;
   if (path === MCP_PATH) {
-    if (request.method === 'POST') {
-      let principal: Principal | undefined;
-      try {
-        principal = await authenticate(request, deps);
-      } catch (error) {
-        // No tool result can carry it before the caller is known: the HTTP status says "retry".
-        if (!isDomainError(error, 'STORAGE_ERROR')) throw error;
-        return jsonRpcError(503, -32000, error.message, { 'retry-after': '5' });
-      }
-      if (!principal) return unauthorized(request);
-      let toolsets: ToolsetSelection;
-      try {
-        toolsets = await connectionToolsets(request, deps, principal);
-      } catch (error) {
-        if (!isDomainError(error)) throw error;
-        return jsonRpcError(400, ErrorCode.InvalidParams, error.message);
-      }
-      return serveMcp(request, deps, { principal, toolsets });
+    let principal: Principal | undefined;
+    try {
+      principal = await authenticate(request, deps);
+    } catch (error) {
+      // No tool result can carry it before the caller is known: the HTTP status says "retry".
+      if (!isDomainError(error, 'STORAGE_ERROR')) throw error;
+      return jsonRpcError(503, -32000, error.message, { 'retry-after': '5' });
     }
-    return jsonRpcError(
-      405,
-      -32000,
-      `Method ${request.method} not allowed: send MCP requests as POST ${MCP_PATH}.`,
-      {
-        allow: 'POST',
-      },
-    );
+    if (!principal) return unauthorized(request);
+    let toolsets: ToolsetSelection;
+    try {
+      toolsets = await connectionToolsets(request, deps, principal);
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      return jsonRpcError(400, ErrorCode.InvalidParams, error.message);
+    }
+    const body = await readJsonRpcBody(request);
+    if ('refused' in body) return body.refused;
+    return serveMcp(request, deps, { principal, toolsets }, body.message);
   }
-  if (path === HEALTH_PATH) {
-    if (request.method === 'GET' || request.method === 'HEAD')
-      return json(200, { status: 'ok', version: deps.version });
-    return json(405, { error: `Use GET ${HEALTH_PATH}.` }, { allow: 'GET, HEAD' });
-  }
+  if (path === HEALTH_PATH) return json(200, { status: 'ok', version: deps.version });
   return json(404, { error: `Not found: ${path}. The MCP endpoint is POST ${MCP_PATH}.` });
 }

@@ -120,6 +120,27 @@ describe('ServiceStack', () => {
       });
     });
 
+    it('tells the function the allowed browser origins only when some are given', () => {
+      synthesize({
+        allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      }).hasResourceProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: { MERIDIAN_ALLOWED_ORIGINS: 'https://app.example.com,http://localhost:5173' },
+        },
+      });
+      synthesize().hasResourceProperties('AWS::Lambda::Function', {
+        Environment: {
+          Variables: {
+            MERIDIAN_ALLOWED_ORIGINS: Match.absent(),
+            MERIDIAN_BOOKING_STATE_MACHINE_ARN: Match.anyValue(),
+          },
+        },
+      });
+      expect(() => synthesize({ allowedOrigins: ['app.example.com'] })).toThrow(
+        /allowedOrigins.*not an origin/,
+      );
+    });
+
     it('refuses to synthesize with a misspelt default zone', () => {
       expect(() => synthesize({ defaultTimezone: 'Europe/Pariss' })).toThrow(
         /Unknown time zone "Europe\/Pariss"/,

@@ -47,7 +47,8 @@ export const batchUpdateEventsTool = defineTool({
     ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  run: async (deps, { calendar_id, updates, return_event }, { principal }) => {
+  run: async (deps, { calendar_id, updates, return_event }, { principal, progress }) => {
+    progress?.(`Applying ${updates.length} update(s) to ${calendar_id ?? 'the default calendar'}.`);
     const results = await deps.calendars.batchUpdate(
       principal,
       calendar_id,
@@ -62,10 +63,12 @@ export const batchUpdateEventsTool = defineTool({
     if (failures.length === results.length) throw everyUpdateFailed(failures);
     const succeeded = results.length - failures.length;
     const failedIds = failures.map((f) => `${f.event_id} (${f.code})`);
+    const summary = `${succeeded} succeeded, ${failures.length} failed${failedIds.length ? `: ${failedIds.join(', ')}` : ''}`;
+    progress?.(summary);
     return {
       succeeded,
       failed: failures.length,
-      summary: `${succeeded} succeeded, ${failures.length} failed${failedIds.length ? `: ${failedIds.join(', ')}` : ''}`,
+      summary,
       results: results.map(({ event_id, ok, event, error }) => ({
         event_id,
         ok,

@@ -1,0 +1,68 @@
+import type { CompleteResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpDeps, ToolContext } from './deps.js';
+
+/** The spec caps one completion answer at 100 values. */
+export const MAX_COMPLETION_VALUES = 100;
+
+const ZONE_ARGUMENT = /(^|_)time_?zone$/;
+const CALENDAR_ARGUMENT = /(^|_)calendar_id$/;
+
+/**
+ * Candidates for `typed`, best first: names that start with it, then names with a part (after
+ * "/" or "_") that starts with it, then names that contain it — all case-insensitive, so "york"
+ * finds America/New_York and "kath" Asia/Kathmandu.
+ */
+export function rankMatches(candidates: readonly string[], typed: string): string[] {
+  const needle = typed.trim().toLowerCase().replace(/\s+/g, '_');
+  const rank = (candidate: string): number => {
+    const lower = candidate.toLowerCase();
+    if (lower.startsWith(needle)) return 0;
+    if (lower.split(/[/_]/).some((part) => part.startsWith(needle))) return 1;
+    return lower.includes(needle) ? 2 : 3;
+  };
+  return candidates
+    .map((candidate) => ({ candidate, rank: rank(candidate) }))
+    .filter((entry) => entry.rank < 3)
+    .sort((a, b) => a.rank - b.rank || a.candidate.localeCompare(b.candidate))
+    .map((entry) => entry.candidate);
+}
+
+function completion(values: string[]): CompleteResult['completion'] {
+  return {
+    values: values.slice(0, MAX_COMPLETION_VALUES),
+    total: values.length,
+    hasMore: values.length > MAX_COMPLETION_VALUES,
+  };
+}
+
+/**
+ * completion/complete for a prompt or resource argument, chosen by the argument's name so that
+ * every prompt and resource template gets the same help: time zones for `timezone`, `time_zone`
+ * and `*_timezone`; for `calendar_id` and `*_calendar_id`, the calendars this caller may read.
+ * Other arguments get no suggestions (an empty list, not an error).
+ *
+ * @example
+ * await completeArgument(loadDeps, context, { name: 'timezone', value: 'kath' });
+ * // { values: ['Asia/Kathmandu'], total: 1, hasMore: false }
+ */
+export async function completeArgument(
+  loadDeps: () => Promise<McpDeps>,
+  context: ToolContext,
+  argument: { name: string; value: string },
+): Promise<CompleteResult['completion']> {
+  if (ZONE_ARGUMENT.test(argument.name)) {
+    // Imported on use: the zone list pulls in luxon, which a Lambda cold start leaves out.
+    const { zoneNames } = await import('../core/time/zones.js');
+    return completion(rankMatches(zoneNames(), argument.value));
+  }
+  if (CALENDAR_ARGUMENT.test(argument.name)) {
+    const calendars = await (await loadDeps()).calendars.listCalendars(context.principal);
+    return completion(
+      rankMatches(
+        calendars.map((calendar) => calendar.id),
+        argument.value,
+      ),
+    );
+  }
+  return completion([]);
+}
