@@ -15,7 +15,7 @@ const run = promisify(execFile);
  * server-to-client requests (sampling, elicitation) or SSE streams, which a stateless JSON
  * server does not offer. Named in the README.
  */
-export const APPLICABLE_SCENARIOS = [
+const APPLICABLE_SCENARIOS = [
   'server-initialize',
   'ping',
   'tools-list',
