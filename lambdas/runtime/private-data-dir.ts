@@ -2,7 +2,7 @@ import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * Makes the data folder reachable by the user running Meridian only (docs/adr/0004): the folder
+ * Makes the data folder reachable by the user running Meridian only (docs/adr/0006): the folder
  * and every folder in it 0700, every file and socket 0600, and the process umask 077 so that what
  * LevelDB and the store create later (new table files, logs, the socket) is born private. The
  * embedded runtime owns its process, so the umask is its to set. Earlier versions left the store's
