@@ -59,8 +59,12 @@ export function suggestZones(input: string, limit = 3): string[] {
 const validNames = new Set<string>();
 const MAX_VALID_NAMES = 1024;
 
+// ICU accepts "+05:00" as a time zone (ECMA-402 offset zones); it is not an IANA name and has no DST rules.
+const OFFSET_NAME = /^[+\-\u2212]/;
+
 function isKnownZone(name: string): boolean {
   if (validNames.has(name)) return true;
+  if (OFFSET_NAME.test(name)) return false;
   if (!IANAZone.isValidZone(name)) return false;
   if (validNames.size >= MAX_VALID_NAMES) validNames.clear();
   validNames.add(name);

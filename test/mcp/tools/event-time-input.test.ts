@@ -23,8 +23,10 @@ describe('event times in tool input', () => {
 
   const callRaw = async (name: string, args: Json) =>
     (await agent.callTool({ name, arguments: args })) as CallToolResult;
+  // These tests read the stored event back from the write's answer: ask for it whole.
+  const WRITES = new Set(['create_event', 'update_event', 'batch_update_events']);
   const call = async (name: string, args: Json): Promise<Json> => {
-    const result = await callRaw(name, args);
+    const result = await callRaw(name, WRITES.has(name) ? { return_event: true, ...args } : args);
     if (result.isError) throw new Error(`${name}: ${JSON.stringify(errorOf(result))}`);
     return result.structuredContent as Json;
   };
