@@ -1,12 +1,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../core/errors.js';
+import { echo } from '../core/input-limits.js';
+import { oversizedArgumentResult } from './argument-limits.js';
+import { parseCallToolParams } from './call-tool-params.js';
 import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
@@ -24,6 +26,8 @@ async function callTool(
   context: ToolContext,
   logger: Logger,
 ): Promise<CallToolResult> {
+  const oversized = oversizedArgumentResult(rawArguments);
+  if (oversized) return oversized;
   const parsed = tool.input.safeParse(rawArguments ?? {});
   if (!parsed.success) return invalidInputResult(tool.name, parsed.error.issues);
   try {
@@ -62,15 +66,22 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await deps.tools.listing() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = await deps.tools.find(request.params.name);
+  // tools/call is the fallback handler, not a setRequestHandler one: the SDK parses a request
+  // against its schema before that handler runs, and answers a malformed one (arguments: "str")
+  // with -32603 and the raw zod issue list. Here it is -32602 in the terms of the request.
+  server.fallbackRequestHandler = async (request) => {
+    if (request.method !== 'tools/call') {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${echo(request.method)}.`);
+    }
+    const params = parseCallToolParams(request.params);
+    const tool = await deps.tools.find(params.name);
     if (!tool) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool "${request.params.name}". Call tools/list to see the available tools.`,
+        `Unknown tool ${echo(params.name)}. Call tools/list to see the available tools.`,
       );
     }
-    return callTool(tool, request.params.arguments, await loadToolDeps(deps), context, deps.logger);
-  });
+    return callTool(tool, params.arguments, await loadToolDeps(deps), context, deps.logger);
+  };
   return server;
 }

@@ -3,6 +3,7 @@ import type { Interval } from '../calendar/busy-intervals.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { DomainError } from '../errors.js';
 import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
+import { clampedIso } from '../time/instants.js';
 import { parseWindow } from '../time/window.js';
 import { type AvailabilityPrivacy, availabilityView } from './availability-view.js';
 import { type CalendarBusy, calendarBusy, type ViewFreshness } from './calendar-busy.js';
@@ -28,7 +29,7 @@ export interface SlotOptions {
 
 /** Longest window an availability question may span. */
 const MAX_WINDOW_DAYS = 93;
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = clampedIso;
 
 function windowOf(start: string, end: string): { from: number; to: number } {
   return parseWindow(start, end, MAX_WINDOW_DAYS);

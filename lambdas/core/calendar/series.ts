@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
-import { formatInstant } from '../time/instants.js';
+import { clampedIso, formatInstant } from '../time/instants.js';
 import { expandRrule } from '../time/recurrence/expand-rrule.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';
 import {
@@ -105,8 +105,8 @@ function occurrence(master: CalendarEvent, shape: SeriesShape, startMs: number):
 /** Original starts (epoch ms) of the rule's occurrences starting in [fromMs, toMs], exdates applied or not. */
 function originalStarts(shape: SeriesShape, fromMs: number, toMs: number, applyExdates = true): number[] {
   const starts: number[] = [];
-  let after = new Date(Math.max(fromMs, shape.startMs)).toISOString();
-  const before = new Date(toMs).toISOString();
+  let after = clampedIso(Math.max(fromMs, shape.startMs));
+  const before = clampedIso(toMs);
   if (Date.parse(after) > toMs) return starts;
   for (;;) {
     const page = expandRrule({

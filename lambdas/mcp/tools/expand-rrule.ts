@@ -1,28 +1,23 @@
 import { z } from 'zod';
+import { MAX_INSTANT_TEXT_LENGTH, MAX_RECURRENCE_LINE_LENGTH } from '../../core/input-limits.js';
 import {
   DEFAULT_PAGE_SIZE,
   expandRrule,
   MAX_DURATION_MINUTES,
   MAX_INSTANCES,
 } from '../../core/time/recurrence/expand-rrule.js';
-import { ianaZone, outputFormat, rfc3339 } from '../schemas.js';
+import { boundedString, ianaZone, outputFormat, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
 const localDateTime = (purpose: string) =>
-  z
-    .string()
-    .min(1)
-    .describe(
-      `Local wall-clock date-time WITHOUT offset or "Z", e.g. "2026-03-01T09:00:00" (seconds optional): ${purpose}`,
-    );
+  boundedString(MAX_INSTANT_TEXT_LENGTH).describe(
+    `Local wall-clock date-time WITHOUT offset or "Z", e.g. "2026-03-01T09:00:00" (seconds optional): ${purpose}`,
+  );
 
 export const ExpandRruleInput = z.object({
-  rrule: z
-    .string()
-    .min(1)
-    .describe(
-      'RFC 5545 RRULE value, e.g. "FREQ=WEEKLY;BYDAY=MO,WE,FR" or "FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1". An "RRULE:" prefix and lower case are accepted. UNTIL must be UTC with a trailing "Z" (e.g. "UNTIL=20261231T235959Z"). COUNT and UNTIL are mutually exclusive.',
-    ),
+  rrule: boundedString(MAX_RECURRENCE_LINE_LENGTH).describe(
+    'RFC 5545 RRULE value, e.g. "FREQ=WEEKLY;BYDAY=MO,WE,FR" or "FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1". An "RRULE:" prefix and lower case are accepted. UNTIL must be UTC with a trailing "Z" (e.g. "UNTIL=20261231T235959Z"). COUNT and UNTIL are mutually exclusive.',
+  ),
   dtstart: localDateTime('the first occurrence, read in "timezone".'),
   timezone: ianaZone("in which dtstart, exdates and the rule's times of day are read."),
   duration_minutes: z

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { MAX_SHORT_TEXT_LENGTH } from '../../../core/input-limits.js';
+import { boundedString, ianaZone } from '../../schemas.js';
 
 /** Inputs and outputs shared by the availability tools. */
 
 export const slotOptionsInput = {
-  working_hours: z
-    .string()
+  working_hours: boundedString(MAX_SHORT_TEXT_LENGTH)
     .regex(/^\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}$/, 'expected "HH:MM-HH:MM", e.g. "09:00-17:00"')
     .optional()
     .describe(
@@ -16,13 +17,9 @@ export const slotOptionsInput = {
     .max(7)
     .optional()
     .describe('ISO weekdays for working_hours, 1 = Monday … 7 = Sunday. Default Monday–Friday.'),
-  timezone: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      "IANA zone the working hours are read in. Default: the calendar's zone, else the configured zone.",
-    ),
+  timezone: ianaZone(
+    "the working hours are read in. Default: the calendar's zone, else the configured zone.",
+  ).optional(),
   buffer_minutes: z
     .number()
     .int()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkAvailability } from '../../../core/availability/availability-queries.js';
-import { rfc3339 } from '../../schemas.js';
+import { calendarIdString, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { AVAILABILITY_READ, FreshnessOutput } from './availability-schemas.js';
 
@@ -12,7 +12,7 @@ export const checkAvailabilityTool = defineTool({
     'progress or just made) covers any part of it; an event that only touches its edge does not. Lists the ' +
     'conflicts. To reserve the slot safely, use book_slot: a free answer here is not a reservation.',
   input: z.object({
-    calendar_id: z.string().min(1).describe('Calendar id from list_calendars.'),
+    calendar_id: calendarIdString().describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the slot'),
     end: rfc3339('end of the slot'),
   }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rfc3339 } from '../../schemas.js';
+import { calendarIdString, emailAddress, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 
 export const bookSlotTool = defineTool({
@@ -15,12 +15,12 @@ export const bookSlotTool = defineTool({
     'overlapping slot: retry after details.retry_after_seconds), PROVIDER_ERROR (the calendar service ' +
     'failed; nothing was booked: retry later), CONTENT_REJECTED (change the summary or description).',
   input: z.object({
-    calendar_id: z.string().min(1).describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
+    calendar_id: calendarIdString().describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
     start: rfc3339('start of the slot'),
     end: rfc3339('end of the slot (after start, at most 7 days later)'),
     summary: z.string().min(1).max(1024).describe('Event title.'),
     description: z.string().max(8192).optional().describe('Event description (plain text).'),
-    attendees: z.array(z.string().email()).max(200).optional().describe('Attendee email addresses.'),
+    attendees: z.array(emailAddress).max(200).optional().describe('Attendee email addresses.'),
     idempotency_key: z
       .string()
       .min(1)

@@ -9,29 +9,25 @@ import {
   Transparency,
   Visibility,
 } from '../../../core/calendar/event.js';
+import { MAX_RECURRENCE_LINE_LENGTH, MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
+import { boundedString, calendarIdString, emailAddress, eventIdString } from '../../schemas.js';
 
 /** Shared input and output pieces of the calendar tools, described once. */
 
-export const calendarIdInput = z
-  .string()
-  .min(1)
-  .describe(
-    'Calendar id from list_calendars, e.g. "native/…" or "google/…". Omit for your primary calendar.',
-  );
+export const calendarIdInput = calendarIdString().describe(
+  'Calendar id from list_calendars, e.g. "native/…" or "google/…". Omit for your primary calendar.',
+);
 
-export const eventIdInput = z
-  .string()
-  .min(1)
-  .describe(
-    'Event id from list_events or get_event. An occurrence of a series has the form "<series id>_<start>".',
-  );
+export const eventIdInput = eventIdString().describe(
+  'Event id from list_events or get_event. An occurrence of a series has the form "<series id>_<start>".',
+);
 
 export const eventTimeInput = EventTime.describe(
   'Either {date_time: RFC 3339 with offset, time_zone?: IANA} for a timed event, or {date: "YYYY-MM-DD"} for all-day (end date exclusive).',
 );
 
 export const attendeeEmails = z
-  .array(z.string().email())
+  .array(emailAddress)
   .max(200)
   .describe(
     'Attendee email addresses. On update this replaces the whole list (see manage_attendees to add/remove).',
@@ -41,10 +37,9 @@ export const scopeInput = EditScope.default('this').describe(
   'For an occurrence of a recurring series: "this" (only it), "following" (it and later ones: the series is split), or "all" (the whole series). Ignored for one-off events.',
 );
 
-export const ifMatchInput = z
-  .string()
-  .min(1)
-  .describe('The etag you last read. The write is refused with STALE_WRITE if the event changed since.');
+export const ifMatchInput = boundedString(MAX_TOKEN_LENGTH).describe(
+  'The etag you last read. The write is refused with STALE_WRITE if the event changed since.',
+);
 
 /** Editable event fields, all optional (a patch), in tool form: attendees as emails. */
 export const eventFieldsInput = {
@@ -65,7 +60,7 @@ export const eventFieldsInput = {
     .regex(/^([1-9]|1[01])$/)
     .describe('Color id 1–11.'),
   recurrence: z
-    .array(z.string())
+    .array(z.string().max(MAX_RECURRENCE_LINE_LENGTH))
     .max(20)
     .describe('RFC 5545 lines, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=10"]. EXDATE lines allowed.'),
 };

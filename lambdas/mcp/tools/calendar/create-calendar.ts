@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requireZone } from '../../../core/time/zones.js';
+import { calendarIdString, ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 
 export const createCalendarTool = defineTool({
@@ -12,9 +13,8 @@ export const createCalendarTool = defineTool({
   input: z.object({
     summary: z.string().min(1).max(256).describe('Calendar name.'),
     description: z.string().max(2048).optional(),
-    time_zone: z.string().optional().describe('IANA zone of the calendar, e.g. "America/Los_Angeles".'),
-    calendar_id: z
-      .string()
+    time_zone: ianaZone('of the calendar.').optional(),
+    calendar_id: calendarIdString()
       .optional()
       .describe(
         'An existing calendar on the account that should own the new one; omit for a native calendar.',

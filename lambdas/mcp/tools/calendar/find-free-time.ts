@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findFreeTime } from '../../../core/calendar/free-busy.js';
-import { rfc3339 } from '../../schemas.js';
+import { calendarIdString, rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 import { FreshnessOutput } from '../availability/availability-schemas.js';
 
@@ -12,7 +12,7 @@ export const findFreeTimeTool = defineTool({
     '(transparent), cancelled or declined do not count. Omit calendar_ids to check every calendar this key can read. ' +
     '"freshness" says whether each answer came from the synced shadow calendar (and its age) or live.',
   input: z.object({
-    calendar_ids: z.array(z.string().min(1)).min(1).max(50).optional().describe('Calendars to check.'),
+    calendar_ids: z.array(calendarIdString()).min(1).max(50).optional().describe('Calendars to check.'),
     start: rfc3339('start of the range'),
     end: rfc3339('end of the range'),
   }),

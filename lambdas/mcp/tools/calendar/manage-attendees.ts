@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddress } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { calendarIdInput, eventIdInput, WrittenEventOutput } from './calendar-schemas.js';
 
@@ -12,8 +13,8 @@ export const manageAttendeesTool = defineTool({
     .object({
       calendar_id: calendarIdInput.optional(),
       event_id: eventIdInput,
-      add_attendees: z.array(z.string().email()).max(100).default([]).describe('Emails to invite.'),
-      remove_attendees: z.array(z.string().email()).max(100).default([]).describe('Emails to remove.'),
+      add_attendees: z.array(emailAddress).max(100).default([]).describe('Emails to invite.'),
+      remove_attendees: z.array(emailAddress).max(100).default([]).describe('Emails to remove.'),
     })
     .refine((input) => input.add_attendees.length + input.remove_attendees.length > 0, {
       message: 'Give add_attendees or remove_attendees (or both).',
