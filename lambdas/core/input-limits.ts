@@ -62,6 +62,17 @@ export function eventIdKeyBytes(id: string): number {
 const ECHO_LENGTH = 64;
 
 /**
+ * Caller input cut to its first characters, the full length said, for a message that shows it
+ * unquoted (`FREQ=…`).
+ *
+ * @example
+ * excerpt('x'.repeat(5000)); // 'xxx…xxx… (5000 characters)'
+ */
+export function excerpt(text: string): string {
+  return text.length <= ECHO_LENGTH ? text : `${text.slice(0, ECHO_LENGTH)}… (${text.length} characters)`;
+}
+
+/**
  * Caller input as an error message shows it: quoted, cut to its first characters with the full
  * length said, so a megabyte of input never comes back in a message.
  *

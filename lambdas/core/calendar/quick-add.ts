@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError, isDomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
 import type { TimeDeps } from '../ports.js';
 import { resolveDatetime } from '../time/resolve/resolve-datetime.js';
 import type { EventDraft } from './event.js';
@@ -69,7 +70,7 @@ export function readQuickAdd(
   if (!best) {
     throw new DomainError(
       'UNRECOGNIZED_EXPRESSION',
-      `Found no date or time in "${text}". Include one, e.g. "Lunch with Alice tomorrow at noon at Cafe Rio".`,
+      `Found no date or time in ${echo(text)}. Include one, e.g. "Lunch with Alice tomorrow at noon at Cafe Rio".`,
     );
   }
   const expressionWords = words.slice(best.from, best.to);

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
 import { clampedIso, formatInstant } from '../time/instants.js';
 import { expandRrule } from '../time/recurrence/expand-rrule.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';
@@ -164,7 +165,7 @@ export function expandSeries(
 export function findOccurrence(series: Series, id: string, defaultZone?: string): CalendarEvent {
   const parsed = parseInstanceId(id);
   const notFound = () =>
-    new DomainError('NOT_FOUND', `Event "${id}" is not an occurrence of series "${series.master.id}".`, {
+    new DomainError('NOT_FOUND', `Event ${echo(id)} is not an occurrence of series "${series.master.id}".`, {
       event_id: id,
     });
   if (!parsed || parsed.masterId !== series.master.id) throw notFound();

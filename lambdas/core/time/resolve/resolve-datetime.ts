@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
+import { echo } from '../../input-limits.js';
 import type { TimeDeps } from '../../ports.js';
 import { formatInstant, formatUtc, parseInstant } from '../instants.js';
 import { effectiveZone } from '../zones.js';
@@ -67,7 +68,7 @@ export function resolveDatetime(deps: TimeDeps, input: ResolveDatetimeInput): Re
   if (!local.isValid || local.year < 1 || local.year > 9999) {
     throw new DomainError(
       'OUT_OF_RANGE',
-      `"${input.expression}" falls outside the years 0001–9999 that RFC 3339 can express.`,
+      `${echo(input.expression)} falls outside the years 0001–9999 that RFC 3339 can express.`,
       { expression: input.expression },
     );
   }
