@@ -27,6 +27,9 @@ const SLOW_CALL_MS = 5_000;
 /** Longest run of an input string an error message may repeat. */
 const ECHO_LIMIT = 200;
 
+/** A timestamp with a year RFC 3339 cannot write: 0000, five digits, or signed. */
+const OUT_OF_RANGE_TIMESTAMP = /"([+-]\d{4,}|\d{5,}|0000)-\d{2}-\d{2}T/;
+
 type Outcome = 'result' | 'invalid_params' | `isError:${string}`;
 
 const CALENDAR_FREE = new Set([
@@ -193,6 +196,8 @@ describe('every tool under generated and mutated arguments', () => {
         const definition = ALL_TOOLS.find((tool) => tool.name === name)!;
         const output = definition.output.safeParse(result.structuredContent);
         expect(output.success, JSON.stringify(output.error?.issues)).toBe(true);
+        // Every timestamp a tool returns is RFC 3339: four-digit years 0001–9999.
+        expect(JSON.stringify(result.structuredContent)).not.toMatch(OUT_OF_RANGE_TIMESTAMP);
         outcome = 'result';
       }
     } catch (error) {
