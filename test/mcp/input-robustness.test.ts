@@ -201,6 +201,23 @@ describe('input robustness', () => {
       expect(error.message).not.toContain('before');
     });
 
+    it.each([[''], ['2026-02-30T10:00:00Z'], ['9999-12-31T23:00:00-05:00']])(
+      'create_event refuses a start date_time of %j with a code naming "start"',
+      async (dateTime) => {
+        const error = errorOf(
+          await call('create_event', {
+            calendar_id: calendarId,
+            summary: 'Standup',
+            start: { date_time: dateTime },
+            end: { date_time: '2026-03-03T11:00:00Z' },
+          }),
+        );
+
+        expect(error.code).toMatch(/^(INVALID_DATETIME|OUT_OF_RANGE)$/);
+        expect(error.field).toBe('start');
+      },
+    );
+
     it('books the last hour of year 9999', async () => {
       const result = await call('book_slot', {
         calendar_id: calendarId,

@@ -28,7 +28,18 @@ const SLOW_CALL_MS = 5_000;
 const ECHO_LIMIT = 200;
 
 /** A timestamp with a year RFC 3339 cannot write: 0000, five digits, or signed. */
-const OUT_OF_RANGE_TIMESTAMP = /"([+-]\d{4,}|\d{5,}|0000)-\d{2}-\d{2}T/;
+const OUT_OF_RANGE_TIMESTAMP = /^([+-]\d{4,}|\d{5,}|0000)-\d{2}-\d{2}T/;
+/** Output fields that hold timestamps (free text such as a summary may look like one). */
+const TIMESTAMP_KEY =
+  /^(start|end|utc|local|date_time|original|next_after|created|updated)$|_(utc|local|start|end|at|time|transition)$/;
+
+/** Every timestamp-valued string in a tool's output, with its key. */
+function timestamps(value: unknown, key = ''): string[] {
+  if (typeof value === 'string') return TIMESTAMP_KEY.test(key) ? [value] : [];
+  if (typeof value !== 'object' || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => timestamps(item, key));
+  return Object.entries(value).flatMap(([name, item]) => timestamps(item, name));
+}
 
 type Outcome = 'result' | 'invalid_params' | `isError:${string}`;
 
@@ -197,7 +208,9 @@ describe('every tool under generated and mutated arguments', () => {
         const output = definition.output.safeParse(result.structuredContent);
         expect(output.success, JSON.stringify(output.error?.issues)).toBe(true);
         // Every timestamp a tool returns is RFC 3339: four-digit years 0001–9999.
-        expect(JSON.stringify(result.structuredContent)).not.toMatch(OUT_OF_RANGE_TIMESTAMP);
+        for (const timestamp of timestamps(result.structuredContent)) {
+          expect(timestamp).not.toMatch(OUT_OF_RANGE_TIMESTAMP);
+        }
         outcome = 'result';
       }
     } catch (error) {
