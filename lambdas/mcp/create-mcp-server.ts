@@ -1,12 +1,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../core/errors.js';
+import { echo } from '../core/input-limits.js';
+import { oversizedArgumentResult } from './argument-limits.js';
+import { parseCallToolParams } from './call-tool-params.js';
 import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
 import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
 import { findEnabledTool } from './tool-catalogue.js';
@@ -28,6 +30,8 @@ async function callTool(
   context: ToolContext,
   logger: Logger,
 ): Promise<CallToolResult> {
+  const oversized = oversizedArgumentResult(rawArguments);
+  if (oversized) return oversized;
   const args = rawArguments ?? {};
   const parsed = tool.input.safeParse(args);
   // zod drops fields it does not know; refusing them keeps a typo from reading as accepted.
@@ -75,17 +79,18 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: enabledTools(await deps.tools.listing(), context.toolsets),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = await findEnabledTool(deps.tools, request.params.name, context.toolsets);
+  // tools/call is the fallback handler, not a setRequestHandler one: the SDK parses a request
+  // against its schema before that handler runs, and answers a malformed one (arguments: "str")
+  // with -32603 and the raw zod issue list. Here it is -32602 in the terms of the request.
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== 'tools/call') {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${echo(request.method)}.`);
+    }
+    const params = parseCallToolParams(request.params);
+    const tool = await findEnabledTool(deps.tools, params.name, context.toolsets);
     const progress = toolProgress(server, tool.name, extra);
-    return callTool(
-      tool,
-      request.params.arguments,
-      await loadToolDeps(deps),
-      { ...context, progress },
-      deps.logger,
-    );
-  });
+    return callTool(tool, params.arguments, await loadToolDeps(deps), { ...context, progress }, deps.logger);
+  };
   serveProtocolCapabilities(server, () => loadToolDeps(deps), context);
   return server;
 }

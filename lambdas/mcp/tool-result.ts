@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { encode } from '@toon-format/toon';
 import type { z } from 'zod';
 import type { DomainError } from '../core/errors.js';
+import { excerpt } from '../core/input-limits.js';
 import { inputProblems, type ToolInput } from './input-problems.js';
 
 /**
@@ -22,7 +23,12 @@ export function successResult(
  * tool's outputSchema, which describes success only.
  */
 export function domainErrorResult(error: DomainError): CallToolResult {
-  const body = { error: { code: error.code, message: error.message, ...error.details } };
+  // Details often carry the caller's value (calendar_id): never a megabyte of it.
+  const details = Object.entries(error.details).map(([key, value]) => [
+    key,
+    typeof value === 'string' ? excerpt(value) : value,
+  ]);
+  const body = { error: { code: error.code, message: error.message, ...Object.fromEntries(details) } };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }
 

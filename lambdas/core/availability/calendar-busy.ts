@@ -5,6 +5,7 @@ import type { CalendarService } from '../calendar/calendar-service.js';
 import type { CalendarEvent } from '../calendar/event.js';
 import { DomainError } from '../errors.js';
 import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
+import { clampedIso } from '../time/instants.js';
 
 /** Where an availability answer came from, so a caller can judge how current it is. */
 export interface ViewFreshness {
@@ -47,8 +48,8 @@ async function liveEvents(service: CalendarService, record: CalendarRecord, from
   let pageToken: string | undefined;
   do {
     const page = await provider.listEvents(ref, {
-      start: new Date(from).toISOString(),
-      end: new Date(to).toISOString(),
+      start: clampedIso(from),
+      end: clampedIso(to),
       single_events: true,
       max_results: 500,
       ...(pageToken ? { page_token: pageToken } : {}),

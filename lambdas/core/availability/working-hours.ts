@@ -1,6 +1,7 @@
 import { DateTime, type IANAZone } from 'luxon';
 import type { Interval } from '../calendar/busy-intervals.js';
 import { DomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
 import { requireZone } from '../time/zones.js';
 import { firstInstantAt } from './wall-clock.js';
 
@@ -36,7 +37,7 @@ function minuteOf(text: string, allowMidnightEnd: boolean): number {
   const limit = allowMidnightEnd ? 1440 : 1439;
   if (!match || Number(match[2]) > 59 || !(minutes <= limit)) {
     throw invalid(
-      `Working hours need times as HH:mm between 00:00 and ${allowMidnightEnd ? '24:00' : '23:59'}; got "${text}".`,
+      `Working hours need times as HH:mm between 00:00 and ${allowMidnightEnd ? '24:00' : '23:59'}; got ${echo(text)}.`,
     );
   }
   return minutes;
@@ -54,7 +55,7 @@ function minuteOf(text: string, allowMidnightEnd: boolean): number {
  */
 export function parseWorkingHours(text: string, zone: string, days?: readonly number[]): WorkingHours {
   const match = RANGE.exec(text);
-  if (!match) throw invalid(`Working hours look like "09:00-17:00"; got "${text}".`);
+  if (!match) throw invalid(`Working hours look like "09:00-17:00"; got ${echo(text)}.`);
   const pad = (clock: string) => clock.padStart(5, '0');
   const hours = { start: pad(match[1]!), end: pad(match[2]!), zone, days: days ?? [...WEEKDAYS] };
   // The zone comes back spelt as IANA spells it ("asia/kathmandu" → "Asia/Kathmandu").

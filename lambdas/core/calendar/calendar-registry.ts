@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
 import type { DocumentStore } from '../storage/document-store.js';
 import { queryAll } from '../storage/query-all.js';
 import { ProviderKind } from './event.js';
@@ -74,7 +75,7 @@ export class CalendarRegistry {
     if (!record) {
       throw new DomainError(
         'NOT_FOUND',
-        `No calendar "${calendarId}". Call list_calendars for the ids this key can use.`,
+        `No calendar ${echo(calendarId)}. Call list_calendars for the ids this key can use.`,
         { calendar_id: calendarId },
       );
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_INSTANT_TEXT_LENGTH, MAX_ZONE_NAME_LENGTH } from '../input-limits.js';
 
 /**
  * The calendar domain model shared by every provider. Field names are snake_case because they
@@ -15,8 +16,12 @@ const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY
 /** A timed instant (with the zone it was scheduled in) or an all-day date. All-day ends are exclusive. */
 export const EventTime = z.union([
   z.object({
-    date_time: z.string().describe('RFC 3339 timestamp with offset'),
-    time_zone: z.string().optional().describe('IANA zone the event was scheduled in'),
+    date_time: z.string().max(MAX_INSTANT_TEXT_LENGTH).describe('RFC 3339 timestamp with offset'),
+    time_zone: z
+      .string()
+      .max(MAX_ZONE_NAME_LENGTH)
+      .optional()
+      .describe('IANA zone the event was scheduled in'),
   }),
   z.object({ date: isoDate.describe('All-day date; an all-day end date is exclusive') }),
 ]);

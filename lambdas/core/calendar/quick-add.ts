@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError, isDomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
 import type { TimeDeps } from '../ports.js';
 import { type ResolvedDatetime, resolveDatetime } from '../time/resolve/resolve-datetime.js';
 import { WorkBudget } from '../work-budget.js';
@@ -125,7 +126,7 @@ export function readQuickAdd(
   if (range && duration.minutes !== undefined) {
     throw new DomainError(
       'INVALID_INPUT',
-      `"${text}" gives both a time range ("${range.text}") and a length ("for …"): keep one.`,
+      `${echo(text)} gives both a time range ("${range.text}") and a length ("for …"): keep one.`,
       { field: 'text' },
     );
   }
@@ -137,7 +138,7 @@ export function readQuickAdd(
   if (!best && !range) {
     throw new DomainError(
       'UNRECOGNIZED_EXPRESSION',
-      `Found no date or time in "${text}". Include one, e.g. "Lunch with Alice tomorrow at noon at Cafe Rio" or "Team dinner Friday 7pm-9pm".`,
+      `Found no date or time in ${echo(text)}. Include one, e.g. "Lunch with Alice tomorrow at noon at Cafe Rio" or "Team dinner Friday 7pm-9pm".`,
       { field: 'text' },
     );
   }
@@ -147,7 +148,7 @@ export function readQuickAdd(
   if (range && best && !namesDayOnly(best.resolved, dayExpression)) {
     throw new DomainError(
       'INVALID_INPUT',
-      `"${text}" gives a time twice ("${dayExpression}" and the range "${range.text}"): keep one.`,
+      `${echo(text)} gives a time twice ("${dayExpression}" and the range "${range.text}"): keep one.`,
       { field: 'text' },
     );
   }

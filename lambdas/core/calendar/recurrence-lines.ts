@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
 
 /**
  * The recurrence of a series as Google and iCalendar write it — lines such as
@@ -56,7 +57,7 @@ export function parseRecurrence(lines: readonly string[], zone: string): Recurre
       } catch (error) {
         throw new DomainError(
           'INVALID_RRULE',
-          `Cannot read the recurrence line "${line}".`,
+          `Cannot read the recurrence line ${echo(line)}.`,
           {},
           { cause: error },
         );

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
-import { formatInstant } from '../time/instants.js';
+import { echo } from '../input-limits.js';
+import { clampedIso, formatInstant, parseInstant } from '../time/instants.js';
 import { expandRrule, recurrenceBudget } from '../time/recurrence/expand-rrule.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';
 import {
@@ -117,8 +118,8 @@ function originalStarts(
 ): number[] {
   const starts: number[] = [];
   const budget = recurrenceBudget(shape.recurrence.rrule);
-  let after = new Date(Math.max(fromMs, shape.startMs)).toISOString();
-  const before = new Date(toMs).toISOString();
+  let after = clampedIso(Math.max(fromMs, shape.startMs));
+  const before = clampedIso(toMs);
   if (Date.parse(after) > toMs) return starts;
   for (;;) {
     const page = expandRrule({
@@ -200,7 +201,7 @@ export function expandSeriesWithin(
 export function findOccurrence(series: Series, id: string, defaultZone?: string): CalendarEvent {
   const parsed = parseInstanceId(id);
   const notFound = () =>
-    new DomainError('NOT_FOUND', `Event "${id}" is not an occurrence of series "${series.master.id}".`, {
+    new DomainError('NOT_FOUND', `Event ${echo(id)} is not an occurrence of series "${series.master.id}".`, {
       event_id: id,
     });
   if (!parsed || parsed.masterId !== series.master.id) throw notFound();
@@ -212,8 +213,25 @@ export function findOccurrence(series: Series, id: string, defaultZone?: string)
   return occurrence(series.master, shape, ms);
 }
 
+/**
+ * A caller's event time: a timed one an RFC 3339 instant within years 0001–9999 (parseInstant),
+ * an all-day one a real date. Unchecked, "" or "2026-02-30" reached the store as NaN.
+ */
+function checkEventTime(time: EventTime | undefined, field: 'start' | 'end'): void {
+  if (time === undefined) return;
+  if (!('date' in time)) {
+    parseInstant(time.date_time, field);
+  } else if (!DateTime.fromISO(time.date, { zone: 'utc' }).isValid) {
+    throw new DomainError('INVALID_DATETIME', `"${field}.date" must be a real date such as "2026-03-15".`, {
+      field,
+    });
+  }
+}
+
 /** Applies a patch to an event and checks the result still makes sense. */
 export function applyPatch(event: CalendarEvent, patch: EventPatch): CalendarEvent {
+  checkEventTime(patch.start, 'start');
+  checkEventTime(patch.end, 'end');
   const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
   const next = { ...event, ...defined } as CalendarEvent;
   if ('date' in next.start !== 'date' in next.end) {

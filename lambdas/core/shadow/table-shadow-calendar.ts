@@ -3,6 +3,7 @@ import type { CalendarService } from '../calendar/calendar-service.js';
 import { CalendarEvent } from '../calendar/event.js';
 import type { Clock } from '../ports.js';
 import type { DocumentStore } from '../storage/document-store.js';
+import { clampedIso } from '../time/instants.js';
 import { busyFromEntries } from './shadow-busy.js';
 import type { BusyInterval, Freshness, ShadowCalendar } from './shadow-calendar.js';
 import { READ_SLACK_MS, ShadowStore } from './shadow-store.js';
@@ -111,8 +112,8 @@ export class TableShadowCalendar implements ShadowCalendar {
     let pageToken: string | undefined;
     do {
       const page = await provider.listEvents(ref, {
-        start: new Date(fromMs - READ_SLACK_MS).toISOString(),
-        end: new Date(toMs + READ_SLACK_MS).toISOString(),
+        start: clampedIso(fromMs - READ_SLACK_MS),
+        end: clampedIso(toMs + READ_SLACK_MS),
         single_events: true,
         max_results: NATIVE_PAGE,
         ...(pageToken ? { page_token: pageToken } : {}),

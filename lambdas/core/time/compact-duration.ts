@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
 
 /**
  * A signed compact duration such as "+1d2h30m" or "-2w3d", split into calendar units (weeks,
@@ -31,7 +32,7 @@ export function parseCompactDuration(text: string, field = 'adjustment'): Compac
   if (!match || compact.length < 3) {
     throw new DomainError(
       'INVALID_DURATION',
-      `"${field}" must be a signed compact duration such as "+2h", "-30m", "+1d2h30m" or "-2w3d" (units w, d, h, m = minutes, s, largest first, each once); got "${text}".`,
+      `"${field}" must be a signed compact duration such as "+2h", "-30m", "+1d2h30m" or "-2w3d" (units w, d, h, m = minutes, s, largest first, each once); got ${echo(text)}.`,
       { field },
     );
   }

@@ -1,13 +1,16 @@
 import { DomainError } from '../errors.js';
-import { parseInstant } from './instants.js';
+import { parseInstant, requireInstantInRange } from './instants.js';
 
 const DAY_MS = 86_400_000;
 
 /**
- * Checks a window of epoch milliseconds: end after start, and no longer than `maxDays` (which keeps
- * expansion and fan-out bounded). INVALID_INPUT says which bound to change.
+ * Checks a window of epoch milliseconds: both bounds within years 0001–9999 (a default end, such
+ * as start + 30 days, may not be), end after start, and no longer than `maxDays` (which keeps
+ * expansion and fan-out bounded). INVALID_INPUT or OUT_OF_RANGE says which bound to change.
  */
 export function checkWindow(from: number, to: number, maxDays?: number): { from: number; to: number } {
+  requireInstantInRange(from, 'start');
+  requireInstantInRange(to, 'end');
   if (to <= from) throw new DomainError('INVALID_INPUT', '"end" must be after "start".', { field: 'end' });
   if (maxDays !== undefined && to - from > maxDays * DAY_MS) {
     throw new DomainError('INVALID_INPUT', `The window spans more than ${maxDays} days: narrow start/end.`, {

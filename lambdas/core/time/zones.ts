@@ -1,6 +1,7 @@
 import { closest, distance } from 'fastest-levenshtein';
 import { IANAZone } from 'luxon';
 import { DomainError } from '../errors.js';
+import { echo, MAX_ZONE_NAME_LENGTH } from '../input-limits.js';
 import { IntlOffsetZone } from './intl-offset-zone.js';
 
 // ICU (and so Intl.supportedValuesOf) still lists some zones under their pre-rename IANA names.
@@ -86,13 +87,14 @@ function properCase(name: string): string {
  */
 export function requireZone(name: string, field = 'timezone'): IANAZone {
   const trimmed = name.trim();
+  // No IANA name is this long, and fuzzy matching costs time in proportion to the length.
+  const plausible = trimmed.length > 0 && trimmed.length <= MAX_ZONE_NAME_LENGTH;
   // Fixed offsets such as "+05:00" are not zones: they carry no DST rules, so we refuse them here.
-  if (trimmed.length > 0 && isKnownZone(trimmed)) return IntlOffsetZone.of(properCase(trimmed));
-  const suggestions =
-    trimmed.length > 0 ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
+  if (plausible && isKnownZone(trimmed)) return IntlOffsetZone.of(properCase(trimmed));
+  const suggestions = plausible ? suggestZones(trimmed) : ['UTC', 'America/New_York', 'Europe/London'];
   throw new DomainError(
     'INVALID_TIMEZONE',
-    `Unknown time zone "${name}" in "${field}". Use an IANA name such as ${suggestions.map((s) => `"${s}"`).join(', ')}.`,
+    `Unknown time zone ${echo(name)} in "${field}". Use an IANA name such as ${suggestions.map((s) => `"${s}"`).join(', ')}.`,
     { field, suggestions },
   );
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { MAX_SHORT_TEXT_LENGTH } from '../../core/input-limits.js';
 import { adjustTimestamp } from '../../core/time/adjust-timestamp.js';
-import { ianaZone, rfc3339 } from '../schemas.js';
+import { boundedString, ianaZone, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
 export const adjustTimestampTool = defineTool({
@@ -12,7 +13,9 @@ export const adjustTimestampTool = defineTool({
     'minutes and seconds are exact elapsed time. Zone: timezone, else the configured one, else the input offset.',
   input: z.object({
     datetime: rfc3339('the instant to adjust'),
-    adjustment: z.string().min(1).describe('Signed compact duration, e.g. "+1d2h30m" or "-2w3d".'),
+    adjustment: boundedString(MAX_SHORT_TEXT_LENGTH).describe(
+      'Signed compact duration, e.g. "+1d2h30m" or "-2w3d".',
+    ),
     timezone: ianaZone(
       'whose wall clock day and week units follow. Omit for the configured zone.',
     ).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_INSTANT_TEXT_LENGTH, MAX_RECURRENCE_LINE_LENGTH } from '../../core/input-limits.js';
 import {
   DEFAULT_PAGE_SIZE,
   expandRrule,
@@ -6,19 +7,18 @@ import {
   MAX_INSTANCES,
 } from '../../core/time/recurrence/expand-rrule.js';
 import { inOwnTurn } from '../computation-turns.js';
-import { ianaZone, outputFormat, rfc3339 } from '../schemas.js';
+import { boundedString, ianaZone, outputFormat, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
 const localDateTime = (purpose: string) =>
-  z.string().min(1).describe(`Local date-time WITHOUT offset, e.g. "2026-03-01T09:00": ${purpose}`);
+  boundedString(MAX_INSTANT_TEXT_LENGTH).describe(
+    `Local date-time WITHOUT offset, e.g. "2026-03-01T09:00": ${purpose}`,
+  );
 
 export const ExpandRruleInput = z.object({
-  rrule: z
-    .string()
-    .min(1)
-    .describe(
-      'RRULE value, e.g. "FREQ=WEEKLY;BYDAY=MO,WE,FR" or "FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;UNTIL=20261231T235959Z".',
-    ),
+  rrule: boundedString(MAX_RECURRENCE_LINE_LENGTH).describe(
+    'RRULE value, e.g. "FREQ=WEEKLY;BYDAY=MO,WE,FR" or "FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;UNTIL=20261231T235959Z".',
+  ),
   dtstart: localDateTime('the first occurrence, read in "timezone".'),
   timezone: ianaZone("in which dtstart, exdates and the rule's times of day are read."),
   duration_minutes: z

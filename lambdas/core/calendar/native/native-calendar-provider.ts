@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors.js';
+import { echo } from '../../input-limits.js';
 import type { Clock, RandomSource } from '../../ports.js';
 import { type Condition, ConditionFailedError, type DocumentStore } from '../../storage/document-store.js';
 import { queryAll } from '../../storage/query-all.js';
@@ -317,7 +318,7 @@ export class NativeCalendarProvider implements CalendarProvider {
       : undefined;
     if (single) return { kind: 'event', ...itemToEvent(single) };
     if (loaded) return { kind: 'series', ...loaded };
-    throw new DomainError('NOT_FOUND', `No event "${eventId}" in calendar "${calendar.calendar_id}".`, {
+    throw new DomainError('NOT_FOUND', `No event ${echo(eventId)} in calendar "${calendar.calendar_id}".`, {
       event_id: eventId,
       calendar_id: calendar.calendar_id,
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StoredItem } from '../../storage/document-store.js';
+import { clampedIso } from '../../time/instants.js';
 import { CalendarEvent } from '../event.js';
 import { eventTimeMs, type Series } from '../series.js';
 
@@ -44,9 +45,9 @@ export const eventSk = (id: string) => `EVT#${id}`;
 export const seriesSk = (id: string) => `SER#${id}`;
 export const SERIES_PREFIX = 'SER#';
 
-/** Sortable UTC text (fixed width, milliseconds) for sort keys. */
+/** Sortable UTC text (fixed width, milliseconds) for sort keys; padded bounds stay in years 0001–9999. */
 export function sortableUtc(ms: number): string {
-  return new Date(ms).toISOString();
+  return clampedIso(ms);
 }
 
 export const etagOf = (version: number) => `"${version}"`;

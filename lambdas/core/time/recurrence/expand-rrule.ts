@@ -1,6 +1,6 @@
 import { DomainError } from '../../errors.js';
 import { WorkBudget } from '../../work-budget.js';
-import { parseInstant } from '../instants.js';
+import { MAX_INSTANT_MS, MIN_INSTANT_MS, parseInstant } from '../instants.js';
 import { requireZone } from '../zones.js';
 import { fastForwardStart } from './fast-forward.js';
 import { assertDaysCanOccur, pinDtstartDefaults, walkWallClock } from './floating-walk.js';
@@ -16,12 +16,22 @@ export const MAX_INSTANCES = 1000;
 /** Longest instance accepted: one leap year. */
 export const MAX_DURATION_MINUTES = 527_040;
 
+const DAY_MS = 86_400_000;
+
 /**
- * No zone is ever more than 16 h from UTC (local mean time included; ±14 h today), so an
- * instance's wall clock is within 16 h of its instant. Windows given as instants are widened by
- * this much in wall-clock space, then every candidate is checked as a real instant.
+ * The smallest and largest UTC offsets a zone has within a day of an instant. An instance's wall
+ * clock is its instant plus the offset then, so windows given as instants are widened by these in
+ * wall-clock space (then every candidate is checked as a real instant). Widening by the zone's
+ * own offsets, not by the ±16 h any zone could have, keeps a SECONDLY rule from walking 16 hours
+ * of seconds past the window; a day either side covers a transition at the window's edge
+ * (Samoa's 24-hour jump included).
  */
-const MAX_ZONE_OFFSET_MS = 16 * 3_600_000;
+function offsetRange(offsets: ZoneOffsets, epochMs: number): { min: number; max: number } {
+  const seen = [epochMs - DAY_MS, epochMs, epochMs + DAY_MS].map((ms) =>
+    offsets.offsetAt(Math.min(Math.max(ms, MIN_INSTANT_MS), MAX_INSTANT_MS)),
+  );
+  return { min: Math.min(...seen), max: Math.max(...seen) };
+}
 
 export interface ExpandRruleInput {
   /** RFC 5545 RRULE value; an "RRULE:" prefix and any letter case are accepted. */
@@ -138,28 +148,32 @@ export function expandRrule(input: ExpandRruleInput): ExpandRruleResult {
   const pinned = pinDtstartDefaults(rule, dtstart);
   const end = Math.min(rule.until ?? Number.POSITIVE_INFINITY, before);
   const walkFrom = Number.isFinite(after)
-    ? fastForwardStart(pinned, dtstart, after - MAX_ZONE_OFFSET_MS)
+    ? fastForwardStart(pinned, dtstart, after + offsetRange(offsets, after).min)
     : dtstart;
-  const walkUntil = Number.isFinite(end) ? end + MAX_ZONE_OFFSET_MS : undefined;
+  const walkUntil = Number.isFinite(end) ? end + offsetRange(offsets, end).max : undefined;
 
   // One more than the page, to know whether the page is the last and where the next begins.
   const wanted = limit + 1;
   const starts = new Set<number>();
   let latest = Number.NEGATIVE_INFINITY;
-  // Once `wanted` starts are held, none later than the latest of them can make the page.
+  // Once `wanted` starts are held, none later than the latest of them can make the page; no wall
+  // time past `cutoffWall` maps to an instant at or before it.
   let cutoff = Number.POSITIVE_INFINITY;
+  let cutoffWall = Number.POSITIVE_INFINITY;
   walkWallClock(
     pinned,
     walkFrom,
     walkUntil,
     (wall) => {
-      // Every later wall time maps to an instant after wall − 16 h, hence after the cutoff.
-      if (wall - MAX_ZONE_OFFSET_MS > cutoff) return false;
+      if (wall > cutoffWall) return false;
       const start = offsets.toInstant(wall);
       if (start >= after && start <= end && start <= cutoff && !excluded.has(start) && !starts.has(start)) {
         starts.add(start);
         if (start > latest) latest = start;
-        if (starts.size === wanted) cutoff = latest;
+        if (starts.size === wanted) {
+          cutoff = latest;
+          cutoffWall = cutoff + offsetRange(offsets, cutoff).max;
+        }
       }
       return true;
     },

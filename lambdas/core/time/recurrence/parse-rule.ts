@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors.js';
+import { echo, excerpt } from '../../input-limits.js';
 
 /** RFC 5545 frequencies, numbered as rrule numbers them (YEARLY = 0 … SECONDLY = 6). */
 export const FREQUENCIES = [
@@ -81,7 +82,7 @@ function invalid(message: string, part?: string): never {
 }
 
 function parseInteger(part: string, text: string, min: number, max: number, zero: boolean): number {
-  if (!/^[+-]?\d{1,7}$/.test(text)) invalid(`${part} must be a whole number; got "${text}".`, part);
+  if (!/^[+-]?\d{1,7}$/.test(text)) invalid(`${part} must be a whole number; got ${echo(text)}.`, part);
   const value = Number(text);
   if (value < min || value > max || (value === 0 && !zero)) {
     const range = min < 0 ? `${min}…-1 or 1…${max}` : `${min}…${max}`;
@@ -95,7 +96,7 @@ function parseByDay(text: string): ByDay[] {
     const match = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(item.trim());
     if (!match)
       invalid(
-        `BYDAY entry "${item}" is not a weekday: use MO,TU,WE,TH,FR,SA,SU, optionally with an ordinal such as 2TU or -1FR.`,
+        `BYDAY entry ${echo(item)} is not a weekday: use MO,TU,WE,TH,FR,SA,SU, optionally with an ordinal such as 2TU or -1FR.`,
         'BYDAY',
       );
     const weekday = WEEKDAYS.indexOf(match[2] as (typeof WEEKDAYS)[number]);
@@ -112,7 +113,7 @@ function parseUntil(text: string): number {
       : /^\d{8}$/.test(text)
         ? ` It is a date: with a date-time dtstart UNTIL must be a UTC date-time, e.g. "UNTIL=${text}T235959Z".`
         : '';
-    invalid(`UNTIL must be a UTC date-time like "20261231T235959Z"; got "${text}".${hint}`, 'UNTIL');
+    invalid(`UNTIL must be a UTC date-time like "20261231T235959Z"; got ${echo(text)}.${hint}`, 'UNTIL');
   }
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as number[];
   const ms = Date.UTC(year!, month! - 1, day!, hour, minute, second);
@@ -203,10 +204,10 @@ export function parseRule(text: string): RecurrenceRule {
   for (const item of body.split(';')) {
     const [name = '', value, extra] = item.split('=').map((s) => s.trim());
     if (value === undefined || value === '' || extra !== undefined) {
-      invalid(`"${item}" is not NAME=VALUE: separate parts with ";", ${EXAMPLE}.`, name);
+      invalid(`${echo(item)} is not NAME=VALUE: separate parts with ";", ${EXAMPLE}.`, name);
     }
     if (!KNOWN_PARTS.includes(name))
-      invalid(`Unknown rule part "${name}": use ${KNOWN_PARTS.join(', ')}.`, name);
+      invalid(`Unknown rule part ${echo(name)}: use ${KNOWN_PARTS.join(', ')}.`, name);
     if (seen.has(name)) invalid(`${name} appears twice: give each part once.`, name);
     seen.add(name);
     const numeric = NUMERIC_PARTS[name];
@@ -220,7 +221,7 @@ export function parseRule(text: string): RecurrenceRule {
     } else if (name === 'FREQ') {
       rule.freq = FREQUENCIES.indexOf(value as FrequencyName);
       if (rule.freq < 0)
-        invalid(`FREQ=${value} is not a frequency: use one of ${FREQUENCIES.join(', ')}.`, 'FREQ');
+        invalid(`FREQ=${excerpt(value)} is not a frequency: use one of ${FREQUENCIES.join(', ')}.`, 'FREQ');
     } else if (name === 'INTERVAL') {
       rule.interval = parseInteger(name, value, 1, 1_000_000, false);
     } else if (name === 'COUNT') {
@@ -229,7 +230,8 @@ export function parseRule(text: string): RecurrenceRule {
       rule.until = parseUntil(value);
     } else if (name === 'WKST') {
       rule.wkst = WEEKDAYS.indexOf(value as (typeof WEEKDAYS)[number]);
-      if (rule.wkst < 0) invalid(`WKST=${value} is not a weekday: use MO, TU, WE, TH, FR, SA or SU.`, 'WKST');
+      if (rule.wkst < 0)
+        invalid(`WKST=${excerpt(value)} is not a weekday: use MO, TU, WE, TH, FR, SA or SU.`, 'WKST');
     } else {
       const days = parseByDay(value);
       rule.byday = days.filter(

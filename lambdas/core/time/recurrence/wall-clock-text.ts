@@ -81,7 +81,7 @@ function civilFromDays(days: number): [number, number, number] {
 /**
  * "YYYY-MM-DDTHH:mm:ss" (plus ".SSS" when milliseconds are not zero) for wall or epoch
  * milliseconds, matching `formatInstant` in ../instants.ts. Written out by hand, without a Date
- * or luxon DateTime per call, because it runs three times per instance: with Date getters it
+ * or luxon DateTime per call (OUT_OF_RANGE outside years 0001–9999), because it runs three times per instance: with Date getters it
  * took ~0.7 µs a call, a quarter of a 720-instance expansion (bench/expand-rrule.bench.ts).
  *
  * @example
@@ -90,6 +90,13 @@ function civilFromDays(days: number): [number, number, number] {
 export function formatWallClock(ms: number): string {
   const days = Math.floor(ms / DAY_MS);
   const [year, month, day] = civilFromDays(days);
+  if (year < 1 || year > 9999) {
+    // An instance (or its end) past what RFC 3339 can write: an error with a code, as formatInstant.
+    throw new DomainError(
+      'OUT_OF_RANGE',
+      'The result falls outside years 0001–9999, which RFC 3339 can express: use instants further from those bounds.',
+    );
+  }
   const ofDay = ms - days * DAY_MS;
   const seconds = Math.floor(ofDay / 1000);
   const millis = ofDay - seconds * 1000;

@@ -1,5 +1,6 @@
 import { DateTime, type Zone } from 'luxon';
 import { DomainError } from '../../errors.js';
+import { echo } from '../../input-limits.js';
 import type { TimeDeps } from '../../ports.js';
 import { formatInstant, formatUtc, parseInstant } from '../instants.js';
 import { effectiveZone } from '../zones.js';
@@ -118,6 +119,14 @@ export function resolveDatetime(deps: TimeDeps, input: ResolveDatetimeInput): Re
     exact !== null
       ? { instant: exact, category: 'passthrough' as const, families: [] }
       : parseExpression(text, ctx);
+  const local = instant.setZone(zone);
+  if (!local.isValid || local.year < 1 || local.year > 9999) {
+    throw new DomainError(
+      'OUT_OF_RANGE',
+      `${echo(input.expression)} falls outside the years 0001–9999 that RFC 3339 can express.`,
+      { expression: input.expression },
+    );
+  }
   const { resolved_utc, resolved_local, interpretation } = readingOf(instant, zone, input.expression);
   const { rules, alternatives } = alternativeReadings(text, ctx, instant, families);
   return {

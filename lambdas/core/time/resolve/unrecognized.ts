@@ -1,4 +1,5 @@
 import { DomainError } from '../../errors.js';
+import { echo } from '../../input-limits.js';
 
 /** Every supported form with examples: the error message lists them so a caller can rephrase. */
 export const SUPPORTED_FORMS: ReadonlyArray<{ category: string; examples: readonly string[] }> = [
@@ -42,7 +43,7 @@ export function unrecognizedExpression(expression: string, understood: readonly 
     understood.length > 0 ? ` Only ${understood.join(' and ')} could be read, not the whole text.` : '';
   return new DomainError(
     'UNRECOGNIZED_EXPRESSION',
-    `Cannot read "${expression}" as a date or time.${partial} Rephrase it as one of the supported forms — ${FORMS_TEXT} — or pass an RFC 3339 timestamp.`,
+    `Cannot read ${echo(expression)} as a date or time.${partial} Rephrase it as one of the supported forms — ${FORMS_TEXT} — or pass an RFC 3339 timestamp.`,
     { expression, understood, supported: SUPPORTED_FORMS },
   );
 }

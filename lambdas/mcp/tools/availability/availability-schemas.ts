@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MAX_SHORT_TEXT_LENGTH } from '../../../core/input-limits.js';
+import { boundedString, ianaZone } from '../../schemas.js';
 
 /** Inputs and outputs shared by the availability tools. */
 
@@ -7,8 +9,7 @@ function bufferInput(purpose: string) {
 }
 
 export const slotOptionsInput = {
-  working_hours: z
-    .string()
+  working_hours: boundedString(MAX_SHORT_TEXT_LENGTH)
     .regex(/^\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}$/, 'expected "HH:MM-HH:MM", e.g. "09:00-17:00"')
     .optional()
     .describe('Hours to stay within each working day, e.g. "09:00-17:00" ("22:00-06:00" spans midnight).'),
@@ -18,11 +19,7 @@ export const slotOptionsInput = {
     .max(7)
     .optional()
     .describe('ISO weekdays for working_hours, 1 = Monday; default 1–5.'),
-  timezone: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("IANA zone of working_hours and the *_local times; default the calendar's zone."),
+  timezone: ianaZone("of working_hours and the *_local times; default the calendar's zone.").optional(),
   buffer_minutes: bufferInput('Minutes kept clear before and after every busy event.'),
   buffer_before_minutes: bufferInput(
     'Minutes kept clear before every busy event (overrides buffer_minutes).',

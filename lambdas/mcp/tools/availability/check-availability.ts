@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkAvailability } from '../../../core/availability/availability-queries.js';
-import { rfc3339 } from '../../schemas.js';
+import { calendarIdString, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { AVAILABILITY_READ, FreshnessOutput, LocalSpanOutput } from './availability-schemas.js';
 
@@ -11,7 +11,7 @@ export const checkAvailabilityTool = defineTool({
     'Whether one slot of a calendar is free of events and booking holds (touching edges do not conflict), ' +
     'with the conflicts in UTC and local time. Not a reservation: book_slot reserves.',
   input: z.object({
-    calendar_id: z.string().min(1).describe('Calendar id from list_calendars.'),
+    calendar_id: calendarIdString().describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the slot'),
     end: rfc3339('end of the slot'),
   }),

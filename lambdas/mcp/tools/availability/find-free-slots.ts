@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findFreeSlots } from '../../../core/availability/availability-queries.js';
-import { outputFormat, rfc3339 } from '../../schemas.js';
+import { calendarIdString, outputFormat, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { AVAILABILITY_READ, FreshnessOutput, SlotOutput, slotOptionsInput } from './availability-schemas.js';
 
@@ -14,7 +14,7 @@ export const findFreeSlotsTool = defineTool({
     "and local (timezone, else the calendar's) with the weekday. Free, cancelled and declined events do not " +
     'block. "freshness": synced copy (and its age) or live.',
   input: z.object({
-    calendar_id: z.string().min(1).describe('Calendar id from list_calendars.'),
+    calendar_id: calendarIdString().describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the search window'),
     end: rfc3339('end of the search window'),
     slot_minutes: z

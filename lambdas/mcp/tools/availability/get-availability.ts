@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { getAvailability } from '../../../core/availability/availability-queries.js';
-import { outputFormat, rfc3339 } from '../../schemas.js';
+import { calendarIdString, outputFormat, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   AVAILABILITY_READ,
@@ -28,7 +28,7 @@ export const getAvailabilityTool = defineTool({
       .max(1440)
       .default(30)
       .describe('Shortest free slot reported.'),
-    calendar_ids: z.array(z.string().min(1)).min(1).max(50).optional().describe('Calendars to merge.'),
+    calendar_ids: z.array(calendarIdString()).min(1).max(50).optional().describe('Calendars to merge.'),
     ...slotOptionsInput,
     format: outputFormat,
   }),

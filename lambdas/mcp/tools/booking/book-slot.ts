@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { slotTakenWithSuggestions } from '../../../core/availability/alternative-slots.js';
 import { eventTimeInstant } from '../../../core/calendar/event-time.js';
 import { isDomainError } from '../../../core/errors.js';
+import { calendarIdString, emailAddress } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { eventTimeInput, RequestedEventOutput, returnEventInput } from '../calendar/calendar-schemas.js';
 
@@ -15,14 +16,14 @@ export const bookSlotTool = defineTool({
     'details.suggestions: next free slots of the same length), LOCK_CONTENDED (retry after ' +
     'details.retry_after_seconds), PROVIDER_ERROR (nothing booked; retry later), CONTENT_REJECTED.',
   input: z.object({
-    calendar_id: z.string().min(1).describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
+    calendar_id: calendarIdString().describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
     start: eventTimeInput,
     end: eventTimeInput.describe(
       'End of the slot (after start, at most 7 days later), in the same forms as start.',
     ),
     summary: z.string().min(1).max(1024).describe('Event title.'),
     description: z.string().max(8192).optional().describe('Event description (plain text).'),
-    attendees: z.array(z.string().email()).max(200).optional().describe('Attendee email addresses.'),
+    attendees: z.array(emailAddress).max(200).optional().describe('Attendee email addresses.'),
     idempotency_key: z
       .string()
       .min(1)

@@ -10,25 +10,25 @@ import {
 } from '../../../core/calendar/event.js';
 import { EventTimeInput } from '../../../core/calendar/event-time.js';
 import type { EventView } from '../../../core/calendar/event-view.js';
+import { MAX_RECURRENCE_LINE_LENGTH, MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
+import { boundedString, calendarIdString, emailAddress, eventIdString } from '../../schemas.js';
 
 /** Shared input and output pieces of the calendar tools, described once. */
 
-export const calendarIdInput = z
-  .string()
-  .min(1)
-  .describe('From list_calendars; omit for your primary calendar.');
+export const calendarIdInput = calendarIdString().describe(
+  'From list_calendars; omit for your primary calendar.',
+);
 
-export const eventIdInput = z
-  .string()
-  .min(1)
-  .describe('Event id from list_events; an occurrence\'s is "<series id>_<start>".');
+export const eventIdInput = eventIdString().describe(
+  'Event id from list_events; an occurrence\'s is "<series id>_<start>".',
+);
 
 export const eventTimeInput = EventTimeInput.describe(
   '{date_time, time_zone?} (no offset: read in time_zone, else the calendar\'s), all-day {date} (end exclusive), or a string: "2026-11-26T09:00:00Z", "2026-11-26".',
 );
 
 export const attendeeEmails = z
-  .array(z.string().email())
+  .array(emailAddress)
   .max(200)
   .describe('Attendee emails; on update, the whole new list (manage_attendees adds or removes).');
 
@@ -36,10 +36,9 @@ export const scopeInput = EditScope.default('this').describe(
   'For an occurrence of a series: "this", "following" (splits the series) or "all".',
 );
 
-export const ifMatchInput = z
-  .string()
-  .min(1)
-  .describe('The etag you read: STALE_WRITE if the event changed since.');
+export const ifMatchInput = boundedString(MAX_TOKEN_LENGTH).describe(
+  'The etag you read: STALE_WRITE if the event changed since.',
+);
 
 /** Editable event fields, all optional (a patch), in tool form: attendees as emails. */
 export const eventFieldsInput = {
@@ -59,7 +58,7 @@ export const eventFieldsInput = {
     .regex(/^([1-9]|1[01])$/)
     .describe('Color id 1–11.'),
   recurrence: z
-    .array(z.string())
+    .array(z.string().max(MAX_RECURRENCE_LINE_LENGTH))
     .max(20)
     .describe('RFC 5545 lines, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=10"].'),
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requireZone } from '../../../core/time/zones.js';
+import { calendarIdString, emailAddress, ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 
 export const createCalendarTool = defineTool({
@@ -11,17 +12,14 @@ export const createCalendarTool = defineTool({
   input: z.object({
     summary: z.string().min(1).max(256).describe('Calendar name.'),
     description: z.string().max(2048).optional().describe('Plain text.'),
-    time_zone: z.string().optional().describe('IANA zone of the calendar, e.g. "America/Los_Angeles".'),
-    owner_email: z
-      .string()
-      .email()
+    time_zone: ianaZone('of the calendar.').optional(),
+    owner_email: emailAddress
       .optional()
       .describe(
-        'Native calendars only: the email address of the person whose calendar this is, e.g. "ann@example.com". ' +
-          'Events where that attendee declined then do not count as busy. Google and CalDAV know their owner.',
+        'Native calendars only: whose calendar this is, e.g. "ann@example.com"; events that person declined ' +
+          'do not count as busy. Google and CalDAV know their owner.',
       ),
-    calendar_id: z
-      .string()
+    calendar_id: calendarIdString()
       .optional()
       .describe(
         'An existing calendar on the account that should own the new one; omit for a native calendar.',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findFreeTime } from '../../../core/calendar/free-busy.js';
-import { rfc3339 } from '../../schemas.js';
+import { calendarIdString, rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 import { FreshnessOutput, LocalSpanOutput } from '../availability/availability-schemas.js';
 
@@ -12,7 +12,7 @@ export const findFreeTimeTool = defineTool({
     "blocks between start and end, in UTC and on the calendar's clock with the weekday. Free, cancelled and " +
     'declined events do not count. "freshness": synced copy (and its age) or live.',
   input: z.object({
-    calendar_ids: z.array(z.string().min(1)).min(1).max(50).optional().describe('Calendars to check.'),
+    calendar_ids: z.array(calendarIdString()).min(1).max(50).optional().describe('Calendars to check.'),
     start: rfc3339('start of the range'),
     end: rfc3339('end of the range'),
   }),

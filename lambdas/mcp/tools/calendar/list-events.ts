@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_LIST_RESULTS, listEvents, MAX_LIST_RESULTS } from '../../../core/calendar/event-listing.js';
-import { outputFormat, rfc3339 } from '../../schemas.js';
+import { MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
+import { boundedString, outputFormat, rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 import { calendarIdInput, EventViewOutput } from './calendar-schemas.js';
 import { eventRow } from './event-rows.js';
@@ -23,7 +24,9 @@ export const listEventsTool = defineTool({
       .max(MAX_LIST_RESULTS)
       .default(DEFAULT_LIST_RESULTS)
       .describe('Events per page (1–2500).'),
-    page_token: z.string().optional().describe('next_page_token from the previous page of the same query.'),
+    page_token: boundedString(MAX_TOKEN_LENGTH)
+      .optional()
+      .describe('next_page_token from the previous page of the same query.'),
     single_events: z.boolean().default(true).describe('Expand series into occurrences.'),
     order_by: z.enum(['start_time', 'updated']).default('start_time'),
     query: z

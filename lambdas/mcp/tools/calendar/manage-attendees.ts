@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddress } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   calendarIdInput,
@@ -8,7 +9,7 @@ import {
   returnEventInput,
 } from './calendar-schemas.js';
 
-const emails = z.array(z.string().email()).max(100).default([]);
+const emails = z.array(emailAddress).max(100).default([]);
 
 export const manageAttendeesTool = defineTool({
   name: 'manage_attendees',

@@ -1,0 +1,270 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CallToolResultSchema, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
+import { fixedClock } from '../../lambdas/core/ports.js';
+import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
+import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
+
+const ALL_TOOLS = Object.values(TOOLSETS).flat();
+
+import { type JsonSchema, type StringPools, schemaArbitrary } from '../support/json-schema-arbitrary.js';
+import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
+import { poolsWithIds } from './tool-fuzz-pools.js';
+
+/**
+ * Every tool, called through the real server with arguments generated from its published
+ * inputSchema and with mutations of a valid call. Only three outcomes are acceptable: a result
+ * that matches the tool's outputSchema, an isError result with a stable code, or JSON-RPC -32602.
+ * Never -32603, never an error that repeats a long input in full, never a call that takes seconds.
+ *
+ * MERIDIAN_FUZZ_RUNS (default 12) sets the cases per tool for each of the two generators;
+ * MERIDIAN_FUZZ_TOOLS (comma-separated names) limits a long run to some tools.
+ */
+const RUNS = Number(process.env.MERIDIAN_FUZZ_RUNS ?? 12);
+const ONLY = process.env.MERIDIAN_FUZZ_TOOLS?.split(',').filter(Boolean);
+/** A call slower than this is a finding: a 4 MB zone name once held the server for 13 s. */
+const SLOW_CALL_MS = 5_000;
+/** Longest run of an input string an error message may repeat. */
+const ECHO_LIMIT = 200;
+
+/** A timestamp with a year RFC 3339 cannot write: 0000, five digits, or signed. */
+const OUT_OF_RANGE_TIMESTAMP = /^([+-]\d{4,}|\d{5,}|0000)-\d{2}-\d{2}T/;
+/** Output fields that hold timestamps (free text such as a summary may look like one). */
+const TIMESTAMP_KEY =
+  /^(start|end|utc|local|date_time|original|next_after|created|updated)$|_(utc|local|start|end|at|time|transition)$/;
+
+/** Every timestamp-valued string in a tool's output, with its key. */
+function timestamps(value: unknown, key = ''): string[] {
+  if (typeof value === 'string') return TIMESTAMP_KEY.test(key) ? [value] : [];
+  if (typeof value !== 'object' || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => timestamps(item, key));
+  return Object.entries(value).flatMap(([name, item]) => timestamps(item, name));
+}
+
+type Outcome = 'result' | 'invalid_params' | `isError:${string}`;
+
+const CALENDAR_FREE = new Set([
+  'get_temporal_context',
+  'resolve_datetime',
+  'convert_timezone',
+  'compute_duration',
+  'adjust_timestamp',
+  'expand_rrule',
+]);
+
+function seedCalls(calendarId: string, eventId: string, seriesId: string): Record<string, object> {
+  const window = { start: '2026-03-02T00:00:00Z', end: '2026-03-09T00:00:00Z' };
+  return {
+    get_temporal_context: { timezone: 'Europe/London' },
+    resolve_datetime: { expression: 'next Tuesday at 2pm', timezone: 'America/New_York' },
+    convert_timezone: { datetime: '2026-03-08T06:30:00Z', target_timezone: 'America/New_York' },
+    compute_duration: { start: '2026-03-01T00:00:00Z', end: '2026-03-09T00:00:00-04:00' },
+    adjust_timestamp: {
+      datetime: '2026-03-08T01:00:00-05:00',
+      adjustment: '+1d',
+      timezone: 'America/New_York',
+    },
+    expand_rrule: {
+      rrule: 'FREQ=WEEKLY;BYDAY=MO,WE',
+      dtstart: '2026-03-02T09:00:00',
+      timezone: 'Europe/Berlin',
+    },
+    list_calendars: { format: 'json' },
+    list_events: { calendar_id: calendarId, ...window },
+    get_event: { calendar_id: calendarId, event_id: eventId },
+    create_event: {
+      calendar_id: calendarId,
+      summary: 'Fuzz',
+      start: { date_time: '2026-03-03T10:00:00Z' },
+      end: { date_time: '2026-03-03T11:00:00Z' },
+    },
+    update_event: { calendar_id: calendarId, event_id: eventId, location: 'Room 2' },
+    batch_update_events: { calendar_id: calendarId, updates: [{ event_id: eventId, location: 'Room 3' }] },
+    delete_event: { calendar_id: calendarId, event_id: `${seriesId}_20260304T140000Z` },
+    quick_add_event: { calendar_id: calendarId, text: 'Lunch with Alice tomorrow at noon' },
+    create_calendar: { summary: 'Fuzz calendar', time_zone: 'Asia/Kathmandu' },
+    manage_attendees: { calendar_id: calendarId, event_id: eventId, add_attendees: ['bob@example.com'] },
+    find_free_time: { calendar_ids: [calendarId], ...window },
+    find_free_slots: { calendar_id: calendarId, ...window, working_hours: '09:00-17:00' },
+    check_availability: {
+      calendar_id: calendarId,
+      start: '2026-03-02T10:00:00Z',
+      end: '2026-03-02T11:00:00Z',
+    },
+    get_availability: { calendar_ids: [calendarId], ...window },
+    book_slot: {
+      calendar_id: calendarId,
+      start: '2026-03-05T10:00:00Z',
+      end: '2026-03-05T11:00:00Z',
+      summary: 'Fuzz',
+    },
+  };
+}
+
+/** Arguments that are not an object at all: the request itself is malformed. */
+const notAnObject = fc.oneof(
+  fc.string(),
+  fc.array(fc.jsonValue({ maxDepth: 1 })),
+  fc.integer(),
+  fc.boolean(),
+);
+
+/** One change to a valid call: a field dropped, replaced by a pooled or random value, or added. */
+function mutationOf(seed: Record<string, unknown>, pools: StringPools): fc.Arbitrary<unknown> {
+  const keys = Object.keys(seed);
+  const pooled = fc.constantFrom(...Object.values(pools).flat());
+  const value = fc.oneof(
+    { weight: 3, arbitrary: pooled },
+    fc.jsonValue({ maxDepth: 2 }),
+    pooled.map((text) => ({ date_time: text })),
+    pooled.map((text) => [text]),
+  );
+  return fc.oneof(
+    { weight: 2, arbitrary: fc.constantFrom(...keys).map((key) => ({ ...seed, [key]: undefined })) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...keys), fc.constantFrom(...keys), value)
+        .map(([key, other, replacement]) => {
+          const fieldPool = pools[key];
+          return { ...seed, [key]: replacement, ...(fieldPool ? { [other]: seed[other] } : {}) };
+        }),
+    },
+    { weight: 2, arbitrary: fc.tuple(fc.string(), value).map(([key, extra]) => ({ ...seed, [key]: extra })) },
+    { weight: 1, arbitrary: notAnObject },
+  );
+}
+
+/** Every string of at least ECHO_LIMIT characters inside `value`. */
+function longStrings(value: unknown): string[] {
+  if (typeof value === 'string') return value.length >= ECHO_LIMIT ? [value] : [];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.values(value).flatMap(longStrings);
+}
+
+describe('every tool under generated and mutated arguments', () => {
+  let runtime: TestRuntime;
+  let client: Client;
+  let tools: Tool[];
+  let seeds: Record<string, object>;
+  let pools: StringPools;
+  const tally = new Map<string, Map<Outcome, number>>();
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({
+      clock: fixedClock('2026-03-01T12:00:00Z'),
+      defaultTimezone: 'America/New_York',
+    });
+    const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
+      name: 'Fuzz',
+      time_zone: 'America/New_York',
+    });
+    const event = await runtime.calendars.createEvent(LOCAL_OWNER, calendar.id, {
+      summary: 'One-off',
+      start: { date_time: '2026-03-02T15:00:00Z' },
+      end: { date_time: '2026-03-02T16:00:00Z' },
+    });
+    const series = await runtime.calendars.createEvent(LOCAL_OWNER, calendar.id, {
+      summary: 'Standup',
+      start: { date_time: '2026-03-02T09:00:00-05:00', time_zone: 'America/New_York' },
+      end: { date_time: '2026-03-02T09:15:00-05:00', time_zone: 'America/New_York' },
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=30'],
+    });
+    seeds = seedCalls(calendar.id, event.id, series.id);
+    pools = poolsWithIds(calendar.id, [event.id, series.id]);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
+    client = new Client({ name: 'fuzz', version: '1.0.0' });
+    await client.connect(clientSide);
+    tools = (await client.listTools()).tools;
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await runtime?.close();
+    for (const [tool, outcomes] of tally) {
+      const total = [...outcomes.values()].reduce((sum, n) => sum + n, 0);
+      console.log(`fuzz ${tool}: ${total} calls`, Object.fromEntries(outcomes));
+    }
+  });
+
+  async function callAndClassify(name: string, args: unknown): Promise<Outcome> {
+    const started = performance.now();
+    let outcome: Outcome;
+    try {
+      const result = await client.request(
+        { method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } },
+        CallToolResultSchema,
+      );
+      const [first] = result.content;
+      const text = first?.type === 'text' ? first.text : '';
+      if (result.isError) {
+        const code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+        expect(code, text.slice(0, 500)).toMatch(/^[A-Z][A-Z_]+$/);
+        for (const long of longStrings(args)) expect(text).not.toContain(long.slice(0, ECHO_LIMIT));
+        outcome = `isError:${code as string}`;
+      } else {
+        const definition = ALL_TOOLS.find((tool) => tool.name === name)!;
+        const output = definition.output.safeParse(result.structuredContent);
+        expect(output.success, JSON.stringify(output.error?.issues)).toBe(true);
+        // Every timestamp a tool returns is RFC 3339: four-digit years 0001–9999.
+        for (const timestamp of timestamps(result.structuredContent)) {
+          expect(timestamp).not.toMatch(OUT_OF_RANGE_TIMESTAMP);
+        }
+        outcome = 'result';
+      }
+    } catch (error) {
+      const described = `${name}(${JSON.stringify(args)?.slice(0, 300)}) → ${String(error)}`;
+      expect(error instanceof McpError && error.code === ErrorCode.InvalidParams, described).toBe(true);
+      expect((error as McpError).message.length, described).toBeLessThan(1000);
+      outcome = 'invalid_params';
+    }
+    expect(performance.now() - started, `${name} took too long`).toBeLessThan(SLOW_CALL_MS);
+    const outcomes = tally.get(name) ?? new Map<Outcome, number>();
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    tally.set(name, outcomes);
+    return outcome;
+  }
+
+  const names = ALL_TOOLS.map((tool) => tool.name).filter((name) => !ONLY || ONLY.includes(name));
+  // Calendar tools write (events, calendars, bookings); a long run gives them a tenth of the cases.
+  const runsFor = (name: string) => (CALENDAR_FREE.has(name) || RUNS <= 50 ? RUNS : Math.ceil(RUNS / 10));
+
+  // Before any fuzzing: fuzzed calls may delete the events these calls name.
+  it('answers a valid call of every tool with a result', async () => {
+    for (const tool of ALL_TOOLS)
+      expect(await callAndClassify(tool.name, seeds[tool.name]), tool.name).toBe('result');
+  });
+
+  it.each(names)(
+    '%s answers arguments generated from its inputSchema',
+    async (name) => {
+      const schema = tools.find((tool) => tool.name === name)!.inputSchema as JsonSchema;
+      const args = schemaArbitrary(schema, '', { pools, maxArrayItems: 3 });
+      await fc.assert(
+        fc.asyncProperty(args, async (value) => {
+          await callAndClassify(name, value);
+        }),
+        { numRuns: runsFor(name) },
+      );
+    },
+    600_000,
+  );
+
+  it.each(names)(
+    '%s answers mutations of a valid call',
+    async (name) => {
+      const seed = seeds[name] as Record<string, unknown>;
+      await fc.assert(
+        fc.asyncProperty(mutationOf(seed, pools), async (value) => {
+          await callAndClassify(name, value);
+        }),
+        { numRuns: runsFor(name) },
+      );
+    },
+    600_000,
+  );
+});
