@@ -6,8 +6,12 @@ import {
   type StoredItem,
 } from '../storage/document-store.js';
 
-/** Attempts before giving up on a record that other writers keep changing. */
-const MAX_ATTEMPTS = 5;
+/**
+ * Attempts before giving up on a record that other writers keep changing. Every lost race means
+ * another writer won, so N concurrent writers need at most N attempts each; 20 covers any
+ * realistic number of agents editing one rule at once.
+ */
+const MAX_ATTEMPTS = 20;
 
 /**
  * Read → change → write conditioned on the `version` read (`eq version n`), so two writers never
