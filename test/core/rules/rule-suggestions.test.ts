@@ -129,7 +129,7 @@ describe('RulesService: suggestions and rules from descriptions (on dynalite)', 
 
       const rule = await fixture.service.createRule({ proposal_id: draft.proposal_id });
 
-      expect(draft.query).toBe('time-of-day:>=16:00 email:bob@acme.com (day-of-week:mon OR day-of-week:fri)');
+      expect(draft.query).toBe('time-of-day:>=16:00 email:bob@acme.com day-of-week:mon OR day-of-week:fri');
       expect(rule).toMatchObject({ query: draft.query, project_id: acme });
     });
 
