@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessStore } from '../../../lambdas/core/access/access-store.js';
 import { LOCAL_OWNER, type Principal } from '../../../lambdas/core/access/rights.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
+import { timesheetCsv } from '../../../lambdas/core/rules/timesheet-csv.js';
 import { type RulesFixture, startRulesFixture, withGuests } from './rules-fixture.js';
 
 /**
@@ -176,6 +177,24 @@ describe('RulesService: preview, pins, explanations, timesheets (on dynalite)', 
         events: 1,
         clusters: [{ label: 'focus time', events: 1, minutes: 120 }],
       });
+    });
+
+    it('renders the timesheet as CSV with project names, quoting what needs it', async () => {
+      await fixture.service.projects.update(internal, { name: 'Internal, "ops"' });
+      const sheet = await fixture.service.getTimesheet(LOCAL_OWNER, {
+        start: '2026-10-26T00:00:00+01:00',
+        end: '2026-11-23T00:00:00+01:00',
+      });
+      const names = new Map((await fixture.service.projects.list()).map((p) => [p.project_id, p.name]));
+
+      expect(timesheetCsv(sheet, (key) => names.get(key)).split('\r\n')).toEqual([
+        'key,label,raw_minutes,rounded_minutes,billable_minutes,events',
+        'unclassified,unclassified,120,120,0,1',
+        `${acme},Acme,100,120,120,4`,
+        `${internal},"Internal, ""ops""",60,60,0,1`,
+        'total,Total,280,300,120,6',
+        '',
+      ]);
     });
 
     it('groups by day in the zone, counts all-day events only when asked, and filters projects', async () => {
