@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { Clock } from '../ports.js';
+import type { DocumentStore } from '../storage/document-store.js';
+import { queryAll } from '../storage/query-all.js';
+
+/** An event, or a whole series, classified into a project by hand. Pins beat rules. */
+export const Pin = z.object({
+  calendar_id: z.string(),
+  scope: z.enum(['event', 'series']),
+  /** The event id (scope `event`) or the series master's id (scope `series`). */
+  target_id: z.string(),
+  project_id: z.string(),
+  pinned_at: z.string(),
+});
+export type Pin = z.infer<typeof Pin>;
+
+const pinPk = (calendarId: string) => `PIN#${calendarId}`;
+const pinSk = (scope: Pin['scope'], targetId: string) => `${scope === 'event' ? 'EVT' : 'SER'}#${targetId}`;
+
+/** The pins of one calendar, looked up by event: its own pin first, else its series' pin. */
+export class CalendarPins {
+  private readonly byKey: ReadonlyMap<string, Pin>;
+
+  constructor(private readonly pins: readonly Pin[]) {
+    this.byKey = new Map(pins.map((p) => [pinSk(p.scope, p.target_id), p]));
+  }
+
+  pinOf(event: { id: string; recurring_event_id?: string | undefined }): Pin | undefined {
+    return (
+      this.byKey.get(pinSk('event', event.id)) ??
+      (event.recurring_event_id ? this.byKey.get(pinSk('series', event.recurring_event_id)) : undefined)
+    );
+  }
+
+  all(): readonly Pin[] {
+    return this.pins;
+  }
+}
+
+/**
+ * Pins in the document store, one partition per calendar (see docs/data-model.md), so the pins
+ * of the calendars being classified are one query each. A second pin of the same target replaces
+ * the first: the latest hand classification is the one meant.
+ */
+export class PinStore {
+  constructor(private readonly deps: { store: DocumentStore; clock: Clock }) {}
+
+  async pin(input: Omit<Pin, 'pinned_at'>): Promise<Pin> {
+    const pin = Pin.parse({ ...input, pinned_at: this.deps.clock.now().toISOString() });
+    await this.deps.store.put({ pk: pinPk(pin.calendar_id), sk: pinSk(pin.scope, pin.target_id), ...pin });
+    return pin;
+  }
+
+  async unpin(calendarId: string, scope: Pin['scope'], targetId: string): Promise<void> {
+    await this.deps.store.delete({ pk: pinPk(calendarId), sk: pinSk(scope, targetId) });
+  }
+
+  async ofCalendar(calendarId: string): Promise<CalendarPins> {
+    const items = await queryAll(this.deps.store, { partition: pinPk(calendarId), consistent: true });
+    return new CalendarPins(items.map((item) => Pin.parse(item)));
+  }
+}

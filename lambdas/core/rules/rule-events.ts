@@ -1,0 +1,111 @@
+import type { Principal } from '../access/rights.js';
+import type { CalendarRecord } from '../calendar/calendar-registry.js';
+import type { CalendarService } from '../calendar/calendar-service.js';
+import { MAX_WINDOW_DAYS } from '../calendar/event-listing.js';
+import type { EventView } from '../calendar/event-view.js';
+import { mapWithConcurrency } from '../concurrency.js';
+import { DomainError } from '../errors.js';
+import { parseInstant } from '../time/instants.js';
+import { checkWindow } from '../time/window.js';
+import type { ClassifiableEvent } from './classifiable-event.js';
+import { toClassifiable } from './to-classifiable.js';
+
+/** One occurrence as rules and timesheets see it: the view, its calendar, and its facts. */
+export interface RuleEvent {
+  readonly view: EventView;
+  readonly calendar: CalendarRecord;
+  readonly facts: ClassifiableEvent;
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
+export interface EventWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Enough for 90 days of 50 busy calendars; past it a report asks for a narrower window. */
+export const MAX_RULE_EVENTS = 100_000;
+const PAGE = 2500;
+const CALENDAR_CONCURRENCY = 8;
+
+/**
+ * The window a rules call reads: the given bounds, else the `defaultDays` up to now (rules look
+ * back at time spent). INVALID_DATETIME / INVALID_INPUT name the field to fix.
+ */
+export function ruleWindow(
+  now: Date,
+  input: { start?: string | undefined; end?: string | undefined },
+  defaultDays = 30,
+): EventWindow {
+  const to = input.end ? parseInstant(input.end, 'end').toMillis() : now.getTime();
+  const from = input.start ? parseInstant(input.start, 'start').toMillis() : to - defaultDays * DAY_MS;
+  return checkWindow(from, to, MAX_WINDOW_DAYS);
+}
+
+/**
+ * Every occurrence in the window on the given calendars (each checked for read), else on every
+ * calendar the principal may read — the list_events path, paged through to the end. The calendar
+ * owner (whose `response` rules read) is the attendee the provider marked `self`, else the
+ * calendar's configured owner.
+ */
+export async function readRuleEvents(
+  calendars: CalendarService,
+  principal: Principal,
+  window: EventWindow,
+  calendarIds?: readonly string[],
+): Promise<{ events: RuleEvent[]; calendars: CalendarRecord[] }> {
+  const records =
+    calendarIds && calendarIds.length > 0
+      ? await Promise.all(calendarIds.map((id) => calendars.calendarFor(principal, id, 'read')))
+      : await calendars.requireReadableCalendars(principal);
+  const perCalendar = await mapWithConcurrency(records, CALENDAR_CONCURRENCY, (record) =>
+    readCalendar(calendars, record, window),
+  );
+  const events = perCalendar.flat();
+  return { events, calendars: records };
+}
+
+async function readCalendar(
+  calendars: CalendarService,
+  record: CalendarRecord,
+  window: EventWindow,
+): Promise<RuleEvent[]> {
+  const { provider, ref } = await calendars.providerFor(record);
+  const events: RuleEvent[] = [];
+  let token: string | undefined;
+  do {
+    const page = await provider.listEvents(ref, {
+      start: new Date(window.from).toISOString(),
+      end: new Date(window.to).toISOString(),
+      single_events: true,
+      max_results: PAGE,
+      ...(token ? { page_token: token } : {}),
+    });
+    for (const event of page.events) events.push(toRuleEvent(calendars.view(record, event), record));
+    token = page.next_page_token;
+    if (events.length > MAX_RULE_EVENTS) throw tooManyEvents();
+  } while (token);
+  return events;
+}
+
+/** The rule view of one event read from a calendar. */
+export function toRuleEvent(view: EventView, calendar: CalendarRecord): RuleEvent {
+  const ownerEmail = view.attendees.find((a) => a.self)?.email ?? calendar.owner_email;
+  return {
+    view,
+    calendar,
+    facts: toClassifiable(view, { name: calendar.name, ownerEmail }),
+    startMs: Date.parse(view.start_utc),
+    endMs: Date.parse(view.end_utc),
+  };
+}
+
+function tooManyEvents(): DomainError {
+  return new DomainError(
+    'WORK_LIMIT_EXCEEDED',
+    `More than ${MAX_RULE_EVENTS} events in the window on one calendar: narrow start/end or pass calendar_ids.`,
+    { field: 'start', limit: MAX_RULE_EVENTS },
+  );
+}

@@ -1,0 +1,83 @@
+import { type CompiledRule, compareRules, rankMatches } from './classify.js';
+import type { RuleContext } from './rule-context.js';
+import type { RuleEvent } from './rule-events.js';
+
+export interface RuleOutcome {
+  rule_id: string;
+  project_id: string;
+  query: string;
+  weight: number;
+  conditions: number;
+  created_at: string;
+}
+
+export interface Explanation {
+  event_id: string;
+  calendar_id: string;
+  summary: string;
+  project_id: string | null;
+  decided_by: 'pin' | 'rule' | 'none';
+  pin?: { scope: 'event' | 'series'; target_id: string; pinned_at: string };
+  winner?: RuleOutcome;
+  /** Every other matching rule, with why it lost. */
+  others: (RuleOutcome & { lost_because: string })[];
+}
+
+/** Why `loser` ranks below `winner`, in the conflict order: weight, conditions, age, id. */
+export function whyLost(loser: CompiledRule, winner: CompiledRule): string {
+  if (loser.weight !== winner.weight)
+    return `lower weight (${loser.weight}) than rule ${winner.rule_id} (${winner.weight})`;
+  if (loser.conditions !== winner.conditions)
+    return `same weight, fewer conditions (${loser.conditions}) than rule ${winner.rule_id} (${winner.conditions})`;
+  if (loser.created_at !== winner.created_at)
+    return `same weight and conditions; rule ${winner.rule_id} is newer`;
+  return `a full tie; rule ${winner.rule_id} comes first by id`;
+}
+
+/**
+ * Explains one event's classification: the pin or the winning rule, and every other matching
+ * rule with the reason it lost (a pin beats every rule).
+ */
+export function explainEvent(context: RuleContext, event: RuleEvent): Explanation {
+  const ranked = rankMatches([...context.compiled.values()], event.facts);
+  const pin = context.pinOf(event);
+  const outcome = (rule: CompiledRule): RuleOutcome => ({
+    rule_id: rule.rule_id,
+    project_id: rule.project_id,
+    query: context.rules.find((r) => r.rule_id === rule.rule_id)?.query ?? '',
+    weight: rule.weight,
+    conditions: rule.conditions,
+    created_at: rule.created_at,
+  });
+  const base = {
+    event_id: event.view.id,
+    calendar_id: event.calendar.calendar_id,
+    summary: event.view.summary,
+  };
+  if (pin) {
+    return {
+      ...base,
+      project_id: pin.project_id,
+      decided_by: 'pin',
+      pin: { scope: pin.scope, target_id: pin.target_id, pinned_at: pin.pinned_at },
+      others: ranked.map((rule) => ({
+        ...outcome(rule),
+        lost_because: `the ${pin.scope === 'series' ? 'series' : 'event'} is pinned to project ${pin.project_id} by hand; pins beat rules`,
+      })),
+    };
+  }
+  const [winner, ...losers] = ranked;
+  if (!winner) return { ...base, project_id: null, decided_by: 'none', others: [] };
+  return {
+    ...base,
+    project_id: winner.project_id,
+    decided_by: 'rule',
+    winner: outcome(winner),
+    others: losers.map((rule) => ({ ...outcome(rule), lost_because: whyLost(rule, winner) })),
+  };
+}
+
+/** Whether `candidate` would beat the current winner (for previews of an unsaved rule). */
+export function wouldWin(candidate: CompiledRule, current: CompiledRule | undefined): boolean {
+  return !current || compareRules(candidate, current) < 0;
+}

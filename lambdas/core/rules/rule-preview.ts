@@ -1,0 +1,102 @@
+import type { CompiledRule } from './classify.js';
+import { conditionHolds, matchesQuery } from './evaluate-query.js';
+import { printQuery } from './print-query.js';
+import { conditionsOf, type QueryNode } from './query-ast.js';
+import type { RuleContext } from './rule-context.js';
+import type { RuleEvent } from './rule-events.js';
+import { wouldWin } from './rule-explain.js';
+
+export interface PreviewMatch {
+  event_id: string;
+  calendar_id: string;
+  summary: string;
+  start: string;
+  end: string;
+  /** The query's conditions (canonical text) that hold for this event. */
+  matched_conditions: string[];
+}
+
+/** Events moving between projects if the rule were saved; `null` is unclassified. */
+export interface ProjectMove {
+  from_project_id: string | null;
+  to_project_id: string;
+  events: number;
+  minutes: number;
+}
+
+export interface Preview {
+  query: string;
+  matches: PreviewMatch[];
+  total_matched: number;
+  minutes_matched: number;
+  /** Present when a project was given: what saving the rule would change. */
+  change?: { moves: ProjectMove[]; events_moved: number; unchanged: number };
+}
+
+const minutesOf = (event: RuleEvent) => (event.view.all_day ? 0 : (event.endMs - event.startMs) / 60_000);
+
+/**
+ * What an unsaved query matches in the given events and, with a project, which events would move
+ * from which project to it: an event moves when the new rule (newest, with its weight) would beat
+ * its current winner and it is not pinned. All-day events match but add no minutes.
+ */
+export function previewQuery(
+  tree: QueryNode,
+  events: readonly RuleEvent[],
+  options: { limit: number; context: RuleContext; candidate?: CompiledRule | undefined },
+): Preview {
+  const conditions = conditionsOf(tree);
+  const matched = events
+    .filter((event) => matchesQuery(tree, event.facts))
+    .sort((a, b) => a.startMs - b.startMs || a.view.id.localeCompare(b.view.id));
+  const moves = new Map<string, ProjectMove>();
+  let unchanged = 0;
+  for (const event of options.candidate ? matched : []) {
+    const current = options.context.classify(event);
+    const candidate = options.candidate!;
+    const moving =
+      current.source !== 'pin' &&
+      current.project_id !== candidate.project_id &&
+      wouldWin(candidate, current.source === 'rule' ? current.rule : undefined);
+    if (!moving) {
+      unchanged++;
+      continue;
+    }
+    const key = `${current.project_id}`;
+    const move = moves.get(key) ?? {
+      from_project_id: current.project_id,
+      to_project_id: candidate.project_id,
+      events: 0,
+      minutes: 0,
+    };
+    move.events++;
+    move.minutes += minutesOf(event);
+    moves.set(key, move);
+  }
+  return {
+    query: printQuery(tree),
+    matches: matched.slice(0, options.limit).map((event) => ({
+      event_id: event.view.id,
+      calendar_id: event.calendar.calendar_id,
+      summary: event.view.summary,
+      start: event.view.start_local,
+      end: event.view.end_local,
+      matched_conditions: conditions.filter((c) => conditionHolds(c, event.facts)).map((c) => printQuery(c)),
+    })),
+    total_matched: matched.length,
+    minutes_matched: round2(matched.reduce((sum, event) => sum + minutesOf(event), 0)),
+    ...(options.candidate
+      ? {
+          change: {
+            moves: [...moves.values()]
+              .map((m) => ({ ...m, minutes: round2(m.minutes) }))
+              .sort((a, b) => b.events - a.events),
+            events_moved: [...moves.values()].reduce((sum, m) => sum + m.events, 0),
+            unchanged,
+          },
+        }
+      : {}),
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { DomainError } from '../errors.js';
+import type { Clock, RandomSource } from '../ports.js';
+import { ConditionFailedError, type DocumentStore } from '../storage/document-store.js';
+import { queryAll } from '../storage/query-all.js';
+import { updateVersioned } from './versioned-update.js';
+
+/** A saved classification rule. `query` is always the canonical printed text. */
+export const Rule = z.object({
+  rule_id: z.string(),
+  query: z.string(),
+  project_id: z.string(),
+  weight: z.number().int().min(-1000).max(1000),
+  description: z.string().max(500).optional(),
+  version: z.number().int().min(1),
+  created_at: z.string(),
+});
+export type Rule = z.infer<typeof Rule>;
+
+export type RuleFields = Pick<Rule, 'query' | 'project_id' | 'weight'> & { description?: string | undefined };
+
+const ruleKey = (ruleId: string) => ({ pk: `RULE#${ruleId}`, sk: 'RULE' });
+const ruleIndex = (rule: Pick<Rule, 'rule_id' | 'created_at'>) => ({
+  gsi1pk: 'RULES',
+  gsi1sk: `${rule.created_at}#${rule.rule_id}`,
+});
+const parse = (raw: unknown) => Rule.parse(raw);
+
+/**
+ * Rules in the document store (see docs/data-model.md): one item each, listed oldest first
+ * through the index. Updates are conditional on the version read.
+ */
+export class RuleStore {
+  constructor(private readonly deps: { store: DocumentStore; clock: Clock; random: RandomSource }) {}
+
+  async create(fields: RuleFields): Promise<Rule> {
+    const rule = Rule.parse({
+      ...withoutUndefined(fields),
+      rule_id: `rul_${this.deps.random.uuid().replace(/-/g, '').slice(0, 16)}`,
+      version: 1,
+      created_at: this.deps.clock.now().toISOString(),
+    });
+    await this.deps.store.put(
+      { ...ruleKey(rule.rule_id), ...ruleIndex(rule), ...rule },
+      { condition: { op: 'not_exists' } },
+    );
+    return rule;
+  }
+
+  async require(ruleId: string): Promise<Rule> {
+    const raw = await this.deps.store.get(ruleKey(ruleId), { consistent: true });
+    if (!raw) throw notFound(ruleId);
+    return parse(raw);
+  }
+
+  async list(): Promise<Rule[]> {
+    const items = await queryAll(this.deps.store, { index: 'gsi1', partition: 'RULES' });
+    return items.map(parse);
+  }
+
+  /** Changes the given fields (`description: null` clears it), conditional on the version. */
+  async update(
+    ruleId: string,
+    patch: Partial<Omit<RuleFields, 'description'>> & { description?: string | null | undefined },
+    expectedVersion?: number,
+  ): Promise<Rule> {
+    return updateVersioned(
+      this.deps.store,
+      ruleKey(ruleId),
+      parse,
+      (current) => {
+        const { description, ...rest } = patch;
+        const next: Record<string, unknown> = { ...current, ...withoutUndefined(rest) };
+        if (description === null) delete next.description;
+        else if (description !== undefined) next.description = description;
+        return Rule.parse(next);
+      },
+      {
+        what: `rule "${ruleId}"`,
+        notFound: () => notFound(ruleId),
+        expectedVersion,
+        index: ruleIndex,
+      },
+    );
+  }
+
+  /** Deletes a rule; with `expectedVersion`, only if nobody changed it since. */
+  async delete(ruleId: string, expectedVersion?: number): Promise<void> {
+    const current = await this.require(ruleId);
+    if (expectedVersion !== undefined && expectedVersion !== current.version)
+      throw new DomainError(
+        'STALE_WRITE',
+        `Rule "${ruleId}" changed since you read it (now version ${current.version}). List rules again, then delete with the new version.`,
+        { current_version: current.version },
+      );
+    try {
+      await this.deps.store.delete(ruleKey(ruleId), {
+        condition: { op: 'eq', attribute: 'version', value: current.version },
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      throw new DomainError(
+        'STALE_WRITE',
+        `Rule "${ruleId}" changed while it was being deleted. List rules again and retry.`,
+        {},
+      );
+    }
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function notFound(ruleId: string): DomainError {
+  return new DomainError('NOT_FOUND', `No rule "${ruleId}". Call list_rules for the ids.`, {
+    rule_id: ruleId,
+  });
+}

@@ -1,0 +1,55 @@
+import type { RuleContext } from './rule-context.js';
+import type { RuleEvent } from './rule-events.js';
+import type { Rule } from './rule-store.js';
+
+export interface RuleWarning {
+  code: 'NEVER_MATCHED' | 'ALWAYS_OUTRANKED';
+  message: string;
+}
+
+export type RuleWithUsage = Rule & {
+  /** Events the rule matched in the window (the last 30 days). */
+  events_matched: number;
+  /** Of those, the events it decided (not outranked by another rule or a pin). */
+  events_won: number;
+  warnings: RuleWarning[];
+};
+
+/**
+ * Each rule with how often it matched and won over the events, and warnings: it never matched
+ * (a typo, a stale domain), or every event it matched went to another rule (it does nothing).
+ */
+export function rulesWithUsage(context: RuleContext, events: readonly RuleEvent[]): RuleWithUsage[] {
+  const matched = new Map<string, number>();
+  const won = new Map<string, number>();
+  const beatenBy = new Map<string, Set<string>>();
+  for (const event of events) {
+    const ranked = context.classifier.matches(event.facts);
+    const pinned = context.pinOf(event) !== undefined;
+    ranked.forEach((rule, i) => {
+      matched.set(rule.rule_id, (matched.get(rule.rule_id) ?? 0) + 1);
+      if (i === 0 && !pinned) won.set(rule.rule_id, (won.get(rule.rule_id) ?? 0) + 1);
+      else if (i > 0) {
+        const set = beatenBy.get(rule.rule_id) ?? new Set<string>();
+        set.add(ranked[0]!.rule_id);
+        beatenBy.set(rule.rule_id, set);
+      }
+    });
+  }
+  return context.rules.map((rule) => {
+    const hits = matched.get(rule.rule_id) ?? 0;
+    const wins = won.get(rule.rule_id) ?? 0;
+    const warnings: RuleWarning[] = [];
+    if (hits === 0)
+      warnings.push({
+        code: 'NEVER_MATCHED',
+        message: 'Matched no event in the last 30 days: check the query with preview_rule.',
+      });
+    else if (wins === 0 && beatenBy.has(rule.rule_id))
+      warnings.push({
+        code: 'ALWAYS_OUTRANKED',
+        message: `Every event it matched went to another rule (${[...beatenBy.get(rule.rule_id)!].join(', ')}): raise its weight or delete it.`,
+      });
+    return { ...rule, events_matched: hits, events_won: wins, warnings };
+  });
+}
