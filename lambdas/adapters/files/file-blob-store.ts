@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   assertBlobKey,
   assertBlobPrefix,
@@ -40,21 +40,21 @@ export class FileBlobStore implements BlobStore {
     const staging = join(this.root, STAGING_DIR, randomUUID());
     await mkdir(dirname(staging), { recursive: true, mode: 0o700 });
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const handle = await open(staging, 'wx', 0o600);
     try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
+      const handle = await open(staging, 'wx', 0o600);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await link(staging, path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST')
         throw new BlobExistsError(key, { cause: error });
       throw error;
     } finally {
-      await unlink(staging);
+      await unlink(staging).catch(ignoreMissing);
     }
     await syncDirectory(dirname(path));
     return { key, size: bytes.byteLength, sha256: sha256Hex(bytes) };
@@ -109,19 +109,16 @@ export class FileBlobStore implements BlobStore {
     return bytes === undefined ? undefined : new Uint8Array(bytes);
   }
 
+  /** Every key in `folder` and below (a walk by hand: recursive readdir lacks parentPath before Node 20.12). */
   private async keysUnder(folder: string): Promise<string[]> {
-    const entries = await readdir(join(this.root, folder), { recursive: true, withFileTypes: true }).catch(
-      ignoreMissing,
-    );
-    return (entries ?? [])
-      .filter((entry) => entry.isFile())
-      .map((entry) =>
-        join(entry.parentPath, entry.name)
-          .slice(this.root.length + 1)
-          .split(sep)
-          .join('/'),
-      )
-      .filter((key) => !key.startsWith(`${STAGING_DIR}/`));
+    const entries = await readdir(join(this.root, folder), { withFileTypes: true }).catch(ignoreMissing);
+    const keys: string[] = [];
+    for (const entry of entries ?? []) {
+      const key = `${folder}${entry.name}`;
+      if (entry.isDirectory() && key !== STAGING_DIR) keys.push(...(await this.keysUnder(`${key}/`)));
+      else if (entry.isFile()) keys.push(key);
+    }
+    return keys;
   }
 }
 
