@@ -55,7 +55,7 @@ export function redactionMarker(kind: SecretKind): string {
 
 // Names that say their value is secret, as one word or as a compound (snake, kebab, camel case).
 const SECRET_NAME =
-  '[A-Za-z0-9_.-]*?(?:passwords?|passwd|passphrase|secrets?|tokens?|api[_-]?keys?|access[_-]?keys?|' +
+  '[A-Za-z0-9_.-]{0,64}?(?:passwords?|passwd|passphrase|secrets?|tokens?|api[_-]?keys?|access[_-]?keys?|' +
   'private[_-]?keys?|secret[_-]?keys?|signing[_-]?keys?|encryption[_-]?keys?|master[_-]?keys?|credentials?|auth[_-]?keys?)';
 
 /** Ordered: provider formats first, so the generic assignment rule never hides a more precise kind. */
@@ -104,7 +104,10 @@ const RULES: readonly SecretRule[] = [
   {
     kind: 'url-password',
     // scheme://user:password@host: the password alone goes, the user and host stay useful.
-    pattern: /(\b[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s:/@'"]*:)([^\s@/'"]+)(@[^\s/@'"]+)/g,
+    // The scheme is bounded and must start where no scheme character precedes it: an unbounded
+    // `\b…*` would rescan from every `.` or `-` of a long token (quadratic, seconds per 100 kB).
+    pattern:
+      /((?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]{0,31}:\/\/[^\s:/@'"]{0,256}:)([^\s@/'"]{1,256})(@[^\s/@'"]+)/g,
     group: 2,
     accept: (secret) => !isPlaceholder(secret),
   },
