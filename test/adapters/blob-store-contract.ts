@@ -167,6 +167,20 @@ export function describeBlobStoreContract(label: string, makeStore: () => Promis
         });
       });
 
+      it('holds a key and keys below it side by side', async () => {
+        const prefix = freshPrefix();
+
+        await store.put(`${prefix}a`, text('parent'));
+        await store.put(`${prefix}a/b`, text('child'));
+
+        expect(new TextDecoder().decode(await store.get(`${prefix}a`))).toBe('parent');
+        // Sorted here: s3rver lists a key after the keys below it (S3 itself lists in byte order).
+        expect((await store.list({ prefix })).blobs.map((b) => b.key).sort()).toEqual([
+          `${prefix}a`,
+          `${prefix}a/b`,
+        ]);
+      });
+
       it('matches a prefix that ends inside a segment', async () => {
         const prefix = freshPrefix();
         for (const key of ['snap-1', 'snap-2', 'snapshot', 'other'])

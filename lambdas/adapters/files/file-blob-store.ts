@@ -21,9 +21,14 @@ import {
 
 /** Where unfinished writes live; keys cannot start with a dot, so no key ever names it. */
 const STAGING_DIR = '.staging';
+/**
+ * Appended to every blob's file name. `~` cannot occur in a key, so a blob's file never has a
+ * folder's name: S3 holds `a` and `a/b` side by side, and so must this store.
+ */
+const BLOB_SUFFIX = '~';
 
 /**
- * The embedded runtime's blob store: one file per blob under `root`, owner-only (files 0600,
+ * The embedded runtime's blob store: one file per blob under `root` (`<key>~`), owner-only (files 0600,
  * folders 0700). A write goes to a staging file first, is flushed to disk, and is then published
  * with `link()`, which fails if the final name exists: creation is atomic and create-only, and a
  * crash leaves at most an invisible staging file, never a half-written blob under its key.
@@ -101,7 +106,7 @@ export class FileBlobStore implements BlobStore {
 
   private pathOf(key: string): string {
     assertBlobKey(key);
-    return join(this.root, ...key.split('/'));
+    return `${join(this.root, ...key.split('/'))}${BLOB_SUFFIX}`;
   }
 
   private async read(key: string): Promise<Uint8Array | undefined> {
@@ -116,7 +121,7 @@ export class FileBlobStore implements BlobStore {
     for (const entry of entries ?? []) {
       const key = `${folder}${entry.name}`;
       if (entry.isDirectory() && key !== STAGING_DIR) keys.push(...(await this.keysUnder(`${key}/`)));
-      else if (entry.isFile()) keys.push(key);
+      else if (entry.isFile() && key.endsWith(BLOB_SUFFIX)) keys.push(key.slice(0, -BLOB_SUFFIX.length));
     }
     return keys;
   }

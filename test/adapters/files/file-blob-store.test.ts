@@ -27,7 +27,7 @@ describe('FileBlobStore', () => {
     it('writes files only the owner can read, in folders only the owner can enter', async () => {
       await store.put('projects/p1/bodies/b1', new TextEncoder().encode('secret-free body'));
 
-      expect((await stat(join(root, 'projects/p1/bodies/b1'))).mode & 0o777).toBe(0o600);
+      expect((await stat(join(root, 'projects/p1/bodies/b1~'))).mode & 0o777).toBe(0o600);
       expect((await stat(join(root, 'projects/p1/bodies'))).mode & 0o777).toBe(0o700);
       expect((await stat(join(root, 'projects'))).mode & 0o777).toBe(0o700);
     });
@@ -70,7 +70,7 @@ describe('FileBlobStore', () => {
   describe('get', () => {
     it('detects one flipped bit in the file on disk', async () => {
       const { sha256 } = await store.put('bodies/b', new TextEncoder().encode('the body as written'));
-      const path = join(root, 'bodies/b');
+      const path = join(root, 'bodies/b~');
       const damaged = Buffer.from(await readFile(path));
       damaged[4]! ^= 0x01;
       await rm(path);

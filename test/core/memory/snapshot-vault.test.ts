@@ -64,7 +64,7 @@ describe('snapshot vault (real Encryption SDK, raw AES keyring; files blob store
 
   /** Flips one bit of a stored object on disk, as damage or tampering would. */
   async function flipStoredBit(key: string, position: (length: number) => number): Promise<void> {
-    const path = join(root, key);
+    const path = join(root, `${key}~`);
     const stored = Buffer.from(await readFile(path));
     const at = position(stored.length);
     stored[at]! ^= 0x10;
