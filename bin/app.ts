@@ -55,7 +55,7 @@ if (
 // objects, and CDK turns them into cross-stack references (so the data stack deploys first).
 const data = new DataStack(app, 'MeridianData', {
   stackName: `meridian-${stage}-data`,
-  description: `Meridian data: table and key, retained (${stage})`,
+  description: `Meridian data: table, memory bucket and key, retained (${stage})`,
   stageName: stage,
 });
 
@@ -70,6 +70,7 @@ new ServiceStack(app, 'MeridianService', {
   syncRate: syncMinutes === undefined ? undefined : Duration.minutes(Number(syncMinutes)),
   table: data.table,
   dataKey: data.key,
+  memoryBucket: data.memoryBucket,
   googleOAuthClient:
     typeof googleClientId === 'string' && typeof googleClientSecret === 'string'
       ? { clientId: googleClientId, clientSecret: googleClientSecret }

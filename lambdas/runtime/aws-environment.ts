@@ -7,6 +7,8 @@
 export const TABLE_NAME_ENV = 'MERIDIAN_TABLE_NAME';
 /** The KMS key that wraps the Encryption SDK's data keys (set on every function). */
 export const DATA_KEY_ARN_ENV = 'MERIDIAN_DATA_KEY_ARN';
+/** The bucket the blob store keeps project memory in (set on the MCP function). */
+export const MEMORY_BUCKET_NAME_ENV = 'MERIDIAN_MEMORY_BUCKET_NAME';
 /** Environment variable carrying the booking state machine's ARN (set on the MCP function). */
 export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
 

@@ -5,14 +5,20 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { parseAllowedOrigins } from '../../lambdas/mcp/http/origin-policy.js';
-import { ALLOWED_ORIGINS_ENV, BOOKING_STATE_MACHINE_ARN_ENV } from '../../lambdas/runtime/aws-environment.js';
+import {
+  ALLOWED_ORIGINS_ENV,
+  BOOKING_STATE_MACHINE_ARN_ENV,
+  MEMORY_BUCKET_NAME_ENV,
+} from '../../lambdas/runtime/aws-environment.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
+import { grantMemoryBucket } from './memory-bucket.js';
 import { meridianFunction } from './meridian-function.js';
 
 /** The handler `McpFunction` deploys; the benchmark bundles the same file. */
@@ -29,6 +35,12 @@ export interface McpFunctionProps {
    * may also be the table's key; the grants below hold either way.
    */
   readonly dataKey: IKey;
+
+  /**
+   * The bucket project memory's blobs live in (`MERIDIAN_MEMORY_BUCKET_NAME`); the function may
+   * read, write, list and delete its objects.
+   */
+  readonly memoryBucket: IBucket;
 
   /**
    * The Express state machine book_slot runs (`MERIDIAN_BOOKING_STATE_MACHINE_ARN`). The function
@@ -62,7 +74,8 @@ export interface McpFunctionProps {
 
 /**
  * The Lambda function that serves MCP over HTTP: Node 22 on arm64, one ESM bundle, logging to
- * its own log group, reading and writing the table and encrypting with the data key, through a
+ * its own log group, reading and writing the table and the memory bucket and encrypting with the
+ * data key, through a
  * role that may do exactly that.
  */
 export class McpFunction extends Construct {
@@ -79,10 +92,12 @@ export class McpFunction extends Construct {
     // write to every log group in the account; this one may write only to the group above.
     const role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Meridian MCP function: its own logs, the table, the data key, booking executions',
+      description:
+        'Meridian MCP function: its own logs, the table, the data key, the memory bucket, booking executions',
     });
     this.logGroup.grantWrite(role);
     grantTableAndDataKey(role, props.table, props.dataKey);
+    grantMemoryBucket(role, role, props.memoryBucket);
 
     const fn = meridianFunction(this, 'Function', {
       entry: MCP_HANDLER_ENTRY,
@@ -102,6 +117,7 @@ export class McpFunction extends Construct {
         }),
         [BOOKING_STATE_MACHINE_ARN_ENV]: props.bookingStateMachine.stateMachineArn,
         ...(origins.length > 0 ? { [ALLOWED_ORIGINS_ENV]: origins.join(',') } : {}),
+        [MEMORY_BUCKET_NAME_ENV]: props.memoryBucket.bucketName,
       },
       description: 'Meridian remote MCP server (Streamable HTTP, stateless)',
     });

@@ -1,8 +1,10 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { DataKey } from '../constructs/data-key.js';
+import { MemoryBucket } from '../constructs/memory-bucket.js';
 import { MeridianTable } from '../constructs/meridian-table.js';
 
 export interface DataStackProps extends StackProps {
@@ -16,7 +18,7 @@ export interface DataStackProps extends StackProps {
 }
 
 /**
- * Everything stateful: the data key and the table it encrypts. A stack of its own because its
+ * Everything stateful: the data key, the table and the memory bucket it encrypts. A stack of its own because its
  * lifecycle differs from the service's: the service stack can be destroyed and redeployed at will,
  * this one holds the organization's data. Every resource here is retained, so even deleting this
  * stack leaves the data and the key that decrypts it.
@@ -24,6 +26,8 @@ export interface DataStackProps extends StackProps {
 export class DataStack extends Stack {
   readonly table: ITable;
   readonly key: IKey;
+  /** Project memory's blobs (bodies, indexes, snapshots); services get access through grants. */
+  readonly memoryBucket: IBucket;
 
   constructor(scope: Construct, id: string, props: DataStackProps = {}) {
     super(scope, id, props);
@@ -32,6 +36,7 @@ export class DataStack extends Stack {
       aliasName: `alias/meridian-${props.stageName ?? 'prod'}-data`,
     }).key;
     this.table = new MeridianTable(this, 'Table', { encryptionKey: this.key }).table;
+    this.memoryBucket = new MemoryBucket(this, 'MemoryBucket', { encryptionKey: this.key }).bucket;
 
     // What `meridian --aws …` (keys, grants, connect) needs to administer this deployment.
     new CfnOutput(this, 'TableName', {

@@ -1,6 +1,7 @@
 import { CfnOutput, type Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { BookingWorkflow } from '../constructs/booking-workflow.js';
 import type { GoogleOAuthClient } from '../constructs/google-client.js';
@@ -14,6 +15,9 @@ export interface ServiceStackProps extends StackProps {
 
   /** The data key, from the data stack; the function encrypts stored secrets with it. */
   readonly dataKey: IKey;
+
+  /** The memory bucket, from the data stack; the MCP function keeps project memory's blobs in it. */
+  readonly memoryBucket: IBucket;
 
   /**
    * API Gateway stage name, the first path segment of the endpoint URL.
@@ -62,7 +66,7 @@ export interface ServiceStackProps extends StackProps {
 /**
  * Everything stateless that serves Meridian: the MCP function behind its REST API, the booking
  * workflow (an Express state machine and its step functions) that book_slot starts, and the
- * scheduled sync of the shadow calendar. The stateful resources they use (table, key) come from
+ * scheduled sync of the shadow calendar. The stateful resources they use (table, key, bucket) come from
  * the retained `DataStack` as objects, so CDK wires the cross-stack references and the grants
  * name exactly those resources.
  */
@@ -85,6 +89,7 @@ export class ServiceStack extends Stack {
     this.mcpFunction = new McpFunction(this, 'McpFunction', {
       table: props.table,
       dataKey: props.dataKey,
+      memoryBucket: props.memoryBucket,
       defaultTimezone: props.defaultTimezone,
       googleOAuthClient: props.googleOAuthClient,
       bookingStateMachine: this.booking.stateMachine,

@@ -32,6 +32,7 @@ export function meridianStacks(app: App, serviceProps: Partial<ServiceStackProps
   const service = new ServiceStack(app, 'Service', {
     table: data.table,
     dataKey: data.key,
+    memoryBucket: data.memoryBucket,
     ...serviceProps,
   });
   return { data, service };

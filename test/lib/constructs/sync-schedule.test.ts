@@ -2,6 +2,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
 import { describe, expect, it } from 'vitest';
+import { MemoryBucket } from '../../../lib/constructs/memory-bucket.js';
 import { MeridianTable } from '../../../lib/constructs/meridian-table.js';
 import { ServiceStack, type ServiceStackProps } from '../../../lib/stacks/service-stack.js';
 import { acknowledgements, meridianStacks, synthWithNag, testApp, unacknowledged } from '../synth-helpers.js';
@@ -149,7 +150,8 @@ describe('SyncSchedule', () => {
       const tableKey = new Key(shared, 'TableKey');
       const dataKey = new Key(shared, 'DataKey');
       const table = new MeridianTable(shared, 'Table', { encryptionKey: tableKey }).table;
-      const template = Template.fromStack(new ServiceStack(app, 'Service', { table, dataKey }));
+      const memoryBucket = new MemoryBucket(shared, 'MemoryBucket', { encryptionKey: tableKey }).bucket;
+      const template = Template.fromStack(new ServiceStack(app, 'Service', { table, dataKey, memoryBucket }));
       const dataKeyId = shared.getLogicalId(dataKey.node.defaultChild as CfnKey);
 
       const onDataKey = statementsOf(template, 'SyncScheduleRole').filter((s) =>

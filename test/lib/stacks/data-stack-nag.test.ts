@@ -5,11 +5,22 @@ import { acknowledgements, synthWithNag, unacknowledged, unacknowledgedFindings 
 
 describe('DataStack', () => {
   describe('cdk-nag AwsSolutions checks', () => {
-    it('passes every check with nothing acknowledged', () => {
+    it("passes every check, acknowledging only the memory bucket's access logs, with a reason", () => {
       const report = synthWithNag((app) => new DataStack(app, 'Data'));
 
       expect(unacknowledged(report)).toEqual([]);
-      expect(acknowledgements(report, 'Data/')).toEqual([]);
+      const acknowledged = acknowledgements(report, 'Data/');
+      expect(acknowledged.map((a) => a.acknowledgedId)).toEqual(['AwsSolutions::AwsSolutions-S1']);
+      expect(acknowledged[0]!.reason).toMatch(/CloudTrail/);
+    });
+
+    it('checks the bucket: without the TLS-only policy it gets an S10 error', () => {
+      const findings = unacknowledgedFindings((app) => {
+        const stack = new DataStack(app, 'Data');
+        stack.node.findChild('MemoryBucket').node.findChild('Bucket').node.tryRemoveChild('Policy');
+      });
+
+      expect(findings).toContain('AwsSolutions error AwsSolutions-S10 at Data/MemoryBucket/Bucket/Resource');
     });
 
     it('checks the table: without point-in-time recovery it gets a DDB3 warning', () => {

@@ -122,14 +122,112 @@ describe('DataStack', () => {
     });
   });
 
+  describe('memory bucket', () => {
+    it('encrypts every object with the data key (SSE-KMS, with a bucket key)', () => {
+      const template = synthesize();
+      const keyId = onlyLogicalId(template, 'AWS::KMS::Key');
+
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [
+            {
+              ServerSideEncryptionByDefault: {
+                SSEAlgorithm: 'aws:kms',
+                KMSMasterKeyID: { 'Fn::GetAtt': [keyId, 'Arn'] },
+              },
+              BucketKeyEnabled: true,
+            },
+          ],
+        },
+      });
+    });
+
+    it('blocks every form of public access and disables ACLs', () => {
+      const template = synthesize();
+
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      });
+    });
+
+    it('refuses requests without TLS, and below TLS 1.2', () => {
+      const template = synthesize();
+      const bucketId = onlyLogicalId(template, 'AWS::S3::Bucket');
+      const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
+      const objects = { 'Fn::Join': ['', [bucketArn, '/*']] };
+
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: bucketId },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Deny',
+              Principal: { AWS: '*' },
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+              Resource: [bucketArn, objects],
+            }),
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { NumericLessThan: { 's3:TlsVersion': 1.2 } },
+            }),
+          ]),
+        },
+      });
+    });
+
+    it('keeps old versions for 30 days, then expires them', () => {
+      const template = synthesize();
+
+      template.hasResourceProperties('AWS::S3::Bucket', {
+        VersioningConfiguration: { Status: 'Enabled' },
+        LifecycleConfiguration: {
+          Rules: [
+            Match.objectLike({
+              Id: 'expire-noncurrent-versions',
+              Status: 'Enabled',
+              NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+              ExpiredObjectDeleteMarker: true,
+              AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+              ExpirationInDays: Match.absent(),
+            }),
+          ],
+        },
+      });
+    });
+
+    it('survives a stack delete and a replacement, and leaves its name to CloudFormation', () => {
+      const template = synthesize();
+
+      template.hasResource('AWS::S3::Bucket', {
+        Properties: Match.objectLike({ BucketName: Match.absent() }),
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    });
+  });
+
   describe('resources', () => {
-    it('holds only the table, the key and its alias', () => {
+    it('holds only the table, the memory bucket and its policy, the key and its alias', () => {
       const template = synthesize();
 
       const types = Object.values(template.toJSON().Resources as Record<string, { Type: string }>)
         .map((r) => r.Type)
         .sort();
-      expect(types).toEqual(['AWS::DynamoDB::Table', 'AWS::KMS::Alias', 'AWS::KMS::Key']);
+      expect(types).toEqual([
+        'AWS::DynamoDB::Table',
+        'AWS::KMS::Alias',
+        'AWS::KMS::Key',
+        'AWS::S3::Bucket',
+        'AWS::S3::BucketPolicy',
+      ]);
     });
   });
 });

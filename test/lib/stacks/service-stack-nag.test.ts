@@ -11,15 +11,13 @@ import {
   unacknowledged,
 } from '../synth-helpers.js';
 
-/** The name the data stack gives the output that publishes its table's ARN. */
-function tableArnOutputName(): string {
+/** The name the data stack gives the output that publishes the ARN of its resource of `type`. */
+function arnOutputName(type = 'AWS::DynamoDB::Table'): string {
   const data = Template.fromStack(meridianStacks(testApp()).data).toJSON();
-  const tableId = Object.keys(data.Resources).find(
-    (id) => data.Resources[id].Type === 'AWS::DynamoDB::Table',
-  );
+  const resourceId = Object.keys(data.Resources).find((id) => data.Resources[id].Type === type);
   const names = Object.entries(data.Outputs as Record<string, { Value: unknown }>)
     .filter(
-      ([, output]) => JSON.stringify(output.Value) === JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }),
+      ([, output]) => JSON.stringify(output.Value) === JSON.stringify({ 'Fn::GetAtt': [resourceId, 'Arn'] }),
     )
     .map(([name]) => name);
   expect(names).toHaveLength(1);
@@ -49,7 +47,10 @@ describe('ServiceStack', () => {
       // cdk-nag names the index wildcard by the rendered cross-stack read of the table's ARN.
       const indexWildcard =
         'AwsSolutions::AwsSolutions-IAM5[Resource::{"Fn::GetStackOutput":{"StackName":"Data",' +
-        `"Region":{"Ref":"AWS::Region"},"OutputName":"${tableArnOutputName()}"}}/index/*]`;
+        `"Region":{"Ref":"AWS::Region"},"OutputName":"${arnOutputName()}"}}/index/*]`;
+      const objectsWildcard =
+        'AwsSolutions::AwsSolutions-IAM5[Resource::{"Fn::GetStackOutput":{"StackName":"Data",' +
+        `"Region":{"Ref":"AWS::Region"},"OutputName":"${arnOutputName('AWS::S3::Bucket')}"}}/*]`;
       expect([...new Set(acknowledged.map((s) => s.acknowledgedId))].sort()).toEqual(
         [
           'AwsSolutions::AwsSolutions-APIG3',
@@ -58,6 +59,13 @@ describe('ServiceStack', () => {
           'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
           'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
           'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
+          // The memory bucket's grantReadWrite (lib/constructs/memory-bucket.ts).
+          'AwsSolutions::AwsSolutions-IAM5[Action::s3:Abort*]',
+          'AwsSolutions::AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+          'AwsSolutions::AwsSolutions-IAM5[Action::s3:GetBucket*]',
+          'AwsSolutions::AwsSolutions-IAM5[Action::s3:GetObject*]',
+          'AwsSolutions::AwsSolutions-IAM5[Action::s3:List*]',
+          objectsWildcard,
           // The booking state machine's log delivery and X-Ray statements (lib/constructs/booking-workflow.ts).
           'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
           indexWildcard,

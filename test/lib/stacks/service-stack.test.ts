@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
 import { describe, expect, it } from 'vitest';
 import { BOOKING_TASKS } from '../../../lambdas/booking/booking-definition.js';
+import { MemoryBucket } from '../../../lib/constructs/memory-bucket.js';
 import { MeridianTable } from '../../../lib/constructs/meridian-table.js';
 import { ServiceStack, type ServiceStackProps } from '../../../lib/stacks/service-stack.js';
 import { meridianStacks, testApp } from '../synth-helpers.js';
@@ -228,7 +229,8 @@ describe('ServiceStack', () => {
       const tableKey = new Key(shared, 'TableKey');
       const dataKey = new Key(shared, 'DataKey');
       const table = new MeridianTable(shared, 'Table', { encryptionKey: tableKey }).table;
-      const service = Template.fromStack(new ServiceStack(app, 'Service', { table, dataKey }));
+      const memoryBucket = new MemoryBucket(shared, 'MemoryBucket', { encryptionKey: tableKey }).bucket;
+      const service = Template.fromStack(new ServiceStack(app, 'Service', { table, dataKey, memoryBucket }));
       const keyArn = (key: Key) => ({
         'Fn::GetAtt': [shared.getLogicalId(key.node.defaultChild as CfnKey), 'Arn'],
       });
@@ -251,15 +253,48 @@ describe('ServiceStack', () => {
       ]);
     });
 
-    it('names every resource it may touch, except the indexes of its one table', () => {
+    it('names every resource it may touch, except the indexes of its one table and the objects of its one bucket', () => {
       const { service, data, throughOutputs } = synthesizeBoth();
       const tableArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::DynamoDB::Table'), 'Arn'] };
+      const bucketArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::S3::Bucket'), 'Arn'] };
 
       const wildcards = statements(service, MCP)
         .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))
         .map(throughOutputs)
         .filter((r) => JSON.stringify(r).includes('*'));
-      expect(wildcards).toEqual([{ 'Fn::Join': ['', [tableArn, '/index/*']] }]);
+      expect(wildcards).toEqual([
+        { 'Fn::Join': ['', [tableArn, '/index/*']] },
+        { 'Fn::Join': ['', [bucketArn, '/*']] },
+      ]);
+    });
+
+    it('lets the MCP function read, write, list and delete the memory bucket, and names it in the environment', () => {
+      const { service, data, throughOutputs } = synthesizeBoth();
+      const bucketId = logicalIdOf(data, 'AWS::S3::Bucket');
+      const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
+
+      const s3 = statements(service, MCP).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
+      expect(s3).toHaveLength(1);
+      expect(actionsOf(s3[0]!)).toEqual(
+        expect.arrayContaining(['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*', 's3:List*']),
+      );
+      expect(throughOutputs(s3[0]!.Resource)).toEqual([bucketArn, { 'Fn::Join': ['', [bucketArn, '/*']] }]);
+      const mcpFunctions = Object.entries(service.findResources('AWS::Lambda::Function')).filter(([id]) =>
+        id.startsWith(MCP),
+      );
+      expect(mcpFunctions).toHaveLength(1);
+      const variables = (mcpFunctions[0]![1].Properties.Environment as { Variables: Record<string, unknown> })
+        .Variables;
+      expect(throughOutputs(variables.MERIDIAN_MEMORY_BUCKET_NAME)).toEqual({ Ref: bucketId });
+    });
+
+    it('gives no other function access to the memory bucket', () => {
+      const { service } = synthesizeBoth();
+
+      const onS3 = (s: Statement) => actionsOf(s).some((a) => a.startsWith('s3:'));
+
+      expect(statements(service).filter(onS3)).toEqual(statements(service, MCP).filter(onS3));
+      expect(statements(service, MCP).filter(onS3)).toHaveLength(1);
     });
   });
 

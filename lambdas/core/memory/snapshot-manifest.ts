@@ -1,0 +1,253 @@
+import { z } from 'zod';
+import { sha256Hex } from './blob-store.js';
+import { canonicalJson } from './canonical-json.js';
+
+/**
+ * The plaintext of a project-memory snapshot: an archive (every item and every blob's bytes) and
+ * a manifest that lists every item's and blob's SHA-256, the archive's, and the previous
+ * manifest's, so snapshots form a hash chain. Both are canonical JSON; both are encrypted before
+ * they are stored (snapshot-vault.ts). {@link verifySnapshot} detects any change to either, down
+ * to a single flipped bit, before anything is restored from them.
+ */
+
+export const SNAPSHOT_FORMAT = 'meridian-snapshot/1';
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex SHA-256');
+
+/** One memory record (an entry, a branch, a context…) as the snapshot carries it. */
+export const SnapshotItem = z.strictObject({
+  id: z.string().min(1),
+  kind: z.string().min(1),
+  data: z.json(),
+});
+export type SnapshotItem = z.infer<typeof SnapshotItem>;
+
+const ArchiveBlob = z.strictObject({ key: z.string().min(1), sha256: Sha256, content_base64: z.base64() });
+
+export const SnapshotArchive = z.strictObject({
+  format: z.literal(SNAPSHOT_FORMAT),
+  project_id: z.string().min(1),
+  snapshot_id: z.string().min(1),
+  items: z.array(SnapshotItem),
+  blobs: z.array(ArchiveBlob),
+});
+export type SnapshotArchive = z.infer<typeof SnapshotArchive>;
+
+export const ManifestBody = z.strictObject({
+  format: z.literal(SNAPSHOT_FORMAT),
+  project_id: z.string().min(1),
+  snapshot_id: z.string().min(1),
+  created_at: z.iso.datetime({ offset: true }),
+  description: z.string().optional(),
+  /** The SHA-256 of the previous snapshot's manifest bytes; null for a project's first snapshot. */
+  previous_manifest_sha256: Sha256.nullable(),
+  archive: z.strictObject({ sha256: Sha256, size: z.number().int().nonnegative() }),
+  items: z.array(z.strictObject({ id: z.string().min(1), kind: z.string().min(1), sha256: Sha256 })),
+  blobs: z.array(
+    z.strictObject({ key: z.string().min(1), sha256: Sha256, size: z.number().int().nonnegative() }),
+  ),
+});
+export type ManifestBody = z.infer<typeof ManifestBody>;
+
+/** The body and its own hash: a manifest read without its archive can still be checked alone. */
+export const SnapshotManifest = z.strictObject({ body: ManifestBody, body_sha256: Sha256 });
+export type SnapshotManifest = z.infer<typeof SnapshotManifest>;
+
+export interface SnapshotBlobInput {
+  key: string;
+  bytes: Uint8Array;
+}
+
+export interface SnapshotInput {
+  projectId: string;
+  snapshotId: string;
+  /** RFC 3339 instant, from the injected clock. */
+  createdAt: string;
+  description?: string;
+  previousManifestSha256: string | null;
+  items: readonly SnapshotItem[];
+  blobs: readonly SnapshotBlobInput[];
+}
+
+export interface BuiltSnapshot {
+  manifest: SnapshotManifest;
+  manifestBytes: Uint8Array;
+  archiveBytes: Uint8Array;
+  /** SHA-256 of `manifestBytes`: what the next snapshot records as its previous manifest. */
+  manifestSha256: string;
+}
+
+export interface VerifiedSnapshot {
+  manifest: SnapshotManifest;
+  manifestSha256: string;
+  items: SnapshotItem[];
+  blobs: { key: string; sha256: string; bytes: Uint8Array }[];
+}
+
+export type SnapshotIntegrityReason =
+  | 'MANIFEST_UNREADABLE'
+  | 'MANIFEST_CHANGED'
+  | 'MANIFEST_NOT_EXPECTED'
+  | 'WRONG_SNAPSHOT'
+  | 'ARCHIVE_CHANGED'
+  | 'ARCHIVE_UNREADABLE'
+  | 'CONTENT_MISMATCH'
+  | 'DECRYPTION_FAILED';
+
+/** The snapshot is damaged, tampered with, or not the one asked for: nothing may be restored from it. */
+export class SnapshotIntegrityError extends Error {
+  override readonly name = 'SnapshotIntegrityError';
+
+  constructor(
+    readonly reason: SnapshotIntegrityReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+const encoder = new TextEncoder();
+const itemHash = (item: SnapshotItem): string => sha256Hex(encoder.encode(canonicalJson(item)));
+
+/**
+ * Serialises a snapshot: the archive, then the manifest that hashes it and everything in it.
+ *
+ * @example
+ * const built = buildSnapshot({ projectId: 'p1', snapshotId: 's1', createdAt, previousManifestSha256: null, items, blobs: [] });
+ */
+export function buildSnapshot(input: SnapshotInput): BuiltSnapshot {
+  const blobs = input.blobs.map((blob) => ({ ...blob, sha256: sha256Hex(blob.bytes) }));
+  const archive: SnapshotArchive = {
+    format: SNAPSHOT_FORMAT,
+    project_id: input.projectId,
+    snapshot_id: input.snapshotId,
+    items: [...input.items],
+    blobs: blobs.map((b) => ({
+      key: b.key,
+      sha256: b.sha256,
+      content_base64: Buffer.from(b.bytes).toString('base64'),
+    })),
+  };
+  const archiveBytes = encoder.encode(canonicalJson(SnapshotArchive.parse(archive)));
+  const body = ManifestBody.parse({
+    format: SNAPSHOT_FORMAT,
+    project_id: input.projectId,
+    snapshot_id: input.snapshotId,
+    created_at: input.createdAt,
+    ...(input.description === undefined ? {} : { description: input.description }),
+    previous_manifest_sha256: input.previousManifestSha256,
+    archive: { sha256: sha256Hex(archiveBytes), size: archiveBytes.byteLength },
+    items: input.items.map((item) => ({ id: item.id, kind: item.kind, sha256: itemHash(item) })),
+    blobs: blobs.map((b) => ({ key: b.key, sha256: b.sha256, size: b.bytes.byteLength })),
+  });
+  const manifest: SnapshotManifest = { body, body_sha256: sha256Hex(encoder.encode(canonicalJson(body))) };
+  const manifestBytes = encoder.encode(canonicalJson(manifest));
+  return { manifest, manifestBytes, archiveBytes, manifestSha256: sha256Hex(manifestBytes) };
+}
+
+export interface SnapshotExpectation {
+  projectId: string;
+  snapshotId: string;
+  /** The manifest hash recorded when the snapshot was made, when the caller has it. */
+  manifestSha256?: string;
+}
+
+/**
+ * Checks a manifest and its archive against each other and against what the caller expects, and
+ * returns the content only if every hash holds. Throws {@link SnapshotIntegrityError} otherwise.
+ *
+ * Both inputs must be exactly the canonical bytes that were hashed: a manifest is re-serialised
+ * and compared byte for byte, so no edit can hide in whitespace, key order or escapes.
+ */
+export function verifySnapshot(
+  manifestBytes: Uint8Array,
+  archiveBytes: Uint8Array,
+  expected: SnapshotExpectation,
+): VerifiedSnapshot {
+  const manifest = readManifest(manifestBytes);
+  const manifestSha256 = sha256Hex(manifestBytes);
+  const { body } = manifest;
+  if (expected.manifestSha256 !== undefined && expected.manifestSha256 !== manifestSha256) {
+    throw new SnapshotIntegrityError(
+      'MANIFEST_NOT_EXPECTED',
+      `The manifest of snapshot ${expected.snapshotId} is not the one recorded when it was made.`,
+    );
+  }
+  if (body.project_id !== expected.projectId || body.snapshot_id !== expected.snapshotId) {
+    throw new SnapshotIntegrityError(
+      'WRONG_SNAPSHOT',
+      `The manifest describes ${body.project_id}/${body.snapshot_id}, not ${expected.projectId}/${expected.snapshotId}.`,
+    );
+  }
+  if (archiveBytes.byteLength !== body.archive.size || sha256Hex(archiveBytes) !== body.archive.sha256) {
+    throw new SnapshotIntegrityError(
+      'ARCHIVE_CHANGED',
+      'The archive does not hash to what its manifest records.',
+    );
+  }
+  const archive = readArchive(archiveBytes);
+  const blobs = archive.blobs.map((b) => {
+    const bytes = new Uint8Array(Buffer.from(b.content_base64, 'base64'));
+    return { key: b.key, sha256: sha256Hex(bytes), bytes };
+  });
+  const listed = {
+    items: archive.items.map((item) => ({ id: item.id, kind: item.kind, sha256: itemHash(item) })),
+    blobs: blobs.map((b) => ({ key: b.key, sha256: b.sha256, size: b.bytes.byteLength })),
+  };
+  const identityMatches = archive.project_id === body.project_id && archive.snapshot_id === body.snapshot_id;
+  if (
+    !identityMatches ||
+    canonicalJson(listed.items) !== canonicalJson(body.items) ||
+    canonicalJson(listed.blobs) !== canonicalJson(body.blobs)
+  ) {
+    throw new SnapshotIntegrityError(
+      'CONTENT_MISMATCH',
+      'The archive content does not match the items and blobs its manifest lists.',
+    );
+  }
+  return { manifest, manifestSha256, items: archive.items, blobs };
+}
+
+function readManifest(bytes: Uint8Array): SnapshotManifest {
+  const text = decodeStrict(bytes, 'MANIFEST_UNREADABLE', 'manifest');
+  const parsed = SnapshotManifest.safeParse(parseJson(text, 'MANIFEST_UNREADABLE', 'manifest'));
+  if (!parsed.success || canonicalJson(parsed.data) !== text) {
+    throw new SnapshotIntegrityError(
+      'MANIFEST_UNREADABLE',
+      'The manifest is not a canonical Meridian snapshot manifest.',
+    );
+  }
+  if (sha256Hex(encoder.encode(canonicalJson(parsed.data.body))) !== parsed.data.body_sha256) {
+    throw new SnapshotIntegrityError(
+      'MANIFEST_CHANGED',
+      'The manifest body does not hash to its recorded SHA-256.',
+    );
+  }
+  return parsed.data;
+}
+
+function readArchive(bytes: Uint8Array): SnapshotArchive {
+  const text = decodeStrict(bytes, 'ARCHIVE_UNREADABLE', 'archive');
+  const parsed = SnapshotArchive.safeParse(parseJson(text, 'ARCHIVE_UNREADABLE', 'archive'));
+  if (!parsed.success) {
+    throw new SnapshotIntegrityError('ARCHIVE_UNREADABLE', 'The archive is not a Meridian snapshot archive.');
+  }
+  return parsed.data;
+}
+
+function decodeStrict(bytes: Uint8Array, reason: SnapshotIntegrityReason, what: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (cause) {
+    throw new SnapshotIntegrityError(reason, `The ${what} is not UTF-8 text.`, { cause });
+  }
+}
+
+function parseJson(text: string, reason: SnapshotIntegrityReason, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new SnapshotIntegrityError(reason, `The ${what} is not JSON.`, { cause });
+  }
+}

@@ -1,0 +1,144 @@
+import { DomainError } from '../errors.js';
+import type { EnvelopeEncryption } from '../ports.js';
+import { assertBlobKey, BlobNotFoundError, type BlobStore } from './blob-store.js';
+import {
+  type BuiltSnapshot,
+  type SnapshotExpectation,
+  SnapshotIntegrityError,
+  type VerifiedSnapshot,
+  verifySnapshot,
+} from './snapshot-manifest.js';
+
+/**
+ * Encrypted, create-only storage of snapshots in the blob store. Each snapshot is two objects,
+ * `projects/<project>/snapshots/<snapshot>/archive` and `…/manifest`, each encrypted on its own
+ * through the EnvelopeEncryption port (AWS Encryption SDK: KMS keyring on AWS, raw AES locally)
+ * with the encryption context `{project_id, snapshot_id}`, which decryption checks: an object
+ * copied under another project's or snapshot's key does not decrypt as that one.
+ */
+
+export interface SnapshotVaultDeps {
+  blobs: BlobStore;
+  encryption: EnvelopeEncryption;
+}
+
+export interface StoredSnapshot {
+  archiveKey: string;
+  manifestKey: string;
+  /** Bytes stored (both ciphertexts). */
+  sizeBytes: number;
+  manifestSha256: string;
+}
+
+/** No manifest is stored for this snapshot (never made, or its write never finished). */
+export class SnapshotNotFoundError extends Error {
+  override readonly name = 'SnapshotNotFoundError';
+
+  constructor(
+    readonly projectId: string,
+    readonly snapshotId: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Project ${projectId} has no snapshot ${snapshotId}; list the project's snapshots for valid ids.`,
+      options,
+    );
+  }
+}
+
+/** Where a snapshot's two objects live. Ids must be usable as key segments. */
+export function snapshotKeys(projectId: string, snapshotId: string): { archive: string; manifest: string } {
+  for (const [field, id] of [
+    ['project_id', projectId],
+    ['snapshot_id', snapshotId],
+  ] as const) {
+    if (id.includes('/')) {
+      throw new DomainError('INVALID_INPUT', `${field} may not contain "/" (got ${JSON.stringify(id)}).`, {
+        field,
+      });
+    }
+  }
+  const folder = `projects/${projectId}/snapshots/${snapshotId}`;
+  assertBlobKey(`${folder}/manifest`);
+  return { archive: `${folder}/archive`, manifest: `${folder}/manifest` };
+}
+
+const contextOf = (projectId: string, snapshotId: string) => ({
+  project_id: projectId,
+  snapshot_id: snapshotId,
+});
+
+/**
+ * Encrypts and stores a built snapshot. The archive is written before the manifest, so the
+ * manifest's presence marks a complete snapshot: a crash in between leaves an archive nobody
+ * lists, never a manifest without its archive. Both writes are create-only (BlobExistsError when
+ * the snapshot id is taken).
+ */
+export async function writeSnapshot(
+  deps: SnapshotVaultDeps,
+  snapshot: BuiltSnapshot,
+): Promise<StoredSnapshot> {
+  const { project_id: projectId, snapshot_id: snapshotId } = snapshot.manifest.body;
+  const keys = snapshotKeys(projectId, snapshotId);
+  const context = contextOf(projectId, snapshotId);
+  const archive = await deps.encryption.encrypt(snapshot.archiveBytes, context);
+  const manifest = await deps.encryption.encrypt(snapshot.manifestBytes, context);
+  await deps.blobs.put(keys.archive, archive);
+  await deps.blobs.put(keys.manifest, manifest);
+  return {
+    archiveKey: keys.archive,
+    manifestKey: keys.manifest,
+    sizeBytes: archive.byteLength + manifest.byteLength,
+    manifestSha256: snapshot.manifestSha256,
+  };
+}
+
+/**
+ * Reads, decrypts and verifies a stored snapshot; returns its content only when every check
+ * holds (encryption context, authentication tag, every hash in the manifest).
+ *
+ * @throws SnapshotNotFoundError when the snapshot has no manifest
+ * @throws SnapshotIntegrityError when anything was changed or belongs to another snapshot
+ */
+export async function readSnapshot(
+  deps: SnapshotVaultDeps,
+  expected: SnapshotExpectation,
+): Promise<VerifiedSnapshot> {
+  const keys = snapshotKeys(expected.projectId, expected.snapshotId);
+  const context = contextOf(expected.projectId, expected.snapshotId);
+  const manifest = await getOrNotFound(deps, keys.manifest, expected);
+  const archive = await getOrNotFound(deps, keys.archive, expected);
+  const manifestBytes = await decryptOrRefuse(deps, manifest, context, 'manifest');
+  const archiveBytes = await decryptOrRefuse(deps, archive, context, 'archive');
+  return verifySnapshot(manifestBytes, archiveBytes, expected);
+}
+
+async function getOrNotFound(deps: SnapshotVaultDeps, key: string, expected: SnapshotExpectation) {
+  try {
+    return await deps.blobs.get(key);
+  } catch (error) {
+    if (error instanceof BlobNotFoundError) {
+      throw new SnapshotNotFoundError(expected.projectId, expected.snapshotId, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function decryptOrRefuse(
+  deps: SnapshotVaultDeps,
+  ciphertext: Uint8Array,
+  context: Record<string, string>,
+  what: string,
+): Promise<Uint8Array> {
+  try {
+    return await deps.encryption.decrypt(ciphertext, context);
+  } catch (cause) {
+    // The Encryption SDK authenticates every byte: a flipped bit, a truncation or a context that
+    // is not this snapshot's all end here. Which one is in `cause`, for the logs.
+    throw new SnapshotIntegrityError(
+      'DECRYPTION_FAILED',
+      `The snapshot's ${what} does not decrypt as ${context.project_id}/${context.snapshot_id}: it was changed or belongs elsewhere.`,
+      { cause },
+    );
+  }
+}

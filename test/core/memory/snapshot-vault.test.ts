@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  EncryptionSdkEnvelope,
+  rawAesKeyring,
+} from '../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
+import { FileBlobStore } from '../../../lambdas/adapters/files/file-blob-store.js';
+import { isDomainError } from '../../../lambdas/core/errors.js';
+import { BlobExistsError } from '../../../lambdas/core/memory/blob-store.js';
+import {
+  buildSnapshot,
+  type SnapshotInput,
+  SnapshotIntegrityError,
+} from '../../../lambdas/core/memory/snapshot-manifest.js';
+import {
+  readSnapshot,
+  SnapshotNotFoundError,
+  type SnapshotVaultDeps,
+  snapshotKeys,
+  writeSnapshot,
+} from '../../../lambdas/core/memory/snapshot-vault.js';
+
+const SECRET_LOOKING_CONTENT = 'Decision: the billing service moves to Postgres 16 in Q3';
+
+function input(overrides: Partial<SnapshotInput> = {}): SnapshotInput {
+  return {
+    projectId: 'proj-1',
+    snapshotId: 'snap-1',
+    createdAt: '2026-11-23T20:30:00Z',
+    previousManifestSha256: null,
+    items: [
+      { id: 'entry-1', kind: 'entry', data: { content: SECRET_LOOKING_CONTENT } },
+      { id: 'branch-main', kind: 'branch', data: { name: 'main' } },
+    ],
+    blobs: [{ key: 'projects/proj-1/bodies/1', bytes: new TextEncoder().encode('a long body '.repeat(100)) }],
+    ...overrides,
+  };
+}
+
+async function thrown(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('snapshot vault (real Encryption SDK, raw AES keyring; files blob store)', () => {
+  let root: string;
+  let deps: SnapshotVaultDeps;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'meridian-snapshots-'));
+    deps = {
+      blobs: new FileBlobStore(root),
+      encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
+    };
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  /** Flips one bit of a stored object on disk, as damage or tampering would. */
+  async function flipStoredBit(key: string, position: (length: number) => number): Promise<void> {
+    const path = join(root, `${key}~`);
+    const stored = Buffer.from(await readFile(path));
+    const at = position(stored.length);
+    stored[at]! ^= 0x10;
+    await rm(path);
+    await writeFile(path, stored);
+  }
+
+  describe('writeSnapshot then readSnapshot', () => {
+    it('gives back every item and blob, verified against the recorded manifest hash', async () => {
+      const built = buildSnapshot(input());
+
+      const stored = await writeSnapshot(deps, built);
+      const read = await readSnapshot(deps, {
+        projectId: 'proj-1',
+        snapshotId: 'snap-1',
+        manifestSha256: stored.manifestSha256,
+      });
+
+      const keys = snapshotKeys('proj-1', 'snap-1');
+      expect(stored).toMatchObject({
+        archiveKey: keys.archive,
+        manifestKey: keys.manifest,
+        manifestSha256: built.manifestSha256,
+      });
+      expect(read.items).toEqual(input().items);
+      expect(read.blobs.map((b) => b.bytes)).toEqual(input().blobs.map((b) => b.bytes));
+      expect(stored.sizeBytes).toBe(
+        (await deps.blobs.head(stored.archiveKey))!.size + (await deps.blobs.head(stored.manifestKey))!.size,
+      );
+    });
+
+    it('stores ciphertext only: no item text is readable in the stored objects', async () => {
+      const stored = await writeSnapshot(deps, buildSnapshot(input()));
+
+      for (const key of [stored.archiveKey, stored.manifestKey]) {
+        const raw = Buffer.from(await deps.blobs.get(key)).toString('latin1');
+        expect(raw).not.toContain('Postgres');
+        expect(raw).not.toContain('entry-1');
+      }
+    });
+
+    it('refuses to write a snapshot id twice, and the first snapshot stays readable', async () => {
+      await writeSnapshot(deps, buildSnapshot(input()));
+
+      const error = await thrown(writeSnapshot(deps, buildSnapshot(input({ description: 'second' }))));
+
+      expect(error).toBeInstanceOf(BlobExistsError);
+      const read = await readSnapshot(deps, { projectId: 'proj-1', snapshotId: 'snap-1' });
+      expect(read.manifest.body.description).toBeUndefined();
+    });
+  });
+
+  describe('readSnapshot', () => {
+    it.each([
+      ['its first byte', () => 0],
+      ['the middle', (n: number) => n >> 1],
+      ['its last byte', (n: number) => n - 1],
+    ])('refuses an archive with one bit flipped in %s', async (_, position) => {
+      const stored = await writeSnapshot(deps, buildSnapshot(input()));
+      await flipStoredBit(stored.archiveKey, position);
+
+      const error = await thrown(readSnapshot(deps, { projectId: 'proj-1', snapshotId: 'snap-1' }));
+
+      expect(error).toBeInstanceOf(SnapshotIntegrityError);
+    });
+
+    it.each([
+      ['its first byte', () => 0],
+      ['the middle', (n: number) => n >> 1],
+      ['its last byte', (n: number) => n - 1],
+    ])('refuses a manifest with one bit flipped in %s', async (_, position) => {
+      const stored = await writeSnapshot(deps, buildSnapshot(input()));
+      await flipStoredBit(stored.manifestKey, position);
+
+      const error = await thrown(readSnapshot(deps, { projectId: 'proj-1', snapshotId: 'snap-1' }));
+
+      expect(error).toBeInstanceOf(SnapshotIntegrityError);
+    });
+
+    it('refuses objects copied from another project: the encryption context names the project', async () => {
+      const stored = await writeSnapshot(deps, buildSnapshot(input()));
+      const elsewhere = snapshotKeys('proj-2', 'snap-1');
+      await deps.blobs.put(elsewhere.archive, await deps.blobs.get(stored.archiveKey));
+      await deps.blobs.put(elsewhere.manifest, await deps.blobs.get(stored.manifestKey));
+
+      const error = await thrown(readSnapshot(deps, { projectId: 'proj-2', snapshotId: 'snap-1' }));
+
+      expect(error).toBeInstanceOf(SnapshotIntegrityError);
+      expect((error as SnapshotIntegrityError).reason).toBe('DECRYPTION_FAILED');
+      expect(String((error as Error).cause)).toContain('project_id');
+    });
+
+    it('refuses an archive swapped in from another snapshot of the same project', async () => {
+      const first = await writeSnapshot(deps, buildSnapshot(input()));
+      const second = await writeSnapshot(
+        deps,
+        buildSnapshot(input({ snapshotId: 'snap-2', previousManifestSha256: first.manifestSha256 })),
+      );
+      const archiveOfFirst = await deps.blobs.get(first.archiveKey);
+      await deps.blobs.delete(second.archiveKey);
+      await deps.blobs.put(second.archiveKey, archiveOfFirst);
+
+      const error = await thrown(readSnapshot(deps, { projectId: 'proj-1', snapshotId: 'snap-2' }));
+
+      expect((error as SnapshotIntegrityError).reason).toBe('DECRYPTION_FAILED');
+    });
+
+    it('reports a snapshot whose manifest was never written as not found', async () => {
+      // What a crash between the two writes leaves: the archive alone.
+      const built = buildSnapshot(input());
+      await deps.blobs.put(
+        snapshotKeys('proj-1', 'snap-1').archive,
+        await deps.encryption.encrypt(built.archiveBytes, { project_id: 'proj-1', snapshot_id: 'snap-1' }),
+      );
+
+      const error = await thrown(readSnapshot(deps, { projectId: 'proj-1', snapshotId: 'snap-1' }));
+
+      expect(error).toBeInstanceOf(SnapshotNotFoundError);
+    });
+
+    it('rejects an id that would leave the project’s folder', async () => {
+      const error = await thrown(readSnapshot(deps, { projectId: 'proj-1', snapshotId: '../proj-2' }));
+
+      expect(isDomainError(error, 'INVALID_INPUT')).toBe(true);
+    });
+  });
+});
