@@ -16,7 +16,7 @@ import {
   sortableUtc,
   startIndexOf,
 } from '../lambdas/core/calendar/native/native-items.js';
-import { fixedClock } from '../lambdas/core/ports.js';
+import { fixedClock } from '../lambdas/core/ports/index.js';
 import { queryAll } from '../lambdas/core/storage/query-all.js';
 import { startTestRuntime } from '../test/support/test-runtime.js';
 import { compare, reportFigure, reportRatio } from './harness.js';

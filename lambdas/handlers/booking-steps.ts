@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import type { BookingStep } from '../core/booking/booking-workflow.js';
+import type { BookingStep } from '../core/ports/index.js';
 import { createAwsBookingSteps } from '../runtime/aws.js';
 import { fromPowertools } from './powertools-logger.js';
 

@@ -7,7 +7,8 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../core/errors.js';
-import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
+import type { Logger } from '../core/ports/index.js';
+import type { McpDeps, McpServerDeps, ToolContext } from './deps.js';
 import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
 import { findEnabledTool } from './tool-catalogue.js';
 import type { ToolDefinition } from './tool-definition.js';

@@ -2,8 +2,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { AccessStore } from '../core/access/access-store.js';
 import { once } from '../core/once.js';
-import { systemClock } from '../core/ports.js';
-import type { Logger, McpDeps, McpHttpDeps } from '../mcp/deps.js';
+import { type Logger, systemClock } from '../core/ports/index.js';
+import type { McpDeps, McpHttpDeps } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
 import {
   BOOKING_STATE_MACHINE_ARN_ENV,

@@ -2,10 +2,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { SfnBookingWorkflow } from '../adapters/workflow/sfn-booking-workflow.js';
-import { systemClock } from '../core/ports.js';
-import type { DocumentStore } from '../core/storage/document-store.js';
+import { type DocumentStore, type Logger, systemClock } from '../core/ports/index.js';
 import { requireZone } from '../core/time/zones.js';
-import type { Logger } from '../mcp/deps.js';
 import {
   BOOKING_STATE_MACHINE_ARN_ENV,
   configuredTimezone,

@@ -1,4 +1,4 @@
-import type { Logger } from '../mcp/deps.js';
+import type { Logger } from '../core/ports/index.js';
 
 /** The sync cadence when MERIDIAN_SYNC_INTERVAL_MINUTES is not set; the AWS schedule's default too. */
 export const DEFAULT_SYNC_INTERVAL_MINUTES = 5;

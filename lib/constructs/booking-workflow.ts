@@ -8,7 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { BOOKING_DEFINITION_PATH, BOOKING_TASKS } from '../../lambdas/booking/booking-definition.js';
-import type { BookingStepName } from '../../lambdas/core/booking/booking-workflow.js';
+import type { BookingStepName } from '../../lambdas/core/ports/index.js';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';

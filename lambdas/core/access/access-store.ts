@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { Clock, RandomSource } from '../ports.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
 import { queryAll } from '../storage/query-all.js';
 import { hashSecret, newKeyMaterial, parseToken, secretMatches } from './api-key-token.js';
 import { type Grant, grantAllows, type Principal, type Right } from './rights.js';

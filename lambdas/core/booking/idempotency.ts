@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { Clock } from '../ports.js';
 import {
+  type Clock,
   type Condition,
   ConditionFailedError,
   type DocumentStore,
   type ItemKey,
-} from '../storage/document-store.js';
+} from '../ports/index.js';
 import { type BookingInput, BookingResult, Hold } from './booking-schemas.js';
 
 /**

@@ -1,8 +1,13 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { Clock, RandomSource } from '../ports.js';
-import { ConditionFailedError, type DocumentStore, type ItemKey } from '../storage/document-store.js';
+import {
+  type Clock,
+  ConditionFailedError,
+  type DocumentStore,
+  type ItemKey,
+  type RandomSource,
+} from '../ports/index.js';
 import { formatInstant, formatUtc } from '../time/instants.js';
 import { Hold } from './booking-schemas.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import type { DocumentStore } from '../ports/index.js';
 import { queryAll } from '../storage/query-all.js';
 import { ProviderKind } from './event.js';
 

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { DomainError, isDomainError } from '../errors.js';
-import type { TimeDeps } from '../ports.js';
+import type { TimeDeps } from '../ports/index.js';
 import { type ResolvedDatetime, resolveDatetime } from '../time/resolve/resolve-datetime.js';
 import { WorkBudget } from '../work-budget.js';
 import type { EventDraft } from './event.js';

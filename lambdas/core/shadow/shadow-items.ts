@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type CalendarEvent, EventStatus, EventTime, Transparency } from '../calendar/event.js';
 import { LONG_EVENT_MS, sortableUtc } from '../calendar/native/native-items.js';
 import { eventTimeMs, originalKey } from '../calendar/series.js';
-import type { StoredItem } from '../storage/document-store.js';
+import type { StoredItem } from '../ports/index.js';
 
 /**
  * How a calendar's shadow lies in the table (docs/data-model.md), one partition per calendar:

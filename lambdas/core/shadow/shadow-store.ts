@@ -1,6 +1,6 @@
 import type { CalendarEvent } from '../calendar/event.js';
 import { LONG_EVENT_MS, sortableUtc } from '../calendar/native/native-items.js';
-import { ConditionFailedError, type DocumentStore } from '../storage/document-store.js';
+import { ConditionFailedError, type DocumentStore } from '../ports/index.js';
 import { queryAll } from '../storage/query-all.js';
 import {
   eventOf,

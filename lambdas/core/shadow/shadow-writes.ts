@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CalendarEvent } from '../calendar/event.js';
 import { mapWithConcurrency } from '../concurrency.js';
-import type { DocumentStore, StoredItem } from '../storage/document-store.js';
+import type { DocumentStore, StoredItem } from '../ports/index.js';
 import { queryAll } from '../storage/query-all.js';
 import {
   entryItem,

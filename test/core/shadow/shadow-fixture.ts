@@ -1,7 +1,6 @@
 import type { CalendarRecord, ConnectionRecord } from '../../../lambdas/core/calendar/calendar-registry.js';
-import type { Clock } from '../../../lambdas/core/ports.js';
+import type { Clock, StoredItem } from '../../../lambdas/core/ports/index.js';
 import { SYNC_SK, shadowPartition } from '../../../lambdas/core/shadow/shadow-items.js';
-import type { StoredItem } from '../../../lambdas/core/storage/document-store.js';
 import { queryAll } from '../../../lambdas/core/storage/query-all.js';
 import { providerFactories } from '../../../lambdas/runtime/provider-factories.js';
 import { secretContext } from '../../../lambdas/runtime/provider-resolver.js';

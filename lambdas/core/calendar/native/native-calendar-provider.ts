@@ -1,13 +1,22 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors.js';
-import type { Clock, RandomSource } from '../../ports.js';
-import { type Condition, ConditionFailedError, type DocumentStore } from '../../storage/document-store.js';
+import {
+  type CalendarProvider,
+  type CalendarRef,
+  type Clock,
+  type Condition,
+  ConditionFailedError,
+  type DocumentStore,
+  type EventPage,
+  type EventQuery,
+  type RandomSource,
+  type WriteOptions,
+} from '../../ports/index.js';
 import { queryAll } from '../../storage/query-all.js';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../event.js';
 import { eventFromDraft } from '../event-from-draft.js';
 import { markSelf } from '../owner-attendee.js';
 import { compareByStart, decodeCursor, encodeCursor, isAfterCursor } from '../page-by-start.js';
-import type { CalendarProvider, CalendarRef, EventPage, EventQuery, WriteOptions } from '../provider.js';
 import {
   applyPatch,
   editOccurrence,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoredItem } from '../../storage/document-store.js';
+import type { StoredItem } from '../../ports/index.js';
 import { CalendarEvent } from '../event.js';
 import { eventTimeMs, type Series } from '../series.js';
 

@@ -1,6 +1,6 @@
 import { DateTime, type Zone } from 'luxon';
 import { DomainError } from '../../errors.js';
-import type { TimeDeps } from '../../ports.js';
+import type { TimeDeps } from '../../ports/index.js';
 import { formatInstant, formatUtc, parseInstant } from '../instants.js';
 import { effectiveZone } from '../zones.js';
 import type { AmbiguityFamily } from './ambiguity.js';
