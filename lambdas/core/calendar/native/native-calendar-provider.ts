@@ -12,6 +12,7 @@ import {
   type RandomSource,
   type WriteOptions,
 } from '../../ports/index.js';
+import { SK } from '../../storage/key-prefixes.js';
 import { queryAll } from '../../storage/query-all.js';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../event.js';
 import { eventFromDraft } from '../event-from-draft.js';
@@ -41,7 +42,6 @@ import {
   LONG_EVENT_MS,
   longIndexOf,
   partitionOf,
-  SERIES_PREFIX,
   type SeriesMarks,
   seriesSk,
   seriesToItem,
@@ -123,7 +123,10 @@ export class NativeCalendarProvider implements CalendarProvider {
       (!after || isAfterCursor(event, after));
     const [long, seriesItems] = await Promise.all([
       queryAll(this.deps.store, { index: 'gsi1', partition: longIndexOf(calendar.native_id) }),
-      queryAll(this.deps.store, { partition: partitionOf(calendar.native_id), beginsWith: SERIES_PREFIX }),
+      queryAll(this.deps.store, {
+        partition: partitionOf(calendar.native_id),
+        beginsWith: SK.nativeCalendar.seriesPrefix,
+      }),
     ]);
     const candidates = long.map((item) => itemToEvent(item).event).filter(keep);
     let incomplete = false;
