@@ -9,7 +9,10 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { parseAllowedOrigins } from '../../lambdas/mcp/http/origin-policy.js';
-import { ALLOWED_ORIGINS_ENV, BOOKING_STATE_MACHINE_ARN_ENV } from '../../lambdas/runtime/aws-environment.js';
+import {
+  ALLOWED_ORIGINS_ENV,
+  BOOKING_STATE_MACHINE_ARN_ENV,
+} from '../../lambdas/runtime/environment-names.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
