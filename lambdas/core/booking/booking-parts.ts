@@ -6,6 +6,7 @@ import type {
   CalendarRef,
   Clock,
   DocumentStore,
+  Logger,
   RandomSource,
   ShadowCalendar,
 } from '../ports/index.js';
@@ -30,7 +31,7 @@ export interface BookingStepsDeps {
   lockTtlMs: number;
   defaultTimezone: string | undefined;
   /** Where unexpected step failures are logged (the caller only sees an internal error). */
-  logger?: { error(message: string, extra?: Record<string, unknown>): void };
+  logger?: Pick<Logger, 'error'>;
 }
 
 /**
