@@ -12,11 +12,11 @@ import {
   LONG_EVENT_MS,
   longIndexOf,
   partitionOf,
-  SERIES_PREFIX,
   sortableUtc,
   startIndexOf,
 } from '../lambdas/core/calendar/native/native-items.js';
-import { fixedClock } from '../lambdas/core/ports.js';
+import { fixedClock } from '../lambdas/core/ports/index.js';
+import { SK } from '../lambdas/core/storage/key-prefixes.js';
 import { queryAll } from '../lambdas/core/storage/query-all.js';
 import { startTestRuntime } from '../test/support/test-runtime.js';
 import { compare, reportFigure, reportRatio } from './harness.js';
@@ -79,7 +79,7 @@ export async function run(): Promise<void> {
     await store.get(lock, { consistent: true });
     await Promise.all([
       queryAll(store, { index: 'gsi1', partition: longIndexOf(nativeId) }),
-      queryAll(store, { partition: partitionOf(nativeId), beginsWith: SERIES_PREFIX }),
+      queryAll(store, { partition: partitionOf(nativeId), beginsWith: SK.nativeCalendar.seriesPrefix }),
     ]);
     await store.query({
       index: 'gsi1',

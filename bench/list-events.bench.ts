@@ -6,7 +6,7 @@ import { encode } from '@toon-format/toon';
 import { LOCAL_OWNER } from '../lambdas/core/access/rights.js';
 import { listEvents } from '../lambdas/core/calendar/event-listing.js';
 import { eventToItem, startIndexOf } from '../lambdas/core/calendar/native/native-items.js';
-import { fixedClock } from '../lambdas/core/ports.js';
+import { fixedClock } from '../lambdas/core/ports/index.js';
 import { queryAll } from '../lambdas/core/storage/query-all.js';
 import { eventRow } from '../lambdas/mcp/tools/calendar/event-rows.js';
 import { startTestRuntime } from '../test/support/test-runtime.js';

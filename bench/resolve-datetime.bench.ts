@@ -10,7 +10,7 @@
  * re-validating the zone with a new Intl.DateTimeFormat per call (11×) break the target.
  */
 import { parseDate } from 'chrono-node';
-import { fixedClock } from '../lambdas/core/ports.js';
+import { fixedClock } from '../lambdas/core/ports/index.js';
 import { resolveDatetime } from '../lambdas/core/time/resolve/resolve-datetime.js';
 import { RESOLVE_CORPUS } from '../test/core/time/resolve/corpus.js';
 import { withDefaults } from '../test/core/time/resolve/helpers.js';

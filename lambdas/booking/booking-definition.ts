@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { BookingStepName } from '../core/booking/booking-workflow.js';
+import type { BookingStepName } from '../core/ports/index.js';
 
 /**
  * booking.asl.json and what binds it to code: which task state runs which step, through which

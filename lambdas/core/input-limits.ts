@@ -1,3 +1,5 @@
+import { SK } from './storage/key-prefixes.js';
+
 /**
  * Size limits of caller input, in one place so the tool schemas (the edge, checked before any
  * work) and the core functions (which also serve the CLI, sync and booking steps) agree.
@@ -38,13 +40,14 @@ const SORT_KEY_BYTES = 1024;
  * A calendar id is stored whole as a sort key (the registry's index), and after `GRANT#` in a
  * key's grant; partition keys (`CAL#`, `SHADOW#`, `LOCK#`) allow twice that.
  */
-export const MAX_CALENDAR_ID_BYTES = SORT_KEY_BYTES - 'GRANT#'.length;
+export const MAX_CALENDAR_ID_BYTES = SORT_KEY_BYTES - SK.apiKey.grantPrefix.length;
 
 /**
  * An event id is stored after `EVT#<start ISO ms>#` in a shadow sort key (the longest prefix it
  * gets), with `#` and `%` escaped to three bytes each (keyPart in shadow-items.ts).
  */
-export const MAX_EVENT_ID_BYTES = SORT_KEY_BYTES - 'EVT#2026-01-01T00:00:00.000Z#'.length;
+export const MAX_EVENT_ID_BYTES =
+  SORT_KEY_BYTES - `${SK.shadow.shortEventPrefix}2026-01-01T00:00:00.000Z#`.length;
 
 const utf8 = new TextEncoder();
 

@@ -1,11 +1,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import type { BookingStep } from '../core/booking/booking-workflow.js';
+import type { BookingStep } from '../core/ports/index.js';
 import { createAwsBookingSteps } from '../runtime/aws.js';
+import { SERVICE_NAME_ENV } from '../runtime/environment-names.js';
 import { fromPowertools } from './powertools-logger.js';
 
-const powertools = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'meridian' });
+const powertools = new Logger({ serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian' });
 const steps = createAwsBookingSteps(process.env, fromPowertools(powertools));
 
 /**

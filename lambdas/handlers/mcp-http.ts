@@ -4,8 +4,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
 import { refuseUnrepresentableMethod, routeHttpRequest } from '../mcp/http/route-http-request.js';
-import { ALLOWED_ORIGINS_ENV } from '../runtime/aws-environment.js';
 import { createAwsHttpDeps } from '../runtime/aws-http.js';
+import { ALLOWED_ORIGINS_ENV, SERVICE_NAME_ENV } from '../runtime/environment-names.js';
 import {
   type ApiGatewayEvent,
   apiGatewayResultFromResponse,
@@ -15,7 +15,7 @@ import {
 import { internalErrorResponse } from './middleware/internal-error.js';
 import { fromPowertools } from './powertools-logger.js';
 
-const powertools = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'meridian' });
+const powertools = new Logger({ serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian' });
 const logger = fromPowertools(powertools);
 const deps = createAwsHttpDeps(process.env, logger);
 // Behind API Gateway the Host is the API's own; only browser origins need configuring.

@@ -1,5 +1,5 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
-import type { Logger } from '../mcp/deps.js';
+import type { Logger } from '../core/ports/index.js';
 
 /** Adapts Powertools' Logger to Meridian's small Logger port (its variadic extras differ). */
 export function fromPowertools(logger: PowertoolsLogger): Logger {

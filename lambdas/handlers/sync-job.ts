@@ -5,10 +5,11 @@ import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import type { SyncSummary } from '../core/shadow/sync-all.js';
 import { createAwsSyncDeps } from '../runtime/aws.js';
+import { SERVICE_NAME_ENV } from '../runtime/environment-names.js';
 import { syncAndLog } from '../runtime/sync-run.js';
 import { fromPowertools } from './powertools-logger.js';
 
-const powertools = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'meridian-sync' });
+const powertools = new Logger({ serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian-sync' });
 const logger = fromPowertools(powertools);
 // Once per container: warm invocations reuse the DynamoDB client and the providers' cached tokens.
 const deps = createAwsSyncDeps(process.env, logger);

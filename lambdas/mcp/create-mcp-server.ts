@@ -7,9 +7,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../core/errors.js';
 import { echo } from '../core/input-limits.js';
+import type { Logger } from '../core/ports/index.js';
 import { oversizedArgumentResult } from './argument-limits.js';
 import { parseCallToolParams } from './call-tool-params.js';
-import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
+import type { McpDeps, McpServerDeps, ToolContext } from './deps.js';
 import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
 import { findEnabledTool } from './tool-catalogue.js';
 import type { ToolDefinition } from './tool-definition.js';

@@ -3,17 +3,9 @@ import type { Principal } from '../core/access/rights.js';
 import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
-import type { TimeDeps } from '../core/ports.js';
-import type { ShadowCalendar } from '../core/shadow/shadow-calendar.js';
+import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { ToolCatalogue } from './tool-catalogue.js';
 import type { ToolsetSelection } from './toolsets.js';
-
-/** Where operational messages go. Powertools on Lambda, stderr locally (stdout belongs to stdio MCP). */
-export interface Logger {
-  info(message: string, extra?: Record<string, unknown>): void;
-  warn(message: string, extra?: Record<string, unknown>): void;
-  error(message: string, extra?: Record<string, unknown>): void;
-}
 
 /** Everything the MCP layer needs, built by a composition root in lambdas/runtime. */
 export interface McpDeps extends TimeDeps {

@@ -2,16 +2,16 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { AccessStore } from '../core/access/access-store.js';
 import { once } from '../core/once.js';
-import { systemClock } from '../core/ports.js';
-import type { Logger, McpDeps, McpHttpDeps } from '../mcp/deps.js';
+import { type Logger, systemClock } from '../core/ports/index.js';
+import type { McpDeps, McpHttpDeps } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
+import { configuredTimezone, requiredEnv } from './aws-environment.js';
 import {
   BOOKING_STATE_MACHINE_ARN_ENV,
-  configuredTimezone,
   DATA_KEY_ARN_ENV,
-  requiredEnv,
   TABLE_NAME_ENV,
-} from './aws-environment.js';
+  TIMEZONE_ENV,
+} from './environment-names.js';
 import { nodeRandom } from './node-random.js';
 import { VERSION } from './version.js';
 
@@ -20,7 +20,7 @@ function checkZone(timezone: string): void {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone });
   } catch {
-    throw new Error(`MERIDIAN_TIMEZONE "${timezone}" is not an IANA time zone (e.g. "Europe/Paris").`);
+    throw new Error(`${TIMEZONE_ENV} "${timezone}" is not an IANA time zone (e.g. "Europe/Paris").`);
   }
 }
 

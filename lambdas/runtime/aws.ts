@@ -2,19 +2,17 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { SfnBookingWorkflow } from '../adapters/workflow/sfn-booking-workflow.js';
-import { systemClock } from '../core/ports.js';
-import type { DocumentStore } from '../core/storage/document-store.js';
+import { type DocumentStore, type Logger, systemClock } from '../core/ports/index.js';
 import { requireZone } from '../core/time/zones.js';
-import type { Logger } from '../mcp/deps.js';
-import {
-  BOOKING_STATE_MACHINE_ARN_ENV,
-  configuredTimezone,
-  DATA_KEY_ARN_ENV,
-  requiredEnv,
-  TABLE_NAME_ENV,
-} from './aws-environment.js';
+import { configuredTimezone, requiredEnv } from './aws-environment.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import { composeDeps, type Platform } from './compose.js';
+import {
+  BOOKING_STATE_MACHINE_ARN_ENV,
+  DATA_KEY_ARN_ENV,
+  TABLE_NAME_ENV,
+  TIMEZONE_ENV,
+} from './environment-names.js';
 import { lazyEnvelope } from './lazy-envelope.js';
 import { nodeRandom } from './node-random.js';
 import { providerFactories } from './provider-factories.js';
@@ -68,7 +66,7 @@ export interface SharedClients {
 
 function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: SharedClients = {}): Platform {
   const timezone = configuredTimezone(env);
-  if (timezone !== undefined) requireZone(timezone, 'MERIDIAN_TIMEZONE');
+  if (timezone !== undefined) requireZone(timezone, TIMEZONE_ENV);
   const dataKeyArn = requiredEnv(env, DATA_KEY_ARN_ENV);
   return {
     store:

@@ -1,4 +1,5 @@
 import { DEFAULT_LOCK_TTL_SECONDS } from './compose.js';
+import { LOCK_TTL_SECS_ENV } from './environment-names.js';
 
 /** Bounds of LOCK_TTL_SECS: a hold must outlive verify + write, and an Express execution lasts ≤ 5 min. */
 export const LOCK_TTL_RANGE = { min: 5, max: 300 } as const;
@@ -11,12 +12,12 @@ export const LOCK_TTL_RANGE = { min: 5, max: 300 } as const;
  * lockTtlSecondsFrom({ LOCK_TTL_SECS: '45' }); // 45
  */
 export function lockTtlSecondsFrom(env: NodeJS.ProcessEnv): number {
-  const raw = env.LOCK_TTL_SECS?.trim();
+  const raw = env[LOCK_TTL_SECS_ENV]?.trim();
   if (raw === undefined || raw === '') return DEFAULT_LOCK_TTL_SECONDS;
   const seconds = Number(raw);
   if (!Number.isInteger(seconds) || seconds < LOCK_TTL_RANGE.min || seconds > LOCK_TTL_RANGE.max) {
     throw new Error(
-      `LOCK_TTL_SECS must be a whole number of seconds from ${LOCK_TTL_RANGE.min} to ${LOCK_TTL_RANGE.max} (got "${raw}").`,
+      `${LOCK_TTL_SECS_ENV} must be a whole number of seconds from ${LOCK_TTL_RANGE.min} to ${LOCK_TTL_RANGE.max} (got "${raw}").`,
     );
   }
   return seconds;

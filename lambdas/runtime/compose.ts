@@ -2,18 +2,23 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessStore } from '../core/access/access-store.js';
 import { BookingService } from '../core/booking/booking-service.js';
 import { createBookingSteps } from '../core/booking/booking-steps.js';
-import type { BookingSteps, BookingWorkflow } from '../core/booking/booking-workflow.js';
 import { IdempotencyRecords } from '../core/booking/idempotency.js';
 import { SlotLocks } from '../core/booking/slot-locks.js';
 import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { CalendarService } from '../core/calendar/calendar-service.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
 import { checkEventContent } from '../core/firewall/check-event-content.js';
-import type { Clock, EnvelopeEncryption, RandomSource } from '../core/ports.js';
-import { shadowForBooking } from '../core/shadow/booking-shadow.js';
+import type {
+  BookingSteps,
+  BookingWorkflow,
+  Clock,
+  DocumentStore,
+  EnvelopeEncryption,
+  Logger,
+  RandomSource,
+} from '../core/ports/index.js';
 import { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';
-import type { DocumentStore } from '../core/storage/document-store.js';
-import type { Logger, McpDeps } from '../mcp/deps.js';
+import type { McpDeps } from '../mcp/deps.js';
 import { createProviderResolver, type ProviderFactory } from './provider-resolver.js';
 
 /** What differs between the runtimes; everything else is wired the same way by {@link composeDeps}. */
@@ -81,7 +86,7 @@ export function composeDeps(platform: Platform): McpDeps & {
     random,
     pause: (ms) => sleep(ms),
     calendars,
-    shadow: shadowForBooking(shadow),
+    shadow,
     lockTtlMs,
     defaultTimezone,
     logger: platform.logger,

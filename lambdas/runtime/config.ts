@@ -2,7 +2,13 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { requireZone } from '../core/time/zones.js';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
-import { ALLOWED_ORIGINS_ENV } from './aws-environment.js';
+import {
+  ALLOWED_ORIGINS_ENV,
+  DATA_DIR_ENV,
+  HTTP_HOST_ENV,
+  HTTP_PORT_ENV,
+  TIMEZONE_ENV,
+} from './environment-names.js';
 
 const port = z.coerce.number().int().min(0).max(65_535).describe('TCP port; 0 picks a free one');
 
@@ -43,10 +49,10 @@ export function loadEmbeddedConfig(
   cwd = process.cwd(),
 ): EmbeddedConfig {
   const candidate = {
-    dataDir: resolve(cwd, flags.dataDir ?? env.MERIDIAN_DATA_DIR ?? DEFAULT_DATA_DIR),
-    timezone: emptyToUndefined(flags.timezone ?? env.MERIDIAN_TIMEZONE),
-    host: flags.host ?? env.HTTP_HOST ?? DEFAULT_HOST,
-    port: flags.port ?? env.HTTP_PORT ?? DEFAULT_PORT,
+    dataDir: resolve(cwd, flags.dataDir ?? env[DATA_DIR_ENV] ?? DEFAULT_DATA_DIR),
+    timezone: emptyToUndefined(flags.timezone ?? env[TIMEZONE_ENV]),
+    host: flags.host ?? env[HTTP_HOST_ENV] ?? DEFAULT_HOST,
+    port: flags.port ?? env[HTTP_PORT_ENV] ?? DEFAULT_PORT,
     allowedOrigins:
       flags.allowedOrigins === undefined
         ? parseAllowedOrigins(env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV)
@@ -58,10 +64,10 @@ export function loadEmbeddedConfig(
       .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
       .join('; ');
     throw new Error(
-      `Invalid configuration (${problems}). Check --port/HTTP_PORT, --host/HTTP_HOST, --data-dir/MERIDIAN_DATA_DIR.`,
+      `Invalid configuration (${problems}). Check --port/${HTTP_PORT_ENV}, --host/${HTTP_HOST_ENV}, --data-dir/${DATA_DIR_ENV}.`,
     );
   }
-  if (parsed.data.timezone !== undefined) requireZone(parsed.data.timezone, 'MERIDIAN_TIMEZONE');
+  if (parsed.data.timezone !== undefined) requireZone(parsed.data.timezone, TIMEZONE_ENV);
   return parsed.data;
 }
 

@@ -1,7 +1,7 @@
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { createSocketDynamoDbClient } from '../adapters/dynamodb/local-dynamodb.js';
 import { retryAfterReconnect } from '../adapters/dynamodb/reconnect-middleware.js';
-import type { DocumentStore } from '../core/storage/document-store.js';
+import type { DocumentStore } from '../core/ports/index.js';
 import { EMBEDDED_TABLE, StoreTakeover } from './store-takeover.js';
 
 export interface EmbeddedStore {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { EncryptionSdkEnvelope, rawAesKeyring } from '../adapters/encryption/encryption-sdk-envelope.js';
 import { loadOrCreateKeyFile } from '../adapters/encryption/local-key-file.js';
 import { LocalBookingWorkflow } from '../adapters/workflow/local-booking-workflow.js';
-import { systemClock } from '../core/ports.js';
+import { systemClock } from '../core/ports/index.js';
 import type { McpHttpDeps } from '../mcp/deps.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import { composeDeps } from './compose.js';

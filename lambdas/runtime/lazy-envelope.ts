@@ -1,4 +1,4 @@
-import type { EnvelopeEncryption } from '../core/ports.js';
+import type { EnvelopeEncryption } from '../core/ports/index.js';
 
 /**
  * Defers building an envelope-encryption client until the first secret is read or written: the

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import type { Logger } from '../mcp/deps.js';
+import type { Logger } from '../core/ports/index.js';
 import { refuseUnrepresentableMethod } from '../mcp/http/route-http-request.js';
 
 /** Requests larger than this are refused with 413 before they are buffered further. */

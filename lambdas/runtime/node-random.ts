@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { RandomSource } from '../core/ports.js';
+import type { RandomSource } from '../core/ports/index.js';
 
 /** The platform's CSPRNG behind the RandomSource port. */
 export const nodeRandom: RandomSource = {

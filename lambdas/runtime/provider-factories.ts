@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { GoogleCalendarProvider } from '../adapters/google/google-calendar-provider.js';
 import type { ConnectionRecord } from '../core/calendar/calendar-registry.js';
+import { configuredTimezone } from './aws-environment.js';
+import {
+  GOOGLE_API_ROOT_ENV,
+  GOOGLE_AUTH_URL_ENV,
+  GOOGLE_CLIENT_ID_ENV,
+  GOOGLE_CLIENT_SECRET_ENV,
+  GOOGLE_TOKEN_URL_ENV,
+} from './environment-names.js';
 import type { ProviderFactory } from './provider-resolver.js';
 
 /** What a connection's encrypted secret holds, per provider. */
@@ -9,16 +17,16 @@ export const CalDavSecret = z.object({ password: z.string() });
 
 /** Google OAuth client settings from the environment; undefined when Google is not configured. */
 export function googleClientSettings(env: NodeJS.ProcessEnv) {
-  const clientId = env.MERIDIAN_GOOGLE_CLIENT_ID?.trim();
-  const clientSecret = env.MERIDIAN_GOOGLE_CLIENT_SECRET?.trim();
+  const clientId = env[GOOGLE_CLIENT_ID_ENV]?.trim();
+  const clientSecret = env[GOOGLE_CLIENT_SECRET_ENV]?.trim();
   if (!clientId || !clientSecret) return undefined;
   return {
     clientId,
     clientSecret,
     // Overrides exist for tests and private deployments that proxy Google; unset in normal use.
-    apiRoot: env.MERIDIAN_GOOGLE_API_ROOT?.trim() || undefined,
-    tokenUrl: env.MERIDIAN_GOOGLE_TOKEN_URL?.trim() || undefined,
-    authorizationUrl: env.MERIDIAN_GOOGLE_AUTH_URL?.trim() || undefined,
+    apiRoot: env[GOOGLE_API_ROOT_ENV]?.trim() || undefined,
+    tokenUrl: env[GOOGLE_TOKEN_URL_ENV]?.trim() || undefined,
+    authorizationUrl: env[GOOGLE_AUTH_URL_ENV]?.trim() || undefined,
   };
 }
 
@@ -34,7 +42,7 @@ export function providerFactories(
   env: NodeJS.ProcessEnv,
 ): Partial<Record<'google' | 'caldav', ProviderFactory>> {
   const google = googleClientSettings(env);
-  const timezone = env.MERIDIAN_TIMEZONE?.trim() || undefined;
+  const timezone = configuredTimezone(env);
   return {
     caldav: async (connection, secret) => {
       // Loaded on first use: tsdav and ical.js stay out of the functions' start-up code (in a

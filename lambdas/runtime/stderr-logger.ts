@@ -1,4 +1,4 @@
-import type { Logger } from '../mcp/deps.js';
+import type { Logger } from '../core/ports/index.js';
 
 /**
  * JSON-lines logger on stderr for the embedded runtime. Never stdout: in `stdio` mode stdout

@@ -6,7 +6,7 @@ import { repairDynaliteIndexes } from '../adapters/dynamodb/dynalite-index-repai
 import { dynaliteLevel, isLevelLocked, type LevelDatabase } from '../adapters/dynamodb/dynalite-level.js';
 import { type DynaliteServer, startDynalite } from '../adapters/dynamodb/dynalite-server.js';
 import { createSocketDynamoDbClient, ensureTable } from '../adapters/dynamodb/local-dynamodb.js';
-import { storageFailure } from '../core/storage/document-store.js';
+import { storageFailure } from '../core/ports/index.js';
 
 export const EMBEDDED_TABLE = 'meridian';
 

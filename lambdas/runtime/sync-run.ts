@@ -1,6 +1,6 @@
+import type { Logger } from '../core/ports/index.js';
 import { type SyncAllOptions, type SyncSummary, syncAll } from '../core/shadow/sync-all.js';
 import type { SyncDeps } from '../core/shadow/sync-types.js';
-import type { Logger } from '../mcp/deps.js';
 
 /**
  * One unattended sync run, as the `serve` timer and the sync Lambda do it: every connected

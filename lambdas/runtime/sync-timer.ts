@@ -1,4 +1,5 @@
-import type { Logger } from '../mcp/deps.js';
+import type { Logger } from '../core/ports/index.js';
+import { SYNC_INTERVAL_MINUTES_ENV } from './environment-names.js';
 
 /** The sync cadence when MERIDIAN_SYNC_INTERVAL_MINUTES is not set; the AWS schedule's default too. */
 export const DEFAULT_SYNC_INTERVAL_MINUTES = 5;
@@ -34,11 +35,11 @@ export interface SyncTimer {
  * syncIntervalMs({ MERIDIAN_SYNC_INTERVAL_MINUTES: '0' }); // undefined
  */
 export function syncIntervalMs(env: NodeJS.ProcessEnv): number | undefined {
-  const text = env.MERIDIAN_SYNC_INTERVAL_MINUTES?.trim();
+  const text = env[SYNC_INTERVAL_MINUTES_ENV]?.trim();
   const minutes = text === undefined || text === '' ? DEFAULT_SYNC_INTERVAL_MINUTES : Number(text);
   if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440) {
     throw new Error(
-      `MERIDIAN_SYNC_INTERVAL_MINUTES must be a whole number of minutes from 0 (off) to 1440; got "${text}".`,
+      `${SYNC_INTERVAL_MINUTES_ENV} must be a whole number of minutes from 0 (off) to 1440; got "${text}".`,
     );
   }
   return minutes === 0 ? undefined : minutes * 60_000;

@@ -8,8 +8,9 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { BOOKING_DEFINITION_PATH, BOOKING_TASKS } from '../../lambdas/booking/booking-definition.js';
-import type { BookingStepName } from '../../lambdas/core/booking/booking-workflow.js';
+import type { BookingStepName } from '../../lambdas/core/ports/index.js';
 import { requireZone } from '../../lambdas/core/time/zones.js';
+import { LOCK_TTL_SECS_ENV } from '../../lambdas/runtime/environment-names.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
@@ -99,7 +100,7 @@ export class BookingWorkflow extends Construct {
             googleOAuthClient: props.googleOAuthClient,
             serviceName: 'meridian-booking',
           }),
-          LOCK_TTL_SECS: String(ttl),
+          [LOCK_TTL_SECS_ENV]: String(ttl),
         },
         description: `Meridian book_slot: the ${task.state} step`,
       });

@@ -1,6 +1,11 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from '../../lambdas/runtime/aws-environment.js';
+import {
+  DATA_KEY_ARN_ENV,
+  SERVICE_NAME_ENV,
+  TABLE_NAME_ENV,
+  TIMEZONE_ENV,
+} from '../../lambdas/runtime/environment-names.js';
 import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
 import { SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 
@@ -17,11 +22,11 @@ export function objectGraphEnvironment(props: {
   serviceName: string;
 }): Record<string, string> {
   return {
-    ...(props.defaultTimezone === undefined ? {} : { MERIDIAN_TIMEZONE: props.defaultTimezone }),
+    ...(props.defaultTimezone === undefined ? {} : { [TIMEZONE_ENV]: props.defaultTimezone }),
     ...googleClientEnvironment(props.googleOAuthClient),
     [TABLE_NAME_ENV]: props.table.tableName,
     [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
-    POWERTOOLS_SERVICE_NAME: props.serviceName,
+    [SERVICE_NAME_ENV]: props.serviceName,
     NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
   };
 }

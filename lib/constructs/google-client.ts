@@ -1,3 +1,5 @@
+import { GOOGLE_CLIENT_ID_ENV, GOOGLE_CLIENT_SECRET_ENV } from '../../lambdas/runtime/environment-names.js';
+
 /**
  * The Google OAuth client (type "Desktop app") a deployment refreshes connected accounts' tokens
  * with. Google documents an installed app's client secret as not confidential (it ships inside
@@ -12,6 +14,6 @@ export interface GoogleOAuthClient {
 /** Environment entries for the functions that talk to Google; none without a client. */
 export function googleClientEnvironment(client: GoogleOAuthClient | undefined): Record<string, string> {
   return client
-    ? { MERIDIAN_GOOGLE_CLIENT_ID: client.clientId, MERIDIAN_GOOGLE_CLIENT_SECRET: client.clientSecret }
+    ? { [GOOGLE_CLIENT_ID_ENV]: client.clientId, [GOOGLE_CLIENT_SECRET_ENV]: client.clientSecret }
     : {};
 }

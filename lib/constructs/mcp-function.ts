@@ -14,7 +14,7 @@ import {
   ALLOWED_ORIGINS_ENV,
   BOOKING_STATE_MACHINE_ARN_ENV,
   MEMORY_BUCKET_NAME_ENV,
-} from '../../lambdas/runtime/aws-environment.js';
+} from '../../lambdas/runtime/environment-names.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';

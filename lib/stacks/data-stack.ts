@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from '../../lambdas/runtime/environment-names.js';
 import { DataKey } from '../constructs/data-key.js';
 import { MemoryBucket } from '../constructs/memory-bucket.js';
 import { MeridianTable } from '../constructs/meridian-table.js';
@@ -41,11 +42,11 @@ export class DataStack extends Stack {
     // What `meridian --aws …` (keys, grants, connect) needs to administer this deployment.
     new CfnOutput(this, 'TableName', {
       value: this.table.tableName,
-      description: 'Set as MERIDIAN_TABLE_NAME for `npx meridian --aws keys create …`',
+      description: `Set as ${TABLE_NAME_ENV} for \`npx meridian --aws keys create …\``,
     });
     new CfnOutput(this, 'DataKeyArn', {
       value: this.key.keyArn,
-      description: 'Set as MERIDIAN_DATA_KEY_ARN for `npx meridian --aws connect …`',
+      description: `Set as ${DATA_KEY_ARN_ENV} for \`npx meridian --aws connect …\``,
     });
   }
 }

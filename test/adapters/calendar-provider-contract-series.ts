@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CalendarEvent, EventDraft } from '../../lambdas/core/calendar/event.js';
-import type { CalendarProvider, CalendarRef, EventQuery } from '../../lambdas/core/calendar/provider.js';
+import type { CalendarProvider, CalendarRef, EventQuery } from '../../lambdas/core/ports/index.js';
 import { at, type ContractSubject, listAllEvents, utc } from './calendar-provider-contract-support.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { CalendarEvent, EventTime } from '../../lambdas/core/calendar/event.js';
-import type { CalendarProvider, CalendarRef, EventQuery } from '../../lambdas/core/calendar/provider.js';
+import type { CalendarProvider, CalendarRef, EventQuery } from '../../lambdas/core/ports/index.js';
 
 /** Shared pieces of the CalendarProvider contract suite (see calendar-provider-contract.ts). */
 

@@ -4,7 +4,7 @@ import { type CallToolResult, CallToolResultSchema, ErrorCode } from '@modelcont
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { MAX_CALENDAR_ID_BYTES, MAX_EVENT_ID_BYTES } from '../../lambdas/core/input-limits.js';
-import { fixedClock } from '../../lambdas/core/ports.js';
+import { fixedClock } from '../../lambdas/core/ports/index.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import { errorOf } from '../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';

@@ -4,7 +4,7 @@ import { CallToolResultSchema, ErrorCode, McpError, type Tool } from '@modelcont
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
-import { fixedClock } from '../../lambdas/core/ports.js';
+import { fixedClock } from '../../lambdas/core/ports/index.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 

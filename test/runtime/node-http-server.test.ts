@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../lambdas/core/ports.js';
+import { fixedClock } from '../../lambdas/core/ports/index.js';
 import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
 import {
   MAX_BODY_BYTES,

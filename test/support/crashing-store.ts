@@ -1,4 +1,4 @@
-import type { DocumentStore } from '../../lambdas/core/storage/document-store.js';
+import type { DocumentStore } from '../../lambdas/core/ports/index.js';
 
 /** Fails every write after the first `budget` ones, as a crash half-way through a change would. */
 export function crashingStore(store: DocumentStore, budget: number): DocumentStore {

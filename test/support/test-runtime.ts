@@ -7,7 +7,7 @@ import {
   rawAesKeyring,
 } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { LocalBookingWorkflow } from '../../lambdas/adapters/workflow/local-booking-workflow.js';
-import { type Clock, systemClock } from '../../lambdas/core/ports.js';
+import { type Clock, systemClock } from '../../lambdas/core/ports/index.js';
 import { composeDeps, type Platform } from '../../lambdas/runtime/compose.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
 import { withAllTools } from '../../lambdas/runtime/with-all-tools.js';

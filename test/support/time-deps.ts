@@ -1,4 +1,4 @@
-import { fixedClock, type TimeDeps } from '../../lambdas/core/ports.js';
+import { fixedClock, type TimeDeps } from '../../lambdas/core/ports/index.js';
 
 /** Time dependencies frozen at `now`, with an optional configured default zone. */
 export function frozenTimeDeps(now: string, defaultTimezone?: string): TimeDeps {

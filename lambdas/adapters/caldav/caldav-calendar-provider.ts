@@ -2,13 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../../core/calendar/event.js';
 import { eventFromDraft } from '../../core/calendar/event-from-draft.js';
 import { pageByStart } from '../../core/calendar/page-by-start.js';
-import type {
-  CalendarProvider,
-  CalendarRef,
-  EventPage,
-  EventQuery,
-  WriteOptions,
-} from '../../core/calendar/provider.js';
 import {
   applyPatch,
   editOccurrence,
@@ -22,7 +15,15 @@ import {
 } from '../../core/calendar/series.js';
 import { matchesText } from '../../core/calendar/text-match.js';
 import { DomainError } from '../../core/errors.js';
-import { type Clock, systemClock } from '../../core/ports.js';
+import {
+  type CalendarProvider,
+  type CalendarRef,
+  type Clock,
+  type EventPage,
+  type EventQuery,
+  systemClock,
+  type WriteOptions,
+} from '../../core/ports/index.js';
 import { parseInstant } from '../../core/time/instants.js';
 import { requireZone } from '../../core/time/zones.js';
 import { CALENDAR_PROPS, isEventCalendar, mkcalendarProps, toProviderCalendar } from './caldav-calendars.js';

@@ -1,6 +1,6 @@
-import type { CalendarRef } from '../../core/calendar/provider.js';
 import { parseInstanceId } from '../../core/calendar/series.js';
 import { DomainError, isDomainError } from '../../core/errors.js';
+import type { CalendarRef } from '../../core/ports/index.js';
 import { collectionUrl } from './caldav-calendars.js';
 import type { CalDavClient, StoredObject } from './caldav-client.js';
 import { type ParsedResource, parseResource, type ReadContext } from './ical-mapping.js';

@@ -1,6 +1,10 @@
 import { calendarMultiGet, calendarQuery, type DAVResponse, getBasicAuthHeaders } from 'tsdav';
-import type { CalendarRef } from '../../core/calendar/provider.js';
-import type { CollectionSyncSource, ResourceTag, SyncedResource } from '../../core/shadow/sync-sources.js';
+import type {
+  CalendarRef,
+  CollectionSyncSource,
+  ResourceTag,
+  SyncedResource,
+} from '../../core/ports/index.js';
 import { CalDavCalendarProvider, type CalDavProviderOptions } from './caldav-calendar-provider.js';
 import { CalDavClient } from './caldav-client.js';
 import { guardedFetch } from './caldav-http.js';

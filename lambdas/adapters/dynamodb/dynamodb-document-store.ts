@@ -9,15 +9,16 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { isDomainError } from '../../core/errors.js';
-import type {
-  Condition,
-  DocumentStore,
-  ItemKey,
-  QueryOptions,
-  QueryPage,
-  StoredItem,
-} from '../../core/storage/document-store.js';
-import { ConditionFailedError, storageFailure } from '../../core/storage/document-store.js';
+import {
+  type Condition,
+  ConditionFailedError,
+  type DocumentStore,
+  type ItemKey,
+  type QueryOptions,
+  type QueryPage,
+  type StoredItem,
+  storageFailure,
+} from '../../core/ports/index.js';
 import { type RetryOptions, retryUntilDone } from './batch-retry.js';
 import { conditionExpression, ExpressionAttributes } from './expression-attributes.js';
 import { decodeCursor, encodeCursor } from './query-cursor.js';

@@ -1,4 +1,4 @@
-import type { Condition } from '../../core/storage/document-store.js';
+import type { Condition } from '../../core/ports/index.js';
 import { TABLE_KEYS } from './table-design.js';
 
 const COMPARATORS = { eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=' } as const;

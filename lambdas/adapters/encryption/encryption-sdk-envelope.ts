@@ -6,7 +6,7 @@ import {
   RawAesKeyringNode,
   RawAesWrappingSuiteIdentifier,
 } from '@aws-crypto/client-node';
-import type { EnvelopeEncryption } from '../../core/ports.js';
+import type { EnvelopeEncryption } from '../../core/ports/index.js';
 
 const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
 

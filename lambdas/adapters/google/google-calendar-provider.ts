@@ -1,14 +1,14 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { OAuth2Client } from 'google-auth-library';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../../core/calendar/event.js';
+import { DomainError } from '../../core/errors.js';
 import type {
   CalendarProvider,
   CalendarRef,
   EventPage,
   EventQuery,
   WriteOptions,
-} from '../../core/calendar/provider.js';
-import { DomainError } from '../../core/errors.js';
+} from '../../core/ports/index.js';
 import { createGoogleCall, type GoogleCall } from './google-call.js';
 import { GoogleEventsApi } from './google-events-api.js';
 import { toCalendarEvent, toGoogleEvent, toProviderCalendar } from './google-mapping.js';

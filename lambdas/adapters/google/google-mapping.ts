@@ -8,7 +8,7 @@ import type {
   ProviderCalendar,
   Reminders,
 } from '../../core/calendar/event.js';
-import type { CalendarRef } from '../../core/calendar/provider.js';
+import type { CalendarRef } from '../../core/ports/index.js';
 import { formatInstant } from '../../core/time/instants.js';
 
 /**

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { EventPatch, EventTime } from '../../core/calendar/event.js';
-import type { WriteOptions } from '../../core/calendar/provider.js';
 import { DomainError } from '../../core/errors.js';
+import type { WriteOptions } from '../../core/ports/index.js';
 import { formatInstant } from '../../core/time/instants.js';
 import type { GoogleEventsApi } from './google-events-api.js';
 import { type GoogleEvent, toEventTime, toGoogleEvent } from './google-mapping.js';

@@ -1,7 +1,7 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { CalendarEvent } from '../../core/calendar/event.js';
-import type { CalendarRef } from '../../core/calendar/provider.js';
 import { DomainError, isDomainError } from '../../core/errors.js';
+import type { CalendarRef } from '../../core/ports/index.js';
 import type { GoogleCall } from './google-call.js';
 import { toCalendarEvent } from './google-mapping.js';
 

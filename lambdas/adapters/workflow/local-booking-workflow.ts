@@ -7,8 +7,8 @@ import {
   taskStatesOf,
 } from '../../booking/booking-definition.js';
 import { BookingInput, BookingResult } from '../../core/booking/booking-schemas.js';
-import type { BookingStep, BookingSteps, BookingWorkflow } from '../../core/booking/booking-workflow.js';
 import { decodeFailure, failureToError } from '../../core/booking/step-errors.js';
+import type { BookingStep, BookingSteps, BookingWorkflow } from '../../core/ports/index.js';
 import { ensurePromiseWithResolvers } from './promise-with-resolvers.js';
 
 type JsonValue = Parameters<StateMachine['run']>[0];

@@ -4,8 +4,8 @@ import {
   type StartSyncExecutionCommandOutput,
 } from '@aws-sdk/client-sfn';
 import { BookingInput, BookingResult } from '../../core/booking/booking-schemas.js';
-import type { BookingWorkflow } from '../../core/booking/booking-workflow.js';
 import { decodeFailure, failureToError } from '../../core/booking/step-errors.js';
+import type { BookingWorkflow } from '../../core/ports/index.js';
 
 /** The one call the adapter makes; an SFNClient, or a stand-in in tests. */
 export type StartSyncExecutionClient =

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { Clock, RandomSource } from '../ports.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
+import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { hashSecret, newKeyMaterial, parseToken, secretMatches } from './api-key-token.js';
 import { type Grant, grantAllows, type Principal, type Right } from './rights.js';
 
 const ApiKeyItem = z.object({
   pk: z.string(),
-  sk: z.literal('KEY'),
+  sk: z.literal(SK.apiKey.record),
   key_id: z.string(),
   label: z.string(),
   secret_hash: z.string(),
@@ -41,8 +41,8 @@ export interface AccessDeps {
   random: RandomSource;
 }
 
-const keyPk = (keyId: string) => `KEY#${keyId}`;
-const GRANT_PREFIX = 'GRANT#';
+const keyPk = (keyId: string) => `${PK_PREFIX.apiKey}${keyId}`;
+const GRANT_PREFIX = SK.apiKey.grantPrefix;
 
 function summary(item: ApiKeyItem): ApiKeySummary {
   return {
@@ -72,7 +72,7 @@ export class AccessStore {
     const { keyId, secret, token } = newKeyMaterial((n) => this.deps.random.bytes(n));
     const item: ApiKeyItem = {
       pk: keyPk(keyId),
-      sk: 'KEY',
+      sk: SK.apiKey.record,
       key_id: keyId,
       label,
       secret_hash: hashSecret(secret),
@@ -80,7 +80,7 @@ export class AccessStore {
       ...(options.toolsets ? { toolsets: [...options.toolsets] } : {}),
     };
     await this.deps.store.put(
-      { ...item, gsi1pk: 'KEYS', gsi1sk: `${item.created_at}#${keyId}` },
+      { ...item, gsi1pk: GSI1PK.apiKeys, gsi1sk: `${item.created_at}#${keyId}` },
       { condition: { op: 'not_exists' } },
     );
     return { ...summary(item), token };
@@ -106,7 +106,7 @@ export class AccessStore {
   }
 
   async listKeys(): Promise<ApiKeySummary[]> {
-    const items = await queryAll(this.deps.store, { index: 'gsi1', partition: 'KEYS' });
+    const items = await queryAll(this.deps.store, { index: 'gsi1', partition: GSI1PK.apiKeys });
     return items.map((item) => summary(ApiKeyItem.parse(item)));
   }
 
@@ -114,7 +114,7 @@ export class AccessStore {
   async revokeKey(keyId: string): Promise<ApiKeySummary> {
     const item = await this.requireKey(keyId);
     const revoked = { ...item, revoked_at: item.revoked_at ?? this.deps.clock.now().toISOString() };
-    await this.deps.store.put({ ...revoked, gsi1pk: 'KEYS', gsi1sk: `${item.created_at}#${keyId}` });
+    await this.deps.store.put({ ...revoked, gsi1pk: GSI1PK.apiKeys, gsi1sk: `${item.created_at}#${keyId}` });
     return summary(revoked);
   }
 
@@ -122,7 +122,7 @@ export class AccessStore {
   async setKeyToolsets(keyId: string, toolsets: readonly string[] | undefined): Promise<ApiKeySummary> {
     const { toolsets: _previous, ...item } = await this.requireKey(keyId);
     const updated: ApiKeyItem = toolsets ? { ...item, toolsets: [...toolsets] } : item;
-    await this.deps.store.put({ ...updated, gsi1pk: 'KEYS', gsi1sk: `${item.created_at}#${keyId}` });
+    await this.deps.store.put({ ...updated, gsi1pk: GSI1PK.apiKeys, gsi1sk: `${item.created_at}#${keyId}` });
     return summary(updated);
   }
 
@@ -167,7 +167,7 @@ export class AccessStore {
   }
 
   private async readKey(keyId: string): Promise<ApiKeyItem | undefined> {
-    const raw = await this.deps.store.get({ pk: keyPk(keyId), sk: 'KEY' }, { consistent: true });
+    const raw = await this.deps.store.get({ pk: keyPk(keyId), sk: SK.apiKey.record }, { consistent: true });
     return raw ? ApiKeyItem.parse(raw) : undefined;
   }
 

@@ -1,7 +1,7 @@
 import type { Principal } from '../access/rights.js';
 import type { Interval } from '../calendar/busy-intervals.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
-import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
+import type { ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
 import { parseWindow } from '../time/window.js';
 import { requireZone } from '../time/zones.js';

@@ -4,7 +4,7 @@ import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import type { CalendarEvent } from '../calendar/event.js';
 import { DomainError } from '../errors.js';
-import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
+import type { ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
 
 /** Where an availability answer came from, so a caller can judge how current it is. */

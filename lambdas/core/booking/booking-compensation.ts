@@ -1,5 +1,5 @@
 import { isDomainError } from '../errors.js';
-import type { BookingParts } from './booking-parts.js';
+import { type BookingParts, recordInShadow } from './booking-parts.js';
 import { type CompensateOutput, CompensateState } from './booking-schemas.js';
 import { decodeFailure } from './step-errors.js';
 
@@ -23,12 +23,7 @@ export async function compensate(
   // A failure in Lock leaves at most a pending claim of ours: nothing can have been committed.
   const record = state.lock ? await idempotency.find(state.idempotency_key) : undefined;
   if (record && record.owner === owner && record.status !== 'pending' && record.booking) {
-    await deps.shadow.recordBooking(calendarId, {
-      event_id: record.booking.event_id,
-      summary: record.booking.summary,
-      start: record.booking.start,
-      end: record.booking.end,
-    });
+    await recordInShadow(deps.shadow, calendarId, record.booking);
     if (record.hold) {
       await locks.release(calendarId, record.hold, {
         event_id: record.booking.event_id,

@@ -1,12 +1,18 @@
 import { DateTime } from 'luxon';
 import type { CalendarRecord } from '../calendar/calendar-registry.js';
-import type { CalendarProvider, CalendarRef } from '../calendar/provider.js';
-import type { Clock, RandomSource } from '../ports.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import { eventFromDraft } from '../calendar/event-from-draft.js';
+import type {
+  CalendarProvider,
+  CalendarRef,
+  Clock,
+  DocumentStore,
+  Logger,
+  RandomSource,
+  ShadowCalendar,
+} from '../ports/index.js';
 import { formatInstant } from '../time/instants.js';
 import type { BookingInput, BookingResult } from './booking-schemas.js';
 import { IdempotencyRecords } from './idempotency.js';
-import type { ShadowCalendar } from './shadow-calendar.js';
 import { SlotLocks } from './slot-locks.js';
 
 /** What the booking steps need; composeDeps provides it on both runtimes. */
@@ -25,7 +31,7 @@ export interface BookingStepsDeps {
   lockTtlMs: number;
   defaultTimezone: string | undefined;
   /** Where unexpected step failures are logged (the caller only sees an internal error). */
-  logger?: { error(message: string, extra?: Record<string, unknown>): void };
+  logger?: Pick<Logger, 'error'>;
 }
 
 /**
@@ -65,6 +71,27 @@ export function slotOf(input: Pick<BookingInput, 'start' | 'end'>): { start_ms: 
 /** The zone a calendar's times are shown in. */
 export function zoneOf(calendar: CalendarRecord, defaultTimezone: string | undefined): string {
   return calendar.time_zone ?? defaultTimezone ?? 'UTC';
+}
+
+/**
+ * Records a booking in the shadow calendar as the confirmed, busy event it is, so the shadow shows
+ * it before the next sync replaces it with the provider's copy. Idempotent (a replayed step
+ * records again). The etag is empty: only the provider's copy has a version.
+ */
+export async function recordInShadow(
+  shadow: ShadowCalendar,
+  calendarId: string,
+  booking: Pick<BookingResult, 'event_id' | 'summary' | 'start' | 'end'>,
+): Promise<void> {
+  const draft = {
+    summary: booking.summary,
+    start: { date_time: booking.start },
+    end: { date_time: booking.end },
+  };
+  await shadow.recordBooking(
+    calendarId,
+    eventFromDraft(draft, { id: booking.event_id, calendar_id: calendarId, etag: '' }),
+  );
 }
 
 /** The booking a caller gets back, times in the calendar's zone. */

@@ -2,10 +2,9 @@ import { type Principal, principalName } from '../access/rights.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { type EventTimeInput, eventTimeInstant } from '../calendar/event-time.js';
 import { DomainError } from '../errors.js';
-import type { Clock, RandomSource } from '../ports.js';
+import type { BookingWorkflow, Clock, RandomSource } from '../ports/index.js';
 import { formatInstant } from '../time/instants.js';
 import type { BookingResult } from './booking-schemas.js';
-import type { BookingWorkflow } from './booking-workflow.js';
 import {
   assertSameRequest,
   type IdempotencyRecords,

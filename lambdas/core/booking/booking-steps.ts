@@ -1,6 +1,6 @@
 import type { EventDraft } from '../calendar/event.js';
 import { DomainError } from '../errors.js';
-import { ConditionFailedError } from '../storage/document-store.js';
+import { type BookingStep, type BookingSteps, ConditionFailedError } from '../ports/index.js';
 import { compensate } from './booking-compensation.js';
 import {
   type BookingParts,
@@ -8,6 +8,7 @@ import {
   bookingParts,
   bookingResultOf,
   fencingMarginMs,
+  recordInShadow,
   slotOf,
   zoneOf,
 } from './booking-parts.js';
@@ -20,7 +21,6 @@ import {
   WriteOutput,
   WriteState,
 } from './booking-schemas.js';
-import type { BookingStep, BookingSteps } from './booking-workflow.js';
 import { providerConflict, slotTakenByEvent, slotTakenByShadow } from './slot-conflicts.js';
 import { BookingStepError, STEP_ERROR, toStepError } from './step-errors.js';
 
@@ -81,9 +81,10 @@ async function verify({ deps, locks }: BookingParts, raw: unknown): Promise<Reco
   const zone = zoneOf(input.calendar, deps.defaultTimezone);
   if (!(await locks.isHeld(calendarId, input.lock.hold))) throw holdLost();
 
-  const [busy] = (await deps.shadow.busyIntervals(calendarId, slot.start_ms, slot.end_ms)).filter(
-    (b) => b.start_ms < slot.end_ms && slot.start_ms < b.end_ms,
-  );
+  // An `incomplete` shadow answer is used as it is: the live read below expands from the slot's
+  // own start, so a dense series that overlaps the slot is found there.
+  const { intervals } = await deps.shadow.busyIntervals(calendarId, slot.start_ms, slot.end_ms);
+  const [busy] = intervals.filter((b) => b.start < slot.end_ms && slot.start_ms < b.end);
   if (busy) throw slotTakenByShadow(busy, zone, calendarId);
 
   const { provider, ref } = await deps.calendars.providerFor(input.calendar);
@@ -142,12 +143,7 @@ async function release({ deps, locks, idempotency }: BookingParts, raw: unknown)
   if (!booking) throw new Error('Release reached without a written booking');
   const calendarId = state.calendar.calendar_id;
 
-  await deps.shadow.recordBooking(calendarId, {
-    event_id: booking.event_id,
-    summary: booking.summary,
-    start: booking.start,
-    end: booking.end,
-  });
+  await recordInShadow(deps.shadow, calendarId, booking);
   if (state.lock.hold) {
     await locks.release(calendarId, state.lock.hold, {
       event_id: booking.event_id,

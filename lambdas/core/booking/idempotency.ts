@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { Clock } from '../ports.js';
 import {
+  type Clock,
   type Condition,
   ConditionFailedError,
   type DocumentStore,
   type ItemKey,
-} from '../storage/document-store.js';
+} from '../ports/index.js';
+import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { type BookingInput, BookingResult, Hold } from './booking-schemas.js';
 
 /**
@@ -26,7 +27,7 @@ const Status = z.enum(['pending', 'written', 'completed']);
 
 export const IdempotencyItem = z.object({
   pk: z.string(),
-  sk: z.literal('BOOKING'),
+  sk: z.literal(SK.idempotency.booking),
   status: Status,
   owner: z.string(),
   request_hash: z.string(),
@@ -91,7 +92,7 @@ export function storedIdempotencyKey(principal: string, clientKey: string | unde
 }
 
 function idempotencyKey(key: string): ItemKey {
-  return { pk: `IDEM#${key}`, sk: 'BOOKING' };
+  return { pk: `${PK_PREFIX.idempotency}${key}`, sk: SK.idempotency.booking };
 }
 
 const ownerIs = (owner: string): Condition => ({ op: 'eq', attribute: 'owner', value: owner });

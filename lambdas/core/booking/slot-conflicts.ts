@@ -1,10 +1,9 @@
 import { DateTime } from 'luxon';
 import { blocksTime, eventIntervals } from '../calendar/busy-intervals.js';
 import type { CalendarEvent } from '../calendar/event.js';
-import type { CalendarProvider, CalendarRef } from '../calendar/provider.js';
 import { DomainError } from '../errors.js';
+import type { BusyInterval, CalendarProvider, CalendarRef } from '../ports/index.js';
 import { formatInstant } from '../time/instants.js';
-import type { ShadowBusy } from './shadow-calendar.js';
 import { overlaps, type SlotInterval } from './slot-locks.js';
 
 /** Events read per page when looking for a conflict; one page nearly always decides. */
@@ -63,23 +62,22 @@ export function slotTakenByEvent(event: CalendarEvent, zone: string, calendarId:
   );
 }
 
-/** SLOT_TAKEN from the shadow calendar: the event only when the shadow knows it, else the interval. */
-export function slotTakenByShadow(busy: ShadowBusy, zone: string, calendarId: string): DomainError {
-  const start = text(busy.start_ms, zone);
-  const end = text(busy.end_ms, zone);
-  const named = busy.event ? `"${busy.event.summary}" ` : 'a busy interval ';
+/**
+ * SLOT_TAKEN from the shadow calendar, naming only the interval: event titles are not kept in the
+ * shadow's time index, and the live provider read in Verify names a conflicting event fully.
+ */
+export function slotTakenByShadow(
+  busy: Pick<BusyInterval, 'start' | 'end'>,
+  zone: string,
+  calendarId: string,
+): DomainError {
+  const start = text(busy.start, zone);
+  const end = text(busy.end, zone);
   return new DomainError(
     'SLOT_TAKEN',
-    `The slot overlaps ${named}(${start} – ${end}) on ${calendarId}. Nothing was booked: ` +
+    `The slot overlaps a busy interval (${start} – ${end}) on ${calendarId}. Nothing was booked: ` +
       'pick a free slot (find_free_slots with slot_minutes) and call book_slot again.',
-    {
-      conflict: {
-        source: 'shadow',
-        ...(busy.event ? { event_id: busy.event.event_id, summary: busy.event.summary } : {}),
-        start,
-        end,
-      },
-    },
+    { conflict: { source: 'shadow', start, end } },
   );
 }
 

@@ -1,8 +1,14 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { Clock, RandomSource } from '../ports.js';
-import { ConditionFailedError, type DocumentStore, type ItemKey } from '../storage/document-store.js';
+import {
+  type Clock,
+  ConditionFailedError,
+  type DocumentStore,
+  type ItemKey,
+  type RandomSource,
+} from '../ports/index.js';
+import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { formatInstant, formatUtc } from '../time/instants.js';
 import { Hold } from './booking-schemas.js';
 
@@ -23,7 +29,7 @@ import { Hold } from './booking-schemas.js';
 
 const LockItem = z.object({
   pk: z.string(),
-  sk: z.literal('HOLDS'),
+  sk: z.literal(SK.slotLock.holds),
   holds: z.array(Hold),
   fence: z.number().int().nonnegative(),
   version: z.number().int().positive(),
@@ -62,7 +68,7 @@ const GC_AFTER_MS = 24 * 3_600_000;
 export const BOOKED_VISIBLE_MS = 5 * 60_000;
 
 export function lockKey(calendarId: string): ItemKey {
-  return { pk: `LOCK#${calendarId}`, sk: 'HOLDS' };
+  return { pk: `${PK_PREFIX.slotLock}${calendarId}`, sk: SK.slotLock.holds };
 }
 
 /** Whether two half-open intervals share an instant. Touching intervals (end == start) do not. */

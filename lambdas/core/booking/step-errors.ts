@@ -1,5 +1,5 @@
 import { DomainError, type ErrorCode, isDomainError } from '../errors.js';
-import { ConditionFailedError } from '../storage/document-store.js';
+import { ConditionFailedError } from '../ports/index.js';
 
 /**
  * Errors that cross the edges of the booking workflow. A step throws a {@link BookingStepError}

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import type { DocumentStore } from '../ports/index.js';
+import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { ProviderKind } from './event.js';
 
@@ -45,8 +46,14 @@ export const ConnectionRecord = z.object({
 });
 export type ConnectionRecord = z.infer<typeof ConnectionRecord>;
 
-const calendarKey = (calendarId: string) => ({ pk: `CAL#${calendarId}`, sk: 'CAL' });
-const connectionKey = (connectionId: string) => ({ pk: `CONN#${connectionId}`, sk: 'CONN' });
+const calendarKey = (calendarId: string) => ({
+  pk: `${PK_PREFIX.calendar}${calendarId}`,
+  sk: SK.calendar.record,
+});
+const connectionKey = (connectionId: string) => ({
+  pk: `${PK_PREFIX.connection}${connectionId}`,
+  sk: SK.connection.record,
+});
 
 /**
  * Which calendars and connections exist (see docs/data-model.md). Grants live with the keys
@@ -58,7 +65,7 @@ export class CalendarRegistry {
   async putCalendar(record: CalendarRecord): Promise<void> {
     await this.store.put({
       ...calendarKey(record.calendar_id),
-      gsi1pk: 'CALS',
+      gsi1pk: GSI1PK.calendars,
       gsi1sk: record.calendar_id,
       ...CalendarRecord.parse(record),
     });
@@ -83,7 +90,7 @@ export class CalendarRegistry {
   }
 
   async listCalendars(): Promise<CalendarRecord[]> {
-    const items = await queryAll(this.store, { index: 'gsi1', partition: 'CALS' });
+    const items = await queryAll(this.store, { index: 'gsi1', partition: GSI1PK.calendars });
     return items.map((item) => CalendarRecord.parse(item));
   }
 
@@ -94,7 +101,7 @@ export class CalendarRegistry {
   async putConnection(record: ConnectionRecord): Promise<void> {
     await this.store.put({
       ...connectionKey(record.connection_id),
-      gsi1pk: 'CONNS',
+      gsi1pk: GSI1PK.connections,
       gsi1sk: record.connection_id,
       ...ConnectionRecord.parse(record),
     });
@@ -108,7 +115,7 @@ export class CalendarRegistry {
   }
 
   async listConnections(): Promise<ConnectionRecord[]> {
-    const items = await queryAll(this.store, { index: 'gsi1', partition: 'CONNS' });
+    const items = await queryAll(this.store, { index: 'gsi1', partition: GSI1PK.connections });
     return items.map((item) => ConnectionRecord.parse(item));
   }
 }

@@ -7,12 +7,11 @@ import {
   checkEventContent,
   touchesEventText,
 } from '../firewall/check-event-content.js';
-import type { Clock, RandomSource } from '../ports.js';
+import type { CalendarProvider, CalendarRef, Clock, RandomSource } from '../ports/index.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import { type EventTimeInput, resolveEventTimes, type WithTimeInputs } from './event-time.js';
 import { type EventView, toEventView } from './event-view.js';
-import type { CalendarProvider, CalendarRef } from './provider.js';
 
 /** Builds the provider for a connection (decrypting its secret); `native` for Meridian's own calendars. */
 export interface ProviderResolver {

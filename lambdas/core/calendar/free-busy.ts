@@ -2,7 +2,7 @@ import type { Principal } from '../access/rights.js';
 import { calendarBusy, type ViewFreshness } from '../availability/calendar-busy.js';
 import { type LocalSpan, localSpan } from '../availability/local-span.js';
 import { isDomainError } from '../errors.js';
-import type { ShadowCalendar } from '../shadow/shadow-calendar.js';
+import type { ShadowCalendar } from '../ports/index.js';
 import { parseWindow } from '../time/window.js';
 import { mergeIntervals } from './busy-intervals.js';
 import type { CalendarService } from './calendar-service.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
+import type { EventPage } from '../ports/index.js';
 import type { CalendarEvent } from './event.js';
-import type { EventPage } from './provider.js';
 import { eventTimeMs } from './series.js';
 
 const Cursor = z.tuple([z.number(), z.string()]);

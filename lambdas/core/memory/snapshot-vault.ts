@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.js';
-import type { EnvelopeEncryption } from '../ports.js';
+import type { EnvelopeEncryption } from '../ports/index.js';
 import { assertBlobKey, BlobNotFoundError, type BlobStore } from './blob-store.js';
 import {
   type BuiltSnapshot,

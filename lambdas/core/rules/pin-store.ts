@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Clock } from '../ports.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import type { Clock, DocumentStore } from '../ports/index.js';
+import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 
 /** An event, or a whole series, classified into a project by hand. Pins beat rules. */
@@ -14,8 +14,9 @@ export const Pin = z.object({
 });
 export type Pin = z.infer<typeof Pin>;
 
-const pinPk = (calendarId: string) => `PIN#${calendarId}`;
-const pinSk = (scope: Pin['scope'], targetId: string) => `${scope === 'event' ? 'EVT' : 'SER'}#${targetId}`;
+const pinPk = (calendarId: string) => `${PK_PREFIX.pin}${calendarId}`;
+const pinSk = (scope: Pin['scope'], targetId: string) =>
+  `${scope === 'event' ? SK.pin.eventPrefix : SK.pin.seriesPrefix}${targetId}`;
 
 /** The pins of one calendar, looked up by event: its own pin first, else its series' pin. */
 export class CalendarPins {

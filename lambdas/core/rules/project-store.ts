@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { Clock, RandomSource } from '../ports.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
+import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { updateVersioned } from './versioned-update.js';
 
@@ -37,8 +37,8 @@ export const ProjectFields = Project.pick({
 }).partial();
 export type ProjectFields = z.infer<typeof ProjectFields>;
 
-const projectKey = (projectId: string) => ({ pk: `PROJECT#${projectId}`, sk: 'PROJECT' });
-const projectIndex = (projectId: string) => ({ gsi1pk: 'PROJECTS', gsi1sk: projectId });
+const projectKey = (projectId: string) => ({ pk: `${PK_PREFIX.project}${projectId}`, sk: SK.project.record });
+const projectIndex = (projectId: string) => ({ gsi1pk: GSI1PK.projects, gsi1sk: projectId });
 const parse = (raw: unknown) => Project.parse(raw);
 
 /**
@@ -78,7 +78,7 @@ export class ProjectStore {
 
   /** Every project, archived ones only when asked, by name. */
   async list(options: { includeArchived?: boolean } = {}): Promise<Project[]> {
-    const items = await queryAll(this.deps.store, { index: 'gsi1', partition: 'PROJECTS' });
+    const items = await queryAll(this.deps.store, { index: 'gsi1', partition: GSI1PK.projects });
     return items
       .map(parse)
       .filter((p) => options.includeArchived || !p.archived)

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { Clock, RandomSource } from '../ports.js';
-import { ConditionFailedError, type DocumentStore } from '../storage/document-store.js';
+import type { Clock, RandomSource } from '../ports/index.js';
+import { ConditionFailedError, type DocumentStore } from '../ports/index.js';
+import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { updateVersioned } from './versioned-update.js';
 
@@ -19,9 +20,9 @@ export type Rule = z.infer<typeof Rule>;
 
 export type RuleFields = Pick<Rule, 'query' | 'project_id' | 'weight'> & { description?: string | undefined };
 
-const ruleKey = (ruleId: string) => ({ pk: `RULE#${ruleId}`, sk: 'RULE' });
+const ruleKey = (ruleId: string) => ({ pk: `${PK_PREFIX.rule}${ruleId}`, sk: SK.rule.record });
 const ruleIndex = (rule: Pick<Rule, 'rule_id' | 'created_at'>) => ({
-  gsi1pk: 'RULES',
+  gsi1pk: GSI1PK.rules,
   gsi1sk: `${rule.created_at}#${rule.rule_id}`,
 });
 const parse = (raw: unknown) => Rule.parse(raw);
@@ -54,7 +55,7 @@ export class RuleStore {
   }
 
   async list(): Promise<Rule[]> {
-    const items = await queryAll(this.deps.store, { index: 'gsi1', partition: 'RULES' });
+    const items = await queryAll(this.deps.store, { index: 'gsi1', partition: GSI1PK.rules });
     return items.map(parse);
   }
 

@@ -1,8 +1,7 @@
 import type { Principal } from '../access/rights.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { DomainError } from '../errors.js';
-import type { Clock, RandomSource } from '../ports.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
 import { assembleQuery, type StructuredCondition } from './assemble-query.js';
 import { compileRule } from './classify.js';
 import { vocabularyOf } from './description-vocabulary.js';

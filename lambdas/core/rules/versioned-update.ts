@@ -1,10 +1,5 @@
 import { DomainError } from '../errors.js';
-import {
-  ConditionFailedError,
-  type DocumentStore,
-  type ItemKey,
-  type StoredItem,
-} from '../storage/document-store.js';
+import { ConditionFailedError, type DocumentStore, type ItemKey, type StoredItem } from '../ports/index.js';
 
 /**
  * Attempts before giving up on a record that other writers keep changing. Every lost race means

@@ -2,7 +2,7 @@ import { blocksTime } from '../calendar/busy-intervals.js';
 import type { CalendarEvent } from '../calendar/event.js';
 import { eventTimeMs, expandSeriesWithin } from '../calendar/series.js';
 import { isDomainError } from '../errors.js';
-import type { BusyInterval } from './shadow-calendar.js';
+import type { BusyInterval } from '../ports/index.js';
 import { READ_SLACK_MS, type ShadowEntries } from './shadow-store.js';
 
 /**

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { type CalendarEvent, EventStatus, EventTime, Transparency } from '../calendar/event.js';
 import { LONG_EVENT_MS, sortableUtc } from '../calendar/native/native-items.js';
 import { eventTimeMs, originalKey } from '../calendar/series.js';
-import type { StoredItem } from '../storage/document-store.js';
+import type { StoredItem } from '../ports/index.js';
+import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 
 /**
  * How a calendar's shadow lies in the table (docs/data-model.md), one partition per calendar:
@@ -21,16 +22,7 @@ import type { StoredItem } from '../storage/document-store.js';
  * a booking recorded a moment ago is seen by the next verification.
  */
 
-export const SYNC_SK = 'SYNC';
-export const LEASE_SK = 'LEASE';
-export const SHORT_PREFIX = 'EVT#';
-export const LONG_PREFIX = 'LONG#';
-export const SERIES_PREFIX = 'SER#';
-export const OVERRIDE_PREFIX = 'OVR#';
-export const INDEX_PREFIX = 'IDX#';
-export const RESOURCE_PREFIX = 'RES#';
-
-export const shadowPartition = (calendarId: string) => `SHADOW#${calendarId}`;
+export const shadowPartition = (calendarId: string) => `${PK_PREFIX.shadow}${calendarId}`;
 
 /**
  * Escapes `#` (and `%`, to stay reversible) inside an id used in a sort key, so that a prefix
@@ -41,9 +33,9 @@ export function keyPart(text: string): string {
   return text.replace(/%/g, '%25').replace(/#/g, '%23');
 }
 
-export const indexSk = (eventId: string) => `${INDEX_PREFIX}${keyPart(eventId)}`;
-export const resourceSk = (href: string) => `${RESOURCE_PREFIX}${keyPart(href)}`;
-export const overridePrefixOf = (masterId: string) => `${OVERRIDE_PREFIX}${keyPart(masterId)}#`;
+export const indexSk = (eventId: string) => `${SK.shadow.indexPrefix}${keyPart(eventId)}`;
+export const resourceSk = (href: string) => `${SK.shadow.resourcePrefix}${keyPart(href)}`;
+export const overridePrefixOf = (masterId: string) => `${SK.shadow.overridePrefix}${keyPart(masterId)}#`;
 
 /** A series master: it recurs and is not itself an occurrence. */
 export function isMaster(event: CalendarEvent): boolean {
@@ -52,13 +44,14 @@ export function isMaster(event: CalendarEvent): boolean {
 
 /** The sort key an event is stored under; it changes when the event moves or changes kind. */
 export function entrySk(event: CalendarEvent): string {
-  if (isMaster(event)) return `${SERIES_PREFIX}${keyPart(event.id)}`;
+  if (isMaster(event)) return `${SK.shadow.seriesPrefix}${keyPart(event.id)}`;
   if (event.recurring_event_id && event.original_start) {
     return `${overridePrefixOf(event.recurring_event_id)}${originalKey(event.original_start)}`;
   }
   const startMs = eventTimeMs(event.start);
-  if (eventTimeMs(event.end) - startMs > LONG_EVENT_MS) return `${LONG_PREFIX}${keyPart(event.id)}`;
-  return `${SHORT_PREFIX}${sortableUtc(startMs)}#${keyPart(event.id)}`;
+  if (eventTimeMs(event.end) - startMs > LONG_EVENT_MS)
+    return `${SK.shadow.longEventPrefix}${keyPart(event.id)}`;
+  return `${SK.shadow.shortEventPrefix}${sortableUtc(startMs)}#${keyPart(event.id)}`;
 }
 
 export function entryItem(calendarId: string, event: CalendarEvent, bookedAt?: string): StoredItem {

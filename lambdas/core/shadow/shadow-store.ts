@@ -1,20 +1,9 @@
 import type { CalendarEvent } from '../calendar/event.js';
 import { LONG_EVENT_MS, sortableUtc } from '../calendar/native/native-items.js';
-import { ConditionFailedError, type DocumentStore } from '../storage/document-store.js';
+import { ConditionFailedError, type DocumentStore } from '../ports/index.js';
+import { SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
-import {
-  eventOf,
-  LEASE_SK,
-  LONG_PREFIX,
-  OVERRIDE_PREFIX,
-  RESOURCE_PREFIX,
-  ResourceRecord,
-  SERIES_PREFIX,
-  SHORT_PREFIX,
-  SYNC_SK,
-  SyncState,
-  shadowPartition,
-} from './shadow-items.js';
+import { eventOf, ResourceRecord, SyncState, shadowPartition } from './shadow-items.js';
 
 /** What a window read returns, by how the events are stored. */
 export interface ShadowEntries {
@@ -40,12 +29,19 @@ export class ShadowStore {
   constructor(readonly store: DocumentStore) {}
 
   async readState(calendarId: string): Promise<SyncState | undefined> {
-    const item = await this.store.get({ pk: shadowPartition(calendarId), sk: SYNC_SK }, { consistent: true });
+    const item = await this.store.get(
+      { pk: shadowPartition(calendarId), sk: SK.shadow.syncState },
+      { consistent: true },
+    );
     return item ? SyncState.parse(item) : undefined;
   }
 
   async writeState(calendarId: string, state: SyncState): Promise<void> {
-    await this.store.put({ pk: shadowPartition(calendarId), sk: SYNC_SK, ...SyncState.parse(state) });
+    await this.store.put({
+      pk: shadowPartition(calendarId),
+      sk: SK.shadow.syncState,
+      ...SyncState.parse(state),
+    });
   }
 
   /**
@@ -59,7 +55,7 @@ export class ShadowStore {
       await this.store.put(
         {
           pk: shadowPartition(calendarId),
-          sk: LEASE_SK,
+          sk: SK.shadow.lease,
           owner,
           expires_at: nowMs + durationMs,
           // Garbage collection only; expiry is checked in the condition.
@@ -83,7 +79,7 @@ export class ShadowStore {
   async releaseLease(calendarId: string, owner: string): Promise<void> {
     try {
       await this.store.delete(
-        { pk: shadowPartition(calendarId), sk: LEASE_SK },
+        { pk: shadowPartition(calendarId), sk: SK.shadow.lease },
         { condition: { op: 'eq', attribute: 'owner', value: owner } },
       );
     } catch (error) {
@@ -103,14 +99,14 @@ export class ShadowStore {
       queryAll(this.store, {
         partition,
         between: {
-          from: `${SHORT_PREFIX}${sortableUtc(fromMs - READ_SLACK_MS)}`,
-          to: `${SHORT_PREFIX}${sortableUtc(toMs + READ_SLACK_MS)}~`,
+          from: `${SK.shadow.shortEventPrefix}${sortableUtc(fromMs - READ_SLACK_MS)}`,
+          to: `${SK.shadow.shortEventPrefix}${sortableUtc(toMs + READ_SLACK_MS)}~`,
         },
         consistent: true,
       }),
-      byPrefix(LONG_PREFIX),
-      byPrefix(SERIES_PREFIX),
-      byPrefix(OVERRIDE_PREFIX),
+      byPrefix(SK.shadow.longEventPrefix),
+      byPrefix(SK.shadow.seriesPrefix),
+      byPrefix(SK.shadow.overridePrefix),
     ]);
     return {
       singles: [...short, ...long].map(eventOf),
@@ -123,7 +119,7 @@ export class ShadowStore {
   async listResources(calendarId: string): Promise<Map<string, ResourceRecord>> {
     const items = await queryAll(this.store, {
       partition: shadowPartition(calendarId),
-      beginsWith: RESOURCE_PREFIX,
+      beginsWith: SK.shadow.resourcePrefix,
       consistent: true,
     });
     return new Map(items.map((item) => ResourceRecord.parse(item)).map((r) => [r.href, r]));

@@ -1,22 +1,19 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CalendarEvent } from '../calendar/event.js';
 import { mapWithConcurrency } from '../concurrency.js';
-import type { DocumentStore, StoredItem } from '../storage/document-store.js';
+import type { DocumentStore, StoredItem } from '../ports/index.js';
+import { SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import {
   entryItem,
   entrySk,
-  INDEX_PREFIX,
   IndexItem,
   indexItem,
   indexSk,
-  LEASE_SK,
   overridePrefixOf,
   type ResourceRecord,
   resourceItem,
   resourceSk,
-  SERIES_PREFIX,
-  SYNC_SK,
   shadowPartition,
 } from './shadow-items.js';
 
@@ -95,14 +92,14 @@ export async function applyChanges(
     deleted += 1;
     entryDeletes.add(pointer.at);
     indexDeletes.add(indexSk(id));
-    if (pointer.at.startsWith(SERIES_PREFIX)) formerMasters.push(id);
+    if (pointer.at.startsWith(SK.shadow.seriesPrefix)) formerMasters.push(id);
   }
   for (const event of changes.upserts) {
     const at = pointers.get(event.id)?.at;
     if (at === undefined || at === entrySk(event)) continue;
     entryDeletes.add(at);
     // A master that stopped recurring leaves no series for its edited occurrences to belong to.
-    if (at.startsWith(SERIES_PREFIX) && !entrySk(event).startsWith(SERIES_PREFIX))
+    if (at.startsWith(SK.shadow.seriesPrefix) && !entrySk(event).startsWith(SK.shadow.seriesPrefix))
       formerMasters.push(event.id);
   }
   for (const masterId of formerMasters) {
@@ -160,13 +157,17 @@ export async function replaceAll(
   const stale = [...existing.values()].filter(
     (item) =>
       !desiredSks.has(item.sk) &&
-      item.sk !== SYNC_SK &&
-      item.sk !== LEASE_SK &&
+      item.sk !== SK.shadow.syncState &&
+      item.sk !== SK.shadow.lease &&
       !(typeof item.booked_at === 'string' && item.booked_at >= options.keepBookedSince),
   );
   // Entries before index items, as in applyChanges.
-  const staleEntries = stale.filter((item) => !item.sk.startsWith(INDEX_PREFIX)).map((item) => item.sk);
-  const staleIndexes = stale.filter((item) => item.sk.startsWith(INDEX_PREFIX)).map((item) => item.sk);
+  const staleEntries = stale
+    .filter((item) => !item.sk.startsWith(SK.shadow.indexPrefix))
+    .map((item) => item.sk);
+  const staleIndexes = stale
+    .filter((item) => item.sk.startsWith(SK.shadow.indexPrefix))
+    .map((item) => item.sk);
 
   const progress = tracker(puts.length + stale.length, options.onProgress);
   await putAll(store, puts, progress);

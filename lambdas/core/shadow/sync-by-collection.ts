@@ -1,9 +1,8 @@
 import type { CalendarEvent } from '../calendar/event.js';
-import type { CalendarRef } from '../calendar/provider.js';
+import type { CalendarRef, CollectionSyncSource, SyncedResource } from '../ports/index.js';
 import type { ResourceRecord } from './shadow-items.js';
 import { ShadowStore } from './shadow-store.js';
 import { applyChanges, replaceAll } from './shadow-writes.js';
-import type { CollectionSyncSource, SyncedResource } from './sync-sources.js';
 import type { SourceContext, SourceOutcome } from './sync-types.js';
 import { keepInWindow, type SyncWindow, windowOf } from './sync-window.js';
 

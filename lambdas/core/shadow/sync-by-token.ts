@@ -1,8 +1,7 @@
 import type { CalendarEvent, EventTime } from '../calendar/event.js';
-import type { CalendarRef } from '../calendar/provider.js';
 import { parseInstanceId } from '../calendar/series.js';
+import type { CalendarRef, TokenSyncSource } from '../ports/index.js';
 import { applyChanges, replaceAll } from './shadow-writes.js';
-import type { TokenSyncSource } from './sync-sources.js';
 import type { SourceContext, SourceOutcome } from './sync-types.js';
 import { keepInWindow, windowOf } from './sync-window.js';
 

@@ -1,10 +1,10 @@
 import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import { DomainError, isDomainError } from '../errors.js';
+import { isCollectionSyncSource, isTokenSyncSource } from '../ports/index.js';
 import type { SyncState } from './shadow-items.js';
 import { ShadowStore } from './shadow-store.js';
 import { syncByCollection } from './sync-by-collection.js';
 import { syncByToken } from './sync-by-token.js';
-import { isCollectionSyncSource, isTokenSyncSource } from './sync-sources.js';
 import type {
   CalendarSyncResult,
   SourceContext,

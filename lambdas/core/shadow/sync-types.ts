@@ -1,7 +1,6 @@
 import type { CalendarRegistry } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
-import type { Clock, RandomSource } from '../ports.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
 import type { SyncMode, SyncState } from './shadow-items.js';
 import type { WriteCounts } from './shadow-writes.js';
 import type { SyncWindow, SyncWindowOptions } from './sync-window.js';

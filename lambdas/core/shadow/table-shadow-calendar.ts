@@ -1,11 +1,9 @@
 import type { CalendarRecord, CalendarRegistry } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { CalendarEvent } from '../calendar/event.js';
-import type { Clock } from '../ports.js';
-import type { DocumentStore } from '../storage/document-store.js';
+import type { BusyInterval, Clock, DocumentStore, Freshness, ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
 import { busyFromEntries } from './shadow-busy.js';
-import type { BusyInterval, Freshness, ShadowCalendar } from './shadow-calendar.js';
 import { READ_SLACK_MS, ShadowStore } from './shadow-store.js';
 import { applyChanges } from './shadow-writes.js';
 

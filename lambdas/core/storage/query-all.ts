@@ -1,4 +1,4 @@
-import type { DocumentStore, QueryOptions, StoredItem } from './document-store.js';
+import type { DocumentStore, QueryOptions, StoredItem } from '../ports/index.js';
 
 /** Reads every page of a query. For partitions known to be small (grants of a key, calendars). */
 export async function queryAll<T extends StoredItem = StoredItem>(

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.js';
-import type { TimeDeps } from '../ports.js';
+import type { TimeDeps } from '../ports/index.js';
 import { parseCompactDuration } from './compact-duration.js';
 import { formatInstant, formatUtc, parseInstant } from './instants.js';
 import { requireZone } from './zones.js';

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { TimeDeps } from '../ports.js';
+import type { TimeDeps } from '../ports/index.js';
 import { nextOffsetTransition } from './dst.js';
 import { formatInstant, formatOffset, formatUtc } from './instants.js';
 import { effectiveZone } from './zones.js';

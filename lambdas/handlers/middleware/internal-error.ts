@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { Logger } from '../../mcp/deps.js';
+import type { Logger } from '../../core/ports/index.js';
 
 /**
  * Last line of defence: an unexpected throw becomes a JSON 500 with no internals, and the

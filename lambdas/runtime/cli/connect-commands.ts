@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { authorizeWithLoopback } from '../../adapters/google/google-oauth.js';
 import type { CalendarRecord, ConnectionRecord } from '../../core/calendar/calendar-registry.js';
 import type { EmbeddedRuntime } from '../embedded.js';
+import { CALDAV_PASSWORD_ENV } from '../environment-names.js';
 import { calendarPrefix, googleClientSettings, providerFactories } from '../provider-factories.js';
 import { secretContext } from '../provider-resolver.js';
 import { type CliOutput, UsageError } from './access-commands.js';
@@ -15,7 +16,7 @@ interface ConnectFlags {
 
 async function promptHidden(question: string): Promise<string> {
   if (!process.stdin.isTTY)
-    throw new UsageError('No terminal to ask for the password: set MERIDIAN_CALDAV_PASSWORD.');
+    throw new UsageError(`No terminal to ask for the password: set ${CALDAV_PASSWORD_ENV}.`);
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   // Mute the echo of typed characters: the password must not appear on screen or in scrollback.
   const output = rl as unknown as { _writeToOutput: (s: string) => void };
@@ -131,7 +132,7 @@ export async function connectCommand(
       );
     }
     const password =
-      process.env.MERIDIAN_CALDAV_PASSWORD ?? (await promptHidden(`Password for ${flags.username}: `));
+      process.env[CALDAV_PASSWORD_ENV] ?? (await promptHidden(`Password for ${flags.username}: `));
     return register(
       runtime,
       {

@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import { type SyncSummary, syncAll } from '../../core/shadow/sync-all.js';
 import type { CalendarSyncResult, SyncDeps, SyncProgress } from '../../core/shadow/sync-types.js';
+import { CI_ENV } from '../environment-names.js';
 import type { CliOutput } from './access-commands.js';
 
 export interface SyncFlags {
@@ -23,7 +24,7 @@ const TERMINAL: ReadonlySet<SyncProgress['phase']> = new Set(['done', 'unchanged
  * isInteractive(process.stderr, process.env); // false under CI=true
  */
 export function isInteractive(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
-  const ci = env.CI?.trim().toLowerCase();
+  const ci = env[CI_ENV]?.trim().toLowerCase();
   return stream.isTTY === true && (ci === undefined || ci === '' || ci === 'false' || ci === '0');
 }
 

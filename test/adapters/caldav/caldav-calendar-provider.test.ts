@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CalendarEvent, EventDraft } from '../../../lambdas/core/calendar/event.js';
-import { fixedClock } from '../../../lambdas/core/ports.js';
+import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { type RadicaleServer, startRadicale } from '../../support/radicale.js';
 import { freshCalendar, PASSWORD, providerFor, rawGet, rawPut, USER } from './caldav-test-kit.js';
 

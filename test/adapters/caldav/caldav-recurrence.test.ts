@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CalendarEvent } from '../../../lambdas/core/calendar/event.js';
-import type { CalendarRef } from '../../../lambdas/core/calendar/provider.js';
+import type { CalendarRef } from '../../../lambdas/core/ports/index.js';
 import { type RadicaleServer, startRadicale } from '../../support/radicale.js';
 import { PASSWORD, providerFor, rawGet, rawPut, USER } from './caldav-test-kit.js';
 

@@ -2,7 +2,7 @@ import {
   CalDavCalendarProvider,
   type CalDavProviderOptions,
 } from '../../../lambdas/adapters/caldav/caldav-calendar-provider.js';
-import type { CalendarRef } from '../../../lambdas/core/calendar/provider.js';
+import type { CalendarRef } from '../../../lambdas/core/ports/index.js';
 import type { RadicaleServer } from '../../support/radicale.js';
 
 export const USER = 'alice@example.com';

@@ -9,7 +9,7 @@ import {
   type ItemKey,
   type QueryOptions,
   type StoredItem,
-} from '../../../lambdas/core/storage/document-store.js';
+} from '../../../lambdas/core/ports/index.js';
 
 export interface StoreUnderTest {
   store: DocumentStore;

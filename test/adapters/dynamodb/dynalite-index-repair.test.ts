@@ -10,7 +10,7 @@ import {
   createSocketDynamoDbClient,
   ensureTable,
 } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
-import type { DocumentStore } from '../../../lambdas/core/storage/document-store.js';
+import type { DocumentStore } from '../../../lambdas/core/ports/index.js';
 import { queryAll } from '../../../lambdas/core/storage/query-all.js';
 
 const TABLE = 'meridian';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DynaliteServer, startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { DynamoDbDocumentStore } from '../../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
 import { createLocalDynamoDbClient, ensureTable } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
-import { ConditionFailedError, type StoredItem } from '../../../lambdas/core/storage/document-store.js';
+import { ConditionFailedError, type StoredItem } from '../../../lambdas/core/ports/index.js';
 
 type Request = Record<string, unknown>;
 type BatchWriteInput = { RequestItems: Record<string, Request[]> };

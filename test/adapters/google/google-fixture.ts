@@ -1,6 +1,6 @@
 import { OAuth2Client } from 'google-auth-library';
 import { GoogleCalendarProvider } from '../../../lambdas/adapters/google/google-calendar-provider.js';
-import type { CalendarRef } from '../../../lambdas/core/calendar/provider.js';
+import type { CalendarRef } from '../../../lambdas/core/ports/index.js';
 import {
   type FakeGoogleCalendar,
   type FakeGoogleOptions,

@@ -11,9 +11,9 @@ import {
   taskStatesOf,
 } from '../../../lambdas/booking/booking-definition.js';
 import type { BookingInput } from '../../../lambdas/core/booking/booking-schemas.js';
-import type { BookingSteps } from '../../../lambdas/core/booking/booking-workflow.js';
 import { BookingStepError } from '../../../lambdas/core/booking/step-errors.js';
 import { DomainError } from '../../../lambdas/core/errors.js';
+import type { BookingSteps } from '../../../lambdas/core/ports/index.js';
 
 type State = Record<string, unknown> & { Type: string };
 const definition = () =>

@@ -4,7 +4,7 @@ import type { Hold } from '../../../lambdas/core/booking/booking-schemas.js';
 import { requestHash, storedIdempotencyKey } from '../../../lambdas/core/booking/idempotency.js';
 import { lockKey } from '../../../lambdas/core/booking/slot-locks.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
-import { fixedClock } from '../../../lambdas/core/ports.js';
+import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 const ROUNDS = 50;

@@ -242,8 +242,9 @@ describe('book_slot with a fault at each step boundary (local state machine, dyn
   describe('Verify', () => {
     it('refuses a slot the shadow calendar knows to be busy, naming only the interval', async () => {
       h.shadow.busy.push({
-        start_ms: Date.parse('2026-06-02T10:45:00Z'),
-        end_ms: Date.parse('2026-06-02T12:00:00Z'),
+        start: Date.parse('2026-06-02T10:45:00Z'),
+        end: Date.parse('2026-06-02T12:00:00Z'),
+        event_id: 'synced-1',
       });
 
       const error = await failure(h.book({ ...SLOT, summary: 'Alice' }));

@@ -3,22 +3,23 @@ import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import type { Hold } from '../../../lambdas/core/booking/booking-schemas.js';
 import { BookingService, type BookSlotParams } from '../../../lambdas/core/booking/booking-service.js';
 import { createBookingSteps } from '../../../lambdas/core/booking/booking-steps.js';
-import type { BookingStepName, BookingSteps } from '../../../lambdas/core/booking/booking-workflow.js';
 import {
   IdempotencyRecords,
   requestHash,
   storedIdempotencyKey,
 } from '../../../lambdas/core/booking/idempotency.js';
-import type {
-  ShadowBooking,
-  ShadowBusy,
-  ShadowCalendar,
-} from '../../../lambdas/core/booking/shadow-calendar.js';
 import { lockKey } from '../../../lambdas/core/booking/slot-locks.js';
 import type { CalendarRecord } from '../../../lambdas/core/calendar/calendar-registry.js';
-import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
-import type { CalendarProvider } from '../../../lambdas/core/calendar/provider.js';
-import type { Clock } from '../../../lambdas/core/ports.js';
+import type { CalendarEvent, EventDraft } from '../../../lambdas/core/calendar/event.js';
+import type {
+  BookingStepName,
+  BookingSteps,
+  BusyInterval,
+  CalendarProvider,
+  Clock,
+  Freshness,
+  ShadowCalendar,
+} from '../../../lambdas/core/ports/index.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 /** A clock the test moves by hand: hold expiry without sleeping. */
@@ -35,15 +36,39 @@ export class ManualClock implements Clock {
   }
 }
 
-/** A shadow calendar that remembers what was recorded and can be told about busy intervals. */
+/** What a test reads back of a booking recorded in the shadow calendar. */
+export interface RecordedBooking {
+  event_id: string;
+  summary: string;
+  start: string;
+  end: string;
+}
+
+/**
+ * A shadow calendar that remembers what was recorded and can be told about busy intervals. Its
+ * answers always claim a fresh sync, so Verify trusts them.
+ */
 export class RecordingShadow implements ShadowCalendar {
-  readonly recorded: { calendarId: string; booking: ShadowBooking }[] = [];
-  readonly busy: ShadowBusy[] = [];
-  async busyIntervals(_calendarId: string, fromMs: number, toMs: number): Promise<ShadowBusy[]> {
-    return this.busy.filter((b) => b.start_ms < toMs && fromMs < b.end_ms);
+  readonly recorded: { calendarId: string; booking: RecordedBooking }[] = [];
+  readonly busy: BusyInterval[] = [];
+  async busyIntervals(_calendarId: string, fromMs: number, toMs: number) {
+    const intervals = this.busy.filter((b) => b.start < toMs && fromMs < b.end);
+    return { intervals, synced_at: NOW };
   }
-  async recordBooking(calendarId: string, booking: ShadowBooking): Promise<void> {
-    this.recorded.push({ calendarId, booking });
+  async recordBooking(calendarId: string, event: CalendarEvent): Promise<void> {
+    const instant = (time: CalendarEvent['start']) => ('date_time' in time ? time.date_time : time.date);
+    this.recorded.push({
+      calendarId,
+      booking: {
+        event_id: event.id,
+        summary: event.summary,
+        start: instant(event.start),
+        end: instant(event.end),
+      },
+    });
+  }
+  async freshness(): Promise<Freshness> {
+    return { synced_at: NOW, age_seconds: 0 };
   }
 }
 

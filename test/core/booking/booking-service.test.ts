@@ -2,10 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER, type Principal } from '../../../lambdas/core/access/rights.js';
 import type { BookingInput } from '../../../lambdas/core/booking/booking-schemas.js';
 import { BookingService, type EventContentCheck } from '../../../lambdas/core/booking/booking-service.js';
-import type { BookingWorkflow } from '../../../lambdas/core/booking/booking-workflow.js';
 import { IdempotencyRecords } from '../../../lambdas/core/booking/idempotency.js';
 import { DomainError, isDomainError } from '../../../lambdas/core/errors.js';
-import { fixedClock } from '../../../lambdas/core/ports.js';
+import { type BookingWorkflow, fixedClock } from '../../../lambdas/core/ports/index.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 const SLOT = { start: '2026-06-02T10:00:00-04:00', end: '2026-06-02T11:00:00-04:00' };

@@ -4,7 +4,7 @@ import { DynamoDbDocumentStore } from '../../../lambdas/adapters/dynamodb/dynamo
 import { createLocalDynamoDbClient, ensureTable } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
 import { BOOKED_VISIBLE_MS, lockKey, overlaps, SlotLocks } from '../../../lambdas/core/booking/slot-locks.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
-import type { DocumentStore } from '../../../lambdas/core/storage/document-store.js';
+import type { DocumentStore } from '../../../lambdas/core/ports/index.js';
 import { nodeRandom } from '../../../lambdas/runtime/node-random.js';
 import { ManualClock } from './booking-harness.js';
 

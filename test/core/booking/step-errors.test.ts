@@ -7,7 +7,7 @@ import {
   toStepError,
 } from '../../../lambdas/core/booking/step-errors.js';
 import { DomainError } from '../../../lambdas/core/errors.js';
-import { ConditionFailedError } from '../../../lambdas/core/storage/document-store.js';
+import { ConditionFailedError } from '../../../lambdas/core/ports/index.js';
 
 const payload = {
   code: 'SLOT_TAKEN' as const,

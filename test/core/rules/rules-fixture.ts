@@ -1,6 +1,6 @@
 import { LOCAL_OWNER, type Principal } from '../../../lambdas/core/access/rights.js';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
-import { fixedClock } from '../../../lambdas/core/ports.js';
+import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { RulesService } from '../../../lambdas/core/rules/rules-service.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 

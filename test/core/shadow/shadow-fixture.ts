@@ -1,7 +1,7 @@
 import type { CalendarRecord, ConnectionRecord } from '../../../lambdas/core/calendar/calendar-registry.js';
-import type { Clock } from '../../../lambdas/core/ports.js';
-import { SYNC_SK, shadowPartition } from '../../../lambdas/core/shadow/shadow-items.js';
-import type { StoredItem } from '../../../lambdas/core/storage/document-store.js';
+import type { Clock, StoredItem } from '../../../lambdas/core/ports/index.js';
+import { shadowPartition } from '../../../lambdas/core/shadow/shadow-items.js';
+import { SK } from '../../../lambdas/core/storage/key-prefixes.js';
 import { queryAll } from '../../../lambdas/core/storage/query-all.js';
 import { providerFactories } from '../../../lambdas/runtime/provider-factories.js';
 import { secretContext } from '../../../lambdas/runtime/provider-resolver.js';
@@ -91,7 +91,7 @@ export async function addCalendar(
 /** Every item of a calendar's shadow but its sync state, sorted by sort key. */
 export async function shadowItems(runtime: TestRuntime, calendarId: string): Promise<StoredItem[]> {
   const items = await queryAll(runtime.store, { partition: shadowPartition(calendarId), consistent: true });
-  return items.filter((item) => item.sk !== SYNC_SK).sort((a, b) => a.sk.localeCompare(b.sk));
+  return items.filter((item) => item.sk !== SK.shadow.syncState).sort((a, b) => a.sk.localeCompare(b.sk));
 }
 
 /** Busy intervals as readable [start, end, id] triples in UTC. */

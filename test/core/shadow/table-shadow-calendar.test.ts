@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CalendarEvent, EventTime } from '../../../lambdas/core/calendar/event.js';
-import { fixedClock } from '../../../lambdas/core/ports.js';
+import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { ShadowStore } from '../../../lambdas/core/shadow/shadow-store.js';
 import { applyChanges, type ShadowChanges } from '../../../lambdas/core/shadow/shadow-writes.js';
 import { crashingStore } from '../../support/crashing-store.js';

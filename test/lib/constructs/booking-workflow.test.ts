@@ -10,7 +10,7 @@ import {
 } from '../../../lambdas/booking/booking-definition.js';
 import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
-import { fixedClock } from '../../../lambdas/core/ports.js';
+import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 import { meridianStacks, testApp } from '../synth-helpers.js';
 

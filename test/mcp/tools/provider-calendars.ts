@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SyncingCalDavProvider } from '../../../lambdas/adapters/caldav/caldav-sync.js';
 import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
-import { fixedClock } from '../../../lambdas/core/ports.js';
+import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { syncAll } from '../../../lambdas/core/shadow/sync-all.js';
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
-import { fixedClock } from '../../../lambdas/core/ports.js';
+import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { createMcpServer } from '../../../lambdas/mcp/create-mcp-server.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 

@@ -1,14 +1,24 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors.js';
 import { echo } from '../../input-limits.js';
-import type { Clock, RandomSource } from '../../ports.js';
-import { type Condition, ConditionFailedError, type DocumentStore } from '../../storage/document-store.js';
+import {
+  type CalendarProvider,
+  type CalendarRef,
+  type Clock,
+  type Condition,
+  ConditionFailedError,
+  type DocumentStore,
+  type EventPage,
+  type EventQuery,
+  type RandomSource,
+  type WriteOptions,
+} from '../../ports/index.js';
+import { SK } from '../../storage/key-prefixes.js';
 import { queryAll } from '../../storage/query-all.js';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../event.js';
 import { eventFromDraft } from '../event-from-draft.js';
 import { markSelf } from '../owner-attendee.js';
 import { compareByStart, decodeCursor, encodeCursor, isAfterCursor } from '../page-by-start.js';
-import type { CalendarProvider, CalendarRef, EventPage, EventQuery, WriteOptions } from '../provider.js';
 import {
   applyPatch,
   editOccurrence,
@@ -33,7 +43,6 @@ import {
   LONG_EVENT_MS,
   longIndexOf,
   partitionOf,
-  SERIES_PREFIX,
   type SeriesMarks,
   seriesSk,
   seriesToItem,
@@ -115,7 +124,10 @@ export class NativeCalendarProvider implements CalendarProvider {
       (!after || isAfterCursor(event, after));
     const [long, seriesItems] = await Promise.all([
       queryAll(this.deps.store, { index: 'gsi1', partition: longIndexOf(calendar.native_id) }),
-      queryAll(this.deps.store, { partition: partitionOf(calendar.native_id), beginsWith: SERIES_PREFIX }),
+      queryAll(this.deps.store, {
+        partition: partitionOf(calendar.native_id),
+        beginsWith: SK.nativeCalendar.seriesPrefix,
+      }),
     ]);
     const candidates = long.map((item) => itemToEvent(item).event).filter(keep);
     let incomplete = false;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { StoredItem } from '../../storage/document-store.js';
+import type { StoredItem } from '../../ports/index.js';
+import { GSI1PK, NATIVE_INDEX_SUFFIX, PK_PREFIX, SK } from '../../storage/key-prefixes.js';
 import { clampedIso } from '../../time/instants.js';
 import { CalendarEvent } from '../event.js';
 import { eventTimeMs, type Series } from '../series.js';
@@ -38,12 +39,13 @@ const SeriesItem = z.object({
   split_into: z.string().optional(),
 });
 
-export const partitionOf = (nativeId: string) => `NCAL#${nativeId}`;
-export const startIndexOf = (nativeId: string) => `NCAL#${nativeId}#START`;
-export const longIndexOf = (nativeId: string) => `NCAL#${nativeId}#LONG`;
-export const eventSk = (id: string) => `EVT#${id}`;
-export const seriesSk = (id: string) => `SER#${id}`;
-export const SERIES_PREFIX = 'SER#';
+export const partitionOf = (nativeId: string) => `${PK_PREFIX.nativeCalendar}${nativeId}`;
+export const startIndexOf = (nativeId: string) =>
+  `${GSI1PK.nativeCalendarPrefix}${nativeId}${NATIVE_INDEX_SUFFIX.byStart}`;
+export const longIndexOf = (nativeId: string) =>
+  `${GSI1PK.nativeCalendarPrefix}${nativeId}${NATIVE_INDEX_SUFFIX.long}`;
+export const eventSk = (id: string) => `${SK.nativeCalendar.eventPrefix}${id}`;
+export const seriesSk = (id: string) => `${SK.nativeCalendar.seriesPrefix}${id}`;
 
 /** Sortable UTC text (fixed width, milliseconds) for sort keys; padded bounds stay in years 0001–9999. */
 export function sortableUtc(ms: number): string {

@@ -1,5 +1,4 @@
-import type { DocumentStore, StoredItem } from '../../storage/document-store.js';
-import { ConditionFailedError } from '../../storage/document-store.js';
+import { ConditionFailedError, type DocumentStore, type StoredItem } from '../../ports/index.js';
 import type { Series } from '../series.js';
 import {
   eventSk,

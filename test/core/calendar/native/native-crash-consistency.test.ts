@@ -6,9 +6,12 @@ import { CalendarService } from '../../../../lambdas/core/calendar/calendar-serv
 import type { CalendarEvent, EditScope, EventDraft } from '../../../../lambdas/core/calendar/event.js';
 import { NativeCalendarProvider } from '../../../../lambdas/core/calendar/native/native-calendar-provider.js';
 import { PENDING_GRACE_MS } from '../../../../lambdas/core/calendar/native/native-pending.js';
-import type { CalendarRef } from '../../../../lambdas/core/calendar/provider.js';
-import type { Clock, RandomSource } from '../../../../lambdas/core/ports.js';
-import type { DocumentStore } from '../../../../lambdas/core/storage/document-store.js';
+import type {
+  CalendarRef,
+  Clock,
+  DocumentStore,
+  RandomSource,
+} from '../../../../lambdas/core/ports/index.js';
 import { queryAll } from '../../../../lambdas/core/storage/query-all.js';
 import { nodeRandom } from '../../../../lambdas/runtime/node-random.js';
 import { crashingStore } from '../../../support/crashing-store.js';

@@ -1,4 +1,4 @@
-import { fixedClock, type TimeDeps } from '../../../../lambdas/core/ports.js';
+import { fixedClock, type TimeDeps } from '../../../../lambdas/core/ports/index.js';
 import { type CorpusCase, DEFAULT_REFERENCE, DEFAULT_ZONE } from './corpus.js';
 
 /** Deps frozen at `reference`, with no configured zone (cases pass their zone explicitly). */

@@ -1,4 +1,10 @@
-import type { CalendarEvent, EditScope, EventDraft, EventPatch, ProviderCalendar } from './event.js';
+import type {
+  CalendarEvent,
+  EditScope,
+  EventDraft,
+  EventPatch,
+  ProviderCalendar,
+} from '../calendar/event.js';
 
 /** A calendar as a provider adapter addresses it. */
 export interface CalendarRef {

@@ -1,4 +1,4 @@
-import type { BookingInput, BookingResult } from './booking-schemas.js';
+import type { BookingInput, BookingResult } from '../booking/booking-schemas.js';
 
 /**
  * The booking workflow as core/ sees it: run lock → verify → write → release for one booking and

@@ -1,5 +1,5 @@
 import type { CalendarEvent } from '../calendar/event.js';
-import type { CalendarProvider, CalendarRef } from '../calendar/provider.js';
+import type { CalendarProvider, CalendarRef } from './calendar-provider.js';
 
 /**
  * What a provider adapter offers the sync engine beyond the CalendarProvider port. Two shapes,

@@ -1,0 +1,103 @@
+/**
+ * Every key shape in Meridian's one table, in one place (layout in docs/data-model.md). Items of
+ * every kind share the table, so a prefix names the kind: two kinds whose prefixes overlap could
+ * read each other's items. test/core/storage/key-prefixes.test.ts proves that none overlap and
+ * that no other file under lambdas/ spells a key literal of its own. A change here is a data
+ * migration, not a refactoring.
+ *
+ * A value ending in `#` is a prefix followed by an id; any other value is a whole key.
+ */
+
+/** Partition key (`pk`) prefixes: one per kind of item, each followed by that item's id. */
+export const PK_PREFIX = {
+  /** An API key and its grants. */
+  apiKey: 'KEY#',
+  /** A calendar's registry record. */
+  calendar: 'CAL#',
+  /** A provider connection (its encrypted secret). */
+  connection: 'CONN#',
+  /** A native calendar's events and series. */
+  nativeCalendar: 'NCAL#',
+  /** Meridian's copy of a connected calendar (the shadow calendar). */
+  shadow: 'SHADOW#',
+  /** The holds of book_slot on one calendar. */
+  slotLock: 'LOCK#',
+  /** One booking's idempotency record. */
+  idempotency: 'IDEM#',
+  project: 'PROJECT#',
+  rule: 'RULE#',
+  pin: 'PIN#',
+} as const;
+
+export type PartitionKind = keyof typeof PK_PREFIX;
+
+/**
+ * Sort keys (`sk`) by the kind of partition they appear in. A sort key is only ever compared
+ * within its partition, so the same text may mean different things in two kinds: `EVT#` and
+ * `SER#` are a native calendar's events and series, and in a shadow partition its short events
+ * and series (a shadow's `EVT#` is followed by the start, a native one's by the id).
+ */
+export const SK = {
+  apiKey: {
+    record: 'KEY',
+    /** `GRANT#<calendar id>`: one per calendar the key may use. */
+    grantPrefix: 'GRANT#',
+  },
+  calendar: { record: 'CAL' },
+  connection: { record: 'CONN' },
+  nativeCalendar: {
+    /** `EVT#<id>`: a one-off event. */
+    eventPrefix: 'EVT#',
+    /** `SER#<id>`: a series master with its edited occurrences. */
+    seriesPrefix: 'SER#',
+  },
+  shadow: {
+    /** Sync state: token or ctag, window, synced_at, last error. */
+    syncState: 'SYNC',
+    /** Who is syncing this calendar now. */
+    lease: 'LEASE',
+    /** `EVT#<start ISO ms>#<id>`: a one-off event up to a day long (time-range queries). */
+    shortEventPrefix: 'EVT#',
+    /** `LONG#<id>`: a one-off event longer than a day. */
+    longEventPrefix: 'LONG#',
+    /** `SER#<id>`: a series master with its RRULE. */
+    seriesPrefix: 'SER#',
+    /** `OVR#<master id>#<original key>`: an edited or cancelled occurrence (nested under its master). */
+    overridePrefix: 'OVR#',
+    /** `IDX#<id>`: where event <id> lives now. */
+    indexPrefix: 'IDX#',
+    /** `RES#<href>`: CalDAV only, a resource's ETag and the event ids it holds. */
+    resourcePrefix: 'RES#',
+  },
+  slotLock: { holds: 'HOLDS' },
+  idempotency: { booking: 'BOOKING' },
+  project: { record: 'PROJECT' },
+  rule: { record: 'RULE' },
+  pin: { eventPrefix: 'EVT#', seriesPrefix: 'SER#' },
+} as const satisfies Record<PartitionKind, Record<string, string>>;
+
+/** Partition key values of the `gsi1` index: the listings that span partitions. */
+export const GSI1PK = {
+  /** Every API key, sorted by `<created_at>#<key id>`. */
+  apiKeys: 'KEYS',
+  /** Every calendar, sorted by calendar id. */
+  calendars: 'CALS',
+  /** Every connection, sorted by connection id. */
+  connections: 'CONNS',
+  /**
+   * `NCAL#<native id>#START` and `NCAL#<native id>#LONG` (see {@link NATIVE_INDEX_SUFFIX}): a
+   * native calendar's one-off events by start, short and long apart. Deliberately the same text
+   * as the calendar's own `pk` prefix: it is another attribute, and one id names both.
+   */
+  nativeCalendarPrefix: 'NCAL#',
+  projects: 'PROJECTS',
+  rules: 'RULES',
+} as const;
+
+/** What follows the native id in a native calendar's `gsi1pk`. */
+export const NATIVE_INDEX_SUFFIX = {
+  /** One-off events up to a day long. */
+  byStart: '#START',
+  /** One-off events longer than a day (few; read whole). */
+  long: '#LONG',
+} as const;

@@ -1,0 +1,50 @@
+/**
+ * The name of every environment variable Meridian reads or sets, spelled once: the runtimes read
+ * them, the CDK constructs (lib/) set them, and a rename in one place cannot leave the other
+ * behind. test/runtime/environment-names.test.ts fails on a name spelled anywhere else in
+ * lambdas/, bin/ or lib/. Names only; parsing stays beside its reader. Imports nothing, so the
+ * MCP function's cold start can read it before the object graph loads.
+ */
+
+// Set by the CDK stack on every function that builds the object graph.
+
+/** The table the document store reads and writes. */
+export const TABLE_NAME_ENV = 'MERIDIAN_TABLE_NAME';
+/** The KMS key that wraps the Encryption SDK's data keys. */
+export const DATA_KEY_ARN_ENV = 'MERIDIAN_DATA_KEY_ARN';
+/** The booking state machine's ARN (set on the MCP function). */
+export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
+/** The bucket the blob store keeps project memory in (set on the MCP function). */
+export const MEMORY_BUCKET_NAME_ENV = 'MERIDIAN_MEMORY_BUCKET_NAME';
+/** Powertools' service name: which function a log line came from. */
+export const SERVICE_NAME_ENV = 'POWERTOOLS_SERVICE_NAME';
+
+// Read by both runtimes.
+
+/** The deployment's default IANA zone; unset means UTC, reported as `timezone_configured: false`. */
+export const TIMEZONE_ENV = 'MERIDIAN_TIMEZONE';
+/** Browser origins allowed to call MCP (comma-separated). */
+export const ALLOWED_ORIGINS_ENV = 'MERIDIAN_ALLOWED_ORIGINS';
+/** Lifetime of a booking's hold on its slot, in seconds. */
+export const LOCK_TTL_SECS_ENV = 'LOCK_TTL_SECS';
+/** The Google OAuth client ("Desktop app") that connected accounts refresh their tokens with. */
+export const GOOGLE_CLIENT_ID_ENV = 'MERIDIAN_GOOGLE_CLIENT_ID';
+export const GOOGLE_CLIENT_SECRET_ENV = 'MERIDIAN_GOOGLE_CLIENT_SECRET';
+/** Overrides of Google's endpoints, for tests and private deployments that proxy Google. */
+export const GOOGLE_API_ROOT_ENV = 'MERIDIAN_GOOGLE_API_ROOT';
+export const GOOGLE_TOKEN_URL_ENV = 'MERIDIAN_GOOGLE_TOKEN_URL';
+export const GOOGLE_AUTH_URL_ENV = 'MERIDIAN_GOOGLE_AUTH_URL';
+
+// Read by the embedded runtime and the CLI.
+
+/** Where the embedded runtime keeps its data. */
+export const DATA_DIR_ENV = 'MERIDIAN_DATA_DIR';
+/** Where `meridian serve` listens. */
+export const HTTP_HOST_ENV = 'HTTP_HOST';
+export const HTTP_PORT_ENV = 'HTTP_PORT';
+/** How often `meridian serve` syncs connected calendars, in minutes (0: never). */
+export const SYNC_INTERVAL_MINUTES_ENV = 'MERIDIAN_SYNC_INTERVAL_MINUTES';
+/** A CalDAV password for `meridian connect caldav`, instead of the prompt. */
+export const CALDAV_PASSWORD_ENV = 'MERIDIAN_CALDAV_PASSWORD';
+/** Set by CI systems: `meridian sync` then prints plain lines instead of progress bars. */
+export const CI_ENV = 'CI';
