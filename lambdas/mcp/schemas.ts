@@ -21,7 +21,7 @@ export const boundedString = (max: number) =>
 
 /** Shared input fields, described once so every tool explains them the same way. */
 export const ianaZone = (purpose: string) =>
-  boundedString(MAX_ZONE_NAME_LENGTH).describe(`IANA time zone (e.g. "America/New_York") ${purpose}`);
+  boundedString(MAX_ZONE_NAME_LENGTH).describe(`IANA zone ${purpose}`);
 
 export const rfc3339 = (purpose: string) =>
   boundedString(MAX_INSTANT_TEXT_LENGTH).describe(`RFC 3339 with offset: ${purpose}`);
@@ -44,4 +44,4 @@ export const eventIdString = () =>
 export const outputFormat = z
   .enum(['toon', 'json'])
   .default('toon')
-  .describe('Text form of the result: "toon" (compact) or "json"; structuredContent is JSON either way.');
+  .describe('"toon" (compact) or "json" text; structuredContent is JSON either way.');

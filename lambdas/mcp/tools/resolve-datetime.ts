@@ -47,13 +47,11 @@ export type ResolveDatetimeOutput = z.infer<typeof ResolveDatetimeOutput>;
 // What an agent cannot guess: the forms that parse and the readings it must not assume.
 const DESCRIPTION = [
   'Resolves a time expression to one RFC 3339 instant in an IANA zone, relative to now (or reference_time);',
-  'use it instead of your own date arithmetic. Forms: now/today/tomorrow, weekdays, "2pm", "+2h", "in 3 days",',
-  '"next Tuesday at 2pm", "tomorrow morning", "end of month", "next quarter", "first Monday of March", "March 15", ISO 8601.',
-  'Weeks run Monday–Sunday: "next X" is X of next week; "this X" is X of this week, possibly past; "last X" is the',
-  'most recent X before today; a bare weekday is the next one. A date alone is 00:00; "at 5" is 05:00; 03/04/2026 is',
-  'month first. morning 09:00, afternoon 14:00, evening 18:00, eod 17:00. When another common reading exists the',
-  'answer has ambiguous: true and alternatives: confirm with the person.',
-  'Ranges are refused (UNRECOGNIZED_EXPRESSION lists the forms).',
+  'use it instead of your own date arithmetic. Forms: "2pm", "+2h", "in 3 days", "next Tuesday at 2pm",',
+  '"tomorrow morning", "end of month", "first Monday of March", "March 15", ISO 8601.',
+  'Weeks run Monday–Sunday: "next X" is X of next week; "this X" is X of this week; "last X" is the most recent',
+  'X before today; a bare weekday is the next one. A date alone is 00:00. When another common reading exists the',
+  'answer has ambiguous: true and alternatives: confirm with the person. Ranges are refused.',
 ].join(' ');
 
 export const resolveDatetimeTool = defineTool({

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { createMcpServer } from '../../../lambdas/mcp/create-mcp-server.js';
+import { ResolveDatetimeOutput } from '../../../lambdas/mcp/tools/resolve-datetime.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 let deps: TestRuntime;
@@ -66,7 +67,11 @@ describe('resolve_datetime tool', () => {
           'timezone',
         ].sort(),
       );
-      expect(tool?.outputSchema?.required?.slice().sort()).toEqual(
+      // The listing's output schemas keep shape only (ADR 0004); the tool's own schema requires these.
+      const required = Object.entries(ResolveDatetimeOutput.shape)
+        .filter(([, schema]) => !schema.safeParse(undefined).success)
+        .map(([key]) => key);
+      expect(required.sort()).toEqual(
         [
           'interpretation',
           'matched_category',

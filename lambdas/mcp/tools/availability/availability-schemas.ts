@@ -12,7 +12,7 @@ export const slotOptionsInput = {
   working_hours: boundedString(MAX_SHORT_TEXT_LENGTH)
     .regex(/^\d{1,2}:\d{2}\s*-\s*\d{1,2}:\d{2}$/, 'expected "HH:MM-HH:MM", e.g. "09:00-17:00"')
     .optional()
-    .describe('Hours to stay within each working day, e.g. "09:00-17:00" ("22:00-06:00" spans midnight).'),
+    .describe('e.g. "09:00-17:00" ("22:00-06:00" spans midnight).'),
   working_days: z
     .array(z.number().int().min(1).max(7))
     .min(1)
@@ -20,11 +20,9 @@ export const slotOptionsInput = {
     .optional()
     .describe('ISO weekdays for working_hours, 1 = Monday; default 1–5.'),
   timezone: ianaZone("of working_hours and the *_local times; default the calendar's zone.").optional(),
-  buffer_minutes: bufferInput('Minutes kept clear before and after every busy event.'),
-  buffer_before_minutes: bufferInput(
-    'Minutes kept clear before every busy event (overrides buffer_minutes).',
-  ),
-  buffer_after_minutes: bufferInput('Minutes kept clear after every busy event (overrides buffer_minutes).'),
+  buffer_minutes: bufferInput('Minutes kept clear around busy events.'),
+  buffer_before_minutes: bufferInput('Before busy events; overrides buffer_minutes.'),
+  buffer_after_minutes: bufferInput('After busy events; overrides buffer_minutes.'),
 };
 
 export const FreshnessOutput = z.object({

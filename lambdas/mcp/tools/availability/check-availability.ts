@@ -9,7 +9,7 @@ export const checkAvailabilityTool = defineTool({
   title: 'Is this slot free?',
   description:
     'Whether one slot of a calendar is free of events and booking holds (touching edges do not conflict), ' +
-    'with the conflicts in UTC and local time. Not a reservation: book_slot reserves.',
+    'with the conflicts. Not a reservation: book_slot reserves.',
   input: z.object({
     calendar_id: calendarIdString().describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the slot'),

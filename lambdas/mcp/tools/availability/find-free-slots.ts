@@ -8,11 +8,9 @@ export const findFreeSlotsTool = defineTool({
   name: 'find_free_slots',
   title: 'Find free slots',
   description:
-    'Free time in one calendar between start and end. With slot_minutes: bookable slots of that length ' +
-    "(back to back from each gap's first quarter hour), ready for book_slot; without: the free gaps. At most " +
-    'max_results ("more": true when cut). Optional working_hours and buffers before/after events. Times in UTC ' +
-    "and local (timezone, else the calendar's) with the weekday. Free, cancelled and declined events do not " +
-    'block. "freshness": synced copy (and its age) or live.',
+    'Free time in one calendar: with slot_minutes, bookable slots of that length for book_slot; without, ' +
+    'the free gaps. At most max_results ("more": true when cut). Times in UTC and local with the weekday. ' +
+    'Free, cancelled and declined events do not block. "freshness": synced copy (and its age) or live.',
   input: z.object({
     calendar_id: calendarIdString().describe('Calendar id from list_calendars.'),
     start: rfc3339('start of the search window'),

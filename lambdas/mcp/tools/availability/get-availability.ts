@@ -14,9 +14,8 @@ export const getAvailabilityTool = defineTool({
   name: 'get_availability',
   title: 'Availability across calendars',
   description:
-    'Merges calendars (default: every one you can read; none readable is FORBIDDEN) into one busy/free view ' +
-    'between start and end, in UTC and local time. privacy "opaque" (default) hides how many calendars are ' +
-    'busy in a block (source_count 0); "full" shows it. working_hours and buffers as in find_free_slots.',
+    'Merges calendars (default: every readable one) into one busy/free view in UTC and local time. privacy ' +
+    '"opaque" (default) hides how many calendars are busy in a block; "full" shows it.',
   input: z.object({
     start: rfc3339('start of the window'),
     end: rfc3339('end of the window'),

@@ -11,10 +11,9 @@ export const bookSlotTool = defineTool({
   title: 'Book a slot (conflict-free)',
   description:
     'Books an event in a slot without double-booking: of concurrent bookings of overlapping slots exactly ' +
-    'one succeeds. Needs write access. A retry with the same idempotency_key (or the same parameters) ' +
-    'returns the first booking; return_event: true adds the whole event. Errors: SLOT_TAKEN (details.conflict; ' +
-    'details.suggestions: next free slots of the same length), LOCK_CONTENDED (retry after ' +
-    'details.retry_after_seconds), PROVIDER_ERROR (nothing booked; retry later), CONTENT_REJECTED.',
+    'one succeeds. A retry with the same idempotency_key returns the first booking. Errors: SLOT_TAKEN ' +
+    '(details.suggestions: free slots of the same length), LOCK_CONTENDED (retry after ' +
+    'details.retry_after_seconds), PROVIDER_ERROR (nothing booked).',
   input: z.object({
     calendar_id: calendarIdString().describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
     start: eventTimeInput,

@@ -17,10 +17,8 @@ export const batchUpdateEventsTool = defineTool({
   name: 'batch_update_events',
   title: 'Update many events',
   description:
-    `Applies up to ${MAX_BATCH} partial updates to events of one calendar, concurrently. Each update succeeds ` +
-    'or fails on its own: a failure never undoes the others and is reported with its code and reason. Each ' +
-    'success gives the new etag (return_event: true adds the whole event). If every update fails, the call ' +
-    'is an error: their common code, else BATCH_FAILED, with details.failures.',
+    `Up to ${MAX_BATCH} partial updates to events of one calendar; each succeeds (new etag) or fails (code, ` +
+    'reason) on its own. If every update fails the call is an error: their common code, else BATCH_FAILED.',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     updates: z

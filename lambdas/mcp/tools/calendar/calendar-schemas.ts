@@ -24,13 +24,13 @@ export const eventIdInput = eventIdString().describe(
 );
 
 export const eventTimeInput = EventTimeInput.describe(
-  '{date_time, time_zone?} (no offset: read in time_zone, else the calendar\'s), all-day {date} (end exclusive), or a string: "2026-11-26T09:00:00Z", "2026-11-26".',
+  '"2026-11-26T09:00:00Z", "2026-11-26", or {date_time, time_zone?} (no offset: read in time_zone, else the calendar\'s).',
 );
 
 export const attendeeEmails = z
   .array(emailAddress)
   .max(200)
-  .describe('Attendee emails; on update, the whole new list (manage_attendees adds or removes).');
+  .describe('Attendee emails (on update: the whole new list).');
 
 export const scopeInput = EditScope.default('this').describe(
   'For an occurrence of a series: "this", "following" (splits the series) or "all".',
@@ -46,7 +46,7 @@ export const eventFieldsInput = {
   description: z.string().max(8192).describe('Description (plain text).'),
   location: z.string().max(1024).describe('Location.'),
   start: eventTimeInput,
-  end: eventTimeInput,
+  end: eventTimeInput.describe('As start; an all-day end is exclusive.'),
   // The enums name the values; only what they do not say is described.
   status: EventStatus,
   transparency: Transparency.describe('"transparent" shows the time as free.'),
@@ -75,10 +75,7 @@ export const EventViewOutput = CalendarEvent.extend({
 export const WrittenEventOutput = z.object({ event_id: z.string(), event: EventViewOutput });
 
 /** The one name every write tool uses to ask for the whole event back. */
-export const returnEventInput = z
-  .boolean()
-  .default(false)
-  .describe('true: also return the whole event as written. Default: only id, etag and what changed.');
+export const returnEventInput = z.boolean().default(false).describe('true: also return the whole event.');
 
 /**
  * The whole event in a write's answer, present only on request. Its shape is get_event's, and is

@@ -13,8 +13,7 @@ export const createEventTool = defineTool({
   name: 'create_event',
   title: 'Create an event',
   description:
-    'Creates a one-off, all-day or recurring event (recurrence: ["RRULE:…"]). Needs write access to the ' +
-    'calendar. Returns its id and etag (return_event: true for the whole event).',
+    'Creates a one-off, all-day or recurring event (recurrence: ["RRULE:…"]). Returns its id and etag.',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     summary: eventFieldsInput.summary,

@@ -10,9 +10,8 @@ export const listEventsTool = defineTool({
   name: 'list_events',
   title: 'List events',
   description:
-    'Events overlapping a window (default: the next 30 days; at most 400), from one calendar or every ' +
-    'readable one merged by start (none readable is FORBIDDEN); a calendar that fails is listed in "errors". ' +
-    'Each event has start/end in UTC and in its zone. Page with next_page_token and the same query.',
+    'Events overlapping a window (default: the next 30 days), from one calendar or every readable one merged ' +
+    'by start; a calendar that fails is listed in "errors". Page with next_page_token.',
   input: z.object({
     calendar_id: calendarIdInput.optional().describe('Omit to read every readable calendar.'),
     start: rfc3339('start of the window').optional(),

@@ -15,9 +15,8 @@ export const manageAttendeesTool = defineTool({
   name: 'manage_attendees',
   title: 'Add or remove attendees',
   description:
-    'Adds and removes attendees of one event (or one occurrence) without replacing the whole list. Reports ' +
-    'added, removed and unchanged (already invited, or not there to remove); when nothing changes nothing is ' +
-    'written and the etag stays the same. return_event: true for the whole event.',
+    'Adds and removes attendees of one event (or occurrence) without replacing the list. Reports added, ' +
+    'removed and unchanged; when nothing changes nothing is written.',
   input: z
     .object({
       calendar_id: calendarIdInput.optional(),

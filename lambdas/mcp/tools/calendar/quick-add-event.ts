@@ -11,8 +11,7 @@ export const quickAddEventTool = defineTool({
   description:
     'Creates an event from text such as "Lunch with Alice tomorrow at noon at Cafe Rio for 30 minutes" or ' +
     '"Team dinner Friday 7pm-9pm" (time as in resolve_datetime; default length 60 minutes; a day without a time ' +
-    'is all-day). Returns id, etag and "understood": check "ignored" (unused words) and "alternatives" (other ' +
-    'readings). return_event: true for the whole event.',
+    'is all-day). Check "understood": "ignored" (unused words) and "alternatives" (other readings).',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     text: z.string().min(3).max(1024).describe('The sentence describing the event.'),

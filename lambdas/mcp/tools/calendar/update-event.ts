@@ -25,7 +25,7 @@ export const updateEventTool = defineTool({
   title: 'Update an event',
   description:
     'Changes only the fields you pass, on one event or, with scope, on a series. Returns id, new etag and ' +
-    'the fields changed (return_event: true for the whole event).',
+    'the fields changed.',
   input: patchFields.extend({
     calendar_id: calendarIdInput.optional(),
     event_id: eventIdInput,
