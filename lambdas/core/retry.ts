@@ -13,6 +13,8 @@
  * - The embedded store's reconnect (adapters/dynamodb/reconnect-middleware.ts): 5 attempts, the
  *   pause being "wait until a process serves the store" instead of a timer.
  * - The embedded store's takeover poll (runtime/store-takeover.ts): until a deadline, 20–100 ms.
+ * - Idempotency claims (core/booking/idempotency.ts): 3 read-and-conditional-write rounds, no pause.
+ * - manage_attendees (core/calendar/calendar-service.ts): one redo after STALE_WRITE, no pause.
  */
 
 /** The pause before retry number `retry` (0 for the first retry), given a number in [0, 1). */
@@ -52,20 +54,27 @@ export function fixedDelay(delayMs: number, jitterMs = 0): Backoff {
   return (_retry, random) => delayMs + random() * jitterMs;
 }
 
-export interface RetryPolicy {
+interface RetryLimits {
   /** Tries in all, the first included; at least 1. @default unbounded (a `deadline` must stop it) */
   maxAttempts?: number;
   /** Whether a failure is worth another try. Anything else is rethrown at once. */
   isRetryable: (error: unknown) => boolean;
-  /** The pause schedule. @default no pause */
-  backoff?: Backoff;
-  /** Waits `ms` (a timer in the adapters; anything that resolves when it is time to try again). */
-  sleep: (ms: number) => Promise<void>;
   /** A number in [0, 1) for the jitter. @default Math.random */
   random?: () => number;
   /** No retry starts once `now()` (epoch ms, injected: core reads no clock) is past `atMs`. */
   deadline?: { atMs: number; now: () => number };
 }
+
+/**
+ * How often and after what pause to try again. A schedule needs a `sleep` to wait it out (a timer
+ * in the adapters, the runtime's pause in core); without one, a retry follows at once, or after
+ * whatever `sleep` waits for (e.g. a reconnect).
+ */
+export type RetryPolicy = RetryLimits &
+  (
+    | { backoff: Backoff; sleep: (ms: number) => Promise<void> }
+    | { backoff?: undefined; sleep?: (ms: number) => Promise<void> }
+  );
 
 /**
  * Runs `operation` (given the attempt number, from 1) until it succeeds, fails with an error that
@@ -86,7 +95,7 @@ export async function retry<T>(operation: (attempt: number) => Promise<T>, polic
     } catch (error) {
       const outOfTime = policy.deadline !== undefined && policy.deadline.now() > policy.deadline.atMs;
       if (attempt >= maxAttempts || outOfTime || !policy.isRetryable(error)) throw error;
-      await policy.sleep(policy.backoff?.(attempt - 1, random) ?? 0);
+      await policy.sleep?.(policy.backoff?.(attempt - 1, random) ?? 0);
     }
   }
 }
