@@ -106,6 +106,13 @@ describe('retry', () => {
       expect(calls).toEqual([1]);
     });
 
+    it('retries at once when the policy has no schedule and no sleep', async () => {
+      const { calls, operation } = failingTimes(2);
+
+      await expect(retry(operation, { maxAttempts: 3, isRetryable: () => true })).resolves.toBe('ok');
+      expect(calls).toEqual([1, 2, 3]);
+    });
+
     it('starts no retry once the deadline has passed, by the injected clock', async () => {
       let now = 1_000;
       const { calls, operation } = failingTimes(100);
