@@ -7,6 +7,7 @@ import { dynaliteLevel, isLevelLocked, type LevelDatabase } from '../adapters/dy
 import { type DynaliteServer, startDynalite } from '../adapters/dynamodb/dynalite-server.js';
 import { createSocketDynamoDbClient, ensureTable } from '../adapters/dynamodb/local-dynamodb.js';
 import { storageFailure } from '../core/ports/index.js';
+import { fixedDelay, retry } from '../core/retry.js';
 
 export const EMBEDDED_TABLE = 'meridian';
 
@@ -97,16 +98,25 @@ export class StoreTakeover {
   }
 
   async #ensure(): Promise<void> {
-    const deadline = Date.now() + this.#timeoutMs;
-    for (;;) {
-      if (this.#released) throw storageFailure('this process is shutting down');
-      if (this.#held || (await accepts(this.#paths.socket))) return;
-      if (await this.#tryTakeOver()) return;
-      if (Date.now() > deadline) {
-        throw storageFailure(`no process served it within ${this.#timeoutMs / 1000} s`);
-      }
-      // The holder is stopping (it releases its lock last) or starting: wait a moment.
-      await sleep(20 + Math.random() * 80);
+    try {
+      await retry(
+        async () => {
+          if (this.#released) throw storageFailure('this process is shutting down');
+          if (this.#held || (await accepts(this.#paths.socket))) return;
+          if (await this.#tryTakeOver()) return;
+          throw new NotServedYet();
+        },
+        {
+          isRetryable: (error) => error instanceof NotServedYet,
+          // The holder is stopping (it releases its lock last) or starting: wait a moment.
+          backoff: fixedDelay(20, 80),
+          sleep: (ms) => sleep(ms),
+          deadline: { atMs: Date.now() + this.#timeoutMs, now: Date.now },
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof NotServedYet)) throw error;
+      throw storageFailure(`no process served it within ${this.#timeoutMs / 1000} s`);
     }
   }
 
@@ -144,3 +154,6 @@ export class StoreTakeover {
     }
   }
 }
+
+/** Nobody serves the store yet and this process could not take it over: poll again. */
+class NotServedYet extends Error {}

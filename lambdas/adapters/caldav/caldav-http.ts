@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '../../core/errors.js';
+import { fixedDelay, retry } from '../../core/retry.js';
 
 /**
  * The one place HTTP outcomes of a CalDAV server become DomainErrors. Every request — tsdav's and
@@ -81,31 +83,37 @@ export function guardedFetch(base: typeof fetch, options: GuardOptions = {}): ty
     const method = (init?.method ?? 'GET').toUpperCase();
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const attempts = IDEMPOTENT.has(method) ? 2 : 1;
-    for (let attempt = 1; ; attempt += 1) {
-      let response: Response;
-      try {
-        response = await base(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) });
-      } catch (error) {
-        if (attempt < attempts) {
-          await sleep(retryDelayMs);
-          continue;
-        }
-        throw unreachable(url, error);
-      }
-      if (response.status >= 500 && attempt < attempts) {
-        await response.body?.cancel();
-        await sleep(retryDelayMs);
-        continue;
-      }
-      const failure = statusError(response.status, response.statusText, method, url);
-      if (failure) {
-        await response.body?.cancel();
-        throw failure;
-      }
-      return response;
+    let response: Response;
+    try {
+      response = await retry(
+        async (attempt) => {
+          const answer = await base(input, {
+            ...init,
+            signal: init?.signal ?? AbortSignal.timeout(timeoutMs),
+          });
+          // A 5xx with a try left is sent again; on the last try it is reported like any status.
+          if (answer.status >= 500 && attempt < attempts) {
+            await answer.body?.cancel();
+            throw new ServerFailure();
+          }
+          return answer;
+        },
+        { maxAttempts: attempts, isRetryable: () => true, backoff: fixedDelay(retryDelayMs), sleep },
+      );
+    } catch (error) {
+      throw unreachable(url, error);
     }
+    const failure = statusError(response.status, response.statusText, method, url);
+    if (failure) {
+      await response.body?.cancel();
+      throw failure;
+    }
+    return response;
   };
 }
+
+/** A 5xx answer to an attempt that will be retried; never the final outcome. */
+class ServerFailure extends Error {}
 
 function unreachable(url: string, error: unknown): DomainError {
   const cause = error as { name?: string; cause?: { code?: string } };
@@ -117,8 +125,4 @@ function unreachable(url: string, error: unknown): DomainError {
     { origin: new URL(url).origin },
     { cause: error },
   );
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -3,6 +3,7 @@ import { DateTime, IANAZone } from 'luxon';
 import type { EventTime } from '../../core/calendar/event.js';
 import { DomainError } from '../../core/errors.js';
 import { formatInstant, parseInstant } from '../../core/time/instants.js';
+import { RFC_5545, wallClockToInstant } from '../../core/time/wall-clock-to-instant.js';
 
 /**
  * EventTime ⇄ iCalendar DATE / DATE-TIME properties (DTSTART, DTEND, RECURRENCE-ID).
@@ -40,7 +41,7 @@ export function readEventTime(property: ICAL.Property, fallbackZone?: string): E
   }
   const tzid = property.getFirstParameter('tzid');
   if (tzid && IANAZone.isValidZone(tzid)) {
-    return { date_time: formatInstant(DateTime.fromObject(wall, { zone: tzid })), time_zone: tzid };
+    return { date_time: formatInstant(placeWallClock(wall, tzid)), time_zone: tzid };
   }
   if (tzid && time.zone && time.zone !== ICAL.Timezone.localTimezone) {
     const utc = DateTime.fromSeconds(time.toUnixTime(), { zone: 'utc' });
@@ -49,7 +50,16 @@ export function readEventTime(property: ICAL.Property, fallbackZone?: string): E
   // Floating: the same wall clock everywhere. Placed in the calendar's zone, but not tagged with
   // it, so that a round trip does not claim a zone the author never chose.
   const zone = fallbackZone && IANAZone.isValidZone(fallbackZone) ? fallbackZone : 'utc';
-  return { date_time: formatInstant(DateTime.fromObject(wall, { zone })) };
+  return { date_time: formatInstant(placeWallClock(wall, zone)) };
+}
+
+/** A wall-clock reading in an IANA zone, placed as RFC 5545 says (see wall-clock-to-instant.ts). */
+function placeWallClock(
+  wall: { year: number; month: number; day: number; hour: number; minute: number; second: number },
+  zone: string,
+): DateTime {
+  const wallMs = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  return DateTime.fromMillis(wallClockToInstant(wallMs, zone, RFC_5545), { zone });
 }
 
 /**

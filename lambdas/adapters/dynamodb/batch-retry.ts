@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { exponentialJitter, retry } from '../../core/retry.js';
 
 export interface RetryOptions {
   /** Requests sent in all, the first one included, before giving up. */
@@ -7,6 +8,14 @@ export interface RetryOptions {
   baseDelayMs: number;
   /** Cap on any one delay. */
   maxDelayMs: number;
+}
+
+/** What is left after a request that the store only partly processed: worth sending again. */
+class Unprocessed<T> extends Error {
+  constructor(readonly left: T[]) {
+    super('unprocessed items');
+    this.name = 'Unprocessed';
+  }
 }
 
 /**
@@ -26,19 +35,23 @@ export async function retryUntilDone<T>(
   options: RetryOptions & { operation: string },
 ): Promise<void> {
   let left = pending;
-  for (let attempt = 1; left.length > 0; attempt++) {
-    if (attempt > 1) await sleep(backoffDelayMs(attempt - 1, options));
-    left = await send(left);
-    if (left.length > 0 && attempt >= options.maxAttempts) {
-      throw new Error(
-        `${options.operation}: ${left.length} item(s) still unprocessed after ${attempt} attempts; the table is throttling, try again later.`,
-      );
-    }
+  try {
+    await retry(
+      async () => {
+        left = await send(left);
+        if (left.length > 0) throw new Unprocessed(left);
+      },
+      {
+        maxAttempts: options.maxAttempts,
+        isRetryable: (error) => error instanceof Unprocessed,
+        backoff: exponentialJitter(options),
+        sleep: (ms) => sleep(ms),
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof Unprocessed)) throw error;
+    throw new Error(
+      `${options.operation}: ${left.length} item(s) still unprocessed after ${Math.max(1, options.maxAttempts)} attempts; the table is throttling, try again later.`,
+    );
   }
-}
-
-/** Full jitter: a uniform delay in [0, min(cap, base · 2^(retry − 1))]. */
-export function backoffDelayMs(retry: number, options: RetryOptions): number {
-  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (retry - 1));
-  return Math.random() * ceiling;
 }

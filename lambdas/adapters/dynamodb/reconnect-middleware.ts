@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { retry } from '../../core/retry.js';
 
 /**
  * Node error codes of a request that failed for want of a server: nobody listens on the socket
@@ -27,16 +28,9 @@ export function retryAfterReconnect(
   attempts = 5,
 ): void {
   client.middlewareStack.add(
-    (next) => async (args) => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await next(args);
-        } catch (error) {
-          if (attempt >= attempts || !isConnectionFailure(error)) throw error;
-          await reconnect();
-        }
-      }
-    },
+    (next) => (args) =>
+      // The pause between attempts is the reconnect itself: no timer, the store is back when it resolves.
+      retry(() => next(args), { maxAttempts: attempts, isRetryable: isConnectionFailure, sleep: reconnect }),
     { step: 'deserialize', priority: 'low', name: 'retryAfterReconnect' },
   );
 }

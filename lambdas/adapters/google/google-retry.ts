@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { exponentialJitter, retry } from '../../core/retry.js';
 
 /**
- * Exponential backoff with full jitter, the scheme Google recommends for its APIs. Written here
- * rather than left to gaxios' built-in retry so that which failures are retried, how often and how
- * they surface is decided (and tested) in one place; the client library's retry is turned off.
+ * Google's failure policy on top of the one retry loop (core/retry.ts): exponential backoff with
+ * full jitter, the scheme Google recommends for its APIs. Decided here rather than left to
+ * gaxios' built-in retry so that which failures are retried, how often and how they surface is
+ * decided (and tested) in one place; the client library's retry is turned off.
  */
 
 export interface RetryOptions {
@@ -26,11 +28,15 @@ const DEFAULTS = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 32_000 } as con
  * @example
  * backoffDelay(2, { baseDelayMs: 100, random: () => 0.5 }); // 200
  */
-export function backoffDelay(retry: number, options: RetryOptions = {}): number {
-  const base = options.baseDelayMs ?? DEFAULTS.baseDelayMs;
-  const cap = options.maxDelayMs ?? DEFAULTS.maxDelayMs;
-  const random = options.random ?? Math.random;
-  return Math.floor(random() * Math.min(cap, base * 2 ** retry));
+export function backoffDelay(retryNumber: number, options: RetryOptions = {}): number {
+  return googleBackoff(options)(retryNumber, options.random ?? Math.random);
+}
+
+function googleBackoff(options: RetryOptions) {
+  return exponentialJitter({
+    baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,
+    maxDelayMs: options.maxDelayMs ?? DEFAULTS.maxDelayMs,
+  });
 }
 
 /**
@@ -40,18 +46,16 @@ export function backoffDelay(retry: number, options: RetryOptions = {}): number 
  * @example
  * const data = await retryWithBackoff(() => fetchPage(), (e) => isTransient(e), { baseDelayMs: 1 });
  */
-export async function retryWithBackoff<T>(
+export function retryWithBackoff<T>(
   operation: () => Promise<T>,
   shouldRetry: (error: unknown) => boolean,
   options: RetryOptions = {},
 ): Promise<T> {
-  const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULTS.maxAttempts);
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (attempt >= maxAttempts || !shouldRetry(error)) throw error;
-      await sleep(backoffDelay(attempt - 1, options));
-    }
-  }
+  return retry(() => operation(), {
+    maxAttempts: options.maxAttempts ?? DEFAULTS.maxAttempts,
+    isRetryable: shouldRetry,
+    backoff: googleBackoff(options),
+    random: options.random,
+    sleep: (ms) => sleep(ms),
+  });
 }

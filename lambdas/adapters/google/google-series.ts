@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { EventTime } from '../../core/calendar/event.js';
 import { DomainError } from '../../core/errors.js';
 import { formatInstant } from '../../core/time/instants.js';
+import { RFC_5545, wallClockToInstant } from '../../core/time/wall-clock-to-instant.js';
 import type { GoogleTime } from './google-mapping.js';
 
 /**
@@ -132,6 +133,8 @@ export function shiftByEdit(master: GoogleTime, from: EventTime, to: EventTime):
   const moved = wallClock(master.dateTime ?? '', zone).plus(delta);
   // Without a named zone, keep the offset the master was written with (never the host's zone).
   const placeIn = targetZone ?? DateTime.fromISO(master.dateTime ?? '', { setZone: true }).zone;
-  const local = DateTime.fromObject(moved.toObject(), { zone: placeIn });
+  const local = DateTime.fromMillis(wallClockToInstant(moved.toMillis(), placeIn, RFC_5545), {
+    zone: placeIn,
+  });
   return { dateTime: formatInstant(local), timeZone: targetZone ?? null, date: null };
 }

@@ -8,6 +8,7 @@ import {
   type DocumentStore,
   type ItemKey,
 } from '../ports/index.js';
+import { retry } from '../retry.js';
 import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { type BookingInput, BookingResult, Hold } from './booking-schemas.js';
 
@@ -121,41 +122,45 @@ export class IdempotencyRecords {
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
     }
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const raw = await this.deps.store.get(key, { consistent: true });
-      const existing = raw ? IdempotencyItem.parse(raw) : undefined;
-      const now = this.now();
-      const live = existing && existing.retain_until_ms > now ? existing : undefined;
-      if (live) {
-        const decided = decide(live, input, now);
-        if (decided) return decided;
-      }
-      // Absent, past retention, or a pending claim whose caller died: take it over, on the condition
-      // that nobody else did first.
-      try {
-        await this.deps.store.put(this.pendingItem(input), {
-          condition: existing
-            ? {
-                op: 'and',
-                conditions: [
-                  ownerIs(existing.owner),
-                  { op: 'eq', attribute: 'status', value: existing.status },
-                ],
-              }
-            : { op: 'not_exists' },
-        });
-        return { kind: 'claimed' };
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-      }
+    try {
+      // A lost conditional write means another call moved the item on: read it again, at once.
+      return await retry(
+        async () => {
+          const raw = await this.deps.store.get(key, { consistent: true });
+          const existing = raw ? IdempotencyItem.parse(raw) : undefined;
+          const now = this.now();
+          const live = existing && existing.retain_until_ms > now ? existing : undefined;
+          if (live) {
+            const decided = decide(live, input, now);
+            if (decided) return decided;
+          }
+          // Absent, past retention, or a pending claim whose caller died: take it over, on the
+          // condition that nobody else did first.
+          await this.deps.store.put(this.pendingItem(input), {
+            condition: existing
+              ? {
+                  op: 'and',
+                  conditions: [
+                    ownerIs(existing.owner),
+                    { op: 'eq', attribute: 'status', value: existing.status },
+                  ],
+                }
+              : { op: 'not_exists' },
+          });
+          return { kind: 'claimed' } as const;
+        },
+        { maxAttempts: 3, isRetryable: (error) => error instanceof ConditionFailedError },
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      throw new DomainError(
+        'LOCK_CONTENDED',
+        'Another call with the same idempotency_key is starting; retry in a second.',
+        {
+          retry_after_seconds: 1,
+        },
+      );
     }
-    throw new DomainError(
-      'LOCK_CONTENDED',
-      'Another call with the same idempotency_key is starting; retry in a second.',
-      {
-        retry_after_seconds: 1,
-      },
-    );
   }
 
   /** The commit point: the event exists and this record now says so. Owner-conditioned. */

@@ -8,6 +8,7 @@ import {
   type ItemKey,
   type RandomSource,
 } from '../ports/index.js';
+import { linearJitter, retry } from '../retry.js';
 import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { formatInstant, formatUtc } from '../time/instants.js';
 import { Hold } from './booking-schemas.js';
@@ -100,33 +101,31 @@ export class SlotLocks {
    * busy to write.
    */
   async acquire(calendarId: string, owner: string, interval: SlotInterval, zone = 'UTC'): Promise<Hold> {
-    const attempts = this.deps.maxAttempts ?? 25;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      const item = await this.read(calendarId);
-      const now = this.now();
-      const active = (item?.holds ?? []).filter((h) => h.expires_at_ms > now);
-      const mine = active.find((h) => h.owner === owner && !h.booked && overlaps(h, interval));
-      if (mine) return mine;
-      const blocking = active.filter((h) => overlaps(h, interval));
-      const booked = blocking.find((h) => h.booked);
-      if (booked) throw bookedJustNow(booked, zone, calendarId);
-      if (blocking.length > 0) throw contended(blocking, now);
+    try {
+      return await this.compareAndSet(async () => {
+        const item = await this.read(calendarId);
+        const now = this.now();
+        const active = (item?.holds ?? []).filter((h) => h.expires_at_ms > now);
+        const mine = active.find((h) => h.owner === owner && !h.booked && overlaps(h, interval));
+        if (mine) return mine;
+        const blocking = active.filter((h) => overlaps(h, interval));
+        const booked = blocking.find((h) => h.booked);
+        if (booked) throw bookedJustNow(booked, zone, calendarId);
+        if (blocking.length > 0) throw contended(blocking, now);
 
-      const fence = (item?.fence ?? 0) + 1;
-      const hold: Hold = { owner, token: fence, ...interval, expires_at_ms: now + this.deps.ttlMs };
-      try {
+        const fence = (item?.fence ?? 0) + 1;
+        const hold: Hold = { owner, token: fence, ...interval, expires_at_ms: now + this.deps.ttlMs };
         await this.write(calendarId, item, [...active, hold], fence);
         return hold;
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        await this.deps.pause(this.jitter(attempt));
-      }
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      throw new DomainError(
+        'LOCK_CONTENDED',
+        'The calendar is busy with other bookings right now. Retry in a second; nothing was booked.',
+        { retry_after_seconds: 1 },
+      );
     }
-    throw new DomainError(
-      'LOCK_CONTENDED',
-      'The calendar is busy with other bookings right now. Retry in a second; nothing was booked.',
-      { retry_after_seconds: 1 },
-    );
   }
 
   /**
@@ -152,23 +151,42 @@ export class SlotLocks {
     hold: Pick<Hold, 'owner' | 'token'>,
     booked?: NonNullable<Hold['booked']>,
   ): Promise<boolean> {
-    const attempts = this.deps.maxAttempts ?? 25;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      const item = await this.read(calendarId);
-      const released = item?.holds.find((h) => h.owner === hold.owner && h.token === hold.token && !h.booked);
-      if (!item || !released) return false;
-      const now = this.now();
-      const kept = item.holds.filter((h) => h !== released && h.expires_at_ms > now);
-      if (booked) kept.push({ ...released, expires_at_ms: now + BOOKED_VISIBLE_MS, booked });
-      try {
+    try {
+      return await this.compareAndSet(async () => {
+        const item = await this.read(calendarId);
+        const released = item?.holds.find(
+          (h) => h.owner === hold.owner && h.token === hold.token && !h.booked,
+        );
+        if (!item || !released) return false;
+        const now = this.now();
+        const kept = item.holds.filter((h) => h !== released && h.expires_at_ms > now);
+        if (booked) kept.push({ ...released, expires_at_ms: now + BOOKED_VISIBLE_MS, booked });
         await this.write(calendarId, item, kept, item.fence);
         return true;
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        await this.deps.pause(this.jitter(attempt));
-      }
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      throw new Error(`could not release hold ${hold.owner}/${hold.token} on ${calendarId}: item too busy`, {
+        cause: error,
+      });
     }
-    throw new Error(`could not release hold ${hold.owner}/${hold.token} on ${calendarId}: item too busy`);
+  }
+
+  /**
+   * Runs one read-modify-write round until its conditional write wins; a lost write (another
+   * writer moved `version` on) is retried after a pause with full jitter over a window that grows
+   * with the attempt, so the losers spread out instead of colliding again. The last
+   * ConditionFailedError is rethrown once the attempts run out.
+   */
+  private compareAndSet<T>(round: () => Promise<T>): Promise<T> {
+    const stepMs = (this.deps.backoffMs ?? 4) * 2;
+    return retry(round, {
+      maxAttempts: this.deps.maxAttempts ?? 25,
+      isRetryable: (error) => error instanceof ConditionFailedError,
+      backoff: linearJitter({ stepMs, maxSteps: 8 }),
+      random: () => this.unitRandom(),
+      sleep: this.deps.pause,
+    });
   }
 
   private async read(calendarId: string): Promise<LockItem | undefined> {
@@ -203,11 +221,10 @@ export class SlotLocks {
     return this.deps.clock.now().getTime();
   }
 
-  /** Full jitter over a window that grows with the attempt: losers spread out instead of colliding again. */
-  private jitter(attempt: number): number {
+  /** A number in [0, 1) from two random bytes (core draws randomness only from the port). */
+  private unitRandom(): number {
     const [high = 0, low = 0] = this.deps.random.bytes(2);
-    const unit = (high * 256 + low) / 65_536;
-    return Math.round(unit * (this.deps.backoffMs ?? 4) * 2 * Math.min(attempt, 8));
+    return (high * 256 + low) / 65_536;
   }
 }
 

@@ -8,6 +8,7 @@ import {
   touchesEventText,
 } from '../firewall/check-event-content.js';
 import type { CalendarProvider, CalendarRef, Clock, RandomSource } from '../ports/index.js';
+import { retry } from '../retry.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import { type EventTimeInput, resolveEventTimes, type WithTimeInputs } from './event-time.js';
@@ -322,20 +323,23 @@ export class CalendarService {
     const record = await this.calendarFor(principal, input.calendar_id, 'write');
     const { provider, ref } = await this.providerFor(record);
     const remove = new Set(input.remove.map((email) => email.toLowerCase()));
-    for (let attempt = 0; ; attempt++) {
-      const current = await provider.getEvent(ref, input.event_id);
-      const invited = new Set(current.attendees.map((a) => a.email.toLowerCase()));
-      const kept = current.attendees.filter((a) => !remove.has(a.email.toLowerCase()));
-      const removed = current.attendees.filter((a) => remove.has(a.email.toLowerCase())).map((a) => a.email);
-      const added = uniqueEmails(input.add).filter((email) => !invited.has(email.toLowerCase()));
-      const unchanged = uniqueEmails([...input.add, ...input.remove]).filter(
-        (email) => !added.includes(email) && !removed.some((r) => r.toLowerCase() === email.toLowerCase()),
-      );
-      if (added.length === 0 && removed.length === 0) {
-        return { event: this.view(record, current), added, removed, unchanged };
-      }
-      const invitations: Attendee[] = added.map((email) => ({ email, response_status: 'needsAction' }));
-      try {
+    // A write that lost to another edit (STALE_WRITE) is redone once on the fresh event.
+    return retry(
+      async () => {
+        const current = await provider.getEvent(ref, input.event_id);
+        const invited = new Set(current.attendees.map((a) => a.email.toLowerCase()));
+        const kept = current.attendees.filter((a) => !remove.has(a.email.toLowerCase()));
+        const removed = current.attendees
+          .filter((a) => remove.has(a.email.toLowerCase()))
+          .map((a) => a.email);
+        const added = uniqueEmails(input.add).filter((email) => !invited.has(email.toLowerCase()));
+        const unchanged = uniqueEmails([...input.add, ...input.remove]).filter(
+          (email) => !added.includes(email) && !removed.some((r) => r.toLowerCase() === email.toLowerCase()),
+        );
+        if (added.length === 0 && removed.length === 0) {
+          return { event: this.view(record, current), added, removed, unchanged };
+        }
+        const invitations: Attendee[] = added.map((email) => ({ email, response_status: 'needsAction' }));
         const written = await provider.updateEvent(
           ref,
           input.event_id,
@@ -343,10 +347,9 @@ export class CalendarService {
           { scope: 'this', if_match: current.etag },
         );
         return { event: this.view(record, written), added, removed, unchanged };
-      } catch (error) {
-        if (attempt > 0 || !isDomainError(error, 'STALE_WRITE')) throw error;
-      }
-    }
+      },
+      { maxAttempts: 2, isRetryable: (error) => isDomainError(error, 'STALE_WRITE') },
+    );
   }
 
   /**

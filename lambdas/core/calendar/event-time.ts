@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import { formatInstant, parseInstant } from '../time/instants.js';
 import { parseWallClock } from '../time/recurrence/wall-clock-text.js';
-import { wallClockToInstant } from '../time/recurrence/zone-offsets.js';
+import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import { requireZone } from '../time/zones.js';
 import type { EventDraft, EventPatch, EventTime } from './event.js';
 
@@ -51,7 +51,7 @@ function requireDate(text: string, field: string): string {
 }
 
 function localToInstant(text: string, zone: string, field: string): string {
-  const instant = wallClockToInstant(parseWallClock(text, field), zone);
+  const instant = wallClockToInstant(parseWallClock(text, field), zone, RFC_5545);
   return formatInstant(DateTime.fromMillis(instant, { zone }));
 }
 
@@ -99,7 +99,9 @@ export function eventTimeInstant(input: EventTimeInput, fallbackZone: string, fi
   const time = resolveEventTime(input, fallbackZone, field);
   if ('date' in time) {
     const zone = requireZone(fallbackZone, field);
-    return DateTime.fromISO(time.date, { zone }) as DateTime<true>;
+    return DateTime.fromMillis(wallClockToInstant(Date.parse(time.date), zone, RFC_5545), {
+      zone,
+    }) as DateTime<true>;
   }
   return parseInstant(time.date_time, field);
 }

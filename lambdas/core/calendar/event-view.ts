@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { formatInstant, formatUtc } from '../time/instants.js';
+import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import type { CalendarEvent, EventTime } from './event.js';
 
 /** An event as the tools return it: the stored fields plus its start and end in UTC and local time. */
@@ -15,7 +16,7 @@ export type EventView = CalendarEvent & {
 
 function instantOf(time: EventTime, zone: string): DateTime {
   return 'date' in time
-    ? DateTime.fromISO(time.date, { zone })
+    ? DateTime.fromMillis(wallClockToInstant(Date.parse(time.date), zone, RFC_5545), { zone })
     : DateTime.fromISO(time.date_time, { setZone: true });
 }
 

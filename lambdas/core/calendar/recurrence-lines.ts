@@ -1,7 +1,8 @@
 import ICAL from 'ical.js';
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
+import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 
 /**
  * The recurrence of a series as Google and iCalendar write it — lines such as
@@ -28,6 +29,11 @@ function exdateWallClocks(line: string, zone: string): string[] {
     if (time.isDate) return `${time.toString()}T00:00:00`;
     const text = time.toString();
     if (text.endsWith('Z')) return DateTime.fromISO(text, { zone: 'utc' }).setZone(zone).toFormat(WALL);
+    if (typeof tzid === 'string' && tzid !== zone && IANAZone.isValidZone(tzid)) {
+      const instant = wallClockToInstant(DateTime.fromISO(text, { zone: 'utc' }).toMillis(), tzid, RFC_5545);
+      return DateTime.fromMillis(instant, { zone }).toFormat(WALL);
+    }
+    // A TZID that is no IANA name cannot be placed: luxon's reading of it is invalid, as before.
     if (typeof tzid === 'string' && tzid !== zone) {
       return DateTime.fromISO(text, { zone: tzid }).setZone(zone).toFormat(WALL);
     }

@@ -3,6 +3,7 @@ import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
 import { clampedIso, formatInstant, parseInstant } from '../time/instants.js';
 import { expandRrule, recurrenceBudget } from '../time/recurrence/expand-rrule.js';
+import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';
 import {
   formatRecurrence,
@@ -40,7 +41,8 @@ interface SeriesShape {
 
 /** Start of an event time as epoch ms; all-day dates are midnight UTC (series expand in UTC). */
 export function eventTimeMs(time: EventTime, zone = 'UTC'): number {
-  if ('date' in time) return DateTime.fromISO(time.date, { zone }).toMillis();
+  // 'YYYY-MM-DD' parses as UTC midnight: the wall clock of local midnight.
+  if ('date' in time) return wallClockToInstant(Date.parse(time.date), zone, RFC_5545);
   return Date.parse(time.date_time);
 }
 
@@ -291,10 +293,7 @@ export function editSeries(
   const startShift = patch.start ? wallOf(patch.start) - wallOf(seen.original_start ?? seen.start) : 0;
   const endShift = patch.end ? wallOf(patch.end) - wallOf(seen.end) : startShift;
   const moveWall = (time: EventTime, shift: number): EventTime => {
-    const moved = DateTime.fromMillis(wallOf(time) + shift, { zone: 'utc' }).setZone(shape.zone, {
-      keepLocalTime: true,
-    });
-    return timeAt(moved.toMillis(), shape, master);
+    return timeAt(wallClockToInstant(wallOf(time) + shift, shape.zone, RFC_5545), shape, master);
   };
   const { start: _s, end: _e, ...rest } = patch;
   const timing =

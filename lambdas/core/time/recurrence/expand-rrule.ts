@@ -1,6 +1,7 @@
 import { DomainError } from '../../errors.js';
 import { WorkBudget } from '../../work-budget.js';
 import { MAX_INSTANT_MS, MIN_INSTANT_MS, parseInstant } from '../instants.js';
+import { RFC_5545, wallClockToInstant } from '../wall-clock-to-instant.js';
 import { requireZone } from '../zones.js';
 import { fastForwardStart } from './fast-forward.js';
 import { assertDaysCanOccur, pinDtstartDefaults, walkWallClock } from './floating-walk.js';
@@ -139,7 +140,9 @@ export function expandRrule(input: ExpandRruleInput): ExpandRruleResult {
   }
   const offsets = new ZoneOffsets(zone);
   const excluded = new Set(
-    (input.exdates ?? []).map((text, i) => offsets.toInstant(parseWallClock(text, `exdates[${i}]`))),
+    (input.exdates ?? []).map((text, i) =>
+      wallClockToInstant(parseWallClock(text, `exdates[${i}]`), offsets, RFC_5545),
+    ),
   );
 
   const budget = input.budget ?? recurrenceBudget(input.rrule);
@@ -166,7 +169,7 @@ export function expandRrule(input: ExpandRruleInput): ExpandRruleResult {
     walkUntil,
     (wall) => {
       if (wall > cutoffWall) return false;
-      const start = offsets.toInstant(wall);
+      const start = wallClockToInstant(wall, offsets, RFC_5545);
       if (start >= after && start <= end && start <= cutoff && !excluded.has(start) && !starts.has(start)) {
         starts.add(start);
         if (start > latest) latest = start;

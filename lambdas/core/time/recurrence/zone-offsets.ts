@@ -1,5 +1,6 @@
 import type { IANAZone } from 'luxon';
 import { intlOffsetMs } from '../intl-offset.js';
+import type { OffsetLookup } from '../wall-clock-to-instant.js';
 import type { WallMs } from './wall-clock-text.js';
 
 const DAY_MS = 86_400_000;
@@ -23,16 +24,16 @@ interface Stretch {
 const REMEMBERED_STRETCHES = 8;
 
 /**
- * Offsets and wall-clock ↔ instant conversion for one IANA zone, remembering the stretches of
+ * Offsets for one IANA zone (an {@link OffsetLookup} for wallClockToInstant), remembering the stretches of
  * time already known to have one offset (sorted, disjoint). Recurrence instances arrive in
  * order, so most lookups fall inside one and cost no Intl call. Create one per expansion:
  * nothing is shared, so nothing grows across requests.
  *
  * @example
  * const ny = new ZoneOffsets('America/New_York');
- * ny.toInstant(Date.UTC(2026, 2, 8, 2, 30)) === Date.UTC(2026, 2, 8, 7, 30); // true: gap → 03:30 EDT
+ * wallClockToInstant(Date.UTC(2026, 2, 8, 2, 30), ny, RFC_5545) === Date.UTC(2026, 2, 8, 7, 30); // true: gap → 03:30 EDT
  */
-export class ZoneOffsets {
+export class ZoneOffsets implements OffsetLookup {
   readonly zoneName: string;
   private readonly stretches: Stretch[] = [];
 
@@ -94,27 +95,6 @@ export class ZoneOffsets {
     return offset;
   }
 
-  /**
-   * The instant a wall-clock time names in this zone, resolved as RFC 5545 §3.3.5 says: a time
-   * that occurs twice (fall-back) is the first occurrence; a time that does not exist
-   * (spring-forward) is read with the offset in force before the gap, so it lands as far after
-   * the gap's start as it was after the last valid time. Python's zoneinfo with fold=0 agrees.
-   */
-  toInstant(wallMs: WallMs): number {
-    // Every instant showing this wall time lies within 16 h of it (no zone is further from UTC),
-    // so the offset a day earlier is the one in force before any change that can matter.
-    const before = this.offsetAt(wallMs - DAY_MS);
-    const earliest = wallMs - before;
-    const there = this.offsetAt(earliest);
-    // Same offset a day earlier and at the candidate, under 2 days apart: no change between,
-    // so it is valid and nothing earlier is: the first (or only) occurrence.
-    if (there === before) return earliest;
-    // One change in between, to `there`: the wall time exists after it, or falls in its gap.
-    const later = wallMs - there;
-    if (this.offsetAt(later) === there) return later;
-    return earliest;
-  }
-
   /** The wall-clock time an instant shows in this zone. */
   toWallClock(epochMs: number): WallMs {
     return epochMs + this.offsetAt(epochMs);
@@ -137,17 +117,6 @@ export class ZoneOffsets {
   private read(epochMs: number): number {
     return intlOffsetMs(this.zoneName, epochMs);
   }
-}
-
-/**
- * The instant (epoch ms) that a wall-clock time (see {@link WallMs}) names in `zone`, with
- * RFC 5545 gap and overlap rules. For many conversions in a row, reuse one {@link ZoneOffsets}.
- *
- * @example
- * wallClockToInstant(Date.UTC(2026, 10, 1, 1, 30), 'America/New_York') === Date.UTC(2026, 10, 1, 5, 30); // EDT, the first 01:30
- */
-export function wallClockToInstant(wallMs: WallMs, zone: IANAZone | string): number {
-  return new ZoneOffsets(zone).toInstant(wallMs);
 }
 
 /**

@@ -15,7 +15,7 @@ import { compactOffsetParser, wordedOffsetParser } from './offset-parsers.js';
 import type { ResolveContext } from './resolve-context.js';
 import { partOfDayParser } from './time-parsers.js';
 import { unrecognizedExpression } from './unrecognized.js';
-import { wallClock, wallClockToInstant } from './wall-clock.js';
+import { wallClock, wallClockInZone } from './wall-clock.js';
 
 /** An expression read to one instant, with the category that matched. */
 export interface ParsedExpression {
@@ -158,7 +158,7 @@ function toInstant(components: ParsedComponents, ctx: ResolveContext, pm = false
   });
   // "midnight" is the midnight that ends the day it names: "today at midnight" is tomorrow 00:00.
   const shifted = components.tags().has(MIDNIGHT_TAG) ? wall.plus({ days: 1 }) : wall;
-  return wallClockToInstant(shifted, ctx.zone);
+  return wallClockInZone(shifted, ctx.zone);
 }
 
 /** A month and day without a year mean the next such day on or after today ("March 15" said on March 16 is next year's). */

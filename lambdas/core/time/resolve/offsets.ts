@@ -1,7 +1,7 @@
 import type { DateTime, Zone } from 'luxon';
 import { DomainError } from '../../errors.js';
 import { type DurationUnit, NUMBER_WORDS, UNITS } from './vocabulary.js';
-import { type WallClock, wallClockOf, wallClockToInstant } from './wall-clock.js';
+import { type WallClock, wallClockInZone, wallClockOf } from './wall-clock.js';
 
 /** A signed offset split by meaning: calendar units keep wall-clock time, the rest is elapsed time. */
 export interface Offset {
@@ -120,6 +120,6 @@ export function applyOffset(reference: DateTime<true>, offset: Offset, zone: Zon
   if (offset.elapsedMs === 0) return { kind: 'wall', wall };
   return {
     kind: 'instant',
-    instant: wallClockToInstant(wall, zone).plus({ milliseconds: offset.elapsedMs }),
+    instant: wallClockInZone(wall, zone).plus({ milliseconds: offset.elapsedMs }),
   };
 }

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
 import type { ResolveContext } from './resolve-context.js';
-import { wallClockToInstant } from './wall-clock.js';
+import { wallClockInZone } from './wall-clock.js';
 
 // ISO 8601 extended calendar dates, optionally with a time, and with an offset only after a time.
 // Matched by hand before chrono: chrono's ISO parser reads offset-less values with host-local
@@ -33,5 +33,5 @@ export function passthrough(text: string, ctx: ResolveContext): DateTime<true> |
       { field: 'expression' },
     );
   }
-  return match[1] !== undefined ? parsed : wallClockToInstant(parsed, ctx.zone);
+  return match[1] !== undefined ? parsed : wallClockInZone(parsed, ctx.zone);
 }

@@ -6,6 +6,7 @@ import { pinDtstartDefaults, walkWallClock } from '../../../../lambdas/core/time
 import { parseRule, type RecurrenceRule } from '../../../../lambdas/core/time/recurrence/parse-rule.js';
 import { parseWallClock } from '../../../../lambdas/core/time/recurrence/wall-clock-text.js';
 import { ZoneOffsets } from '../../../../lambdas/core/time/recurrence/zone-offsets.js';
+import { RFC_5545, wallClockToInstant } from '../../../../lambdas/core/time/wall-clock-to-instant.js';
 import { WorkBudget } from '../../../../lambdas/core/work-budget.js';
 import { type RuleCase, ruleCase } from './rule-arbitrary.js';
 
@@ -46,7 +47,9 @@ function naiveExpansion(c: RuleCase) {
     rule.until ?? Number.POSITIVE_INFINITY,
   );
   const limit = c.count ?? 100;
-  const excluded = new Set((c.exdates ?? []).map((x) => offsets.toInstant(parseWallClock(x, 'exdates'))));
+  const excluded = new Set(
+    (c.exdates ?? []).map((x) => wallClockToInstant(parseWallClock(x, 'exdates'), offsets, RFC_5545)),
+  );
   const starts = new Set<number>();
   walkWallClock(
     rule,
@@ -56,7 +59,7 @@ function naiveExpansion(c: RuleCase) {
       if (wall - MAX_ZONE_OFFSET_MS > end) return false;
       const sorted = [...starts].sort((a, b) => a - b);
       if (sorted.length > limit && wall - MAX_ZONE_OFFSET_MS > sorted[limit]!) return false;
-      const start = offsets.toInstant(wall);
+      const start = wallClockToInstant(wall, offsets, RFC_5545);
       if (start >= after && start <= end && !excluded.has(start)) starts.add(start);
       return true;
     },

@@ -1,21 +1,17 @@
 import { DateTime, IANAZone, Settings } from 'luxon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatInstant } from '../../../../lambdas/core/time/instants.js';
-import {
-  wallClock,
-  wallClockOf,
-  wallClockToInstant,
-} from '../../../../lambdas/core/time/resolve/wall-clock.js';
+import { wallClock, wallClockInZone, wallClockOf } from '../../../../lambdas/core/time/resolve/wall-clock.js';
 
 function at(zone: string, year: number, month: number, day: number, hour: number, minute = 0): string {
   return formatInstant(
-    wallClockToInstant(wallClock({ year, month, day, hour, minute })!, IANAZone.create(zone)),
+    wallClockInZone(wallClock({ year, month, day, hour, minute })!, IANAZone.create(zone)),
   );
 }
 
 // Expected values from Python's zoneinfo with fold=0, which uses the same two rules.
 describe('wall-clock', () => {
-  describe('wallClockToInstant', () => {
+  describe('wallClockInZone', () => {
     it('reads an ordinary wall time with the offset in force', () => {
       expect(at('America/New_York', 2026, 2, 20, 10, 30)).toBe('2026-02-20T10:30:00-05:00');
       expect(at('Asia/Kathmandu', 2026, 2, 20, 10, 30)).toBe('2026-02-20T10:30:00+05:45');
