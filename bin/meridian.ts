@@ -42,7 +42,7 @@ Usage:
   meridian keys create --label NAME [--toolsets LIST]   create an API key (printed once)
   meridian keys list | keys revoke KEY_ID
   meridian keys toolsets KEY_ID LIST|all    the toolsets the key's connections get when they choose none
-  meridian grants set KEY_ID CALENDAR_ID none|read|write
+  meridian grants set KEY_ID RESOURCE none|read|write   RESOURCE: a calendar id or project/<id>
   meridian grants list KEY_ID
   meridian calendars list
   meridian sync [--calendar ID]… [--full]   copy connected calendars into the shadow calendar, a progress
