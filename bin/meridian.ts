@@ -3,11 +3,11 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { LOCAL_OWNER } from '../lambdas/core/access/rights.js';
 import { isDomainError } from '../lambdas/core/errors.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
 import { isLoopbackHost } from '../lambdas/mcp/http/origin-policy.js';
 import { MCP_PATH, routeHttpRequest } from '../lambdas/mcp/http/route-http-request.js';
+import { admitConnection } from '../lambdas/mcp/request-pipeline.js';
 import { TOOLSET_NAMES } from '../lambdas/mcp/tools/index.js';
 import { parseToolsets, type ToolsetSelection } from '../lambdas/mcp/toolsets.js';
 import { createAwsAdminRuntime } from '../lambdas/runtime/aws.js';
@@ -143,9 +143,11 @@ async function serve(): Promise<void> {
 }
 
 async function stdio(): Promise<void> {
-  const toolsets = toolsetsFlag();
+  const defaultToolsets = toolsetsFlag();
   const runtime = await createEmbeddedRuntime(config());
-  const server = createMcpServer(runtime, { principal: LOCAL_OWNER, toolsets });
+  // The same pipeline as HTTP: the local owner is admitted with the --toolsets of the command.
+  const deps = { ...runtime, defaultToolsets };
+  const server = createMcpServer(deps, await admitConnection(deps, { kind: 'local-owner' }));
   // The client closing stdin ends the session; the embedded store would otherwise keep us alive.
   let stopping = false;
   const stop = async () => {
