@@ -98,6 +98,16 @@ describe('meridian keys / grants / calendars with a running server', { timeout: 
     expect(listed.stdout).toContain('project/acme  read+write');
   });
 
+  it('refuses a project resource without an id, with exit code 2 and an example', async () => {
+    const { keyId } = keyFrom(
+      (await meridian(['keys', 'create', '--label', 'vague', '--data-dir', dataDir])).stdout,
+    );
+
+    await expect(
+      meridian(['grants', 'set', keyId, 'project/', 'read', '--data-dir', dataDir]),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('e.g. "project/acme"') });
+  });
+
   it("stores a key's default toolsets at creation, and changes them", async () => {
     const created = await meridian([
       'keys',

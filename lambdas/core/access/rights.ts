@@ -1,3 +1,5 @@
+import { DomainError } from '../errors.js';
+
 /** What a key may do on one resource. `write` includes `read`. */
 export type Right = 'read' | 'write';
 export type Grant = 'none' | Right;
@@ -37,9 +39,17 @@ const PROJECT_PREFIX = 'project/';
  * parseResourceRef('native/work'); // { kind: 'calendar', id: 'native/work' }
  */
 export function parseResourceRef(text: string): ResourceRef {
-  return text.startsWith(PROJECT_PREFIX)
-    ? { kind: 'project', id: text.slice(PROJECT_PREFIX.length) }
-    : { kind: 'calendar', id: text };
+  if (!text.startsWith(PROJECT_PREFIX)) return { kind: 'calendar', id: text };
+  const id = text.slice(PROJECT_PREFIX.length);
+  // `#` separates the parts of a stored key (docs/data-model.md); `/` would read as a path.
+  if (!/^[^#/]+$/.test(id)) {
+    throw new DomainError(
+      'INVALID_INPUT',
+      `"${text}" names no project: expected project/<project id>, with no "/" or "#" in the id (e.g. "project/acme").`,
+      { field: 'resource', expected: 'project/<project id>', example: 'project/acme' },
+    );
+  }
+  return { kind: 'project', id };
 }
 
 /** The inverse of {@link parseResourceRef}: what to type to name the resource on the command line. */

@@ -37,7 +37,7 @@ async function serveMcp(
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The query parameter a connection chooses its toolsets with: `/mcp?toolsets=time,availability`. */
-export const TOOLSETS_PARAM = 'toolsets';
+const TOOLSETS_PARAM = 'toolsets';
 
 function credentialOf(request: Request): Credential {
   return { kind: 'bearer', token: BEARER.exec(request.headers.get('authorization') ?? '')?.[1] };
