@@ -15,6 +15,7 @@ import {
   type ResourceRef,
   type Right,
 } from './rights.js';
+import type { TokenVerifier } from './token-verifier.js';
 
 const ApiKeyItem = z.object({
   pk: z.string(),
@@ -58,8 +59,9 @@ function summary(item: ApiKeyItem): ApiKeySummary {
 /**
  * API keys and their grants on resources (calendars, projects), in the document store (see docs/data-model.md).
  * A key's record and its grants share one partition, so "what may this key do" is one query.
+ * As a TokenVerifier it is the request pipeline's first way to authenticate a bearer token.
  */
-export class AccessStore {
+export class AccessStore implements TokenVerifier {
   constructor(private readonly deps: AccessDeps) {}
 
   /**
