@@ -3,11 +3,11 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { LOCAL_OWNER } from '../lambdas/core/access/rights.js';
 import { isDomainError } from '../lambdas/core/errors.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
 import { isLoopbackHost } from '../lambdas/mcp/http/origin-policy.js';
 import { MCP_PATH, routeHttpRequest } from '../lambdas/mcp/http/route-http-request.js';
+import { admitConnection } from '../lambdas/mcp/request-pipeline.js';
 import { TOOLSET_NAMES } from '../lambdas/mcp/tools/index.js';
 import { parseToolsets, type ToolsetSelection } from '../lambdas/mcp/toolsets.js';
 import { createAwsAdminRuntime } from '../lambdas/runtime/aws.js';
@@ -42,7 +42,7 @@ Usage:
   meridian keys create --label NAME [--toolsets LIST]   create an API key (printed once)
   meridian keys list | keys revoke KEY_ID
   meridian keys toolsets KEY_ID LIST|all    the toolsets the key's connections get when they choose none
-  meridian grants set KEY_ID CALENDAR_ID none|read|write
+  meridian grants set KEY_ID RESOURCE none|read|write   RESOURCE: a calendar id or project/<id>
   meridian grants list KEY_ID
   meridian calendars list
   meridian sync [--calendar ID]… [--full]   copy connected calendars into the shadow calendar, a progress
@@ -143,9 +143,11 @@ async function serve(): Promise<void> {
 }
 
 async function stdio(): Promise<void> {
-  const toolsets = toolsetsFlag();
+  const defaultToolsets = toolsetsFlag();
   const runtime = await createEmbeddedRuntime(config());
-  const server = createMcpServer(runtime, { principal: LOCAL_OWNER, toolsets });
+  // The same pipeline as HTTP: the local owner is admitted with the --toolsets of the command.
+  const deps = { ...runtime, defaultToolsets };
+  const server = createMcpServer(deps, await admitConnection(deps, { kind: 'local-owner' }));
   // The client closing stdin ends the session; the embedded store would otherwise keep us alive.
   let stopping = false;
   const stop = async () => {

@@ -1,9 +1,11 @@
 import type { AccessStore } from '../core/access/access-store.js';
 import type { Principal } from '../core/access/rights.js';
+import type { TokenVerifier } from '../core/access/token-verifier.js';
 import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
+import type { ToolCallHook } from './tool-call-hooks.js';
 import type { ToolCatalogue } from './tool-catalogue.js';
 import type { ToolsetSelection } from './toolsets.js';
 
@@ -35,18 +37,26 @@ export interface McpServerDeps {
   logger: Logger;
   tools: ToolCatalogue;
   toolDeps(): Promise<McpDeps>;
-}
-
-/** What serving MCP over HTTP needs: the server's deps, and who a Bearer API key belongs to. */
-export interface McpHttpDeps extends McpServerDeps {
-  /** The key's principal, or undefined when the key is unknown or revoked. */
-  authenticate(token: string): Promise<Principal | undefined>;
   /**
-   * The toolsets of a connection that chooses none (`meridian serve --toolsets`); a key's
+   * Run around every authorised tools/call (see request-pipeline.ts): rate limits, audit.
+   * @default - none
+   */
+  hooks?: readonly ToolCallHook[];
+  /**
+   * The toolsets of a connection that chooses none (`meridian serve|stdio --toolsets`); a key's
    * default and the URL's `?toolsets=` take precedence.
    * @default - every toolset
    */
   defaultToolsets?: ToolsetSelection;
+}
+
+/**
+ * What admitting a connection needs (request-pipeline.ts): the server's deps and who a bearer
+ * token belongs to. Named for HTTP, where tokens are presented; stdio's runtime is one too.
+ */
+export interface McpHttpDeps extends McpServerDeps {
+  /** API keys today (`AccessStore`); OAuth access tokens later. */
+  tokenVerifier: TokenVerifier;
 }
 
 /** Per-request facts a tool may need: who is calling, its toolsets, and where to report progress. */

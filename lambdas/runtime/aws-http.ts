@@ -41,12 +41,11 @@ export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHt
     client: new DynamoDBClient({}),
     tableName: requiredEnv(env, TABLE_NAME_ENV),
   });
-  const access = new AccessStore({ store, clock: systemClock, random: nodeRandom });
   return {
     version: VERSION,
     logger,
     tools: deferredAllToolsCatalogue,
-    authenticate: (token) => access.authenticate(token),
+    tokenVerifier: new AccessStore({ store, clock: systemClock, random: nodeRandom }),
     toolDeps: once(async (): Promise<McpDeps> => {
       const { createAwsDeps } = await import('./aws.js');
       return createAwsDeps(env, logger, { store });

@@ -16,6 +16,6 @@ export function withAllTools<Deps extends McpDeps>(deps: Deps): Deps & McpHttpDe
     ...deps,
     tools: allToolsCatalogue,
     toolDeps: async () => deps,
-    authenticate: (token: string) => deps.access.authenticate(token),
+    tokenVerifier: deps.access,
   };
 }

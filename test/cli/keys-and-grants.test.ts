@@ -86,6 +86,28 @@ describe('meridian keys / grants / calendars with a running server', { timeout: 
     expect(keys.stdout).toMatch(new RegExp(`${reader.keyId}.*REVOKED`));
   });
 
+  it('grants a key a right on a project named project/<id>, and lists it beside its calendars', async () => {
+    const { keyId } = keyFrom(
+      (await meridian(['keys', 'create', '--label', 'planner', '--data-dir', dataDir])).stdout,
+    );
+
+    const set = await meridian(['grants', 'set', keyId, 'project/acme', 'write', '--data-dir', dataDir]);
+    const listed = await meridian(['grants', 'list', keyId, '--data-dir', dataDir]);
+
+    expect(set.stdout).toContain(`${keyId} → project/acme: read+write`);
+    expect(listed.stdout).toContain('project/acme  read+write');
+  });
+
+  it('refuses a project resource without an id, with exit code 2 and an example', async () => {
+    const { keyId } = keyFrom(
+      (await meridian(['keys', 'create', '--label', 'vague', '--data-dir', dataDir])).stdout,
+    );
+
+    await expect(
+      meridian(['grants', 'set', keyId, 'project/', 'read', '--data-dir', dataDir]),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('e.g. "project/acme"') });
+  });
+
   it("stores a key's default toolsets at creation, and changes them", async () => {
     const created = await meridian([
       'keys',

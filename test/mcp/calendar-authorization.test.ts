@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
+import { calendarResource, LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
 import { connectHttpClient, errorOf } from '../support/mcp-client.js';
@@ -42,13 +42,13 @@ describe('calendar tools and per-calendar grants', () => {
     eventId = (await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, event)).id;
     for (const grant of ['none', 'read', 'write'] as const) {
       const key = await runtime.newKey(grant);
-      if (grant !== 'none') await runtime.access.setGrant(key.keyId, calendarId, grant);
+      if (grant !== 'none') await runtime.access.setGrant(key.keyId, calendarResource(calendarId), grant);
       clients[grant] = await connectHttpClient(`${server.url}/mcp`, undefined, {
         authorization: `Bearer ${key.token}`,
       });
     }
     const revoked = await runtime.newKey('revoked');
-    await runtime.access.setGrant(revoked.keyId, calendarId, 'write');
+    await runtime.access.setGrant(revoked.keyId, calendarResource(calendarId), 'write');
     await runtime.access.revokeKey(revoked.keyId);
     revokedToken = revoked.token;
   });

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
+import { calendarResource, LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
 import { connectHttpClient } from '../support/mcp-client.js';
@@ -25,7 +25,7 @@ describe('MCP capabilities beside tools', () => {
     readable = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Team' })).id;
     hidden = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Board' })).id;
     const key = await runtime.newKey('reader');
-    await runtime.access.setGrant(key.keyId, readable, 'read');
+    await runtime.access.setGrant(key.keyId, calendarResource(readable), 'read');
     client = await connectHttpClient(`${server.url}/mcp`, undefined, {
       authorization: `Bearer ${key.token}`,
     });

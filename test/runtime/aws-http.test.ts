@@ -46,8 +46,8 @@ describe('createAwsHttpDeps (the MCP function’s composition root)', () => {
     const deps = createAwsHttpDeps(env, silent);
     const { token, keyId } = await store.newKey('aws-http');
 
-    expect(await deps.authenticate(token)).toMatchObject({ keyId });
-    expect(await deps.authenticate(`${token.slice(0, -1)}x`)).toBeUndefined();
+    expect(await deps.tokenVerifier.authenticate(token)).toMatchObject({ keyId });
+    expect(await deps.tokenVerifier.authenticate(`${token.slice(0, -1)}x`)).toBeUndefined();
   });
 
   it('builds the tools’ object graph once, on demand, with the configured zone', async () => {

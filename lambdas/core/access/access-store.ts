@@ -4,7 +4,18 @@ import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { hashSecret, newKeyMaterial, parseToken, secretMatches } from './api-key-token.js';
-import { type Grant, grantAllows, type Principal, type Right } from './rights.js';
+import { GRANT_PREFIX, grantFromItem, grantItemFields, grantSortKey } from './grant-items.js';
+import {
+  formatResourceRef,
+  type Grant,
+  grantAllows,
+  type Principal,
+  type ResourceGrant,
+  type ResourceKind,
+  type ResourceRef,
+  type Right,
+} from './rights.js';
+import type { TokenVerifier } from './token-verifier.js';
 
 const ApiKeyItem = z.object({
   pk: z.string(),
@@ -18,14 +29,6 @@ const ApiKeyItem = z.object({
   toolsets: z.array(z.string()).optional(),
 });
 type ApiKeyItem = z.infer<typeof ApiKeyItem>;
-
-const GrantItem = z.object({
-  pk: z.string(),
-  sk: z.string(),
-  calendar_id: z.string(),
-  right: z.enum(['read', 'write']),
-  granted_at: z.string(),
-});
 
 export interface ApiKeySummary {
   key_id: string;
@@ -42,7 +45,6 @@ export interface AccessDeps {
 }
 
 const keyPk = (keyId: string) => `${PK_PREFIX.apiKey}${keyId}`;
-const GRANT_PREFIX = SK.apiKey.grantPrefix;
 
 function summary(item: ApiKeyItem): ApiKeySummary {
   return {
@@ -55,10 +57,11 @@ function summary(item: ApiKeyItem): ApiKeySummary {
 }
 
 /**
- * API keys and their per-calendar grants, in the document store (see docs/data-model.md).
+ * API keys and their grants on resources (calendars, projects), in the document store (see docs/data-model.md).
  * A key's record and its grants share one partition, so "what may this key do" is one query.
+ * As a TokenVerifier it is the request pipeline's first way to authenticate a bearer token.
  */
-export class AccessStore {
+export class AccessStore implements TokenVerifier {
   constructor(private readonly deps: AccessDeps) {}
 
   /**
@@ -126,42 +129,59 @@ export class AccessStore {
     return summary(updated);
   }
 
-  /** Sets one calendar's grant for a key; `none` removes it. */
-  async setGrant(keyId: string, calendarId: string, grant: Grant): Promise<void> {
+  /** Sets a key's grant on one resource (a calendar, a project); `none` removes it. */
+  async setGrant(keyId: string, resource: ResourceRef, grant: Grant): Promise<void> {
     await this.requireKey(keyId);
-    const key = { pk: keyPk(keyId), sk: `${GRANT_PREFIX}${calendarId}` };
+    const key = { pk: keyPk(keyId), sk: grantSortKey(resource) };
     if (grant === 'none') {
       await this.deps.store.delete(key);
       return;
     }
     await this.deps.store.put({
       ...key,
-      calendar_id: calendarId,
-      right: grant,
-      granted_at: this.deps.clock.now().toISOString(),
+      ...grantItemFields(resource, grant, this.deps.clock.now().toISOString()),
     });
   }
 
-  /** Every calendar the key has a grant on, with the right. */
-  async grantsOf(keyId: string): Promise<Map<string, Right>> {
+  /** Every grant the key has, on resources of every kind. */
+  async grantsOf(keyId: string): Promise<ResourceGrant[]> {
     const items = await queryAll(this.deps.store, {
       partition: keyPk(keyId),
       beginsWith: GRANT_PREFIX,
       consistent: true,
     });
-    return new Map(items.map((raw) => GrantItem.parse(raw)).map((g) => [g.calendar_id, g.right]));
+    return items.map(grantFromItem);
   }
 
-  /** Throws FORBIDDEN naming the calendar and the missing right unless the principal has it. */
-  async requireRight(principal: Principal, calendarId: string, right: Right): Promise<void> {
+  /** The key's right on each resource of one kind that it has a grant on, by resource id. */
+  async rightsOn(keyId: string, kind: ResourceKind): Promise<Map<string, Right>> {
+    const grants = (await this.grantsOf(keyId)).filter((g) => g.resource.kind === kind);
+    return new Map(grants.map((g) => [g.resource.id, g.right]));
+  }
+
+  /**
+   * Throws FORBIDDEN naming the resource (`resource_kind`, `resource_id`; calendars also
+   * `calendar_id`, which clients read from before grants named a kind) and the missing right,
+   * unless the principal has it.
+   */
+  async requireRight(principal: Principal, resource: ResourceRef, right: Right): Promise<void> {
     if (principal.kind === 'local-owner') return;
-    const grant = (await this.grantsOf(principal.keyId)).get(calendarId);
-    if (!grantAllows(grant, right)) {
+    const stored = await this.deps.store.get(
+      { pk: keyPk(principal.keyId), sk: grantSortKey(resource) },
+      { consistent: true },
+    );
+    if (!grantAllows(stored ? grantFromItem(stored).right : undefined, right)) {
       throw new DomainError(
         'FORBIDDEN',
-        `This API key lacks ${right} access to calendar "${calendarId}". The owner can grant it with ` +
-          `\`npx meridian grants set ${principal.keyId} ${calendarId} ${right}\`.`,
-        { calendar_id: calendarId, missing_right: right, http_status: 403 },
+        `This API key lacks ${right} access to ${resource.kind} "${resource.id}". The owner can grant it with ` +
+          `\`npx meridian grants set ${principal.keyId} ${formatResourceRef(resource)} ${right}\`.`,
+        {
+          ...(resource.kind === 'calendar' ? { calendar_id: resource.id } : {}),
+          resource_kind: resource.kind,
+          resource_id: resource.id,
+          missing_right: right,
+          http_status: 403,
+        },
       );
     }
   }

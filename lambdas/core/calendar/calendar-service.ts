@@ -1,5 +1,5 @@
 import type { AccessStore } from '../access/access-store.js';
-import { grantAllows, type Principal, type Right } from '../access/rights.js';
+import { calendarResource, grantAllows, type Principal, type Right } from '../access/rights.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
 import {
@@ -121,7 +121,9 @@ export class CalendarService {
   ): Promise<{ record: CalendarRecord; entry: CalendarEntry }[]> {
     const [records, grants, connections] = await Promise.all([
       this.deps.registry.listCalendars(),
-      principal.kind === 'api-key' ? this.deps.access.grantsOf(principal.keyId) : Promise.resolve(undefined),
+      principal.kind === 'api-key'
+        ? this.deps.access.rightsOn(principal.keyId, 'calendar')
+        : Promise.resolve(undefined),
       this.deps.registry.listConnections(),
     ]);
     const kinds = new Map(connections.map((c) => [c.connection_id, c.connection_kind]));
@@ -164,7 +166,7 @@ export class CalendarService {
     right: Right,
   ): Promise<CalendarRecord> {
     if (calendarId !== undefined) {
-      await this.deps.access.requireRight(principal, calendarId, right);
+      await this.deps.access.requireRight(principal, calendarResource(calendarId), right);
       return this.deps.registry.requireCalendar(calendarId);
     }
     const usable = (await this.visible(principal)).filter(({ entry }) =>
@@ -395,7 +397,8 @@ export class CalendarService {
         : `${providerKind}/${connectionId}/${created.native_id}`;
     // The grant first: until the calendar record exists it grants nothing anyone can see, so a
     // crash between the two writes leaves no calendar that its creator cannot reach.
-    if (principal.kind === 'api-key') await this.deps.access.setGrant(principal.keyId, calendarId, 'write');
+    if (principal.kind === 'api-key')
+      await this.deps.access.setGrant(principal.keyId, calendarResource(calendarId), 'write');
     await this.deps.registry.putCalendar({
       calendar_id: calendarId,
       provider: providerKind,

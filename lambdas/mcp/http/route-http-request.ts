@@ -1,11 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../../core/access/rights.js';
 import { isDomainError } from '../../core/errors.js';
 import { createMcpServer } from '../create-mcp-server.js';
 import type { McpHttpDeps, McpServerDeps, ToolContext } from '../deps.js';
-import type { ToolsetSelection } from '../toolsets.js';
-import { connectionToolsets } from './connection-toolsets.js';
+import { type AskedToolsets, admitConnection, type Credential } from '../request-pipeline.js';
 import { json, jsonRpcError } from './http-responses.js';
 import { readJsonRpcBody } from './json-rpc-body.js';
 import { NO_BROWSER_ORIGINS, type OriginPolicy, refuseForeignRequest } from './origin-policy.js';
@@ -38,9 +36,25 @@ async function serveMcp(
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-async function authenticate(request: Request, deps: McpHttpDeps): Promise<Principal | undefined> {
-  const match = BEARER.exec(request.headers.get('authorization') ?? '');
-  return match ? deps.authenticate(match[1]!) : undefined;
+/** The query parameter a connection chooses its toolsets with: `/mcp?toolsets=time,availability`. */
+const TOOLSETS_PARAM = 'toolsets';
+
+function credentialOf(request: Request): Credential {
+  return { kind: 'bearer', token: BEARER.exec(request.headers.get('authorization') ?? '')?.[1] };
+}
+
+function askedToolsets(request: Request): AskedToolsets | undefined {
+  const list = new URL(request.url).searchParams.get(TOOLSETS_PARAM);
+  return list === null ? undefined : { list, source: `?${TOOLSETS_PARAM}=` };
+}
+
+/** The HTTP answer to a connection the pipeline refused; anything else is not a refusal. */
+function refusal(request: Request, error: unknown): Response {
+  if (!isDomainError(error)) throw error;
+  if (error.code === 'UNAUTHENTICATED') return unauthorized(request);
+  // No tool result can carry it before the caller is known: the HTTP status says "retry".
+  if (error.code === 'STORAGE_ERROR') return jsonRpcError(503, -32000, error.message, { 'retry-after': '5' });
+  return jsonRpcError(400, ErrorCode.InvalidParams, error.message);
 }
 
 function unauthorized(request: Request): Response {
@@ -92,8 +106,9 @@ export function refuseUnrepresentableMethod(method: string, path: string): Respo
 
 /**
  * The single HTTP entry shared by `meridian serve` (node:http) and the Lambda handler. In order:
- * a foreign Origin (or, on loopback, Host) gets 403; POST /mcp is MCP for a caller with a valid
- * Bearer API key (401 otherwise, decided from the headers before the body is read); other
+ * a foreign Origin (or, on loopback, Host) gets 403; POST /mcp is MCP for a connection the
+ * request pipeline admits (request-pipeline.ts: a valid Bearer API key, else 401, decided from
+ * the headers before the body is read; known `?toolsets=`, else 400); other
  * methods on /mcp get 405 (a GET would open an SSE stream that a stateless server never writes
  * to); GET /health is a liveness probe; anything else is 404.
  *
@@ -111,25 +126,15 @@ export async function routeHttpRequest(
   const refusedMethod = methodNotAllowed(request.method, path);
   if (refusedMethod) return refusedMethod;
   if (path === MCP_PATH) {
-    let principal: Principal | undefined;
+    let context: ToolContext;
     try {
-      principal = await authenticate(request, deps);
+      context = await admitConnection(deps, credentialOf(request), askedToolsets(request));
     } catch (error) {
-      // No tool result can carry it before the caller is known: the HTTP status says "retry".
-      if (!isDomainError(error, 'STORAGE_ERROR')) throw error;
-      return jsonRpcError(503, -32000, error.message, { 'retry-after': '5' });
-    }
-    if (!principal) return unauthorized(request);
-    let toolsets: ToolsetSelection;
-    try {
-      toolsets = await connectionToolsets(request, deps, principal);
-    } catch (error) {
-      if (!isDomainError(error)) throw error;
-      return jsonRpcError(400, ErrorCode.InvalidParams, error.message);
+      return refusal(request, error);
     }
     const body = await readJsonRpcBody(request);
     if ('refused' in body) return body.refused;
-    return serveMcp(request, deps, { principal, toolsets }, body.message);
+    return serveMcp(request, deps, context, body.message);
   }
   if (path === HEALTH_PATH) return json(200, { status: 'ok', version: deps.version });
   return json(404, { error: `Not found: ${path}. The MCP endpoint is POST ${MCP_PATH}.` });

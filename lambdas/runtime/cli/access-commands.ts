@@ -1,5 +1,5 @@
 import type { ApiKeySummary } from '../../core/access/access-store.js';
-import type { Grant } from '../../core/access/rights.js';
+import { formatResourceRef, type Grant, parseResourceRef } from '../../core/access/rights.js';
 import { TOOLSET_NAMES } from '../../mcp/tools/index.js';
 import { parseToolsets } from '../../mcp/toolsets.js';
 import type { EmbeddedRuntime } from '../embedded.js';
@@ -82,27 +82,36 @@ export async function keysCommand(
   throw new UsageError(KEYS_USAGE);
 }
 
-/** `meridian grants set KEY CALENDAR none|read|write` and `meridian grants list KEY`. */
+const GRANTS_USAGE =
+  'Usage: meridian grants set KEY_ID RESOURCE none|read|write | grants list KEY_ID\n' +
+  'RESOURCE is a calendar id (e.g. native/abc, from `meridian calendars list`) or project/<project id>.';
+
+function rightText(right: Grant): string {
+  return right === 'write' ? 'read+write' : right;
+}
+
+/**
+ * `meridian grants set KEY RESOURCE none|read|write` and `meridian grants list KEY`. A calendar
+ * must exist to be granted; projects have no store yet, so a project grant is recorded as named.
+ */
 export async function grantsCommand(runtime: EmbeddedRuntime, args: string[], out: CliOutput) {
-  const [action, keyId, calendarId, grant] = args;
+  const [action, keyId, resourceText, grant] = args;
   if (action === 'set') {
-    if (!keyId || !calendarId || !GRANTS.includes(grant as Grant)) {
-      throw new UsageError('Usage: meridian grants set KEY_ID CALENDAR_ID none|read|write');
-    }
-    await runtime.registry.requireCalendar(calendarId);
-    await runtime.access.setGrant(keyId, calendarId, grant as Grant);
-    out.line(`${keyId} → ${calendarId}: ${grant === 'write' ? 'read+write' : grant}`);
+    if (!keyId || !resourceText || !GRANTS.includes(grant as Grant)) throw new UsageError(GRANTS_USAGE);
+    const resource = parseResourceRef(resourceText);
+    if (resource.kind === 'calendar') await runtime.registry.requireCalendar(resource.id);
+    await runtime.access.setGrant(keyId, resource, grant as Grant);
+    out.line(`${keyId} → ${formatResourceRef(resource)}: ${rightText(grant as Grant)}`);
     return;
   }
   if (action === 'list') {
     if (!keyId) throw new UsageError('Usage: meridian grants list KEY_ID');
     const grants = await runtime.access.grantsOf(keyId);
-    if (grants.size === 0) return out.line(`${keyId} has no grants.`);
-    for (const [calendar, right] of grants)
-      out.line(`${calendar}  ${right === 'write' ? 'read+write' : right}`);
+    if (grants.length === 0) return out.line(`${keyId} has no grants.`);
+    for (const { resource, right } of grants) out.line(`${formatResourceRef(resource)}  ${rightText(right)}`);
     return;
   }
-  throw new UsageError('Usage: meridian grants set KEY_ID CALENDAR_ID none|read|write | grants list KEY_ID');
+  throw new UsageError(GRANTS_USAGE);
 }
 
 /** `meridian calendars list`: every calendar the owner has, with ids to grant. */

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { authorizeWithLoopback } from '../../adapters/google/google-oauth.js';
+import { calendarResource } from '../../core/access/rights.js';
 import type { CalendarRecord, ConnectionRecord } from '../../core/calendar/calendar-registry.js';
 import type { EmbeddedRuntime } from '../embedded.js';
 import { CALDAV_PASSWORD_ENV } from '../environment-names.js';
@@ -71,7 +72,12 @@ async function register(
     };
     await runtime.registry.putCalendar(record);
     const writable = calendar.access_role === 'owner' || calendar.access_role === 'writer';
-    if (flags.key) await runtime.access.setGrant(flags.key, record.calendar_id, writable ? 'write' : 'read');
+    if (flags.key)
+      await runtime.access.setGrant(
+        flags.key,
+        calendarResource(record.calendar_id),
+        writable ? 'write' : 'read',
+      );
     out.line(`  ${record.calendar_id}  ${record.name}${record.primary ? ' (primary)' : ''}`);
   }
   out.line(

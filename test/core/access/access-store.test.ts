@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
@@ -91,36 +91,105 @@ describe('AccessStore', () => {
     it('sets, lists, changes and removes a grant', async () => {
       const key = await runtime.access.createKey('grants');
 
-      await runtime.access.setGrant(key.key_id, 'native/a', 'read');
-      await runtime.access.setGrant(key.key_id, 'native/b', 'write');
-      await runtime.access.setGrant(key.key_id, 'native/a', 'write');
-      await runtime.access.setGrant(key.key_id, 'native/b', 'none');
+      await runtime.access.setGrant(key.key_id, calendarResource('native/a'), 'read');
+      await runtime.access.setGrant(key.key_id, calendarResource('native/b'), 'write');
+      await runtime.access.setGrant(key.key_id, calendarResource('native/a'), 'write');
+      await runtime.access.setGrant(key.key_id, calendarResource('native/b'), 'none');
 
-      expect([...(await runtime.access.grantsOf(key.key_id))]).toEqual([['native/a', 'write']]);
+      expect([...(await runtime.access.rightsOn(key.key_id, 'calendar'))]).toEqual([['native/a', 'write']]);
     });
 
     it('refuses a grant for a key that does not exist', async () => {
-      await expect(runtime.access.setGrant('nosuchkey000', 'native/a', 'read')).rejects.toSatisfy((error) =>
-        isDomainError(error, 'NOT_FOUND'),
-      );
+      await expect(
+        runtime.access.setGrant('nosuchkey000', calendarResource('native/a'), 'read'),
+      ).rejects.toSatisfy((error) => isDomainError(error, 'NOT_FOUND'));
     });
 
     it('names the calendar and the missing right when refusing', async () => {
       const key = await runtime.access.createKey('reader');
-      await runtime.access.setGrant(key.key_id, 'native/r', 'read');
+      await runtime.access.setGrant(key.key_id, calendarResource('native/r'), 'read');
       const principal = { kind: 'api-key' as const, keyId: key.key_id, label: 'reader' };
 
-      await expect(runtime.access.requireRight(principal, 'native/r', 'read')).resolves.toBeUndefined();
+      await expect(
+        runtime.access.requireRight(principal, calendarResource('native/r'), 'read'),
+      ).resolves.toBeUndefined();
       const refusal = await runtime.access
-        .requireRight(principal, 'native/r', 'write')
+        .requireRight(principal, calendarResource('native/r'), 'write')
         .catch((error) => error);
       expect(refusal.code).toBe('FORBIDDEN');
       expect(refusal.details).toMatchObject({ calendar_id: 'native/r', missing_right: 'write' });
+      expect(refusal.details).toMatchObject({ resource_kind: 'calendar', resource_id: 'native/r' });
       expect(refusal.message).toContain('native/r');
     });
 
+    it('keeps project grants apart from calendar grants, with the same rights', async () => {
+      const key = await runtime.access.createKey('projects');
+      const acme = { kind: 'project' as const, id: 'acme' };
+
+      await runtime.access.setGrant(key.key_id, acme, 'read');
+      await runtime.access.setGrant(key.key_id, calendarResource('native/acme'), 'write');
+      const both = await runtime.access.grantsOf(key.key_id);
+      const projects = await runtime.access.rightsOn(key.key_id, 'project');
+      const calendars = await runtime.access.rightsOn(key.key_id, 'calendar');
+      await runtime.access.setGrant(key.key_id, acme, 'none');
+
+      expect(both).toHaveLength(2);
+      expect([...projects]).toEqual([['acme', 'read']]);
+      expect([...calendars]).toEqual([['native/acme', 'write']]);
+      expect([...(await runtime.access.rightsOn(key.key_id, 'project'))]).toEqual([]);
+    });
+
+    it('refuses a project right the key lacks with FORBIDDEN naming the project', async () => {
+      const key = await runtime.access.createKey('project reader');
+      const principal = { kind: 'api-key' as const, keyId: key.key_id, label: 'project reader' };
+      const acme = { kind: 'project' as const, id: 'acme' };
+      await runtime.access.setGrant(key.key_id, acme, 'read');
+      // A calendar whose id looks like the project's must not lend it a right.
+      await runtime.access.setGrant(key.key_id, calendarResource('acme'), 'write');
+
+      await expect(runtime.access.requireRight(principal, acme, 'read')).resolves.toBeUndefined();
+      const refusal = await runtime.access.requireRight(principal, acme, 'write').catch((error) => error);
+      const unknown = await runtime.access
+        .requireRight(principal, { kind: 'project', id: 'other' }, 'read')
+        .catch((error) => error);
+
+      expect(refusal.code).toBe('FORBIDDEN');
+      expect(refusal.details).toMatchObject({
+        resource_kind: 'project',
+        resource_id: 'acme',
+        missing_right: 'write',
+      });
+      expect(refusal.details).not.toHaveProperty('calendar_id');
+      expect(refusal.message).toContain(`grants set ${key.key_id} project/acme write`);
+      expect(unknown.details).toMatchObject({ resource_id: 'other', missing_right: 'read' });
+    });
+
+    it('reads, changes and removes a calendar grant stored before grants named a kind', async () => {
+      const key = await runtime.access.createKey('old grant');
+      const principal = { kind: 'api-key' as const, keyId: key.key_id, label: 'old grant' };
+      const itemKey = { pk: `KEY#${key.key_id}`, sk: 'GRANT#native/old' };
+      await runtime.store.put({
+        ...itemKey,
+        calendar_id: 'native/old',
+        right: 'read',
+        granted_at: '2026-01-01T00:00:00.000Z',
+      });
+
+      const before = await runtime.access.grantsOf(key.key_id);
+      await runtime.access.requireRight(principal, calendarResource('native/old'), 'read');
+      await runtime.access.setGrant(key.key_id, calendarResource('native/old'), 'write');
+      await runtime.access.requireRight(principal, calendarResource('native/old'), 'write');
+      await runtime.access.setGrant(key.key_id, calendarResource('native/old'), 'none');
+
+      expect(before).toEqual([{ resource: { kind: 'calendar', id: 'native/old' }, right: 'read' }]);
+      expect(await runtime.store.get(itemKey)).toBeUndefined();
+      expect(await runtime.access.grantsOf(key.key_id)).toEqual([]);
+    });
+
     it('lets the local owner do everything', async () => {
-      await expect(runtime.access.requireRight(LOCAL_OWNER, 'native/any', 'write')).resolves.toBeUndefined();
+      await expect(
+        runtime.access.requireRight(LOCAL_OWNER, calendarResource('native/any'), 'write'),
+      ).resolves.toBeUndefined();
     });
   });
 });

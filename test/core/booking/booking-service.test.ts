@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LOCAL_OWNER, type Principal } from '../../../lambdas/core/access/rights.js';
+import { calendarResource, LOCAL_OWNER, type Principal } from '../../../lambdas/core/access/rights.js';
 import type { BookingInput } from '../../../lambdas/core/booking/booking-schemas.js';
 import { BookingService, type EventContentCheck } from '../../../lambdas/core/booking/booking-service.js';
 import { IdempotencyRecords } from '../../../lambdas/core/booking/idempotency.js';
@@ -83,7 +83,7 @@ describe('BookingService', () => {
 
     it('refuses a key with read access only, and one with no grant, with FORBIDDEN', async () => {
       const reader = await runtime.newKey('reader');
-      await runtime.access.setGrant(reader.keyId, calendarId, 'read');
+      await runtime.access.setGrant(reader.keyId, calendarResource(calendarId), 'read');
       const stranger = await runtime.newKey('stranger');
 
       for (const key of [reader, stranger]) {

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
@@ -32,7 +32,7 @@ describe('availability tools', () => {
     work = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: ny })).id;
     home = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Home', time_zone: ny })).id;
     const key = await runtime.newKey('agent');
-    for (const id of [work, home]) await runtime.access.setGrant(key.keyId, id, 'write');
+    for (const id of [work, home]) await runtime.access.setGrant(key.keyId, calendarResource(id), 'write');
     const add = (calendar: string, summary: string, start: string, end: string, extra: Json = {}) =>
       runtime.calendars.createEvent(LOCAL_OWNER, calendar, {
         summary,

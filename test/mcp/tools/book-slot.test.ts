@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
@@ -33,7 +33,7 @@ describe('book_slot tool', () => {
     const clients: Client[] = [];
     for (const grant of ['write', 'read'] as const) {
       const key = await runtime.newKey(grant);
-      await runtime.access.setGrant(key.keyId, calendarId, grant);
+      await runtime.access.setGrant(key.keyId, calendarResource(calendarId), grant);
       clients.push(
         await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${key.token}` }),
       );

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SyncingCalDavProvider } from '../../../lambdas/adapters/caldav/caldav-sync.js';
-import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { syncAll } from '../../../lambdas/core/shadow/sync-all.js';
@@ -103,7 +103,8 @@ export async function startProviderCalendars() {
       time_zone: NY,
     })
   ).calendar_id;
-  for (const id of [googleId, caldavId]) await runtime.access.setGrant(key.keyId, id, 'write');
+  for (const id of [googleId, caldavId])
+    await runtime.access.setGrant(key.keyId, calendarResource(id), 'write');
 
   const calendars: Record<ProviderName, string> = { native, google: googleId, caldav: caldavId };
   return {

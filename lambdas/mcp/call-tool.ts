@@ -1,0 +1,52 @@
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isDomainError } from '../core/errors.js';
+import type { Logger } from '../core/ports/index.js';
+import { oversizedArgumentResult } from './argument-limits.js';
+import type { McpDeps, McpServerDeps, ToolContext } from './deps.js';
+import type { ToolDefinition } from './tool-definition.js';
+import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
+import { unknownFields } from './unknown-fields.js';
+
+/**
+ * The last step of a tools/call: validates the arguments against the tool's schema and runs it.
+ * Failures the caller can fix are `isError` results; anything else is logged here and answered
+ * with -32603 and nothing internal.
+ */
+export async function callTool(
+  tool: ToolDefinition,
+  rawArguments: unknown,
+  deps: McpDeps,
+  context: ToolContext,
+  logger: Logger,
+): Promise<CallToolResult> {
+  const oversized = oversizedArgumentResult(rawArguments);
+  if (oversized) return oversized;
+  const args = rawArguments ?? {};
+  const parsed = tool.input.safeParse(args);
+  // zod drops fields it does not know; refusing them keeps a typo from reading as accepted.
+  const unknown = unknownFields(tool.input, args);
+  if (!parsed.success || unknown.length > 0) {
+    const issues = parsed.success ? [] : parsed.error.issues;
+    return invalidInputResult(tool.name, issues, { schema: tool.input, raw: args, unknown });
+  }
+  try {
+    const output = await tool.run(deps, parsed.data, context);
+    const format = (parsed.data as { format?: unknown }).format;
+    return successResult(output as Record<string, unknown>, format, tool.toonView?.(output));
+  } catch (error) {
+    if (isDomainError(error)) return domainErrorResult(error);
+    // A bug or an outage: log the details here, tell the client nothing internal.
+    logger.error('tool failed', { tool: tool.name, error });
+    throw new McpError(ErrorCode.InternalError, 'Internal error');
+  }
+}
+
+/** The tools' object graph; a failure to build it is logged and reported without internals. */
+export async function loadToolDeps(deps: McpServerDeps): Promise<McpDeps> {
+  try {
+    return await deps.toolDeps();
+  } catch (error) {
+    deps.logger.error('building the tool dependencies failed', { error });
+    throw new McpError(ErrorCode.InternalError, 'Internal error');
+  }
+}
