@@ -72,9 +72,9 @@ export const expandRruleTool = defineTool({
   name: 'expand_rrule',
   title: 'Expand recurrence rule',
   description: [
-    'Expands an RFC 5545 RRULE into instances with UTC start/end. dtstart is LOCAL (no offset) in timezone; instances keep that wall-clock time across DST',
-    '(a time in a gap uses the offset before it; a repeated time its first occurrence). UNTIL must end in "Z".',
-    `At most "count" instances (default ${DEFAULT_PAGE_SIZE}); if "truncated", call again with after = "next_after".`,
+    'Expands an RFC 5545 RRULE into instances with UTC start/end. dtstart is LOCAL (no offset) in timezone; instances keep that wall-clock time across DST.',
+    'A time in a DST gap uses the offset before it (02:30 on the New York spring-forward day is 03:30 EDT); a repeated time is its first occurrence.',
+    `UNTIL must be UTC ending in "Z". At most "count" instances (default ${DEFAULT_PAGE_SIZE}); if "truncated", call again with after = "next_after".`,
   ].join(' '),
   input: ExpandRruleInput,
   output: ExpandRruleOutput,

@@ -20,7 +20,7 @@ async function call(name: string, args: Json): Promise<CallToolResult> {
 }
 
 async function quickAdd(text: string): Promise<Json> {
-  const result = await call('quick_add_event', { calendar_id: calendarId, text });
+  const result = await call('quick_add_event', { calendar_id: calendarId, text, return_event: true });
   if (result.isError) throw new Error(JSON.stringify(errorOf(result)));
   return result.structuredContent as Json;
 }

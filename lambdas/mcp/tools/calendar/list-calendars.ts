@@ -23,9 +23,8 @@ export const listCalendarsTool = defineTool({
   name: 'list_calendars',
   title: 'List calendars',
   description:
-    'Every calendar this API key may use, across all connected accounts and providers, with its ' +
-    'provider-prefixed id (use it as calendar_id elsewhere), can_read/can_write for this key, and the kind ' +
-    'of connection behind it. Call this before working with events.',
+    'Every calendar this API key may use, with its id (the calendar_id elsewhere) and can_read/can_write. ' +
+    'Call this before working with events.',
   input: z.object({
     provider: z.enum(['native', 'google', 'caldav']).optional().describe('Only calendars of this provider.'),
     format: outputFormat,
