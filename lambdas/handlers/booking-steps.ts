@@ -2,7 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { BookingStep } from '../core/booking/booking-workflow.js';
-import { createAwsBookingSteps } from '../runtime/aws.js';
+import { createAwsBookingSteps } from '../runtime/aws-booking-steps.js';
 import { fromPowertools } from './powertools-logger.js';
 
 const powertools = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'meridian' });

@@ -7,7 +7,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../core/errors.js';
-import type { Logger, McpDeps, McpServerDeps, ToolContext } from './deps.js';
+import type { DepsSlice, Logger, McpServerDeps, SliceDeps, ToolContext } from './deps.js';
 import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
 import { findEnabledTool } from './tool-catalogue.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -24,7 +24,7 @@ const INSTRUCTIONS =
 async function callTool(
   tool: ToolDefinition,
   rawArguments: unknown,
-  deps: McpDeps,
+  deps: McpServerDeps,
   context: ToolContext,
   logger: Logger,
 ): Promise<CallToolResult> {
@@ -36,8 +36,10 @@ async function callTool(
     const issues = parsed.success ? [] : parsed.error.issues;
     return invalidInputResult(tool.name, issues, { schema: tool.input, raw: args, unknown });
   }
+  // Only the slice the tool declared is built: input refused above builds none.
+  const toolDeps = await loadToolDeps(deps, tool.needs);
   try {
-    const output = await tool.run(deps, parsed.data, context);
+    const output = await tool.run(toolDeps, parsed.data, context);
     const format = (parsed.data as { format?: unknown }).format;
     return successResult(output as Record<string, unknown>, format, tool.toonView?.(output));
   } catch (error) {
@@ -48,10 +50,13 @@ async function callTool(
   }
 }
 
-/** The tools' object graph; a failure to build it is logged and reported without internals. */
-async function loadToolDeps(deps: McpServerDeps): Promise<McpDeps> {
+/** A slice of the tools' object graph; a failure to build it is logged and reported without internals. */
+async function loadToolDeps<Slice extends DepsSlice>(
+  deps: McpServerDeps,
+  slice: Slice,
+): Promise<SliceDeps[Slice]> {
   try {
-    return await deps.toolDeps();
+    return await deps.toolDeps(slice);
   } catch (error) {
     deps.logger.error('building the tool dependencies failed', { error });
     throw new McpError(ErrorCode.InternalError, 'Internal error');
@@ -78,14 +83,8 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = await findEnabledTool(deps.tools, request.params.name, context.toolsets);
     const progress = toolProgress(server, tool.name, extra);
-    return callTool(
-      tool,
-      request.params.arguments,
-      await loadToolDeps(deps),
-      { ...context, progress },
-      deps.logger,
-    );
+    return callTool(tool, request.params.arguments, deps, { ...context, progress }, deps.logger);
   });
-  serveProtocolCapabilities(server, () => loadToolDeps(deps), context);
+  serveProtocolCapabilities(server, () => loadToolDeps(deps, 'calendar'), context);
   return server;
 }

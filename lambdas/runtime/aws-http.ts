@@ -1,17 +1,15 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { AccessStore } from '../core/access/access-store.js';
 import { once } from '../core/once.js';
 import { systemClock } from '../core/ports.js';
-import type { Logger, McpDeps, McpHttpDeps } from '../mcp/deps.js';
+import { type Logger, type McpHttpDeps, sliceLoader, type TimeSlice } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
 import {
   BOOKING_STATE_MACHINE_ARN_ENV,
   configuredTimezone,
   DATA_KEY_ARN_ENV,
   requiredEnv,
-  TABLE_NAME_ENV,
 } from './aws-environment.js';
+import { awsTableStore } from './aws-table-store.js';
 import { nodeRandom } from './node-random.js';
 import { VERSION } from './version.js';
 
@@ -28,8 +26,9 @@ function checkZone(timezone: string): void {
  * Composition root of the MCP function, split in two for its cold start. Built at once: what
  * every request needs — configuration checks, the table client, API-key authentication — and
  * tools/list, answered from the listing bundled with the code. Built on the first tools/call:
- * the tools and the services behind them (./aws.ts), which the bundle keeps in chunks that
- * Node does not compile until then. The graph reuses this document store and its client.
+ * the tools and the slice of the graph the tool needs — a clock for the time tools, the services
+ * behind the others (./aws.ts) — which the bundle keeps in chunks that Node does not compile
+ * until then. The graph reuses this document store and its client.
  */
 export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHttpDeps {
   // Read now so that a misconfigured deployment fails its cold start, not its first tool call.
@@ -37,9 +36,12 @@ export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHt
   requiredEnv(env, DATA_KEY_ARN_ENV);
   const timezone = configuredTimezone(env);
   if (timezone !== undefined) checkZone(timezone);
-  const store = new DynamoDbDocumentStore({
-    client: new DynamoDBClient({}),
-    tableName: requiredEnv(env, TABLE_NAME_ENV),
+  const store = awsTableStore(env);
+  // The time tools need only a clock: a time call loads and builds no table service.
+  const time: TimeSlice = { clock: systemClock, defaultTimezone: timezone };
+  const graph = once(async () => {
+    const { createAwsDeps } = await import('./aws.js');
+    return createAwsDeps(env, logger, { store });
   });
   const access = new AccessStore({ store, clock: systemClock, random: nodeRandom });
   return {
@@ -47,9 +49,6 @@ export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHt
     logger,
     tools: deferredAllToolsCatalogue,
     authenticate: (token) => access.authenticate(token),
-    toolDeps: once(async (): Promise<McpDeps> => {
-      const { createAwsDeps } = await import('./aws.js');
-      return createAwsDeps(env, logger, { store });
-    }),
+    toolDeps: sliceLoader({ time: async () => time, calendar: graph, availability: graph, booking: graph }),
   };
 }

@@ -1,4 +1,4 @@
-import type { McpDeps, McpHttpDeps } from '../mcp/deps.js';
+import { everySlice, type McpDeps, type McpHttpDeps } from '../mcp/deps.js';
 import { allToolsCatalogue } from '../mcp/tools/index.js';
 
 /**
@@ -15,7 +15,7 @@ export function withAllTools<Deps extends McpDeps>(deps: Deps): Deps & McpHttpDe
   return {
     ...deps,
     tools: allToolsCatalogue,
-    toolDeps: async () => deps,
+    toolDeps: everySlice(deps),
     authenticate: (token: string) => deps.access.authenticate(token),
   };
 }
