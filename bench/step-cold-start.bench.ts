@@ -1,6 +1,7 @@
 /**
  * Cold start of each booking-step function and of the sync function against a minimal Lambda that
- * reads one item of the same table (fixtures/minimal-table-lambda.ts), all bundled as deployed.
+ * validates its event with zod and reads one item of the same table
+ * (fixtures/minimal-table-lambda.ts), all bundled as deployed.
  * Each sample is a fresh process that imports the bundle and answers one real event: the state
  * the state machine would pass that step (made by the earlier steps, run in this process on the
  * same table) or the schedule's `{}` — so the time includes what a step loads on first use.
