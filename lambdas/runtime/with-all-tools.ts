@@ -4,8 +4,8 @@ import { allToolsCatalogue } from '../mcp/tools/index.js';
 /**
  * An object graph built up front, made servable: every tool, loaded, running against the graph
  * itself. The embedded runtime and the tests serve MCP this way; the Lambda defers both (see
- * aws-http.ts). Kept apart from composeDeps so that the booking-step and sync functions, which
- * compose the same graph but serve no MCP, do not bundle the tools.
+ * aws-http.ts). Kept apart from composeDeps so that composing a graph (the AWS admin CLI) never
+ * loads the tools; every tool gets the whole graph, whatever slice it declares.
  *
  * @example
  * const runtime = withAllTools(composeDeps(platform));
