@@ -2,7 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { BookingStep } from '../core/ports/index.js';
-import { createAwsBookingSteps } from '../runtime/aws.js';
+import { createAwsBookingSteps } from '../runtime/aws-booking-steps.js';
 import { SERVICE_NAME_ENV } from '../runtime/environment-names.js';
 import { fromPowertools } from './powertools-logger.js';
 

@@ -4,7 +4,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import type { SyncSummary } from '../core/shadow/sync-all.js';
-import { createAwsSyncDeps } from '../runtime/aws.js';
+import { createAwsSyncDeps } from '../runtime/aws-sync.js';
 import { SERVICE_NAME_ENV } from '../runtime/environment-names.js';
 import { syncAndLog } from '../runtime/sync-run.js';
 import { fromPowertools } from './powertools-logger.js';

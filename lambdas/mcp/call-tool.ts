@@ -2,7 +2,7 @@ import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/
 import { isDomainError } from '../core/errors.js';
 import type { Logger } from '../core/ports/index.js';
 import { oversizedArgumentResult } from './argument-limits.js';
-import type { McpDeps, McpServerDeps, ToolContext } from './deps.js';
+import type { DepsSlice, McpServerDeps, SliceDeps, ToolContext } from './deps.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
 import { unknownFields } from './unknown-fields.js';
@@ -15,7 +15,7 @@ import { unknownFields } from './unknown-fields.js';
 export async function callTool(
   tool: ToolDefinition,
   rawArguments: unknown,
-  deps: McpDeps,
+  deps: McpServerDeps,
   context: ToolContext,
   logger: Logger,
 ): Promise<CallToolResult> {
@@ -29,8 +29,10 @@ export async function callTool(
     const issues = parsed.success ? [] : parsed.error.issues;
     return invalidInputResult(tool.name, issues, { schema: tool.input, raw: args, unknown });
   }
+  // Only the slice the tool declared is built: input refused above builds none.
+  const toolDeps = await loadToolDeps(deps, tool.needs);
   try {
-    const output = await tool.run(deps, parsed.data, context);
+    const output = await tool.run(toolDeps, parsed.data, context);
     const format = (parsed.data as { format?: unknown }).format;
     return successResult(output as Record<string, unknown>, format, tool.toonView?.(output));
   } catch (error) {
@@ -41,10 +43,13 @@ export async function callTool(
   }
 }
 
-/** The tools' object graph; a failure to build it is logged and reported without internals. */
-export async function loadToolDeps(deps: McpServerDeps): Promise<McpDeps> {
+/** A slice of the tools' object graph; a failure to build it is logged and reported without internals. */
+export async function loadToolDeps<Slice extends DepsSlice>(
+  deps: McpServerDeps,
+  slice: Slice,
+): Promise<SliceDeps[Slice]> {
   try {
-    return await deps.toolDeps();
+    return await deps.toolDeps(slice);
   } catch (error) {
     deps.logger.error('building the tool dependencies failed', { error });
     throw new McpError(ErrorCode.InternalError, 'Internal error');

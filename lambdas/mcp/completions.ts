@@ -1,5 +1,5 @@
 import type { CompleteResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpDeps, ToolContext } from './deps.js';
+import type { CalendarSlice, ToolContext } from './deps.js';
 
 /** The spec caps one completion answer at 100 values. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -46,7 +46,7 @@ function completion(values: string[]): CompleteResult['completion'] {
  * // { values: ['Asia/Kathmandu'], total: 1, hasMore: false }
  */
 export async function completeArgument(
-  loadDeps: () => Promise<McpDeps>,
+  loadDeps: () => Promise<CalendarSlice>,
   context: ToolContext,
   argument: { name: string; value: string },
 ): Promise<CompleteResult['completion']> {

@@ -44,6 +44,6 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
     const progress = toolProgress(server, params.name, extra);
     return runToolCall(deps, { ...context, progress }, params.name, params.arguments);
   };
-  serveProtocolCapabilities(server, () => loadToolDeps(deps), context);
+  serveProtocolCapabilities(server, () => loadToolDeps(deps, 'calendar'), context);
   return server;
 }

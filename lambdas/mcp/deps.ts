@@ -9,34 +9,94 @@ import type { ToolCallHook } from './tool-call-hooks.js';
 import type { ToolCatalogue } from './tool-catalogue.js';
 import type { ToolsetSelection } from './toolsets.js';
 
-/** Everything the MCP layer needs, built by a composition root in lambdas/runtime. */
-export interface McpDeps extends TimeDeps {
-  logger: Logger;
-  version: string;
-  /** API keys and grants: HTTP requests authenticate against it. */
-  access: AccessStore;
+/**
+ * The slices of the object graph, by capability. A tool declares the one it runs against
+ * (`ToolDefinition.needs`) and a runtime builds only that slice for its call: on Lambda a time
+ * tool builds no table service and loads none of their code.
+ */
+export type DepsSlice = 'time' | 'calendar' | 'availability' | 'booking';
+
+/** The time tools: a clock and the configured zone, nothing stored. */
+export type TimeSlice = TimeDeps;
+
+/** The calendar tools: calendars through their providers, with the caller's grants checked. */
+export interface CalendarSlice extends TimeSlice {
   calendars: CalendarService;
+}
+
+/** Free/busy and availability: calendars, the shadow calendar and booking holds. */
+export interface AvailabilitySlice extends CalendarSlice {
   /**
    * Meridian's copy of connected calendars, kept current by the sync. A tool that answers from it
    * says how fresh its view is with `shadow.freshness(calendarId)` (`synced_at`, `age_seconds`).
    */
   shadow: ShadowCalendar;
-  /** book_slot: the checks before the workflow, and the workflow (BookingWorkflow port) behind it. */
-  booking: BookingService;
   /** Active booking holds of a calendar: check_availability counts them as busy. */
   activeHolds: AvailabilityDeps['activeHolds'];
 }
 
 /**
+ * book_slot: the checks before the workflow, and the workflow (BookingWorkflow port) behind it;
+ * availability too, for the free slots a SLOT_TAKEN answer suggests.
+ */
+export interface BookingSlice extends AvailabilitySlice {
+  booking: BookingService;
+}
+
+/** Each slice by name: what `toolDeps(slice)` answers. */
+export interface SliceDeps {
+  time: TimeSlice;
+  calendar: CalendarSlice;
+  availability: AvailabilitySlice;
+  booking: BookingSlice;
+}
+
+/** Builds (once) and answers the slice a call needs. */
+export type SliceLoader = <Slice extends DepsSlice>(slice: Slice) => Promise<SliceDeps[Slice]>;
+
+/** Every slice at once, built by a composition root in lambdas/runtime (embedded, tests, CLI). */
+export interface McpDeps extends BookingSlice {
+  logger: Logger;
+  version: string;
+  /** API keys and grants: HTTP requests authenticate against it. */
+  access: AccessStore;
+}
+
+/**
+ * A loader from one builder per slice; each builder should build once (see core/once.ts).
+ *
+ * @example
+ * const toolDeps = sliceLoader({ time: async () => timeSlice, calendar: graph, availability: graph, booking: graph });
+ */
+export function sliceLoader(
+  builders: { [Slice in DepsSlice]: () => Promise<SliceDeps[Slice]> },
+): SliceLoader {
+  return (slice) => builders[slice]();
+}
+
+/**
+ * A loader over a graph built up front: it holds every slice, so every call gets the same graph.
+ *
+ * @example
+ * const toolDeps = everySlice(composeDeps(platform));
+ * (await toolDeps('time')).clock.now();
+ */
+export function everySlice(deps: McpDeps): SliceLoader {
+  const all = async () => deps;
+  return sliceLoader({ time: all, calendar: all, availability: all, booking: all });
+}
+
+/**
  * What `createMcpServer` needs up front. The object graph the tools run against comes from
- * `toolDeps()`, so a runtime may build it on the first tools/call: the Lambda does, and a cold
- * start that answers tools/list loads neither the tools nor the services behind them.
+ * `toolDeps(slice)`, so a runtime may build each slice on the first tools/call that needs it: the
+ * Lambda does, and a cold start that answers tools/list loads neither the tools nor the services
+ * behind them.
  */
 export interface McpServerDeps {
   version: string;
   logger: Logger;
   tools: ToolCatalogue;
-  toolDeps(): Promise<McpDeps>;
+  toolDeps: SliceLoader;
   /**
    * Run around every authorised tools/call (see request-pipeline.ts): rate limits, audit.
    * @default - none

@@ -13,7 +13,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { completeArgument } from './completions.js';
-import type { McpDeps, ToolContext } from './deps.js';
+import type { CalendarSlice, ToolContext } from './deps.js';
 
 /**
  * What Meridian declares beside tools. `logging`: the SDK answers logging/setLevel and filters
@@ -35,11 +35,11 @@ const RESOURCE_NOT_FOUND = -32002;
  * Registers the handlers behind PROTOCOL_CAPABILITIES on a server that declares them.
  *
  * @example
- * serveProtocolCapabilities(server, () => deps.toolDeps(), { principal });
+ * serveProtocolCapabilities(server, () => deps.toolDeps('calendar'), { principal });
  */
 export function serveProtocolCapabilities(
   server: Server,
-  loadDeps: () => Promise<McpDeps>,
+  loadDeps: () => Promise<CalendarSlice>,
   context: ToolContext,
 ): void {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { LOCAL_OWNER, type Principal } from '../core/access/rights.js';
 import { DomainError } from '../core/errors.js';
-import { callTool, loadToolDeps } from './call-tool.js';
+import { callTool } from './call-tool.js';
 import type { McpHttpDeps, McpServerDeps, ToolContext } from './deps.js';
 import { recordOutcome, refusalByHooks, type ToolCall, type ToolCallOutcome } from './tool-call-hooks.js';
 import { findEnabledTool } from './tool-catalogue.js';
@@ -105,7 +105,7 @@ export async function runToolCall(
   try {
     const refusal = await refusalByHooks(hooks, call, deps.logger);
     outcome = {
-      result: refusal ?? (await callTool(tool, args, await loadToolDeps(deps), context, deps.logger)),
+      result: refusal ?? (await callTool(tool, args, deps, context, deps.logger)),
     };
   } catch (fault) {
     outcome = { fault };

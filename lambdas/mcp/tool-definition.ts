@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { McpDeps, ToolContext } from './deps.js';
+import type { DepsSlice, SliceDeps, ToolContext } from './deps.js';
 
 /** The four behaviour hints every Meridian tool declares (MCP tool annotations). */
 export interface ToolAnnotations {
@@ -33,6 +33,7 @@ export const PURE_COMPUTATION: ToolAnnotations = {
 export interface ToolDefinition<
   Input extends z.ZodObject = z.ZodObject,
   Output extends z.ZodObject = z.ZodObject,
+  Needs extends DepsSlice = DepsSlice,
 > {
   name: string;
   title: string;
@@ -40,8 +41,10 @@ export interface ToolDefinition<
   input: Input;
   output: Output;
   annotations: ToolAnnotations;
+  /** The slice of the object graph `run` gets: a runtime builds only that slice for the call. */
+  needs: Needs;
   run(
-    deps: McpDeps,
+    deps: SliceDeps[Needs],
     input: z.output<Input>,
     context: ToolContext,
   ): Promise<z.input<Output>> | z.input<Output>;
@@ -58,10 +61,10 @@ export interface ToolDefinition<
  * @example
  * export const pingTool = defineTool({ name: 'ping', title: 'Ping', description: '…',
  *   input: z.object({}), output: z.object({ ok: z.boolean() }), annotations: PURE_COMPUTATION,
- *   run: () => ({ ok: true }) });
+ *   needs: 'time', run: () => ({ ok: true }) });
  */
-export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
-  definition: ToolDefinition<Input, Output>,
-): ToolDefinition<Input, Output> {
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject, Needs extends DepsSlice>(
+  definition: ToolDefinition<Input, Output, Needs>,
+): ToolDefinition<Input, Output, Needs> {
   return definition;
 }

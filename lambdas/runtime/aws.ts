@@ -1,22 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SFNClient } from '@aws-sdk/client-sfn';
-import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
-import { SfnBookingWorkflow } from '../adapters/workflow/sfn-booking-workflow.js';
-import { type DocumentStore, type Logger, systemClock } from '../core/ports/index.js';
-import { requireZone } from '../core/time/zones.js';
-import { configuredTimezone, requiredEnv } from './aws-environment.js';
-import { lockTtlSecondsFrom } from './booking-config.js';
-import { composeDeps, type Platform } from './compose.js';
-import {
-  BOOKING_STATE_MACHINE_ARN_ENV,
-  DATA_KEY_ARN_ENV,
-  TABLE_NAME_ENV,
-  TIMEZONE_ENV,
-} from './environment-names.js';
-import { lazyEnvelope } from './lazy-envelope.js';
-import { nodeRandom } from './node-random.js';
-import { providerFactories } from './provider-factories.js';
-import { VERSION } from './version.js';
+import { once } from '../core/once.js';
+import type { BookingWorkflow, Logger } from '../core/ports/index.js';
+import { requiredEnv } from './aws-environment.js';
+import { awsPlatform, type SharedClients } from './aws-platform.js';
+import { composeDeps } from './compose.js';
+import { BOOKING_STATE_MACHINE_ARN_ENV } from './environment-names.js';
 
 /**
  * Composition root of the AWS runtime: built once per Lambda container, outside the handler, so
@@ -26,11 +13,16 @@ import { VERSION } from './version.js';
  */
 export function createAwsDeps(env: NodeJS.ProcessEnv, logger: Logger, shared: SharedClients = {}) {
   const stateMachineArn = requiredEnv(env, BOOKING_STATE_MACHINE_ARN_ENV);
-  const client = new SFNClient({});
-  return composeDeps({
-    ...awsPlatform(env, logger, shared),
-    booking: () => new SfnBookingWorkflow({ client, stateMachineArn }),
+  // The Step Functions client loads on the first booking: a calendar call never needs it.
+  const workflow = once(async () => {
+    const [{ SFNClient }, { SfnBookingWorkflow }] = await Promise.all([
+      import('@aws-sdk/client-sfn'),
+      import('../adapters/workflow/sfn-booking-workflow.js'),
+    ]);
+    return new SfnBookingWorkflow({ client: new SFNClient({}), stateMachineArn });
   });
+  const booking: BookingWorkflow = { book: async (input) => (await workflow()).book(input) };
+  return composeDeps({ ...awsPlatform(env, logger, shared), booking: () => booking });
 }
 
 /**
@@ -40,54 +32,4 @@ export function createAwsDeps(env: NodeJS.ProcessEnv, logger: Logger, shared: Sh
  */
 export function createAwsAdminRuntime(env: NodeJS.ProcessEnv, logger: Logger) {
   return { ...composeDeps(awsPlatform(env, logger)), close: async () => undefined };
-}
-
-/**
- * The object graph of the scheduled sync job: everything but a booking workflow (the sync never
- * books, and its function is not given the state machine).
- */
-export function createAwsSyncDeps(env: NodeJS.ProcessEnv, logger: Logger) {
-  return composeDeps(awsPlatform(env, logger));
-}
-
-/**
- * The booking steps as the step Lambdas run them (lambdas/handlers/booking-steps.ts): the same
- * object graph, without a workflow of its own (a step never starts a booking).
- */
-export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger) {
-  return composeDeps(awsPlatform(env, logger)).bookingSteps;
-}
-
-/** Clients a caller already built and wants the object graph to reuse. */
-export interface SharedClients {
-  /** The document store on the deployed table (the MCP function authenticates with it first). */
-  store?: DocumentStore;
-}
-
-function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: SharedClients = {}): Platform {
-  const timezone = configuredTimezone(env);
-  if (timezone !== undefined) requireZone(timezone, TIMEZONE_ENV);
-  const dataKeyArn = requiredEnv(env, DATA_KEY_ARN_ENV);
-  return {
-    store:
-      shared.store ??
-      new DynamoDbDocumentStore({
-        client: new DynamoDBClient({}),
-        tableName: requiredEnv(env, TABLE_NAME_ENV),
-      }),
-    // The Encryption SDK (and its KMS client) loads on the first secret read, not at cold start.
-    encryption: lazyEnvelope(async () => {
-      const { EncryptionSdkEnvelope, kmsKeyring } = await import(
-        '../adapters/encryption/encryption-sdk-envelope.js'
-      );
-      return new EncryptionSdkEnvelope(kmsKeyring(dataKeyArn));
-    }),
-    clock: systemClock,
-    random: nodeRandom,
-    logger,
-    version: VERSION,
-    defaultTimezone: timezone,
-    factories: providerFactories(env),
-    lockTtlSeconds: lockTtlSecondsFrom(env),
-  };
 }

@@ -1,5 +1,7 @@
-import { DEFAULT_LOCK_TTL_SECONDS } from './compose.js';
 import { LOCK_TTL_SECS_ENV } from './environment-names.js';
+
+/** The default hold lifetime (LOCK_TTL_SECS). */
+export const DEFAULT_LOCK_TTL_SECONDS = 30;
 
 /** Bounds of LOCK_TTL_SECS: a hold must outlive verify + write, and an Express execution lasts ≤ 5 min. */
 export const LOCK_TTL_RANGE = { min: 5, max: 300 } as const;

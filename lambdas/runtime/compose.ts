@@ -1,36 +1,26 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AccessStore } from '../core/access/access-store.js';
 import { BookingService } from '../core/booking/booking-service.js';
 import { createBookingSteps } from '../core/booking/booking-steps.js';
 import { IdempotencyRecords } from '../core/booking/idempotency.js';
 import { SlotLocks } from '../core/booking/slot-locks.js';
-import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
-import { CalendarService } from '../core/calendar/calendar-service.js';
-import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
+import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { checkEventContent } from '../core/firewall/check-event-content.js';
 import type {
   BookingSteps,
   BookingWorkflow,
-  Clock,
   DocumentStore,
   EnvelopeEncryption,
   Logger,
   RandomSource,
 } from '../core/ports/index.js';
-import { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';
 import type { McpDeps } from '../mcp/deps.js';
-import { createProviderResolver, type ProviderFactory } from './provider-resolver.js';
+import { DEFAULT_LOCK_TTL_SECONDS } from './booking-config.js';
+import { type CalendarPlatform, composeCalendars } from './compose-calendars.js';
 
 /** What differs between the runtimes; everything else is wired the same way by {@link composeDeps}. */
-export interface Platform {
-  store: DocumentStore;
-  encryption: EnvelopeEncryption;
-  clock: Clock;
-  random: RandomSource;
+export interface Platform extends CalendarPlatform {
   logger: Logger;
   version: string;
-  defaultTimezone: string | undefined;
-  factories: Partial<Record<'google' | 'caldav', ProviderFactory>>;
   /**
    * Builds the booking workflow: the embedded runtime runs `steps` in booking.asl.json locally,
    * AWS starts the deployed state machine (and ignores them).
@@ -41,9 +31,6 @@ export interface Platform {
   /** Lifetime of a booking's hold on its slot (LOCK_TTL_SECS). @default 30 */
   lockTtlSeconds?: number;
 }
-
-/** The default hold lifetime (LOCK_TTL_SECS). */
-export const DEFAULT_LOCK_TTL_SECONDS = 30;
 
 const bookingNotConfigured: BookingWorkflow = {
   book: async () => {
@@ -63,22 +50,7 @@ export function composeDeps(platform: Platform): McpDeps & {
   bookingSteps: BookingSteps;
 } {
   const { store, clock, random, defaultTimezone } = platform;
-  const access = new AccessStore({ store, clock, random });
-  const registry = new CalendarRegistry(store);
-  const native = new NativeCalendarProvider({
-    store,
-    clock,
-    random,
-    ...(defaultTimezone ? { defaultTimezone } : {}),
-  });
-  const providers = createProviderResolver({
-    native,
-    registry,
-    encryption: platform.encryption,
-    factories: platform.factories,
-  });
-  const calendars = new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
-  const shadow = new TableShadowCalendar({ store, registry, calendars, clock, defaultTimezone });
+  const { access, registry, calendars, shadow } = composeCalendars(platform);
   const lockTtlMs = (platform.lockTtlSeconds ?? DEFAULT_LOCK_TTL_SECONDS) * 1000;
   const bookingSteps = createBookingSteps({
     store,

@@ -1,11 +1,11 @@
-import type { McpDeps, McpHttpDeps } from '../mcp/deps.js';
+import { everySlice, type McpDeps, type McpHttpDeps } from '../mcp/deps.js';
 import { allToolsCatalogue } from '../mcp/tools/index.js';
 
 /**
  * An object graph built up front, made servable: every tool, loaded, running against the graph
  * itself. The embedded runtime and the tests serve MCP this way; the Lambda defers both (see
- * aws-http.ts). Kept apart from composeDeps so that the booking-step and sync functions, which
- * compose the same graph but serve no MCP, do not bundle the tools.
+ * aws-http.ts). Kept apart from composeDeps so that composing a graph (the AWS admin CLI) never
+ * loads the tools; every tool gets the whole graph, whatever slice it declares.
  *
  * @example
  * const runtime = withAllTools(composeDeps(platform));
@@ -15,7 +15,7 @@ export function withAllTools<Deps extends McpDeps>(deps: Deps): Deps & McpHttpDe
   return {
     ...deps,
     tools: allToolsCatalogue,
-    toolDeps: async () => deps,
+    toolDeps: everySlice(deps),
     tokenVerifier: deps.access,
   };
 }

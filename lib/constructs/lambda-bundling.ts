@@ -143,3 +143,13 @@ export function outputsLoadedAtStart(metafile: Metafile): string[] {
   visit(entry);
   return [...loaded];
 }
+
+/**
+ * The source files whose code a cold start loads: the inputs of {@link outputsLoadedAtStart}.
+ *
+ * @example
+ * inputsLoadedAtStart(metafile).some((input) => input.includes('node_modules/luxon/')); // false when luxon is deferred
+ */
+export function inputsLoadedAtStart(metafile: Metafile): string[] {
+  return outputsLoadedAtStart(metafile).flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
+}

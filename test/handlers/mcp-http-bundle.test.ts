@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { allToolsCatalogue } from '../../lambdas/mcp/tools/index.js';
 import { enabledTools } from '../../lambdas/mcp/toolsets.js';
 import {
+  inputsLoadedAtStart,
   LAMBDA_ENTRY_NAME,
   lambdaEsbuildOptions,
   outputsLoadedAtStart,
@@ -46,11 +47,6 @@ function servedBundle(): Promise<HttpTarget> {
     lambdaHandlerTarget(() => import(/* @vite-ignore */ pathToFileURL(entryFile).href)),
   );
   return served;
-}
-
-/** The source files whose code a cold start loads. */
-function inputsLoadedAtStart(metafile: Metafile): string[] {
-  return outputsLoadedAtStart(metafile).flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
 }
 
 describe('the bundled MCP handler', () => {

@@ -18,6 +18,7 @@ const echoTool = defineTool({
   input: z.object({ text: z.string() }),
   output: z.object({ text: z.string() }),
   annotations: PURE_COMPUTATION,
+  needs: 'time',
   run: (_deps, { text }) => ({ text }),
 });
 
@@ -28,6 +29,7 @@ const brokenTool = defineTool({
   input: z.object({}),
   output: z.object({}),
   annotations: PURE_COMPUTATION,
+  needs: 'time',
   run: () => {
     throw new Error(`connect ECONNREFUSED ${SECRET}`);
   },
@@ -101,6 +103,63 @@ describe('createMcpServer', () => {
       code: ErrorCode.InvalidParams,
       message: expect.stringContaining('Unknown tool "nope"'),
     });
+    await client.close();
+  });
+});
+
+describe('createMcpServer and the slices of the object graph', () => {
+  const calendarTool = defineTool({
+    name: 'count_calendars',
+    title: 'Count calendars',
+    description: 'Counts the calendars the caller may read.',
+    input: z.object({}),
+    output: z.object({ count: z.number() }),
+    annotations: PURE_COMPUTATION,
+    needs: 'calendar',
+    run: async (deps, _input, { principal }) => ({
+      count: (await deps.calendars.listCalendars(principal)).length,
+    }),
+  });
+
+  /** A loader that records which slices were asked for. */
+  function recordingDeps() {
+    const asked: string[] = [];
+    const deps: McpServerDeps = {
+      version: 'test',
+      logger: logger(),
+      tools: toolCatalogue({ test: [echoTool, calendarTool] }),
+      toolDeps: async (slice) => {
+        asked.push(slice);
+        return {
+          clock: { now: () => new Date(0) },
+          defaultTimezone: undefined,
+          calendars: { listCalendars: async () => [{ id: 'native/a' }, { id: 'native/b' }] },
+        } as unknown as McpDeps;
+      },
+    };
+    return { asked, deps };
+  }
+
+  it('asks the runtime only for the slice the called tool declares', async () => {
+    const { asked, deps } = recordingDeps();
+    const client = await connect(deps);
+
+    await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+    const counted = await client.callTool({ name: 'count_calendars', arguments: {} });
+
+    expect(counted.structuredContent).toEqual({ count: 2 });
+    expect(asked).toEqual(['time', 'calendar']);
+    await client.close();
+  });
+
+  it('builds no slice for a call whose input is refused', async () => {
+    const { asked, deps } = recordingDeps();
+    const client = await connect(deps);
+
+    const refused = await client.callTool({ name: 'echo', arguments: { text: 42 } });
+
+    expect(refused.isError).toBe(true);
+    expect(asked).toEqual([]);
     await client.close();
   });
 });

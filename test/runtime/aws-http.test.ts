@@ -53,12 +53,25 @@ describe('createAwsHttpDeps (the MCP function’s composition root)', () => {
   it('builds the tools’ object graph once, on demand, with the configured zone', async () => {
     const deps = createAwsHttpDeps(env, silent);
 
-    const [first, second] = await Promise.all([deps.toolDeps(), deps.toolDeps()]);
+    const [first, second] = await Promise.all([deps.toolDeps('calendar'), deps.toolDeps('booking')]);
 
     expect(first).toBe(second);
     expect(first.defaultTimezone).toBe('Europe/Paris');
     // The graph works on the same table: a calendar created through it is listed by it.
     const created = await first.calendars.createCalendar(LOCAL_OWNER, { name: 'Team' });
     expect((await first.calendars.listCalendars(LOCAL_OWNER)).map((c) => c.id)).toContain(created.id);
+  });
+
+  it('gives the time tools a clock and the zone without building the table-backed graph', async () => {
+    // A graph that cannot be built (LOCK_TTL_SECS out of range fails its composition) shows
+    // whether a call builds it: the time slice answers, the calendar slice does not.
+    const deps = createAwsHttpDeps({ ...env, LOCK_TTL_SECS: '1' }, silent);
+
+    const time = await deps.toolDeps('time');
+
+    expect(time.defaultTimezone).toBe('Europe/Paris');
+    expect(Math.abs(time.clock.now().getTime() - Date.now())).toBeLessThan(5_000);
+    expect(Object.keys(time).sort()).toEqual(['clock', 'defaultTimezone']);
+    await expect(deps.toolDeps('calendar')).rejects.toThrow(/LOCK_TTL_SECS/);
   });
 });

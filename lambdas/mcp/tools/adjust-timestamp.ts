@@ -28,5 +28,6 @@ export const adjustTimestampTool = defineTool({
     timezone: z.string(),
   }),
   annotations: PURE_COMPUTATION,
+  needs: 'time',
   run: (deps, input) => adjustTimestamp(deps, input),
 });

@@ -23,5 +23,6 @@ export const computeDurationTool = defineTool({
     direction: z.enum(['forward', 'backward']),
   }),
   annotations: PURE_COMPUTATION,
+  needs: 'time',
   run: (_deps, input) => computeDuration(input),
 });

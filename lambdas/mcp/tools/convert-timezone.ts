@@ -21,5 +21,6 @@ export const convertTimezoneTool = defineTool({
     dst_active: z.boolean(),
   }),
   annotations: PURE_COMPUTATION,
+  needs: 'time',
   run: (_deps, input) => convertTimezone(input),
 });

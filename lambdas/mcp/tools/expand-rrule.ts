@@ -79,6 +79,7 @@ export const expandRruleTool = defineTool({
   input: ExpandRruleInput,
   output: ExpandRruleOutput,
   annotations: PURE_COMPUTATION,
+  needs: 'time',
   run: async (_deps, input) => {
     const result = await inOwnTurn(() =>
       expandRrule({

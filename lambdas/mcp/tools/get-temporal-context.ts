@@ -29,5 +29,6 @@ export const getTemporalContextTool = defineTool({
     days_until_dst_transition: z.number().int().optional(),
   }),
   annotations: PURE_COMPUTATION,
+  needs: 'time',
   run: (deps, input) => getTemporalContext(deps, input),
 });

@@ -61,5 +61,6 @@ export const resolveDatetimeTool = defineTool({
   input: ResolveDatetimeInput,
   output: ResolveDatetimeOutput,
   annotations: PURE_COMPUTATION,
+  needs: 'time',
   run: (deps, input) => inOwnTurn(() => resolveDatetime(deps, input)),
 });

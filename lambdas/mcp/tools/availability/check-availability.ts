@@ -28,5 +28,6 @@ export const checkAvailabilityTool = defineTool({
     freshness: FreshnessOutput,
   }),
   annotations: AVAILABILITY_READ,
+  needs: 'availability',
   run: (deps, input, { principal }) => checkAvailability(deps, principal, input),
 });

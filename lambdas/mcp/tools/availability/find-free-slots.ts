@@ -41,5 +41,6 @@ export const findFreeSlotsTool = defineTool({
     freshness: FreshnessOutput,
   }),
   annotations: AVAILABILITY_READ,
+  needs: 'availability',
   run: (deps, input, { principal }) => findFreeSlots(deps, principal, input),
 });

@@ -40,5 +40,6 @@ export const getAvailabilityTool = defineTool({
     freshness: z.array(FreshnessOutput),
   }),
   annotations: AVAILABILITY_READ,
+  needs: 'availability',
   run: (deps, input, { principal }) => getAvailability(deps, principal, input),
 });

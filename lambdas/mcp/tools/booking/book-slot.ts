@@ -47,6 +47,7 @@ export const bookSlotTool = defineTool({
   // Per the reference: it creates an event (not read-only), never overwrites one (not destructive),
   // and a call without idempotency_key repeated with other parameters books again (not idempotent).
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  needs: 'booking',
   run: async (deps, input, { principal }) => {
     // The content firewall's checkEventContent plugs into BookingService (its `checkEventContent`
     // dependency, where the CONTENT FIREWALL HOOK comment is): it runs before anything is locked.

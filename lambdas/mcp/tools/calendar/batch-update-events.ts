@@ -45,6 +45,7 @@ export const batchUpdateEventsTool = defineTool({
     ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  needs: 'calendar',
   run: async (deps, { calendar_id, updates, return_event }, { principal, progress }) => {
     progress?.(`Applying ${updates.length} update(s) to ${calendar_id ?? 'the default calendar'}.`);
     const results = await deps.calendars.batchUpdate(

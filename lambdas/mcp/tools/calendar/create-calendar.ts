@@ -27,6 +27,7 @@ export const createCalendarTool = defineTool({
   }),
   output: z.object({ calendar_id: z.string(), calendar: z.record(z.string(), z.unknown()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  needs: 'calendar',
   run: async (deps, input, { principal }) => {
     // Stored as IANA spells it ("europe/berlin" → "Europe/Berlin"): other agents read it later.
     const timeZone = input.time_zone ? requireZone(input.time_zone, 'time_zone').name : undefined;

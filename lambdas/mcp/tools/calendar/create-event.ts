@@ -32,6 +32,7 @@ export const createEventTool = defineTool({
   }),
   output: EventReceiptOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  needs: 'calendar',
   run: async (deps, { calendar_id, return_event, ...fields }, { principal }) => {
     const event = await deps.calendars.createEvent(principal, calendar_id, toDomainPatch(fields));
     return eventReceipt(event, return_event);

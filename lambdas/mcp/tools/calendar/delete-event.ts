@@ -19,6 +19,7 @@ export const deleteEventTool = defineTool({
     scope: z.string(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  needs: 'calendar',
   run: async (deps, { calendar_id, event_id, scope, if_match }, { principal }) => {
     const deleted = await deps.calendars.deleteEvent(principal, {
       ...(calendar_id ? { calendar_id } : {}),

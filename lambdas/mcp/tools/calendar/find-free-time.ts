@@ -30,6 +30,7 @@ export const findFreeTimeTool = defineTool({
     end: z.string(),
   }),
   annotations: CALENDAR_READ,
+  needs: 'availability',
   run: (deps, input, { principal }) => {
     return findFreeTime(deps, principal, input);
   },

@@ -11,6 +11,7 @@ export const getEventTool = defineTool({
   input: z.object({ calendar_id: calendarIdInput.optional(), event_id: eventIdInput }),
   output: WrittenEventOutput,
   annotations: CALENDAR_READ,
+  needs: 'calendar',
   run: async (deps, input, { principal }) => {
     const event = await deps.calendars.getEvent(principal, input.calendar_id, input.event_id);
     return { event_id: event.id, event };

@@ -31,6 +31,7 @@ export const listCalendarsTool = defineTool({
   }),
   output: z.object({ calendars: z.array(CalendarEntryOutput), count: z.number().int() }),
   annotations: CALENDAR_READ,
+  needs: 'calendar',
   run: async (deps, input, { principal }) => {
     const calendars = await deps.calendars.listCalendars(principal, input.provider);
     return { calendars, count: calendars.length };

@@ -44,6 +44,7 @@ export const listEventsTool = defineTool({
     window: z.object({ start: z.string(), end: z.string() }),
   }),
   annotations: CALENDAR_READ,
+  needs: 'calendar',
   run: (deps, input, { principal }) => {
     return listEvents(deps.calendars, principal, input);
   },

@@ -45,6 +45,7 @@ export const manageAttendeesTool = defineTool({
     unchanged: z.array(z.string()),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  needs: 'calendar',
   run: async (deps, input, { principal }) => {
     const { event, ...change } = await deps.calendars.manageAttendees(principal, {
       ...(input.calendar_id ? { calendar_id: input.calendar_id } : {}),

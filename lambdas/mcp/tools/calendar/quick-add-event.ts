@@ -51,6 +51,7 @@ export const quickAddEventTool = defineTool({
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  needs: 'calendar',
   run: async (deps, input, { principal }) => {
     const calendar = await deps.calendars.calendarFor(principal, input.calendar_id, 'write');
     const zone = input.timezone ?? calendar.time_zone ?? deps.defaultTimezone;

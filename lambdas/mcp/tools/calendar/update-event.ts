@@ -35,6 +35,7 @@ export const updateEventTool = defineTool({
   }),
   output: EventReceiptOutput.extend({ changed: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  needs: 'calendar',
   run: async (deps, { calendar_id, event_id, scope, if_match, return_event, ...fields }, { principal }) => {
     const event = await deps.calendars.updateEvent(principal, {
       ...(calendar_id ? { calendar_id } : {}),

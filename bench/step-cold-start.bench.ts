@@ -1,0 +1,144 @@
+/**
+ * Cold start of each booking-step function and of the sync function against a minimal Lambda that
+ * validates its event with zod and reads one item of the same table
+ * (fixtures/minimal-table-lambda.ts), all bundled as deployed.
+ * Each sample is a fresh process that imports the bundle and answers one real event: the state
+ * the state machine would pass that step (made by the earlier steps, run in this process on the
+ * same table) or the schedule's `{}` — so the time includes what a step loads on first use.
+ * Samples alternate A B B A … so machine load hits both alike.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BOOKING_TASKS } from '../lambdas/booking/booking-definition.js';
+import { LOCAL_OWNER } from '../lambdas/core/access/rights.js';
+import type { BookingInput } from '../lambdas/core/booking/booking-schemas.js';
+import { STEP_ERROR } from '../lambdas/core/booking/step-errors.js';
+import type { BookingStepName } from '../lambdas/core/ports/index.js';
+import { BOOKING_STEPS_ENTRY } from '../lib/constructs/booking-workflow.js';
+import { SYNC_HANDLER_ENTRY } from '../lib/constructs/sync-schedule.js';
+import { startTestRuntime, type TestRuntime } from '../test/support/test-runtime.js';
+import { reportFigure, reportRatio } from './harness.js';
+import {
+  bundle,
+  describeTiming,
+  interleave,
+  kb,
+  LAMBDA_ENV,
+  PROBE,
+  type ProbeResult,
+  probe,
+  type Subject,
+  sample,
+  tableEnvironment,
+} from './lambda-probe.js';
+
+const RUNS = 9;
+const BASELINE_ENTRY = fileURLToPath(new URL('./fixtures/minimal-table-lambda.ts', import.meta.url));
+const HOUR_MS = 3_600_000;
+
+/** The state each step is invoked with, prepared by the steps before it (booking.asl.json's paths). */
+function stepEvents(runtime: TestRuntime, calendar: BookingInput['calendar']) {
+  const steps = runtime.bookingSteps;
+  let booked = 0;
+  // A fresh one-hour slot and key per sample, so that no sample meets another's hold.
+  const nextInput = (): BookingInput => {
+    booked += 1;
+    const start = Date.parse('2031-01-06T00:00:00Z') + booked * HOUR_MS;
+    return {
+      booking_id: `bench-${booked}-${Date.now()}`,
+      idempotency_key: `bench-key-${booked}-${Date.now()}`,
+      request_hash: 'bench',
+      principal: 'local-owner',
+      calendar,
+      start: new Date(start).toISOString(),
+      end: new Date(start + HOUR_MS).toISOString(),
+      summary: 'Cold start bench',
+    };
+  };
+  const locked = async () => {
+    const input = nextInput();
+    return { ...input, lock: await steps.lock(input) };
+  };
+  const events: Record<BookingStepName, () => Promise<unknown>> = {
+    lock: async () => nextInput(),
+    verify: locked,
+    write: locked,
+    release: async () => {
+      const state = await locked();
+      await steps.verify(state);
+      return { ...state, written: await steps.write(state) };
+    },
+    // The Catch path after Verify found the slot taken: drop the hold and the pending claim.
+    compensate: async () => ({
+      ...(await locked()),
+      failure: {
+        Error: STEP_ERROR.slotTaken,
+        Cause: JSON.stringify({ code: 'SLOT_TAKEN', message: 'The slot is taken.', details: {} }),
+      },
+    }),
+  };
+  return events;
+}
+
+export async function run(): Promise<void> {
+  const outDir = mkdtempSync(join(tmpdir(), 'meridian-step-cold-start-'));
+  const runtime = await startTestRuntime();
+  try {
+    const stepsBundle = await bundle('booking-steps', BOOKING_STEPS_ENTRY, outDir);
+    const syncBundle = await bundle('sync', SYNC_HANDLER_ENTRY, outDir);
+    const baseline = await bundle('minimal-table', BASELINE_ENTRY, outDir);
+    const probeFile = join(outDir, 'probe.mjs');
+    writeFileSync(probeFile, PROBE);
+    const env = { ...LAMBDA_ENV, ...tableEnvironment(runtime), POWERTOOLS_LOG_LEVEL: 'WARN' };
+    const created = await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Bench', time_zone: 'UTC' });
+    const events = stepEvents(runtime, await runtime.registry.requireCalendar(created.id));
+
+    let written = 0;
+    const invoke = async (subject: Subject, event: unknown): Promise<ProbeResult> => {
+      written += 1;
+      const eventFile = join(outDir, `event-${written}.json`);
+      writeFileSync(eventFile, JSON.stringify(event));
+      return probe(probeFile, eventFile, subject, env);
+    };
+    const measureAgainstBaseline = async (subject: Subject, event: () => Promise<unknown>) => {
+      const floor: Subject = { ...baseline, results: [] };
+      const measureOnce = async (s: Subject) => invoke(s, s === floor ? {} : await event());
+      // One untimed run each, so that both bundles are in the page cache before timing starts.
+      await measureOnce(subject);
+      await measureOnce(floor);
+      await interleave([subject, floor], RUNS, measureOnce);
+      const sinceStart = (s: Subject) => sample(s, (r) => r.sinceStartMs);
+      reportRatio(
+        `cold start of ${subject.name} to its first answer (since process start, median of ${RUNS})`,
+        { candidate: sinceStart(subject), baseline: sinceStart(floor) },
+        { kind: 'slowdown', value: 1.5 },
+      );
+      reportFigure(
+        `${subject.name} after Node bootstrap (medians)`,
+        `${describeTiming(subject)}; ${describeTiming(floor)}`,
+      );
+    };
+
+    for (const task of BOOKING_TASKS) {
+      const subject: Subject = {
+        ...stepsBundle,
+        name: `the ${task.state} step`,
+        exportName: task.handler,
+        results: [],
+      };
+      await measureAgainstBaseline(subject, events[task.step]);
+    }
+    await measureAgainstBaseline({ ...syncBundle, name: 'the sync function', results: [] }, async () => ({}));
+    reportFigure(
+      'bundle size (minified ESM, source maps apart): loaded at cold start / in all',
+      [stepsBundle, syncBundle, baseline]
+        .map((s) => `${s.name} ${kb(s.sizes.loadedAtStartBytes)} / ${kb(s.sizes.totalBytes)}`)
+        .join(', '),
+    );
+  } finally {
+    await runtime.close();
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
