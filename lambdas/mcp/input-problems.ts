@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { echo, excerpt } from '../core/input-limits.js';
 import { fieldHint } from './field-hints.js';
 import { schemaAt } from './schema-walk.js';
 import type { UnknownField } from './unknown-fields.js';
@@ -32,7 +33,11 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
 /** What is wrong, said plainly: zod's wording for a missing field or a wrong option repeats the hint. */
 function whatIsWrong(issue: z.core.$ZodIssue, raw: unknown): string {
   if (issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined) return 'required, missing';
-  if (issue.code === 'invalid_value') return `${JSON.stringify(valueAt(raw, issue.path))} is not allowed`;
+  if (issue.code === 'invalid_value') {
+    // Quoted and cut: a long wrong value never comes back in full (the fuzz test found one).
+    const given = valueAt(raw, issue.path);
+    return `${typeof given === 'string' ? echo(given) : excerpt(JSON.stringify(given) ?? String(given))} is not allowed`;
+  }
   return issue.message;
 }
 

@@ -52,6 +52,16 @@ describe('input robustness', () => {
       expect(textOf(result).length).toBeLessThan(1_000);
     });
 
+    it('names a wrong option without repeating a long value (found by the fuzz test)', async () => {
+      const wrong = 'é'.repeat(600);
+
+      const result = await call('list_calendars', { format: wrong });
+
+      expect(errorOf(result)).toMatchObject({ code: 'INVALID_INPUT' });
+      expect(textOf(result)).not.toContain(wrong.slice(0, 100));
+      expect(textOf(result)).toContain('(600 characters)');
+    });
+
     it('refuses a zone name longer than any IANA name by its length, before matching it', async () => {
       const result = await call('convert_timezone', {
         datetime: '2026-03-01T12:00:00Z',
