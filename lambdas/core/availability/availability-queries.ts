@@ -2,7 +2,6 @@ import type { Principal } from '../access/rights.js';
 import type { Interval } from '../calendar/busy-intervals.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import type { ShadowCalendar } from '../ports/index.js';
-import { clampedIso } from '../time/instants.js';
 import { parseWindow } from '../time/window.js';
 import { requireZone } from '../time/zones.js';
 import { type AvailabilityPrivacy, availabilityView } from './availability-view.js';
