@@ -5,6 +5,7 @@ import type { AvailabilityDeps } from '../core/availability/availability-queries
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
+import type { RulesService } from '../core/rules/rules-service.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
 import type { ToolCatalogue } from './tool-catalogue.js';
 import type { ToolsetSelection } from './toolsets.js';
@@ -14,7 +15,7 @@ import type { ToolsetSelection } from './toolsets.js';
  * (`ToolDefinition.needs`) and a runtime builds only that slice for its call: on Lambda a time
  * tool builds no table service and loads none of their code.
  */
-export type DepsSlice = 'time' | 'calendar' | 'availability' | 'booking';
+export type DepsSlice = 'time' | 'calendar' | 'availability' | 'booking' | 'rules';
 
 /** The time tools: a clock and the configured zone, nothing stored. */
 export type TimeSlice = TimeDeps;
@@ -43,19 +44,25 @@ export interface BookingSlice extends AvailabilitySlice {
   booking: BookingService;
 }
 
+/** Timesheet rules: projects, rules and pins in the table; events read through the calendars. */
+export interface RulesSlice extends CalendarSlice {
+  rules: RulesService;
+}
+
 /** Each slice by name: what `toolDeps(slice)` answers. */
 export interface SliceDeps {
   time: TimeSlice;
   calendar: CalendarSlice;
   availability: AvailabilitySlice;
   booking: BookingSlice;
+  rules: RulesSlice;
 }
 
 /** Builds (once) and answers the slice a call needs. */
 export type SliceLoader = <Slice extends DepsSlice>(slice: Slice) => Promise<SliceDeps[Slice]>;
 
 /** Every slice at once, built by a composition root in lambdas/runtime (embedded, tests, CLI). */
-export interface McpDeps extends BookingSlice {
+export interface McpDeps extends BookingSlice, RulesSlice {
   logger: Logger;
   version: string;
   /** API keys and grants: HTTP requests authenticate against it. */
@@ -66,7 +73,7 @@ export interface McpDeps extends BookingSlice {
  * A loader from one builder per slice; each builder should build once (see core/once.ts).
  *
  * @example
- * const toolDeps = sliceLoader({ time: async () => timeSlice, calendar: graph, availability: graph, booking: graph });
+ * const toolDeps = sliceLoader({ time: async () => timeSlice, calendar: graph, availability: graph, booking: graph, rules: graph });
  */
 export function sliceLoader(
   builders: { [Slice in DepsSlice]: () => Promise<SliceDeps[Slice]> },
@@ -83,7 +90,7 @@ export function sliceLoader(
  */
 export function everySlice(deps: McpDeps): SliceLoader {
   const all = async () => deps;
-  return sliceLoader({ time: all, calendar: all, availability: all, booking: all });
+  return sliceLoader({ time: all, calendar: all, availability: all, booking: all, rules: all });
 }
 
 /**

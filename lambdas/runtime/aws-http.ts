@@ -45,6 +45,12 @@ export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHt
     logger,
     tools: deferredAllToolsCatalogue,
     tokenVerifier: new AccessStore({ store, clock: systemClock, random: nodeRandom }),
-    toolDeps: sliceLoader({ time: async () => time, calendar: graph, availability: graph, booking: graph }),
+    toolDeps: sliceLoader({
+      time: async () => time,
+      calendar: graph,
+      availability: graph,
+      booking: graph,
+      rules: graph,
+    }),
   };
 }

@@ -13,6 +13,7 @@ import type {
   Logger,
   RandomSource,
 } from '../core/ports/index.js';
+import { RulesService } from '../core/rules/rules-service.js';
 import type { McpDeps } from '../mcp/deps.js';
 import { DEFAULT_LOCK_TTL_SECONDS } from './booking-config.js';
 import { type CalendarPlatform, composeCalendars } from './compose-calendars.js';
@@ -83,6 +84,7 @@ export function composeDeps(platform: Platform): McpDeps & {
     access,
     calendars,
     booking,
+    rules: new RulesService({ store, clock, random, calendars }),
     bookingSteps,
     registry,
     encryption: platform.encryption,
