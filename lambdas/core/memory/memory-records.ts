@@ -1,0 +1,59 @@
+/**
+ * The seam between a project's memory store and what reads it whole: search, grounding,
+ * suggestions, the context graph and snapshots. The store (memory-store.ts) implements both
+ * interfaces; the readers depend on these shapes only, so each can be built and tested alone.
+ */
+
+/** One piece of a project's memory as search and grounding see it: text with where it came from. */
+export interface MemoryItem {
+  /** Stable id, unique within the project (an entry id, or `file:<path>` for an initialised file). */
+  item_id: string;
+  project_id: string;
+  branch_id: string;
+  /** `entry`: written by update_memory; `file`: from initialize_context; `summary`: a context's summary. */
+  kind: 'entry' | 'file' | 'summary';
+  /** Already redacted of secrets. */
+  text: string;
+  /** The file's path inside the project, for `kind: 'file'`. */
+  path?: string;
+  /** Ontology category (development, bug_fix, feature, decision, …), assigned deterministically. */
+  category?: string;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
+/** Read access to a project's memory as a whole. */
+export interface MemoryReader {
+  /** Every item of the project, or of one branch, oldest first. */
+  items(projectId: string, options?: { branch_id?: string }): Promise<MemoryItem[]>;
+  /**
+   * Changes whenever anything in the project's memory changes (an opaque token). An index or
+   * cache keyed by it is stale when the token differs.
+   */
+  revision(projectId: string): Promise<string>;
+}
+
+/** One stored record of a project's memory, opaque to snapshots: its key and its JSON body. */
+export interface MemoryRecord {
+  key: string;
+  body: unknown;
+}
+
+/**
+ * A project's whole memory state, exported and replaced at once. Replacement is two-phase so a
+ * crash leaves the old state or the new one, never a mix: records are staged as a new generation
+ * that nothing reads, then one conditional write makes it current.
+ */
+export interface MemoryStateStore {
+  /** The current generation and every record in it. */
+  exportState(projectId: string): Promise<{ generation: string; records: MemoryRecord[] }>;
+  /** Writes `records` as a new generation, not yet current; answers its id. */
+  stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string>;
+  /**
+   * Makes `generation` current if the current one is still `expectedCurrent`; CONFLICT otherwise.
+   * The only write a reader can observe.
+   */
+  activateGeneration(projectId: string, generation: string, expectedCurrent: string): Promise<void>;
+  /** Deletes a generation that is not current (a failed restore's leftovers, an old state). */
+  discardGeneration(projectId: string, generation: string): Promise<void>;
+}
