@@ -10,19 +10,20 @@ import { vocabularyOf } from './description-vocabulary.js';
 import { parseQuery } from './parse-query.js';
 import { type Pin, PinStore } from './pin-store.js';
 import { printQuery } from './print-query.js';
-import { OTHER_PROJECTS, ProjectAccess, type ProjectRights } from './project-access.js';
+import { ProjectAccess } from './project-access.js';
 import { type Project, type ProjectFields, ProjectStore } from './project-store.js';
 import { RuleContext } from './rule-context.js';
 import { type EventWindow, readRuleEvents, ruleWindow, toRuleEvent } from './rule-events.js';
-import { type Explanation, explainEvent, type RuleOutcome } from './rule-explain.js';
+import { type Explanation, explainEvent } from './rule-explain.js';
 import { type DraftQuery, draftQuery } from './rule-from-description.js';
-import { type Preview, type ProjectMove, previewQuery } from './rule-preview.js';
+import { type Preview, previewQuery } from './rule-preview.js';
 import { decodeProposal, encodeProposal } from './rule-proposal.js';
 import { type Rule, RuleStore } from './rule-store.js';
 import { type RuleSuggestion, suggestRules } from './rule-suggestions.js';
 import { type RuleWithUsage, rulesWithUsage } from './rule-usage.js';
 import type { GroupBy } from './timesheet.js';
 import { buildTimesheet, type TimesheetReport } from './timesheet-report.js';
+import { hideMovesFrom, hideUnreadable, visibleSuggestions } from './unreadable-projects.js';
 
 export interface RulesServiceDeps {
   store: DocumentStore;
@@ -280,21 +281,7 @@ export class RulesService {
       this.load(principal, ruleWindow(this.deps.clock.now(), input), input.calendar_ids),
       this.access.rightsOf(principal),
     ]);
-    return suggestRules(context, events).flatMap((suggestion) =>
-      suggestion.project_id && !rights.allows(suggestion.project_id, 'read')
-        ? []
-        : [
-            suggestion.precision
-              ? {
-                  ...suggestion,
-                  precision: {
-                    ...suggestion.precision,
-                    top_project_id: rights.visible(suggestion.precision.top_project_id),
-                  },
-                }
-              : suggestion,
-          ],
-    );
+    return visibleSuggestions(suggestRules(context, events), context.rules, rights);
   }
 
   /**
@@ -369,39 +356,6 @@ export class RulesService {
     return project;
   }
 }
-
-/** Preview moves out of projects the principal may not read are shown as one "other" source. */
-function hideMovesFrom(preview: Preview, rights: ProjectRights): Preview {
-  if (!preview.change) return preview;
-  const merged = new Map<string | null, ProjectMove>();
-  for (const move of preview.change.moves) {
-    const from = move.from_project_id === null ? null : rights.visible(move.from_project_id);
-    const seen = merged.get(from);
-    merged.set(
-      from,
-      seen
-        ? { ...seen, events: seen.events + move.events, minutes: seen.minutes + move.minutes }
-        : { ...move, from_project_id: from },
-    );
-  }
-  return { ...preview, change: { ...preview.change, moves: [...merged.values()] } };
-}
-
-/** An explanation without the queries, ids or projects of rules and pins the principal may not read. */
-function hideUnreadable(explanation: Explanation, rights: ProjectRights): Explanation {
-  const hide = <T extends RuleOutcome>(outcome: T): T =>
-    rights.allows(outcome.project_id, 'read')
-      ? outcome
-      : { ...outcome, rule_id: HIDDEN, project_id: OTHER_PROJECTS, query: HIDDEN };
-  return {
-    ...explanation,
-    project_id: explanation.project_id === null ? null : rights.visible(explanation.project_id),
-    ...(explanation.winner ? { winner: hide(explanation.winner) } : {}),
-    others: explanation.others.map(hide),
-  };
-}
-
-const HIDDEN = '(hidden: no read access to its project)';
 
 function windowText(window: EventWindow): { start: string; end: string } {
   return { start: new Date(window.from).toISOString(), end: new Date(window.to).toISOString() };
