@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { outputFormat } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { ProjectOutput, rulesWrite } from './rules-schemas.js';
+import { ProjectOutput, RULES_STORE_READ } from './rules-schemas.js';
 
 export const listProjectsTool = defineTool({
   name: 'list_projects',
@@ -14,7 +14,7 @@ export const listProjectsTool = defineTool({
     format: outputFormat,
   }),
   output: z.object({ projects: z.array(ProjectOutput), count: z.number().int() }),
-  annotations: { ...rulesWrite({ idempotent: true }), readOnlyHint: true },
+  annotations: RULES_STORE_READ,
   needs: 'rules',
   run: async (deps, input, { principal }) => {
     const projects = await deps.rules.listProjects(principal, { includeArchived: input.include_archived });

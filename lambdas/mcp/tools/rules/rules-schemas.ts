@@ -14,6 +14,9 @@ export const RULES_READ: ToolAnnotations = {
   openWorldHint: true,
 };
 
+/** Reads of Meridian's own records only (projects): nothing changes, no provider is asked. */
+export const RULES_STORE_READ: ToolAnnotations = { ...RULES_READ, openWorldHint: false };
+
 /** Changes to Meridian's own records (projects, rules, pins): the providers are not touched. */
 export const rulesWrite = (hints: { idempotent: boolean; destructive?: boolean }): ToolAnnotations => ({
   readOnlyHint: false,
