@@ -115,6 +115,31 @@ describe('rules tools and per-project grants', () => {
       expect(alice.projects.map((p) => [p.name, p.access])).toEqual([['Acme', 'write']]);
       expect(bob.projects.map((p) => [p.name, p.access])).toEqual([['Bob side project', 'write']]);
     });
+    it('explains why its own rule lost without naming the unreadable winner', async () => {
+      const { projects } = await http.agents.bob.ok<{ projects: { project_id: string }[] }>(
+        'list_projects',
+        {},
+      );
+      const { rule } = await http.agents.bob.ok<{ rule: { rule_id: string } }>('create_rule', {
+        query: 'title:sync',
+        project_id: projects[0]!.project_id,
+        weight: 0,
+      });
+
+      const explained = await http.agents.bob.ok<{ others: { rule_id: string; lost_because: string }[] }>(
+        'explain_classification',
+        { calendar_id: http.calendarId, event_id: eventId },
+      );
+
+      expect(explained.others).toEqual([
+        expect.objectContaining({
+          rule_id: rule.rule_id,
+          lost_because: 'outranked by a pin or rule of a project you cannot read',
+        }),
+      ]);
+      expect(JSON.stringify(explained)).not.toContain(ruleId);
+      expect(JSON.stringify(explained)).not.toContain(acme);
+    });
   });
 
   describe('a key granted read, then write', () => {
