@@ -84,7 +84,7 @@ export function composeDeps(platform: Platform): McpDeps & {
     access,
     calendars,
     booking,
-    rules: new RulesService({ store, clock, random, calendars }),
+    rules: new RulesService({ store, clock, random, calendars, access }),
     bookingSteps,
     registry,
     encryption: platform.encryption,
