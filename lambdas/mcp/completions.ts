@@ -1,6 +1,5 @@
 import type { CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SliceLoader, ToolContext } from './deps.js';
-import { readableProjects } from './readable-projects.js';
 
 /** The spec caps one completion answer at 100 values. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -71,8 +70,7 @@ export async function completeArgument(
     );
   }
   if (PROJECT_ARGUMENT.test(argument.name)) {
-    const projects = await readableProjects(await loadDeps('rules'), context.principal);
-    const active = projects.filter((project) => !project.archived);
+    const active = await (await loadDeps('rules')).rules.listProjects(context.principal);
     const field = argument.name === 'project' ? 'name' : 'project_id';
     return completion(
       rankMatches(

@@ -5,7 +5,6 @@ import type { Project } from '../../core/rules/project-store.js';
 import { rulesSyntaxMarkdown } from '../../core/rules/syntax-docs.js';
 import type { RulesSlice } from '../deps.js';
 import { definePrompt } from '../prompt-registry.js';
-import { readableProjects } from '../readable-projects.js';
 
 const SYNTAX_URI = 'timesheet://docs/rules-syntax';
 const NAMES_SHOWN = 10;
@@ -20,7 +19,7 @@ function userText(text: string): GetPromptResult['messages'][number] {
  */
 async function projectNamed(deps: RulesSlice, principal: Principal, text: string): Promise<Project> {
   const wanted = text.trim().toLowerCase();
-  const active = (await readableProjects(deps, principal)).filter((project) => !project.archived);
+  const active = await deps.rules.listProjects(principal);
   const found = active.find((p) => p.project_id === text.trim() || p.name.toLowerCase() === wanted);
   if (found) return found;
   const names = active.slice(0, NAMES_SHOWN).map((p) => `"${p.name}"`);

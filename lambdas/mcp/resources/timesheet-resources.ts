@@ -3,7 +3,6 @@ import type { Project } from '../../core/rules/project-store.js';
 import type { Rule } from '../../core/rules/rule-store.js';
 import { rulesSyntaxMarkdown } from '../../core/rules/syntax-docs.js';
 import type { RulesSlice, ToolContext } from '../deps.js';
-import { readableProject, readableProjects } from '../readable-projects.js';
 import { defineResourceFamily } from '../resource-registry.js';
 
 const SCHEME = 'timesheet://';
@@ -12,6 +11,10 @@ const PROJECTS_URI = `${SCHEME}projects`;
 const RULES_URI = `${SCHEME}rules`;
 const PROJECT_PREFIX = `${PROJECTS_URI}/`;
 const JSON_TYPE = 'application/json';
+
+/** Every project the caller may read, archived ones too (flagged): a grant is what hides one. */
+const readableProjects = (deps: RulesSlice, context: ToolContext) =>
+  deps.rules.listProjects(context.principal, { includeArchived: true });
 
 const projectUri = (projectId: string) => `${PROJECT_PREFIX}${encodeURIComponent(projectId)}`;
 
@@ -55,7 +58,7 @@ function json(uri: string, body: unknown) {
 
 /** Saved rules whose project the caller may read, oldest first, each with its project's name. */
 async function readableRules(deps: RulesSlice, context: ToolContext, only?: Project) {
-  const projects = only ? [only] : await readableProjects(deps, context.principal);
+  const projects = only ? [only] : await readableProjects(deps, context);
   const names = new Map(projects.map((project) => [project.project_id, project.name]));
   const rules = await deps.rules.rules.list();
   return rules
@@ -83,7 +86,7 @@ export const timesheetResources = defineResourceFamily({
     },
   ],
   async list(deps, context) {
-    const projects = await readableProjects(deps, context.principal);
+    const projects = await readableProjects(deps, context);
     return [
       ...STATIC_RESOURCES,
       ...projects.map((project) => ({
@@ -98,13 +101,14 @@ export const timesheetResources = defineResourceFamily({
   async read(deps, uri, context) {
     if (uri === SYNTAX_URI) return [{ uri, mimeType: 'text/markdown', text: rulesSyntaxMarkdown() }];
     if (uri === PROJECTS_URI) {
-      const projects = await readableProjects(deps, context.principal);
+      const projects = await readableProjects(deps, context);
       return json(uri, { projects: projects.map(projectView) });
     }
     if (uri === RULES_URI) return json(uri, { rules: await readableRules(deps, context) });
     if (!uri.startsWith(PROJECT_PREFIX)) return undefined;
     const projectId = safeDecode(uri.slice(PROJECT_PREFIX.length));
-    const project = projectId && (await readableProject(deps, context.principal, projectId));
+    const projects = projectId ? await readableProjects(deps, context) : [];
+    const project = projects.find((candidate) => candidate.project_id === projectId);
     if (!project) return undefined;
     return json(uri, { project: projectView(project), rules: await readableRules(deps, context, project) });
   },
