@@ -231,6 +231,15 @@ describe('timesheet resources, prompts and completions over HTTP', () => {
       expect(completion.values).toEqual(['Acme website']);
     });
 
+    it("completes the project template's project_id with the ids the key may read", async () => {
+      const { completion } = await client.complete({
+        ref: { type: 'ref/resource', uri: 'timesheet://projects/{project_id}' },
+        argument: { name: 'project_id', value: 'prj_' },
+      });
+
+      expect(completion.values).toEqual([acme.project_id]);
+    });
+
     it('completes week with ISO weeks, the most recent first', async () => {
       const recent = await complete('weekly-timesheet', 'week', '');
       const typed = await complete('weekly-timesheet', 'week', '2026-W4');
