@@ -41,6 +41,20 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
   ['check_availability', { calendar_id: 'native/x', start: 1, end: T1 }, 'start'],
   ['get_availability', { start: T0, end: T1, privacy: 'secret' }, 'privacy'],
   ['book_slot', { calendar_id: 'native/x', start: {}, end: T1, summary: 'Call' }, 'start'],
+  ['list_projects', { include_archived: 'yes' }, 'include_archived'],
+  ['create_project', { name: 'Acme', color: 'blue' }, 'color'],
+  ['update_project', { project_id: 'prj_1', rounding: { minutes: 15, mode: 'down' } }, 'rounding.mode'],
+  ['create_rule', { query: 'domain:acme.com', project_id: 'prj_1', weight: 1.5 }, 'weight'],
+  ['create_classification_rule', { project_id: 'prj_1', conditions: [] }, 'conditions'],
+  ['update_rule', { rule_id: 'rul_1', if_version: 0 }, 'if_version'],
+  ['delete_rule', { rule_id: '' }, 'rule_id'],
+  ['list_rules', { format: 'xml' }, 'format'],
+  ['preview_rule', { query: 'title:x', limit: 501 }, 'limit'],
+  ['classify_event', { calendar_id: 'native/x', event_id: 'e1', project_id: 'prj_1', scope: 'all' }, 'scope'],
+  ['explain_classification', { calendar_id: 'native/x' }, 'event_id'],
+  ['get_timesheet', { start: T0, end: T1, group_by: 'month' }, 'group_by'],
+  ['get_rule_suggestions', { calendar_ids: [] }, 'calendar_ids'],
+  ['create_rule_from_description', { description: '' }, 'description'],
 ];
 
 /**

@@ -3,6 +3,7 @@ import type { Principal } from '../access/rights.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { DomainError } from '../errors.js';
 import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
+import { ShadowStore } from '../shadow/shadow-store.js';
 import { assembleQuery, type StructuredCondition } from './assemble-query.js';
 import { compileRule } from './classify.js';
 import { vocabularyOf } from './description-vocabulary.js';
@@ -56,8 +57,11 @@ export class RulesService {
   readonly rules: RuleStore;
   readonly pins: PinStore;
   readonly access: ProjectAccess;
+  /** Connected calendars' events, as the sync last stored them (see readRuleEvents). */
+  private readonly shadow: ShadowStore;
 
   constructor(private readonly deps: RulesServiceDeps) {
+    this.shadow = new ShadowStore(deps.store);
     this.projects = new ProjectStore(deps);
     this.rules = new RuleStore(deps);
     this.pins = new PinStore(deps);
@@ -334,7 +338,7 @@ export class RulesService {
   }
 
   private async load(principal: Principal, window: EventWindow, calendarIds?: readonly string[]) {
-    const read = await readRuleEvents(this.deps.calendars, principal, window, calendarIds);
+    const read = await readRuleEvents(this.deps.calendars, this.shadow, principal, window, calendarIds);
     const context = await RuleContext.load(
       this,
       read.calendars.map((c) => c.calendar_id),
