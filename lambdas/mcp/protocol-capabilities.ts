@@ -54,16 +54,19 @@ function offToolset(what: string, toolset: string): string {
 }
 
 /**
- * Runs a resource or prompt handler: a DomainError (a value the caller can fix) becomes -32602
- * with its code and message; anything else is logged and answered -32603 with nothing internal.
+ * Runs a resource or prompt handler: a DomainError becomes -32602 with its code and message (a
+ * value the caller can fix), or -32603 for STORAGE_ERROR (not the request's fault: its message
+ * says to retry); anything else is logged and answered -32603 with nothing internal.
  */
 async function answering<T>(deps: McpServerDeps, what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof McpError) throw error;
-    if (isDomainError(error))
-      throw new McpError(ErrorCode.InvalidParams, error.message, { code: error.code, ...error.details });
+    if (isDomainError(error)) {
+      const code = error.code === 'STORAGE_ERROR' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+      throw new McpError(code, error.message, { code: error.code, ...error.details });
+    }
     deps.logger.error(`${what} failed`, { error });
     throw new McpError(ErrorCode.InternalError, 'Internal error');
   }
