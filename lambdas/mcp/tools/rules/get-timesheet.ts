@@ -61,7 +61,10 @@ export const getTimesheetTool = defineTool({
     ]);
     const names = new Map(projects.map((p) => [p.project_id, p.name]));
     const labelOf = (key: string) => names.get(key) ?? SPECIAL_LABELS[key] ?? key;
-    return { ...report, groups: report.groups.map((g) => ({ key: g.key, label: labelOf(g.key), ...g })) };
+    return {
+      ...report,
+      groups: report.groups.map(({ key, ...minutes }) => ({ key, label: labelOf(key), ...minutes })),
+    };
   },
   renderText: (output, format) =>
     format === 'csv'
