@@ -164,4 +164,11 @@ describe('meridian projects / rules / timesheet', { timeout: 180_000 }, () => {
       stderr: expect.stringContaining('expected YYYY-Www'),
     });
   });
+
+  it('refuses --aws: projects, rules and timesheets run on the data dir', async () => {
+    await expect(cli('projects', 'list', '--aws')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('this command runs on the data dir'),
+    });
+  });
 });
