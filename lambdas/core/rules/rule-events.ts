@@ -3,7 +3,7 @@ import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { MAX_WINDOW_DAYS } from '../calendar/event-listing.js';
 import type { EventView } from '../calendar/event-view.js';
-import { mapWithConcurrency } from '../concurrency.js';
+import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { DomainError } from '../errors.js';
 import { eventsFromEntries } from '../shadow/shadow-busy.js';
 import { type ShadowStore, syncCovers } from '../shadow/shadow-store.js';
@@ -30,7 +30,6 @@ const DAY_MS = 86_400_000;
 /** Enough for 90 days of 50 busy calendars; past it a report asks for a narrower window. */
 export const MAX_RULE_EVENTS = 100_000;
 const PAGE = 2500;
-const CALENDAR_CONCURRENCY = 8;
 
 /**
  * The window a rules call reads: the given bounds, else the `defaultDays` up to now (rules look
@@ -64,7 +63,7 @@ export async function readRuleEvents(
     calendarIds && calendarIds.length > 0
       ? await Promise.all(calendarIds.map((id) => calendars.calendarFor(principal, id, 'read')))
       : await calendars.requireReadableCalendars(principal);
-  const perCalendar = await mapWithConcurrency(records, CALENDAR_CONCURRENCY, (record) =>
+  const perCalendar = await mapWithConcurrency(records, CALENDARS_READ_AT_ONCE, (record) =>
     readCalendar(calendars, shadow, record, window),
   );
   const events = perCalendar.flat();
