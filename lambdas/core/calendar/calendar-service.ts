@@ -13,6 +13,7 @@ import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import { type EventTimeInput, resolveEventTimes, type WithTimeInputs } from './event-time.js';
 import { type EventView, toEventView } from './event-view.js';
+import { providerOfCalendar } from './provider-of-calendar.js';
 
 /** Builds the provider for a connection (decrypting its secret); `native` for Meridian's own calendars. */
 export interface ProviderResolver {
@@ -200,14 +201,7 @@ export class CalendarService {
   }
 
   async providerFor(record: CalendarRecord): Promise<{ provider: CalendarProvider; ref: CalendarRef }> {
-    const provider = await this.deps.providers.forConnection(record.connection_id);
-    const ref: CalendarRef = {
-      native_id: record.native_id,
-      calendar_id: record.calendar_id,
-      ...(record.time_zone ? { time_zone: record.time_zone } : {}),
-      ...(record.owner_email ? { owner_email: record.owner_email } : {}),
-    };
-    return { provider, ref };
+    return providerOfCalendar(this.deps.providers, record);
   }
 
   /** The zone a time without offset is read in on this calendar. */
