@@ -98,6 +98,19 @@ describe('the bundled booking steps', () => {
       expect(matching(loaded, pattern)).toEqual([]);
   }, 60_000);
 
+  it('load for Compensate only its step: a slot found taken needs no calendar and no recurrence code', async () => {
+    const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps-compensate');
+
+    const loaded = loadedAfter(metafile, [/core\/booking\/booking-compensation\.ts$/]);
+
+    expect(matching(loaded, STEP_MODULE)).toEqual([expect.stringMatching(/booking-compensation\.ts$/)]);
+    for (const pattern of [
+      /lambdas\/core\/(calendar\/(series|native\/)|shadow\/)/,
+      /node_modules\/(rrule|ical\.js)\//,
+    ])
+      expect(matching(loaded, pattern)).toEqual([]);
+  }, 60_000);
+
   it('load for Verify its step and the providers and shadow, but nothing of the calendar tools', async () => {
     const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps-verify');
 
