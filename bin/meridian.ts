@@ -136,6 +136,10 @@ async function serve(): Promise<void> {
   const syncEvery = syncIntervalMs(process.env);
   const defaultToolsets = toolsetsFlag();
   const runtime = await createEmbeddedRuntime(settings);
+  // The tool listing (a JSON Schema per tool) is built once per process, and building it holds the
+  // event loop for tens of milliseconds: built here, before the port opens, no request — /health
+  // included — waits behind it.
+  await runtime.tools.listing();
   const server = await startHttpServer({
     host: settings.host,
     port: settings.port,

@@ -5,13 +5,8 @@ import { parseCallToolParams } from './call-tool-params.js';
 import type { McpServerDeps, ToolContext } from './deps.js';
 import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
 import { runToolCall } from './request-pipeline.js';
+import { serverInstructions } from './server-instructions.js';
 import { enabledTools } from './toolsets.js';
-
-const INSTRUCTIONS =
-  'Meridian gives you time you can trust. Call get_temporal_context first to learn the current time and ' +
-  'zone, then resolve_datetime to turn phrases like "next Tuesday at 2pm" into exact timestamps. ' +
-  'Every timestamp is RFC 3339 with an offset. Failures come back as isError results whose JSON names a ' +
-  'stable error code and says what to change.';
 
 /**
  * The one factory behind every transport (HTTP, Lambda, stdio): a low-level MCP `Server` whose
@@ -26,7 +21,10 @@ const INSTRUCTIONS =
 export function createMcpServer(deps: McpServerDeps, context: ToolContext): Server {
   const server = new Server(
     { name: 'meridian', title: 'Meridian', version: deps.version },
-    { capabilities: { tools: {}, ...PROTOCOL_CAPABILITIES }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, ...PROTOCOL_CAPABILITIES },
+      instructions: serverInstructions(context.toolsets),
+    },
   );
   // A tool outside the connection's toolsets is neither listed nor callable.
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createBookingSteps } from '../core/booking/booking-steps.js';
+import { bookingParts } from '../core/booking/booking-parts.js';
+import { guardStep, type StepWork } from '../core/booking/guard-step.js';
 import { once } from '../core/once.js';
-import type { BookingSteps, Logger } from '../core/ports/index.js';
+import type { BookingStepName, BookingSteps, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
 import { requireZone } from '../core/time/zones.js';
 import { configuredTimezone, requiredEnv } from './aws-environment.js';
@@ -11,12 +12,24 @@ import { DATA_KEY_ARN_ENV, TIMEZONE_ENV } from './environment-names.js';
 import { nodeRandom } from './node-random.js';
 
 /**
+ * Each step's module, imported on its first call: a step function runs one state, so its cold
+ * start loads that step's code and nothing of the others' (Verify's conflict search and
+ * recurrence expansion, Release's shadow writes).
+ */
+const STEP_MODULES: Readonly<Record<BookingStepName, () => Promise<StepWork>>> = {
+  lock: async () => (await import('../core/booking/lock-step.js')).lock,
+  verify: async () => (await import('../core/booking/verify-step.js')).verify,
+  write: async () => (await import('../core/booking/write-step.js')).write,
+  release: async () => (await import('../core/booking/release-step.js')).release,
+  compensate: async () => (await import('../core/booking/booking-compensation.js')).compensate,
+};
+
+/**
  * The booking steps as the step Lambdas run them (lambdas/handlers/booking-steps.ts). Every step
- * works on locks and idempotency records in the table, built at once. Calendars (providers and
- * their secrets) and the shadow calendar load on the first call that reaches them: Lock never
- * does, so its cold start loads only the table client and the step code; Verify, Write, Release
- * and Compensate load that part of the graph in their first invocation, as the MCP function loads
- * its tools. Configuration is checked at once, so a misconfigured step fails its cold start.
+ * works on locks and idempotency records in the table, built at once. A calendar's provider and
+ * the shadow calendar load on the first call that reaches them — only the registry, the
+ * providers and the shadow, never the calendar tools' service, grants or firewall: Lock never
+ * does. Configuration is checked at once, so a misconfigured step fails its cold start.
  *
  * @example
  * const steps = createAwsBookingSteps(process.env, logger);
@@ -28,14 +41,13 @@ export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): B
   requiredEnv(env, DATA_KEY_ARN_ENV);
   const store = awsTableStore(env);
   const graph = once(async () => {
-    const [{ awsPlatform }, { composeCalendars }] = await Promise.all([
+    const [{ awsPlatform }, { composeProviders }] = await Promise.all([
       import('./aws-platform.js'),
-      import('./compose-calendars.js'),
+      import('./compose-providers.js'),
     ]);
-    const { calendars, shadow } = composeCalendars(awsPlatform(env, logger, { store }));
-    return { calendars, shadow };
+    return composeProviders(awsPlatform(env, logger, { store }));
   });
-  return createBookingSteps({
+  const parts = bookingParts({
     store,
     clock: systemClock,
     random: nodeRandom,
@@ -51,4 +63,13 @@ export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): B
       freshness: async (calendarId) => (await graph()).shadow.freshness(calendarId),
     },
   });
+  const step = (name: BookingStepName) =>
+    guardStep(name, logger, async (input) => (await STEP_MODULES[name]())(parts, input));
+  return {
+    lock: step('lock'),
+    verify: step('verify'),
+    write: step('write'),
+    release: step('release'),
+    compensate: step('compensate'),
+  };
 }

@@ -16,7 +16,8 @@ import type {
 import { RulesService } from '../core/rules/rules-service.js';
 import type { McpDeps } from '../mcp/deps.js';
 import { DEFAULT_LOCK_TTL_SECONDS } from './booking-config.js';
-import { type CalendarPlatform, composeCalendars } from './compose-calendars.js';
+import { composeCalendars } from './compose-calendars.js';
+import type { CalendarPlatform } from './compose-providers.js';
 
 /** What differs between the runtimes; everything else is wired the same way by {@link composeDeps}. */
 export interface Platform extends CalendarPlatform {

@@ -5,39 +5,120 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOOKING_STEPS_ENTRY } from '../../lib/constructs/booking-workflow.js';
-import { inputsLoadedAtStart, lambdaEsbuildOptions } from '../../lib/constructs/lambda-bundling.js';
+import {
+  inputsLoadedAtStart,
+  lambdaEsbuildOptions,
+  outputsLoadedAtStart,
+} from '../../lib/constructs/lambda-bundling.js';
 import { SYNC_HANDLER_ENTRY } from '../../lib/constructs/sync-schedule.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'meridian-step-sync-bundles-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-async function loadedAtStart(entry: string, name: string): Promise<string[]> {
+async function bundleOf(entry: string, name: string): Promise<Metafile> {
   const { metafile } = await build({ ...lambdaEsbuildOptions(entry, join(outDir, name)), metafile: true });
-  return inputsLoadedAtStart(metafile);
+  return metafile;
+}
+
+async function loadedAtStart(entry: string, name: string): Promise<string[]> {
+  return inputsLoadedAtStart(await bundleOf(entry, name));
+}
+
+/**
+ * The source files a function has loaded once it ran code behind dynamic imports: the cold start's,
+ * and those of the chunks whose entry point matches each of `dynamicEntries` with what they import.
+ */
+function loadedAfter(metafile: Metafile, dynamicEntries: RegExp[]): string[] {
+  const loaded = new Set(outputsLoadedAtStart(metafile));
+  const visit = (file: string) => {
+    for (const imported of metafile.outputs[file]?.imports ?? []) {
+      if (imported.kind !== 'import-statement' || imported.external || loaded.has(imported.path)) continue;
+      loaded.add(imported.path);
+      visit(imported.path);
+    }
+  };
+  for (const pattern of dynamicEntries) {
+    const chunk = Object.entries(metafile.outputs).find(([, output]) =>
+      pattern.test(output.entryPoint ?? ''),
+    );
+    if (!chunk) throw new Error(`no chunk has an entry point matching ${pattern}`);
+    loaded.add(chunk[0]);
+    visit(chunk[0]);
+  }
+  return [...loaded].flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
 }
 
 const matching = (inputs: string[], pattern: RegExp) => inputs.filter((input) => pattern.test(input));
 
+/** What only the calendar tools need: a booking step never loads it. */
+const CALENDAR_TOOL_SIDE = [
+  /lambdas\/core\/(calendar\/calendar-service|access\/|firewall\/)/,
+  /lambdas\/core\/booking\/booking-service\.ts$/,
+  /lambdas\/mcp\//,
+  /lambdas\/runtime\/compose(-calendars)?\.ts$/,
+  /node_modules\/(@aws-sdk\/client-sfn|@modelcontextprotocol)\//,
+];
+const STEP_MODULE = /lambdas\/core\/booking\/(lock|verify|write|release)-step\.ts$|booking-compensation\.ts$/;
+const CALENDAR_GRAPH = [/lambdas\/runtime\/aws-platform\.ts$/, /lambdas\/runtime\/compose-providers\.ts$/];
+
 describe('the bundled booking steps', () => {
-  it('load the table and the step code at start, and calendars, providers and the shadow on first use', async () => {
+  it('load the table and the holds at start, and each step’s code, calendars and the shadow on first use', async () => {
     const loaded = await loadedAtStart(BOOKING_STEPS_ENTRY, 'steps');
 
-    expect(
-      matching(loaded, /lambdas\/core\/booking\/(slot-locks|idempotency|booking-steps)\.ts$/),
-    ).toHaveLength(3);
+    expect(matching(loaded, /lambdas\/core\/booking\/(slot-locks|idempotency|guard-step)\.ts$/)).toHaveLength(
+      3,
+    );
     expect(matching(loaded, /lambdas\/adapters\/dynamodb\/dynamodb-document-store\.ts$/)).toHaveLength(1);
     const deferred = [
-      /lambdas\/core\/(calendar\/(calendar-service|native\/)|shadow\/|access\/|firewall\/)/,
+      STEP_MODULE,
+      /lambdas\/core\/booking\/(booking-steps|slot-conflicts|record-in-shadow)\.ts$/,
+      /lambdas\/core\/(calendar\/(calendar-service|native\/|series)|shadow\/|access\/|firewall\/)/,
       /lambdas\/core\/booking\/booking-service\.ts$/,
       /lambdas\/mcp\//,
       /lambdas\/adapters\/(google|caldav|encryption|workflow)\//,
       /lambdas\/runtime\/(compose|provider-)/,
-      /node_modules\/(tsdav|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms)|@modelcontextprotocol)\//,
+      /node_modules\/(rrule|ical\.js|tsdav|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms)|@modelcontextprotocol)\//,
     ];
     for (const pattern of deferred) expect(matching(loaded, pattern)).toEqual([]);
+  }, 60_000);
+
+  it('load for Lock only its step: no other step, no calendar, no recurrence code', async () => {
+    const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps-lock');
+
+    const loaded = loadedAfter(metafile, [/core\/booking\/lock-step\.ts$/]);
+
+    expect(matching(loaded, STEP_MODULE)).toEqual([expect.stringMatching(/lock-step\.ts$/)]);
+    for (const pattern of [
+      /lambdas\/core\/(calendar\/(series|native\/)|shadow\/)/,
+      /node_modules\/(rrule|ical\.js)\//,
+    ])
+      expect(matching(loaded, pattern)).toEqual([]);
+  }, 60_000);
+
+  it('load for Compensate only its step: a slot found taken needs no calendar and no recurrence code', async () => {
+    const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps-compensate');
+
+    const loaded = loadedAfter(metafile, [/core\/booking\/booking-compensation\.ts$/]);
+
+    expect(matching(loaded, STEP_MODULE)).toEqual([expect.stringMatching(/booking-compensation\.ts$/)]);
+    for (const pattern of [
+      /lambdas\/core\/(calendar\/(series|native\/)|shadow\/)/,
+      /node_modules\/(rrule|ical\.js)\//,
+    ])
+      expect(matching(loaded, pattern)).toEqual([]);
+  }, 60_000);
+
+  it('load for Verify its step and the providers and shadow, but nothing of the calendar tools', async () => {
+    const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps-verify');
+
+    const loaded = loadedAfter(metafile, [/core\/booking\/verify-step\.ts$/, ...CALENDAR_GRAPH]);
+
+    expect(matching(loaded, STEP_MODULE)).toEqual([expect.stringMatching(/verify-step\.ts$/)]);
+    expect(matching(loaded, /lambdas\/core\/shadow\/table-shadow-calendar\.ts$/)).toHaveLength(1);
+    for (const pattern of CALENDAR_TOOL_SIDE) expect(matching(loaded, pattern)).toEqual([]);
   }, 60_000);
 });
 

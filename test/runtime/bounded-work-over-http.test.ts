@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridian, startServe } from '../support/cli.js';
+import { probeHealthDuring } from '../support/health-prober.js';
 import { connectHttpClient, errorOf } from '../support/mcp-client.js';
 
 /**
@@ -95,7 +96,7 @@ const WORST_CASES: Array<{ name: string; arguments: Record<string, unknown> }> =
   },
 ];
 
-/** Milliseconds from sending GET /health to its complete answer. */
+/** Milliseconds from sending GET /health to its complete answer, from this process. */
 async function healthLatency(mcpUrl: string): Promise<number> {
   const started = performance.now();
   const response = await fetch(new URL('/health', mcpUrl));
@@ -104,25 +105,21 @@ async function healthLatency(mcpUrl: string): Promise<number> {
   return performance.now() - started;
 }
 
-/** Fires `calls` at once and probes /health every 20 ms until they all finish. */
+/** Fires `calls` at once while another process probes /health every 20 ms until they all finish. */
 async function underLoad(mcpUrl: string, clients: Client[], calls: typeof WORST_CASES) {
   const started = performance.now();
-  let settled = false;
-  const all = Promise.all(
-    calls.map(async (call, i) => {
-      const result = (await clients[i]!.callTool(call)) as CallToolResult;
-      return { ms: performance.now() - started, code: result.isError ? errorOf(result).code : 'ok' };
-    }),
-  ).finally(() => {
-    settled = true;
-  });
-  const probes: number[] = [];
-  while (!settled || probes.length === 0) {
-    probes.push(await healthLatency(mcpUrl));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { probes, outcomes: await all };
+  const { latencies, result } = await probeHealthDuring(mcpUrl, () =>
+    Promise.all(
+      calls.map(async (call, i) => {
+        const result = (await clients[i]!.callTool(call)) as CallToolResult;
+        return { ms: performance.now() - started, code: result.isError ? errorOf(result).code : 'ok' };
+      }),
+    ),
+  );
+  return { probes: latencies, outcomes: result };
 }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const ms = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
 
@@ -150,6 +147,8 @@ describe('bounded work per call, over HTTP (meridian serve)', { timeout: 120_000
 
   it('keeps /health answering while ten worst-case time and recurrence calls run at once', async () => {
     const idle = await healthLatency(server.url);
+    // Also warms what a process compiles on first use (the parsers, zod's validators), so that the
+    // worst-case round measures bounded work, not a cold start.
     const trivial = await underLoad(
       server.url,
       clients,
@@ -158,8 +157,9 @@ describe('bounded work per call, over HTTP (meridian serve)', { timeout: 120_000
     const worst = await underLoad(server.url, clients, WORST_CASES);
     console.info(
       `/health idle ${idle.toFixed(0)} ms; during ten trivial calls ${ms(trivial.probes)} ms ` +
-        `(calls done by ${ms(trivial.outcomes.map((o) => o.ms))} ms); during ten worst-case calls ` +
-        `${ms(worst.probes)} ms (calls done by ${ms(worst.outcomes.map((o) => o.ms))} ms)`,
+        `(median ${median(trivial.probes).toFixed(0)}; calls done by ${ms(trivial.outcomes.map((o) => o.ms))} ms); ` +
+        `during ten worst-case calls ${ms(worst.probes)} ms (median ${median(worst.probes).toFixed(0)}; ` +
+        `calls done by ${ms(worst.outcomes.map((o) => o.ms))} ms)`,
     );
 
     expect(worst.outcomes.map((o) => o.code)).toEqual([
@@ -174,11 +174,14 @@ describe('bounded work per call, over HTTP (meridian serve)', { timeout: 120_000
       'WORK_LIMIT_EXCEEDED',
       'INVALID_RRULE',
     ]);
-    // The target is 200 ms, met on a quiet machine. Every MCP request has a fixed cost (a server
-    // per request), so on a loaded one ten trivial calls alone delay /health by up to ~350 ms, and
-    // each worst-case call adds at most one bounded job (~100 ms; see computation-turns.ts). The
-    // bound asserted is the one that separates bounded from unbounded work on any machine: before
-    // the work budget, one of these calls held /health for 7.4 s.
+    // The target is 200 ms. A probe that arrives while a call's bounded job runs waits for it
+    // (~100 ms of CPU, see computation-turns.ts) — several times that in wall time when other
+    // processes share the cores, as they do on a 2-core CI machine. Measured there (load average
+    // 8–16), the median probe took 49–168 ms and the slowest up to 650 ms. So the typical probe is
+    // held to 250 ms (the target with room for a busier machine), and every probe to the bound that
+    // still separates bounded from unbounded work: before the work budget, one call held /health
+    // for 7.4 s.
+    expect(median(worst.probes)).toBeLessThan(250);
     expect(Math.max(...worst.probes)).toBeLessThan(1000);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
-import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
+import { type Clock, ConditionFailedError, type DocumentStore, type RandomSource } from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { hashSecret, newKeyMaterial, parseToken, secretMatches } from './api-key-token.js';
@@ -151,6 +151,45 @@ export class AccessStore implements TokenVerifier {
       consistent: true,
     });
     return items.map(grantFromItem);
+  }
+
+  /**
+   * Removes the key's grants on resources of `kind`, granted before `grantedBefore`, that
+   * `isGone` says no longer exist: what a crash between a grant and the record it grants leaves
+   * (create_calendar writes the grant first). Each delete holds only if the grant is still the one
+   * read, so a grant set again meanwhile stays. Answers the ids whose grants were removed.
+   *
+   * @example
+   * await access.removeOrphanGrants(keyId, 'calendar', tenMinutesAgo, async (id) => !(await registry.findCalendar(id)));
+   */
+  async removeOrphanGrants(
+    keyId: string,
+    kind: ResourceKind,
+    grantedBefore: Date,
+    isGone: (resourceId: string) => Promise<boolean>,
+  ): Promise<string[]> {
+    const items = await queryAll(this.deps.store, {
+      partition: keyPk(keyId),
+      beginsWith: GRANT_PREFIX,
+      consistent: true,
+    });
+    const removed: string[] = [];
+    for (const item of items) {
+      const { resource } = grantFromItem(item);
+      const grantedAt = item.granted_at;
+      if (resource.kind !== kind || typeof grantedAt !== 'string') continue;
+      if (Date.parse(grantedAt) >= grantedBefore.getTime() || !(await isGone(resource.id))) continue;
+      try {
+        await this.deps.store.delete(
+          { pk: keyPk(keyId), sk: grantSortKey(resource) },
+          { condition: { op: 'eq', attribute: 'granted_at', value: grantedAt } },
+        );
+        removed.push(resource.id);
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+    }
+    return removed;
   }
 
   /** The key's right on each resource of one kind that it has a grant on, by resource id. */

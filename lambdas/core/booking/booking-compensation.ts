@@ -1,6 +1,7 @@
 import { isDomainError } from '../errors.js';
-import { type BookingParts, recordInShadow } from './booking-parts.js';
+import type { BookingParts } from './booking-parts.js';
 import { type CompensateOutput, CompensateState } from './booking-schemas.js';
+import { recordInShadow } from './record-in-shadow.js';
 import { decodeFailure } from './step-errors.js';
 
 /**

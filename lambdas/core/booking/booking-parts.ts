@@ -1,6 +1,4 @@
-import { DateTime } from 'luxon';
 import type { CalendarRecord } from '../calendar/calendar-registry.js';
-import { eventFromDraft } from '../calendar/event-from-draft.js';
 import type {
   CalendarProvider,
   CalendarRef,
@@ -10,8 +8,7 @@ import type {
   RandomSource,
   ShadowCalendar,
 } from '../ports/index.js';
-import { formatInstant } from '../time/instants.js';
-import type { BookingInput, BookingResult } from './booking-schemas.js';
+import type { BookingInput } from './booking-schemas.js';
 import { IdempotencyRecords } from './idempotency.js';
 import { SlotLocks } from './slot-locks.js';
 
@@ -71,39 +68,4 @@ export function slotOf(input: Pick<BookingInput, 'start' | 'end'>): { start_ms: 
 /** The zone a calendar's times are shown in. */
 export function zoneOf(calendar: CalendarRecord, defaultTimezone: string | undefined): string {
   return calendar.time_zone ?? defaultTimezone ?? 'UTC';
-}
-
-/**
- * Records a booking in the shadow calendar as the confirmed, busy event it is, so the shadow shows
- * it before the next sync replaces it with the provider's copy. Idempotent (a replayed step
- * records again). The etag is empty: only the provider's copy has a version.
- */
-export async function recordInShadow(
-  shadow: ShadowCalendar,
-  calendarId: string,
-  booking: Pick<BookingResult, 'event_id' | 'summary' | 'start' | 'end'>,
-): Promise<void> {
-  const draft = {
-    summary: booking.summary,
-    start: { date_time: booking.start },
-    end: { date_time: booking.end },
-  };
-  await shadow.recordBooking(
-    calendarId,
-    eventFromDraft(draft, { id: booking.event_id, calendar_id: calendarId, etag: '' }),
-  );
-}
-
-/** The booking a caller gets back, times in the calendar's zone. */
-export function bookingResultOf(input: BookingInput, eventId: string, zone: string): BookingResult {
-  const { start_ms, end_ms } = slotOf(input);
-  return {
-    booking_id: input.booking_id,
-    event_id: eventId,
-    calendar_id: input.calendar.calendar_id,
-    summary: input.summary,
-    start: formatInstant(DateTime.fromMillis(start_ms, { zone })),
-    end: formatInstant(DateTime.fromMillis(end_ms, { zone })),
-    idempotent_replay: false,
-  };
 }

@@ -60,6 +60,20 @@ export class BookingStepError extends Error {
   }
 }
 
+/**
+ * LOCK_CONTENDED for a hold that expired or was taken over before the step ran (Verify, Write):
+ * nothing was booked, and `details` may name an event Write created, for compensation to remove.
+ */
+export function holdLost(details: Record<string, unknown> = {}): BookingStepError {
+  return new BookingStepError(STEP_ERROR.lockContended, {
+    code: 'LOCK_CONTENDED',
+    message:
+      'The booking took longer than its lock allows (LOCK_TTL_SECS), so it was abandoned; nothing was booked. ' +
+      'Retry: the slot is checked again.',
+    details: { retry_after_seconds: 1, ...details },
+  });
+}
+
 const NAME_BY_CODE: Partial<Record<ErrorCode, StepErrorName>> = {
   SLOT_TAKEN: STEP_ERROR.slotTaken,
   LOCK_CONTENDED: STEP_ERROR.lockContended,

@@ -13,6 +13,8 @@ import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import { type EventTimeInput, resolveEventTimes, type WithTimeInputs } from './event-time.js';
 import { type EventView, toEventView } from './event-view.js';
+import { removeOrphanCalendarGrants } from './orphan-grants.js';
+import { providerOfCalendar } from './provider-of-calendar.js';
 
 /** Builds the provider for a connection (decrypting its secret); `native` for Meridian's own calendars. */
 export interface ProviderResolver {
@@ -127,6 +129,9 @@ export class CalendarService {
       this.deps.registry.listConnections(),
     ]);
     const kinds = new Map(connections.map((c) => [c.connection_id, c.connection_kind]));
+    const listed = new Set(records.map((record) => record.calendar_id));
+    if (principal.kind === 'api-key' && [...(grants?.keys() ?? [])].some((id) => !listed.has(id)))
+      await removeOrphanCalendarGrants(this.deps, principal.keyId);
     return records
       .filter((record) => provider === undefined || record.provider === provider)
       .flatMap((record) => {
@@ -200,14 +205,7 @@ export class CalendarService {
   }
 
   async providerFor(record: CalendarRecord): Promise<{ provider: CalendarProvider; ref: CalendarRef }> {
-    const provider = await this.deps.providers.forConnection(record.connection_id);
-    const ref: CalendarRef = {
-      native_id: record.native_id,
-      calendar_id: record.calendar_id,
-      ...(record.time_zone ? { time_zone: record.time_zone } : {}),
-      ...(record.owner_email ? { owner_email: record.owner_email } : {}),
-    };
-    return { provider, ref };
+    return providerOfCalendar(this.deps.providers, record);
   }
 
   /** The zone a time without offset is read in on this calendar. */
@@ -396,10 +394,12 @@ export class CalendarService {
         ? `native/${created.native_id}`
         : `${providerKind}/${connectionId}/${created.native_id}`;
     // The grant first: until the calendar record exists it grants nothing anyone can see, so a
-    // crash between the two writes leaves no calendar that its creator cannot reach.
+    // crash between the two writes leaves no calendar that its creator cannot reach. What it
+    // leaves instead, a grant on nothing, is withdrawn here when the record write fails, and by
+    // the key's next listing after a crash (removeOrphanCalendarGrants).
     if (principal.kind === 'api-key')
       await this.deps.access.setGrant(principal.keyId, calendarResource(calendarId), 'write');
-    await this.deps.registry.putCalendar({
+    await this.putNewCalendar(principal, {
       calendar_id: calendarId,
       provider: providerKind,
       connection_id: connectionId,
@@ -416,5 +416,20 @@ export class CalendarService {
     const entry = (await this.listCalendars(principal)).find((c) => c.id === calendarId);
     if (!entry) throw new Error(`calendar ${calendarId} vanished after creation`);
     return entry;
+  }
+
+  /** Writes a new calendar's record; if that fails, withdraws the creator's grant on it. */
+  private async putNewCalendar(principal: Principal, record: CalendarRecord): Promise<void> {
+    try {
+      await this.deps.registry.putCalendar(record);
+    } catch (error) {
+      if (principal.kind === 'api-key') {
+        await this.deps.access
+          .setGrant(principal.keyId, calendarResource(record.calendar_id), 'none')
+          // The record write's failure is the one to report; a grant left here is swept later.
+          .catch(() => undefined);
+      }
+      throw error;
+    }
   }
 }

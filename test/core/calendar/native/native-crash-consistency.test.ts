@@ -6,12 +6,14 @@ import { CalendarService } from '../../../../lambdas/core/calendar/calendar-serv
 import type { CalendarEvent, EditScope, EventDraft } from '../../../../lambdas/core/calendar/event.js';
 import { NativeCalendarProvider } from '../../../../lambdas/core/calendar/native/native-calendar-provider.js';
 import { PENDING_GRACE_MS } from '../../../../lambdas/core/calendar/native/native-pending.js';
+import { ORPHAN_GRANT_GRACE_MS } from '../../../../lambdas/core/calendar/orphan-grants.js';
 import type {
   CalendarRef,
   Clock,
   DocumentStore,
   RandomSource,
 } from '../../../../lambdas/core/ports/index.js';
+import { PK_PREFIX } from '../../../../lambdas/core/storage/key-prefixes.js';
 import { queryAll } from '../../../../lambdas/core/storage/query-all.js';
 import { nodeRandom } from '../../../../lambdas/runtime/node-random.js';
 import { crashingStore } from '../../../support/crashing-store.js';
@@ -211,5 +213,75 @@ describe('creating a calendar interrupted by a crash', () => {
       ).toEqual(owners.length > ownerBefore ? [true] : []);
       if (!failed) expect(mine).toHaveLength(1);
     }
+  });
+
+  /** The key's grants on calendars that do not exist: what a crash may leave behind. */
+  async function grantsOnNothing(keyId: string): Promise<string[]> {
+    const existing = new Set((await runtime.registry.listCalendars()).map((c) => c.calendar_id));
+    return (await runtime.access.grantsOf(keyId))
+      .map((grant) => grant.resource.id)
+      .filter((id) => !existing.has(id));
+  }
+
+  /** The calendar service as it runs later, when what a crash left has passed its grace period. */
+  const later = (ms: number) =>
+    new CalendarService({
+      ...runtime.calendars.deps,
+      clock: { now: () => new Date(runtime.clock.now().getTime() + ms) },
+    });
+
+  it('leaves no grant on a calendar that was never written once the key lists its calendars', async () => {
+    let orphans = 0;
+    for (let budget = 0; budget < 4; budget += 1) {
+      const { keyId } = await runtime.newKey(`orphan-${budget}`);
+      const principal = { kind: 'api-key', keyId, label: `orphan-${budget}` } as const;
+      const store = crashingStore(runtime.store, budget);
+      const service = new CalendarService({
+        ...runtime.calendars.deps,
+        registry: new CalendarRegistry(store),
+        access: new AccessStore({ store, clock: runtime.clock, random: runtime.random }),
+      });
+      await service.createCalendar(principal, { name: `orphan ${budget}` }).catch(() => undefined);
+      const left = await grantsOnNothing(keyId);
+      orphans += left.length;
+
+      // Within the grace period the grant may belong to a creation still under way: it stays.
+      await later(ORPHAN_GRANT_GRACE_MS - 60_000).listCalendars(principal);
+      expect(await grantsOnNothing(keyId), `crash after ${budget} writes, in grace`).toEqual(left);
+      const mine = await later(ORPHAN_GRANT_GRACE_MS + 60_000).listCalendars(principal);
+
+      expect(await grantsOnNothing(keyId), `crash after ${budget} writes`).toEqual([]);
+      expect((await runtime.access.grantsOf(keyId)).map((g) => g.resource.id)).toEqual(mine.map((c) => c.id));
+    }
+    // The crash between the grant and the record happened, and left the grant the sweep removed.
+    expect(orphans).toBeGreaterThan(0);
+  });
+
+  it('withdraws the creator’s grant at once when the calendar record cannot be written', async () => {
+    const { keyId } = await runtime.newKey('record-refused');
+    const principal = { kind: 'api-key', keyId, label: 'record-refused' } as const;
+    // The store refuses the calendar record only, as a throttled or failing write would.
+    const refusing: DocumentStore = {
+      ...runtime.store,
+      get: (key, options) => runtime.store.get(key, options),
+      query: (options) => runtime.store.query(options),
+      batchGet: (keys) => runtime.store.batchGet(keys),
+      batchPut: (items) => runtime.store.batchPut(items),
+      delete: (key, options) => runtime.store.delete(key, options),
+      put: async (item, options) => {
+        if (item.pk.startsWith(PK_PREFIX.calendar)) throw new Error('ProvisionedThroughputExceededException');
+        return runtime.store.put(item, options);
+      },
+    };
+    const service = new CalendarService({
+      ...runtime.calendars.deps,
+      registry: new CalendarRegistry(refusing),
+      access: new AccessStore({ store: refusing, clock: runtime.clock, random: runtime.random }),
+    });
+
+    const created = service.createCalendar(principal, { name: 'refused' });
+
+    await expect(created).rejects.toThrow('ProvisionedThroughputExceededException');
+    expect(await runtime.access.grantsOf(keyId)).toEqual([]);
   });
 });

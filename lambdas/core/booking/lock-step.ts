@@ -1,0 +1,22 @@
+import type { BookingParts } from './booking-parts.js';
+import { slotOf, zoneOf } from './booking-parts.js';
+import { BookingInput, LockOutput } from './booking-schemas.js';
+
+/**
+ * The Lock state: claims the idempotency key, then takes a hold on the slot — or finds the
+ * booking already made. Reaches only the table (holds and idempotency records), never a provider.
+ */
+export async function lock({ deps, locks, idempotency }: BookingParts, raw: unknown): Promise<LockOutput> {
+  const input = BookingInput.parse(raw);
+  const claim = await idempotency.claim(input);
+  if (claim.kind === 'replay') {
+    return LockOutput.parse({
+      outcome: 'replay',
+      booking: { ...claim.booking, idempotent_replay: true },
+      ...(claim.hold ? { hold: claim.hold } : {}),
+    });
+  }
+  const zone = zoneOf(input.calendar, deps.defaultTimezone);
+  const hold = await locks.acquire(input.calendar.calendar_id, input.booking_id, slotOf(input), zone);
+  return LockOutput.parse({ outcome: 'acquired', hold });
+}
