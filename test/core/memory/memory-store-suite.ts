@@ -86,7 +86,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
           recordItemKey(projectId, generation, entryRecord(branchId, entry.entry_id)),
         );
         expect(raw?.content).toBeUndefined();
-        const ref = (raw?.blobs as { content: { key: string; sha256: string } }).content;
+        const ref = (raw!.blobs as { content: { key: string; sha256: string } }).content;
         expect(await runtime.memoryBlobs.head(ref.key)).toMatchObject({ sha256: ref.sha256 });
         const view = await runtime.memory.memory.branchView(projectId, branchId);
         expect(view.entries[0]?.content).toBe(big);
