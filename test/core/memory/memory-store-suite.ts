@@ -219,6 +219,25 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
         expect(entry?.body).not.toHaveProperty('blobs');
       });
 
+      it('lets a process that last wrote before a restore write into the restored generation', async () => {
+        const warm = anotherProcess();
+        await append('Before the restore.', warm);
+        const exported = await runtime.memory.memory.exportState(projectId);
+        const staged = await runtime.memory.memory.stageGeneration(projectId, exported.records);
+        await runtime.memory.memory.activateGeneration(projectId, staged, exported.generation);
+        now += 1000;
+
+        await append('After the restore.', warm);
+
+        const items = await runtime.memory.memory.items(projectId);
+        expect(items.map((i) => i.text)).toEqual(['Before the restore.', 'After the restore.']);
+        const stray = await runtime.store.query({
+          partition: memoryPartition(projectId),
+          beginsWith: `${generationPrefix(exported.generation)}${entryRecord(branchId, '')}`,
+        });
+        expect(stray.items).toHaveLength(1); // only the entry written before the restore
+      });
+
       it('refuses with CONFLICT a write that raced a restore, and keeps it out of the new state', async () => {
         const exported = await runtime.memory.memory.exportState(projectId);
         const staged = await runtime.memory.memory.stageGeneration(projectId, exported.records);
