@@ -39,6 +39,9 @@ export interface BranchView {
   status: 'active' | 'compressed';
 }
 
+/** Bounds the branch cache of a long-lived process. */
+const MAX_KNOWN_BRANCHES = 10_000;
+
 const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
 
 /**
@@ -50,6 +53,12 @@ const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'versi
 export class MemoryStore extends MemoryGenerations implements MemoryReader {
   /** The generation this process last wrote an entry into, per project: spares a pointer read. */
   private readonly lastGeneration = new Map<string, string>();
+  /**
+   * Branches this process has seen, as `<project>/<generation>/<branch>`. A branch is never
+   * deleted within a generation, so a hit spares the branch read; a restore changes the
+   * generation, which the conditional revision write catches.
+   */
+  private readonly knownBranches = new Set<string>();
 
   constructor(private readonly memoryDeps: MemoryStoreDeps) {
     super(memoryDeps);
@@ -122,11 +131,11 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     authorized: Promise<unknown> = Promise.resolve(),
   ): Promise<Entry> {
     const cached = this.lastGeneration.get(projectId);
-    const [{ generation, branch }] = await Promise.all([
+    const [{ generation, exists }] = await Promise.all([
       this.findBranch(projectId, branchId, cached),
       authorized,
     ]);
-    if (!branch) throw branchNotFound(projectId, branchId, 'branch_id');
+    if (!exists) throw branchNotFound(projectId, branchId, 'branch_id');
     const now = this.now();
     const entry = Entry.parse({
       entry_id: this.timeOrderedId('e'),
@@ -151,6 +160,8 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       return this.appendEntry(projectId, branchId, input);
     }
     this.lastGeneration.set(projectId, generation);
+    if (this.knownBranches.size >= MAX_KNOWN_BRANCHES) this.knownBranches.clear();
+    this.knownBranches.add(`${projectId}/${generation}/${branchId}`);
     return entry;
   }
 
@@ -362,18 +373,22 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   }
 
   /**
-   * The branch, read in the generation this process last wrote when it has one (no pointer read:
-   * the write after it is conditional on that generation, so a stale one is caught there), else
-   * in the current generation.
+   * Whether the branch exists, and in which generation to write: the one this process last wrote
+   * when it has one (no pointer read: the write after it is conditional on that generation, so a
+   * stale one is caught there), else the current one.
    */
   private async findBranch(projectId: string, branchId: string, cached: string | undefined) {
-    if (cached !== undefined) {
-      const raw = await this.getRecord(projectId, cached, branchRecord(branchId));
-      if (raw) return { generation: cached, branch: Branch.parse(raw) };
+    if (cached !== undefined && this.knownBranches.has(`${projectId}/${cached}/${branchId}`)) {
+      return { generation: cached, exists: true };
+    }
+    if (cached !== undefined && (await this.getRecord(projectId, cached, branchRecord(branchId)))) {
+      return { generation: cached, exists: true };
     }
     const { generation } = await this.pointer(projectId);
-    const raw = await this.getRecord(projectId, generation, branchRecord(branchId));
-    return { generation, branch: raw ? Branch.parse(raw) : undefined };
+    return {
+      generation,
+      exists: (await this.getRecord(projectId, generation, branchRecord(branchId))) !== undefined,
+    };
   }
 
   private async requireBranchIn(projectId: string, generation: string, branchId: string, field: string) {
