@@ -39,6 +39,9 @@ export interface BranchView {
   status: 'active' | 'compressed';
 }
 
+/** How many file records initialize_context writes at once (a full scan has up to 400). */
+const FILE_WRITE_CONCURRENCY = 16;
+
 /** Bounds the branch cache of a long-lived process. */
 const MAX_KNOWN_BRANCHES = 10_000;
 
@@ -336,13 +339,15 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     if (files.length === 0) return;
     const { generation } = await this.pointer(projectId);
     const now = this.now();
-    for (const file of files) {
-      const stored = StoredFile.parse({
-        ...file,
-        category: categorize(`${file.path} ${file.content}`),
-        stored_at: now,
-      });
-      await this.putRecord(projectId, generation, fileRecord(file.path), stored);
+    const put = (file: (typeof files)[number]) =>
+      this.putRecord(
+        projectId,
+        generation,
+        fileRecord(file.path),
+        StoredFile.parse({ ...file, category: categorize(`${file.path} ${file.content}`), stored_at: now }),
+      );
+    for (let i = 0; i < files.length; i += FILE_WRITE_CONCURRENCY) {
+      await Promise.all(files.slice(i, i + FILE_WRITE_CONCURRENCY).map(put));
     }
     await this.touch(projectId, generation);
   }
