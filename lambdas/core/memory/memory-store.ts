@@ -2,9 +2,11 @@ import { DomainError, isDomainError } from '../errors.js';
 import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
 import { MEMORY_RECORD } from '../storage/key-prefixes.js';
 import { categorize } from './categories.js';
-import { mergeEntries, packEntries, summarize, unpackEntries } from './context-body.js';
+import { mergeEntries, unpackEntries } from './context-body.js';
+import { compressIfIdle, restoreContext } from './context-compression.js';
 import { blobKeysOf } from './memory-bodies.js';
 import { MemoryGenerations, type MemoryStorageDeps } from './memory-generations.js';
+import { entryItem, fileItem, summaryItem } from './memory-items.js';
 import {
   branchEntriesPrefix,
   branchRecord,
@@ -17,8 +19,7 @@ import {
 import type { MemoryItem, MemoryReader } from './memory-records.js';
 import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
 
-/** A context with no new entry for this long is compressed (summary kept, body gzipped). */
-export const IDLE_COMPRESSION_MS = 30 * 60 * 1000;
+export { IDLE_COMPRESSION_MS } from './context-compression.js';
 
 export interface MemoryStoreDeps extends MemoryStorageDeps {
   compressor: Compressor;
@@ -244,91 +245,14 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     };
   }
 
-  /**
-   * Compresses the branch's context if no entry was written for {@link IDLE_COMPRESSION_MS}: the
-   * entries (with any compressed earlier) become one gzipped body beside a summary, then their
-   * rows are deleted. A crash in between leaves entries in both places; readers merge them.
-   */
-  async compressIfIdle(projectId: string, branchId: string): Promise<boolean> {
-    const view = await this.branchView(projectId, branchId);
-    const idleFor = this.memoryDeps.clock.now().getTime() - Date.parse(view.last_updated);
-    if (view.rows.length === 0 || idleFor < IDLE_COMPRESSION_MS) return false;
-    const previous = view.context;
-    const compressed = ContextState.parse({
-      branch_id: branchId,
-      compressed: true,
-      summary: summarize(view.branch.topic, view.entries),
-      body_gz: await packEntries(this.memoryDeps.compressor, view.entries),
-      entry_ids: view.entries.map((e) => e.entry_id),
-      message_count: view.entries.length,
-      compressed_at: this.now(),
-      version: (previous?.version ?? 0) + 1,
-    });
-    try {
-      await this.putRecord(
-        projectId,
-        view.generation,
-        contextRecord(branchId),
-        compressed,
-        previous ? versionIs(previous.version) : { op: 'not_exists' },
-      );
-    } catch (error) {
-      if (error instanceof ConditionFailedError) return false; // another process compressed it first
-      throw error;
-    }
-    await this.deleteBlobs(view.contextBlobs);
-    for (const entry of view.rows) {
-      // Conditional on the version packed: an entry replaced meanwhile keeps its newer row.
-      await this.deleteRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), {
-        op: 'and',
-        conditions: [{ op: 'exists' }, versionIs(entry.version)],
-      }).catch((error: unknown) => {
-        if (!(error instanceof ConditionFailedError)) throw error;
-      });
-    }
-    await this.touch(projectId, view.generation);
-    return true;
+  /** See {@link compressIfIdle}. */
+  compressIfIdle(projectId: string, branchId: string): Promise<boolean> {
+    return compressIfIdle(this, this.memoryDeps, projectId, branchId);
   }
 
-  /**
-   * Brings a compressed context back: its entries become rows again and the context is active.
-   * Answers false when it was not compressed.
-   */
-  async restoreContext(projectId: string, branchId: string): Promise<boolean> {
-    const view = await this.branchView(projectId, branchId);
-    const context = view.context;
-    if (!context?.compressed) return false;
-    for (const entry of view.entries) {
-      await this.putRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), entry, {
-        op: 'not_exists',
-      }).catch((error: unknown) => {
-        if (!(error instanceof ConditionFailedError)) throw error; // a newer row is already there
-      });
-    }
-    const restored = ContextState.parse({
-      branch_id: branchId,
-      compressed: false,
-      ...(context.summary === undefined ? {} : { summary: context.summary }),
-      entry_ids: [],
-      message_count: view.entries.length,
-      restored_at: this.now(),
-      version: context.version + 1,
-    });
-    try {
-      await this.putRecord(
-        projectId,
-        view.generation,
-        contextRecord(branchId),
-        restored,
-        versionIs(context.version),
-      );
-    } catch (error) {
-      if (error instanceof ConditionFailedError) return true; // restored by another call meanwhile
-      throw error;
-    }
-    await this.deleteBlobs(view.contextBlobs);
-    await this.touch(projectId, view.generation);
-    return true;
+  /** See {@link restoreContext}; answers false when the context was not compressed. */
+  restoreContext(projectId: string, branchId: string): Promise<boolean> {
+    return restoreContext(this, this.memoryDeps, projectId, branchId);
   }
 
   /** Stores files (already redacted), replacing any stored under the same path. */
@@ -454,34 +378,3 @@ function versionConflict(entryId: string, current: number | undefined): DomainEr
     },
   );
 }
-
-const entryItem = (projectId: string, entry: Entry): MemoryItem => ({
-  item_id: entry.entry_id,
-  project_id: projectId,
-  branch_id: entry.branch_id,
-  kind: 'entry',
-  text: entry.content,
-  category: entry.category,
-  created_at: entry.created_at,
-});
-
-const fileItem = (projectId: string, file: StoredFile): MemoryItem => ({
-  item_id: `file:${file.path}`,
-  project_id: projectId,
-  // Files belong to the project, not to a branch.
-  branch_id: '',
-  kind: 'file',
-  text: file.content,
-  path: file.path,
-  category: file.category,
-  created_at: file.stored_at,
-});
-
-const summaryItem = (projectId: string, context: ContextState, at: string): MemoryItem => ({
-  item_id: `summary:${context.branch_id}`,
-  project_id: projectId,
-  branch_id: context.branch_id,
-  kind: 'summary',
-  text: context.summary ?? '',
-  created_at: at,
-});
