@@ -20,6 +20,9 @@ export const TOOLSET_INSTRUCTIONS: Readonly<Record<string, string>> = {
   availability:
     'To book, find bookable slots with find_free_slots (slot_minutes), then book_slot: it never double-books, ' +
     'and SLOT_TAKEN suggests the next free slots.',
+  rules:
+    'Time is classified into projects by rules written in a query language (timesheet://docs/rules-syntax): ' +
+    'preview_rule before create_rule, explain_classification for why, get_timesheet for totals.',
 };
 
 /**

@@ -55,6 +55,17 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
   ['get_timesheet', { start: T0, end: T1, group_by: 'month' }, 'group_by'],
   ['get_rule_suggestions', { calendar_ids: [] }, 'calendar_ids'],
   ['create_rule_from_description', { description: '' }, 'description'],
+  ['initialize_context', { project_path: '/p', mode: 'deep' }, 'mode'],
+  ['create_branch', { project_id: 'prj_1', branch_topic: '' }, 'branch_topic'],
+  ['list_branches', { project_id: 'prj/1' }, 'project_id'],
+  ['update_memory', { project_id: 'prj_1', branch_id: 'b1', content: 'x', role: 'system' }, 'role'],
+  ['get_active_summary', { project_id: 'prj_1', git_branch: 'a b' }, 'git_branch'],
+  ['load_context', { project_id: 'prj_1' }, 'branch_id'],
+  [
+    'link_git_branch',
+    { project_id: 'prj_1', cortex_branch_id: 'b1', git_branch_name: 'x..y' },
+    'git_branch_name',
+  ],
 ];
 
 /**

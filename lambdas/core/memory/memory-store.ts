@@ -1,0 +1,380 @@
+import { DomainError, isDomainError } from '../errors.js';
+import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
+import { MEMORY_RECORD } from '../storage/key-prefixes.js';
+import { categorize } from './categories.js';
+import { mergeEntries, unpackEntries } from './context-body.js';
+import { compressIfIdle, restoreContext } from './context-compression.js';
+import { blobKeysOf } from './memory-bodies.js';
+import { MemoryGenerations, type MemoryStorageDeps } from './memory-generations.js';
+import { entryItem, fileItem, summaryItem } from './memory-items.js';
+import {
+  branchEntriesPrefix,
+  branchRecord,
+  contextRecord,
+  entryRecord,
+  fileRecord,
+  generationPrefix,
+  gitLinkRecord,
+} from './memory-keys.js';
+import type { MemoryItem, MemoryReader } from './memory-records.js';
+import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
+
+export { IDLE_COMPRESSION_MS } from './context-compression.js';
+
+export interface MemoryStoreDeps extends MemoryStorageDeps {
+  compressor: Compressor;
+}
+
+/** A branch with its context as a reader sees it: every entry, wherever it is kept. */
+export interface BranchView {
+  generation: string;
+  branch: Branch;
+  entries: Entry[];
+  context: ContextState | undefined;
+  /** Entries kept as rows of their own (the rest are in the compressed body). */
+  rows: Entry[];
+  /** Blobs the context row holds (its offloaded body). */
+  contextBlobs: string[];
+  /** ISO 8601: the latest entry written, restore, or the branch's creation. */
+  last_updated: string;
+  status: 'active' | 'compressed';
+}
+
+/** How many file records initialize_context writes at once (a full scan has up to 400). */
+const FILE_WRITE_CONCURRENCY = 16;
+
+/** Bounds the branch cache of a long-lived process. */
+const MAX_KNOWN_BRANCHES = 10_000;
+
+const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
+
+/**
+ * A project's memory in the document store: branches, each with one context of entries appended
+ * by conditional writes (a new key per entry, so concurrent writers never overwrite each other),
+ * files from initialize_context, and git-branch links — all under the current generation (see
+ * MemoryGenerations). Implements the readers' seam (memory-records.ts).
+ */
+export class MemoryStore extends MemoryGenerations implements MemoryReader {
+  /** The generation this process last wrote an entry into, per project: spares a pointer read. */
+  private readonly lastGeneration = new Map<string, string>();
+  /**
+   * Branches this process has seen, as `<project>/<generation>/<branch>`. A branch is never
+   * deleted within a generation, so a hit spares the branch read; a restore changes the
+   * generation, which the conditional revision write catches.
+   */
+  private readonly knownBranches = new Set<string>();
+
+  constructor(private readonly memoryDeps: MemoryStoreDeps) {
+    super(memoryDeps);
+  }
+
+  async createBranch(
+    projectId: string,
+    input: { topic: string; parent_branch_id?: string },
+  ): Promise<Branch> {
+    const { generation } = await this.pointer(projectId);
+    if (input.parent_branch_id !== undefined) {
+      await this.requireBranchIn(projectId, generation, input.parent_branch_id, 'parent_branch');
+    }
+    const branch = Branch.parse({
+      branch_id: this.branchId(input.topic),
+      topic: input.topic,
+      ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
+      created_at: this.now(),
+      version: 1,
+    });
+    await this.putRecord(projectId, generation, branchRecord(branch.branch_id), branch, { op: 'not_exists' });
+    await this.touch(projectId, generation);
+    return branch;
+  }
+
+  /** Every branch of the project, oldest first. */
+  async listBranches(projectId: string): Promise<Branch[]> {
+    const { generation } = await this.pointer(projectId);
+    const rows = await this.queryRecords(projectId, generation, MEMORY_RECORD.branchPrefix);
+    return rows.map((row) => Branch.parse(row)).sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  /** The branch in the current generation, or BRANCH_NOT_FOUND. */
+  async requireBranch(projectId: string, branchId: string): Promise<{ generation: string; branch: Branch }> {
+    const { generation } = await this.pointer(projectId);
+    return { generation, branch: await this.requireBranchIn(projectId, generation, branchId, 'branch_id') };
+  }
+
+  /** Links a git branch name to a memory branch (a name links one branch; relinking moves it). */
+  async linkGitBranch(projectId: string, branchId: string, gitBranch: string): Promise<Branch> {
+    const { generation, branch } = await this.requireBranch(projectId, branchId);
+    const linked: Branch = { ...branch, git_branch: gitBranch, version: branch.version + 1 };
+    try {
+      await this.putRecord(projectId, generation, branchRecord(branchId), linked, versionIs(branch.version));
+    } catch (error) {
+      throw this.conflictOn(error, `branch "${branchId}"`);
+    }
+    const link: GitLink = { git_branch: gitBranch, branch_id: branchId, linked_at: this.now() };
+    await this.putRecord(projectId, generation, gitLinkRecord(gitBranch), link);
+    await this.touch(projectId, generation);
+    return linked;
+  }
+
+  /** The memory branch a git branch name is linked to, if any. */
+  async branchForGit(projectId: string, gitBranch: string): Promise<string | undefined> {
+    const { generation } = await this.pointer(projectId);
+    const raw = await this.getRecord(projectId, generation, gitLinkRecord(gitBranch));
+    return raw ? GitLink.parse(raw).branch_id : undefined;
+  }
+
+  /**
+   * Appends an entry to a branch's context. Each entry has a key of its own written with
+   * `not_exists`, so concurrent appends on one branch all land.
+   */
+  async appendEntry(
+    projectId: string,
+    branchId: string,
+    input: { role: EntryRole; content: string },
+    /** A check that must pass before anything is written (a grant), run beside the reads. */
+    authorized: Promise<unknown> = Promise.resolve(),
+  ): Promise<Entry> {
+    const cached = this.lastGeneration.get(projectId);
+    const [{ generation, exists }] = await Promise.all([
+      this.findBranch(projectId, branchId, cached),
+      authorized,
+    ]);
+    if (!exists) throw branchNotFound(projectId, branchId, 'branch_id');
+    const now = this.now();
+    const entry = Entry.parse({
+      entry_id: this.timeOrderedId('e'),
+      branch_id: branchId,
+      role: input.role,
+      category: categorize(input.content),
+      content: input.content,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    const key = entryRecord(branchId, entry.entry_id);
+    await this.putRecord(projectId, generation, key, entry, { op: 'not_exists' });
+    try {
+      await this.touch(projectId, generation);
+    } catch (error) {
+      // The generation this process remembered was replaced by a restore (now or earlier): the
+      // entry went into a generation nobody reads. Remove it and write once more into the current one.
+      if (!isDomainError(error, 'CONFLICT') || generation !== cached) throw error;
+      this.lastGeneration.delete(projectId);
+      await this.deleteRecord(projectId, generation, key);
+      return this.appendEntry(projectId, branchId, input);
+    }
+    this.lastGeneration.set(projectId, generation);
+    if (this.knownBranches.size >= MAX_KNOWN_BRANCHES) this.knownBranches.clear();
+    this.knownBranches.add(`${projectId}/${generation}/${branchId}`);
+    return entry;
+  }
+
+  /**
+   * Replaces an entry's content (and role). With `ifVersion`, CONFLICT unless the entry is still
+   * at that version; without, the write is still conditional on the version read, so two
+   * replacements never silently overwrite each other.
+   */
+  async replaceEntry(
+    projectId: string,
+    branchId: string,
+    entryId: string,
+    input: { role?: EntryRole | undefined; content: string },
+    ifVersion?: number,
+  ): Promise<Entry> {
+    const { generation } = await this.requireBranch(projectId, branchId);
+    let raw = await this.getRecord(projectId, generation, entryRecord(branchId, entryId));
+    if (!raw && (await this.restoreContext(projectId, branchId))) {
+      raw = await this.getRecord(projectId, generation, entryRecord(branchId, entryId));
+    }
+    if (!raw) {
+      throw new DomainError(
+        'NOT_FOUND',
+        `Branch "${branchId}" has no entry "${entryId}". Omit entry_id to append a new entry.`,
+        { field: 'entry_id', entry_id: entryId },
+      );
+    }
+    const current = Entry.parse(raw);
+    if (ifVersion !== undefined && ifVersion !== current.version)
+      throw versionConflict(entryId, current.version);
+    const replaced = Entry.parse({
+      ...current,
+      role: input.role ?? current.role,
+      content: input.content,
+      category: categorize(input.content),
+      version: current.version + 1,
+      updated_at: this.now(),
+    });
+    try {
+      await this.putRecord(
+        projectId,
+        generation,
+        entryRecord(branchId, entryId),
+        replaced,
+        versionIs(current.version),
+      );
+    } catch (error) {
+      if (error instanceof ConditionFailedError) throw versionConflict(entryId, undefined);
+      throw error;
+    }
+    await this.deleteBlobs(blobKeysOf(raw));
+    await this.touch(projectId, generation);
+    return replaced;
+  }
+
+  /** A branch with every entry of its context, whether kept as rows or compressed. */
+  async branchView(projectId: string, branchId: string): Promise<BranchView> {
+    const { generation, branch } = await this.requireBranch(projectId, branchId);
+    const [rows, contextRaw] = await Promise.all([
+      this.queryRecords(projectId, generation, branchEntriesPrefix(branchId)),
+      this.getRecord(projectId, generation, contextRecord(branchId)),
+    ]);
+    const context = contextRaw ? ContextState.parse(contextRaw) : undefined;
+    const live = rows.map((row) => Entry.parse(row));
+    const packed = context?.body_gz ? await unpackEntries(this.memoryDeps.compressor, context.body_gz) : [];
+    const entries = mergeEntries(packed, live);
+    const activity = [branch.created_at, context?.restored_at ?? '', ...entries.map((e) => e.updated_at)];
+    return {
+      generation,
+      branch,
+      entries,
+      context,
+      rows: live,
+      contextBlobs: contextRaw ? blobKeysOf(contextRaw) : [],
+      last_updated: activity.reduce((a, b) => (a > b ? a : b)),
+      status: context?.compressed ? 'compressed' : 'active',
+    };
+  }
+
+  /** See {@link compressIfIdle}. */
+  compressIfIdle(projectId: string, branchId: string): Promise<boolean> {
+    return compressIfIdle(this, this.memoryDeps, projectId, branchId);
+  }
+
+  /** See {@link restoreContext}; answers false when the context was not compressed. */
+  restoreContext(projectId: string, branchId: string): Promise<boolean> {
+    return restoreContext(this, this.memoryDeps, projectId, branchId);
+  }
+
+  /** Stores files (already redacted), replacing any stored under the same path. */
+  async putFiles(
+    projectId: string,
+    files: readonly { path: string; content: string; source: StoredFile['source'] }[],
+  ): Promise<void> {
+    if (files.length === 0) return;
+    const { generation } = await this.pointer(projectId);
+    const now = this.now();
+    const put = (file: (typeof files)[number]) =>
+      this.putRecord(
+        projectId,
+        generation,
+        fileRecord(file.path),
+        StoredFile.parse({ ...file, category: categorize(`${file.path} ${file.content}`), stored_at: now }),
+      );
+    for (let i = 0; i < files.length; i += FILE_WRITE_CONCURRENCY) {
+      await Promise.all(files.slice(i, i + FILE_WRITE_CONCURRENCY).map(put));
+    }
+    await this.touch(projectId, generation);
+  }
+
+  async items(projectId: string, options: { branch_id?: string } = {}): Promise<MemoryItem[]> {
+    const { generation } = await this.pointer(projectId);
+    const rows = await this.queryRecords(projectId, generation, '');
+    const items: MemoryItem[] = [];
+    const entries: Entry[] = [];
+    const keyOf = (row: Record<string, unknown>) =>
+      (row.sk as string).slice(generationPrefix(generation).length);
+    for (const row of rows) {
+      const key = keyOf(row);
+      if (key.startsWith(MEMORY_RECORD.entryPrefix)) entries.push(Entry.parse(row));
+      else if (key.startsWith(MEMORY_RECORD.contextPrefix)) {
+        const context = ContextState.parse(row);
+        if (!context.compressed || !context.body_gz) continue;
+        entries.push(...(await unpackEntries(this.memoryDeps.compressor, context.body_gz)));
+        if (context.summary) items.push(summaryItem(projectId, context, context.compressed_at ?? ''));
+      } else if (key.startsWith(MEMORY_RECORD.filePrefix) && options.branch_id === undefined) {
+        items.push(fileItem(projectId, StoredFile.parse(row)));
+      }
+    }
+    items.push(...mergeEntries(entries).map((entry) => entryItem(projectId, entry)));
+    return items
+      .filter((item) => options.branch_id === undefined || item.branch_id === options.branch_id)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.item_id.localeCompare(b.item_id));
+  }
+
+  /**
+   * Whether the branch exists, and in which generation to write: the one this process last wrote
+   * when it has one (no pointer read: the write after it is conditional on that generation, so a
+   * stale one is caught there), else the current one.
+   */
+  private async findBranch(projectId: string, branchId: string, cached: string | undefined) {
+    if (cached !== undefined && this.knownBranches.has(`${projectId}/${cached}/${branchId}`)) {
+      return { generation: cached, exists: true };
+    }
+    if (cached !== undefined && (await this.getRecord(projectId, cached, branchRecord(branchId)))) {
+      return { generation: cached, exists: true };
+    }
+    const { generation } = await this.pointer(projectId);
+    return {
+      generation,
+      exists: (await this.getRecord(projectId, generation, branchRecord(branchId))) !== undefined,
+    };
+  }
+
+  private async requireBranchIn(projectId: string, generation: string, branchId: string, field: string) {
+    const raw = await this.getRecord(projectId, generation, branchRecord(branchId));
+    if (!raw) throw branchNotFound(projectId, branchId, field);
+    return Branch.parse(raw);
+  }
+
+  private async deleteBlobs(keys: readonly string[]) {
+    await Promise.all(keys.map((key) => this.memoryDeps.blobs.delete(key)));
+  }
+
+  private conflictOn(error: unknown, what: string): unknown {
+    if (!(error instanceof ConditionFailedError)) return error;
+    return new DomainError(
+      'CONFLICT',
+      `${what} changed while this call was writing it; read it again and retry.`,
+    );
+  }
+
+  /** `<topic slug>_<yyyymmdd>_<hhmmss>_<4 hex>`, like the reference's `feature_auth_20260102_123456`. */
+  private branchId(topic: string): string {
+    const slug =
+      topic
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, '')
+        .slice(0, 40)
+        .replace(/_+$/, '') || 'branch';
+    const stamp = this.now().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+    return `${slug}_${stamp}_${Buffer.from(this.memoryDeps.random.bytes(2)).toString('hex')}`;
+  }
+
+  private now(): string {
+    return this.memoryDeps.clock.now().toISOString();
+  }
+}
+
+export function branchNotFound(projectId: string, branchId: string, field: string): DomainError {
+  return new DomainError(
+    'BRANCH_NOT_FOUND',
+    `Project "${projectId}" has no branch "${branchId}". Call list_branches for its branches, or create_branch first.`,
+    { field, branch_id: branchId, project_id: projectId },
+  );
+}
+
+function versionConflict(entryId: string, current: number | undefined): DomainError {
+  return new DomainError(
+    'CONFLICT',
+    current === undefined
+      ? `Entry "${entryId}" changed while it was being replaced. Read it again and retry.`
+      : `Entry "${entryId}" is at version ${current}, not if_version. Read it again, then retry with if_version ${current}.`,
+    {
+      field: 'if_version',
+      entry_id: entryId,
+      ...(current === undefined ? {} : { current_version: current }),
+    },
+  );
+}
