@@ -25,6 +25,8 @@ export const PK_PREFIX = {
   /** One booking's idempotency record. */
   idempotency: 'IDEM#',
   project: 'PROJECT#',
+  /** `MEMSUG#<project id>`: a project's context-suggestion sessions and their feedback. */
+  memorySuggestions: 'MEMSUG#',
   rule: 'RULE#',
   pin: 'PIN#',
 } as const;
@@ -72,6 +74,8 @@ export const SK = {
   slotLock: { holds: 'HOLDS' },
   idempotency: { booking: 'BOOKING' },
   project: { record: 'PROJECT' },
+  /** `SES#<session id>`: one suggest_contexts answer, then accepted or rejected (session ids sort by time). */
+  memorySuggestions: { sessionPrefix: 'SES#' },
   rule: { record: 'RULE' },
   pin: { eventPrefix: 'EVT#', seriesPrefix: 'SER#' },
 } as const satisfies Record<PartitionKind, Record<string, string>>;

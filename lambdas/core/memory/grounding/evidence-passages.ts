@@ -1,5 +1,6 @@
 import type { MemoryItem } from '../memory-records.js';
 import { type Anchor, extractAnchors, withoutAnchors } from './anchors.js';
+import { Bm25 } from './bm25.js';
 import { contentTerms, isNegated } from './claim-terms.js';
 import { sentences } from './claims.js';
 
@@ -29,52 +30,22 @@ export interface Clause {
 /** Where a sentence's clauses part: punctuation, and conjunctions that start another statement. */
 const CLAUSE_BREAK = /[,;:()]|\s(?:and|but|because|although|though|while|whereas|so|instead)\s/i;
 
-/** BM25 constants (the usual defaults). */
-const K1 = 1.2;
-const B = 0.75;
-
 /**
  * The project's memory cut into sentences, searchable by a claim's terms and anchors (BM25).
  * Built once per verification; a few thousand sentences take milliseconds.
  */
 export class PassageIndex {
   readonly passages: Passage[];
-  private readonly documentFrequency = new Map<string, number>();
-  private readonly averageLength: number;
-  private readonly indexTerms: string[][];
+  private readonly bm25: Bm25;
 
   constructor(items: readonly MemoryItem[]) {
     this.passages = items.flatMap(passagesOf);
-    this.indexTerms = this.passages.map((p) => [...p.terms, ...p.anchors.map((a) => `#${a.value}`)]);
-    for (const terms of this.indexTerms) {
-      for (const term of new Set(terms))
-        this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
-    }
-    const total = this.indexTerms.reduce((sum, terms) => sum + terms.length, 0);
-    this.averageLength = total / Math.max(1, this.indexTerms.length);
+    this.bm25 = new Bm25(this.passages.map((p) => [...p.terms, ...p.anchors.map((a) => `#${a.value}`)]));
   }
 
   /** The `limit` passages that best match the query terms, best first. */
   search(queryTerms: readonly string[], limit: number): Passage[] {
-    const n = this.passages.length;
-    const query = [...new Set(queryTerms)];
-    const scored = this.indexTerms.map((terms, index) => {
-      let score = 0;
-      for (const term of query) {
-        const frequency = terms.filter((t) => t === term).length;
-        if (frequency === 0) continue;
-        const df = this.documentFrequency.get(term) ?? 0;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        score +=
-          (idf * frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * terms.length) / this.averageLength));
-      }
-      return { index, score };
-    });
-    return scored
-      .filter((s) => s.score > 0)
-      .sort((a, b) => b.score - a.score || a.index - b.index)
-      .slice(0, limit)
-      .map((s) => this.passages[s.index]!);
+    return this.bm25.top(queryTerms, limit).map((hit) => this.passages[hit.index]!);
   }
 }
 
