@@ -73,7 +73,8 @@ export function rankSuggestions(
   const withSeed = new Map<string, { seed: string; weight: number }>();
   for (const [seed, { confidence }] of seeds) {
     for (const [other, count] of together.get(seed) ?? []) {
-      const weight = confidence * Math.min(1, count / 2);
+      // Never above the seed's own confidence: it is borrowed from the seed.
+      const weight = confidence * (0.5 + 0.4 * Math.min(1, count / 2));
       if (weight > (withSeed.get(other)?.weight ?? 0)) withSeed.set(other, { seed, weight });
     }
   }
@@ -112,8 +113,8 @@ export function rankSuggestions(
     .slice(0, topK);
 }
 
-/** Accepted for similar tasks (summed likeness) or with a similar context: 0 when neither. */
+/** Accepted for similar tasks (summed likeness), else what a co-reference lends: 0 when neither. */
 function historyConfidence(acceptedLikeness: number, coReference: number): number {
   if (acceptedLikeness > 0) return Math.min(HISTORY_CEILING, 0.6 + 0.35 * Math.min(1, acceptedLikeness));
-  return coReference > 0 ? Math.min(HISTORY_CEILING, 0.5 + 0.45 * coReference) : 0;
+  return coReference;
 }
