@@ -6,6 +6,7 @@ import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tools' outputs, checked field by field by the assertions.
 type Structured = Record<string, any>;
 
 /**
@@ -39,7 +40,9 @@ describe('memory insight tools over HTTP', () => {
     });
     for (const who of ['owner', 'reader', 'stranger'] as const) {
       const key = await runtime.newKey(who);
-      clients[who] = await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${key.token}` });
+      clients[who] = await connectHttpClient(`${server.url}/mcp`, undefined, {
+        authorization: `Bearer ${key.token}`,
+      });
       if (who === 'reader') readerKeyId = key.keyId;
     }
     const init = await ok('owner', 'initialize_context', {
@@ -53,16 +56,26 @@ describe('memory insight tools over HTTP', () => {
       ],
     });
     projectId = init.project_id;
-    mainBranch = (await ok('owner', 'create_branch', { project_id: projectId, branch_topic: 'Caching' })).branch_id;
+    mainBranch = (await ok('owner', 'create_branch', { project_id: projectId, branch_topic: 'Caching' }))
+      .branch_id;
     childBranch = (
-      await ok('owner', 'create_branch', { project_id: projectId, branch_topic: 'Redis TTLs', parent_branch: mainBranch })
+      await ok('owner', 'create_branch', {
+        project_id: projectId,
+        branch_topic: 'Redis TTLs',
+        parent_branch: mainBranch,
+      })
     ).branch_id;
     for (const content of [
       'Server-side caching uses Redis with a TTL of 300 seconds for carrier status lookups.',
       'The retry helper retryWithBackoff() in src/retry.ts retries a failed job 3 times.',
       'Carrier webhooks are verified in src/webhooks/carrier.ts before retryWithBackoff() runs.',
     ]) {
-      await ok('owner', 'update_memory', { project_id: projectId, branch_id: childBranch, content, role: 'assistant' });
+      await ok('owner', 'update_memory', {
+        project_id: projectId,
+        branch_id: childBranch,
+        content,
+        role: 'assistant',
+      });
     }
     await runtime.access.setGrant(readerKeyId, { kind: 'project', id: projectId }, 'read');
   });
@@ -77,10 +90,16 @@ describe('memory insight tools over HTTP', () => {
     it('accepts claims that memory and initialised files state, naming the evidence', async () => {
       const report = await ok('reader', 'verify_response', {
         project_id: projectId,
-        response_text: 'The database pool allows 20 connections. Carrier status lookups are cached in Redis for 300 seconds.',
+        response_text:
+          'The database pool allows 20 connections. Carrier status lookups are cached in Redis for 300 seconds.',
       });
 
-      expect(report).toMatchObject({ status: 'ACCEPT', risk_level: 'low', claims_extracted: 2, claims_verified: 2 });
+      expect(report).toMatchObject({
+        status: 'ACCEPT',
+        risk_level: 'low',
+        claims_extracted: 2,
+        claims_verified: 2,
+      });
       expect(report.grounding_score).toBeGreaterThanOrEqual(0.7);
       expect(report.evidence_items[0]).toMatchObject({ source: 'src/config/settings.ts', verified: true });
       expect(report.contradictions).toEqual([]);
@@ -95,7 +114,12 @@ describe('memory insight tools over HTTP', () => {
 
       expect(report.status).not.toBe('ACCEPT');
       expect(report.contradictions).toEqual([
-        expect.objectContaining({ kind: 'number', claimed: '90', found: '30', source: 'src/config/settings.ts' }),
+        expect.objectContaining({
+          kind: 'number',
+          claimed: '90',
+          found: '30',
+          source: 'src/config/settings.ts',
+        }),
         expect.objectContaining({ kind: 'path', claimed: 'lib/retry.ts', found: 'src/retry.ts' }),
       ]);
     });
@@ -110,7 +134,10 @@ describe('memory insight tools over HTTP', () => {
     });
 
     it('refuses a key with no grant on the project', async () => {
-      const result = await call('stranger', 'verify_response', { project_id: projectId, response_text: 'The pool has 20.' });
+      const result = await call('stranger', 'verify_response', {
+        project_id: projectId,
+        response_text: 'The pool has 20.',
+      });
 
       expect(errorOf(result).code).toBe('FORBIDDEN');
     });
@@ -126,11 +153,22 @@ describe('memory insight tools over HTTP', () => {
   describe('suggestions and automation', () => {
     /** A project of its own, so one test's feedback is not another's history. */
     async function projectWith(path: string, entries: readonly string[]) {
-      const project = (await ok('owner', 'initialize_context', { project_path: path, mode: 'none' })).project_id;
-      const branch = (await ok('owner', 'create_branch', { project_id: project, branch_topic: 'Work' })).branch_id;
+      const project = (await ok('owner', 'initialize_context', { project_path: path, mode: 'none' }))
+        .project_id;
+      const branch = (await ok('owner', 'create_branch', { project_id: project, branch_topic: 'Work' }))
+        .branch_id;
       const ids: string[] = [];
       for (const content of entries) {
-        ids.push((await ok('owner', 'update_memory', { project_id: project, branch_id: branch, content, role: 'user' })).entry_id);
+        ids.push(
+          (
+            await ok('owner', 'update_memory', {
+              project_id: project,
+              branch_id: branch,
+              content,
+              role: 'user',
+            })
+          ).entry_id,
+        );
       }
       return { project, branch, ids };
     }
@@ -166,7 +204,10 @@ describe('memory insight tools over HTTP', () => {
         'Carrier webhooks are verified before retries run.',
       ]);
       const [pool, webhook] = ids;
-      const together = await ok('owner', 'suggest_contexts', { project_id: project, current_context: 'pool webhooks' });
+      const together = await ok('owner', 'suggest_contexts', {
+        project_id: project,
+        current_context: 'pool webhooks',
+      });
       await ok('owner', 'accept_suggestions', {
         project_id: project,
         session_id: together.session_id,
@@ -188,14 +229,20 @@ describe('memory insight tools over HTTP', () => {
 
     it('lowers what was rejected for a similar task, and records the reason', async () => {
       const { project, ids } = await projectWith('/srv/reject', ['The export job writes CSV files nightly.']);
-      const before = await ok('owner', 'suggest_contexts', { project_id: project, current_context: 'nightly CSV export' });
+      const before = await ok('owner', 'suggest_contexts', {
+        project_id: project,
+        current_context: 'nightly CSV export',
+      });
       await ok('owner', 'reject_suggestions', {
         project_id: project,
         session_id: before.session_id,
         reason: 'Suggested contexts are from a different project phase',
       });
 
-      const after = await ok('owner', 'suggest_contexts', { project_id: project, current_context: 'nightly CSV export' });
+      const after = await ok('owner', 'suggest_contexts', {
+        project_id: project,
+        current_context: 'nightly CSV export',
+      });
 
       expect(after.suggestions[0].context_id).toBe(ids[0]);
       expect(after.suggestions[0].confidence).toBeLessThan(before.suggestions[0].confidence);
@@ -204,7 +251,10 @@ describe('memory insight tools over HTTP', () => {
     });
 
     it('records feedback once: a second answer is a CONFLICT, an unsuggested id names context_ids', async () => {
-      const session = await ok('owner', 'suggest_contexts', { project_id: projectId, current_context: 'redis cache' });
+      const session = await ok('owner', 'suggest_contexts', {
+        project_id: projectId,
+        current_context: 'redis cache',
+      });
 
       const stray = await call('owner', 'accept_suggestions', {
         project_id: projectId,
@@ -213,7 +263,11 @@ describe('memory insight tools over HTTP', () => {
       });
       expect(errorOf(stray)).toMatchObject({ code: 'INVALID_INPUT', field: 'context_ids' });
 
-      await ok('owner', 'reject_suggestions', { project_id: projectId, session_id: session.session_id, reason: 'stale' });
+      await ok('owner', 'reject_suggestions', {
+        project_id: projectId,
+        session_id: session.session_id,
+        reason: 'stale',
+      });
       const twice = await call('owner', 'reject_suggestions', {
         project_id: projectId,
         session_id: session.session_id,
@@ -223,7 +277,10 @@ describe('memory insight tools over HTTP', () => {
     });
 
     it('lets a read-only key ask for suggestions but not give feedback', async () => {
-      const session = await ok('reader', 'suggest_contexts', { project_id: projectId, current_context: 'redis cache' });
+      const session = await ok('reader', 'suggest_contexts', {
+        project_id: projectId,
+        current_context: 'redis cache',
+      });
 
       const refused = await call('reader', 'reject_suggestions', {
         project_id: projectId,
@@ -231,18 +288,31 @@ describe('memory insight tools over HTTP', () => {
         reason: 'no',
       });
       expect(errorOf(refused).code).toBe('FORBIDDEN');
-      expect(errorOf(await call('stranger', 'get_automation_status', { project_id: projectId })).code).toBe('FORBIDDEN');
+      expect(errorOf(await call('stranger', 'get_automation_status', { project_id: projectId })).code).toBe(
+        'FORBIDDEN',
+      );
     });
 
     it('stays on Plan B at 7 of 10 accepted and reaches Plan A at 15 of 15', async () => {
       const feedback = async (project: string, accept: boolean) => {
-        const s = await ok('owner', 'suggest_contexts', { project_id: project, current_context: 'nightly CSV export job' });
+        const s = await ok('owner', 'suggest_contexts', {
+          project_id: project,
+          current_context: 'nightly CSV export job',
+        });
         if (!accept) {
-          await ok('owner', 'reject_suggestions', { project_id: project, session_id: s.session_id, reason: 'not now' });
+          await ok('owner', 'reject_suggestions', {
+            project_id: project,
+            session_id: s.session_id,
+            reason: 'not now',
+          });
           return;
         }
         const context_ids = [s.suggestions[0].context_id];
-        await ok('owner', 'accept_suggestions', { project_id: project, session_id: s.session_id, context_ids });
+        await ok('owner', 'accept_suggestions', {
+          project_id: project,
+          session_id: s.session_id,
+          context_ids,
+        });
       };
       const seven = await projectWith('/srv/plan-b', ['The export job writes CSV files nightly.']);
       for (let i = 0; i < 10; i++) await feedback(seven.project, i < 7);
@@ -272,15 +342,18 @@ describe('memory insight tools over HTTP', () => {
         current_context: 'retryWithBackoff carrier webhooks retries',
       });
       const [a, b] = session.suggestions.map((s: Structured) => s.context_id);
-      await ok('owner', 'accept_suggestions', { project_id: projectId, session_id: session.session_id, context_ids: [a, b] });
+      await ok('owner', 'accept_suggestions', {
+        project_id: projectId,
+        session_id: session.session_id,
+        context_ids: [a, b],
+      });
 
       const graph = await ok('reader', 'get_context_graph_info', { project_id: projectId });
 
       const types = (type: string) => graph.edges.filter((e: Structured) => e.type === type);
-      expect(graph.nodes.filter((n: Structured) => n.type === 'branch').map((n: Structured) => n.label)).toEqual([
-        'Caching',
-        'Redis TTLs',
-      ]);
+      expect(
+        graph.nodes.filter((n: Structured) => n.type === 'branch').map((n: Structured) => n.label),
+      ).toEqual(['Caching', 'Redis TTLs']);
       expect(types('parent')).toEqual([{ from: mainBranch, to: childBranch, type: 'parent', weight: 1 }]);
       expect(types('contains')).toHaveLength(3);
       expect(types('co_reference')).toEqual([
@@ -292,8 +365,10 @@ describe('memory insight tools over HTTP', () => {
     });
 
     it('pages a large graph with a cursor, each page small, every node exactly once', async () => {
-      const project = (await ok('owner', 'initialize_context', { project_path: '/srv/big', mode: 'none' })).project_id;
-      const branch = (await ok('owner', 'create_branch', { project_id: project, branch_topic: 'Big' })).branch_id;
+      const project = (await ok('owner', 'initialize_context', { project_path: '/srv/big', mode: 'none' }))
+        .project_id;
+      const branch = (await ok('owner', 'create_branch', { project_id: project, branch_topic: 'Big' }))
+        .branch_id;
       for (let i = 0; i < 120; i++) {
         await ok('owner', 'update_memory', {
           project_id: project,
@@ -307,7 +382,10 @@ describe('memory insight tools over HTTP', () => {
       const sizes: number[] = [];
       let cursor: string | undefined;
       do {
-        const page = await ok('reader', 'get_context_graph_info', { project_id: project, ...(cursor ? { cursor } : {}) });
+        const page = await ok('owner', 'get_context_graph_info', {
+          project_id: project,
+          ...(cursor ? { cursor } : {}),
+        });
         seen.push(...page.nodes.map((n: Structured) => n.id));
         sizes.push(JSON.stringify(page).length);
         expect(page.edges.length).toBeLessThanOrEqual(100);
@@ -329,8 +407,14 @@ describe('memory insight tools over HTTP', () => {
         role: 'user',
       });
 
-      const stale = await call('reader', 'get_context_graph_info', { project_id: projectId, cursor: first.next_cursor });
-      const unknown = await call('reader', 'get_context_graph_info', { project_id: projectId, branch_id: 'nope' });
+      const stale = await call('reader', 'get_context_graph_info', {
+        project_id: projectId,
+        cursor: first.next_cursor,
+      });
+      const unknown = await call('reader', 'get_context_graph_info', {
+        project_id: projectId,
+        branch_id: 'nope',
+      });
 
       expect(errorOf(stale).code).toBe('CONFLICT');
       expect(errorOf(unknown).code).toBe('BRANCH_NOT_FOUND');

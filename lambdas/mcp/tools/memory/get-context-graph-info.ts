@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_NODE_LIMIT } from '../../../core/memory/graph/graph-page.js';
-import { defineTool } from '../../tool-definition.js';
 import { boundedString } from '../../schemas.js';
+import { defineTool } from '../../tool-definition.js';
 import { outcome } from './insight-schemas.js';
 import { branchIdField, MEMORY_READ, projectIdField } from './memory-fields.js';
 
@@ -20,7 +20,12 @@ export const getContextGraphInfoTool = defineTool({
   output: z.object({
     ...outcome,
     nodes: z.array(
-      z.object({ id: z.string(), type: z.enum(['branch', 'context']), label: z.string(), branch_id: z.string() }),
+      z.object({
+        id: z.string(),
+        type: z.enum(['branch', 'context']),
+        label: z.string(),
+        branch_id: z.string(),
+      }),
     ),
     edges: z.array(
       z.object({

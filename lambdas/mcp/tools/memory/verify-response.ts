@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from '../../tool-definition.js';
 import { boundedString } from '../../schemas.js';
+import { defineTool } from '../../tool-definition.js';
 import { outcome } from './insight-schemas.js';
 import { MEMORY_READ, projectIdField } from './memory-fields.js';
 
