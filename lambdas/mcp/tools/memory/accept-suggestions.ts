@@ -11,7 +11,7 @@ export const acceptSuggestionsTool = defineTool({
   input: z.object({
     project_id: projectIdField,
     session_id: sessionIdField,
-    context_ids: z.array(contextIdField).min(1).max(20),
+    context_ids: z.array(contextIdField).min(1).max(20).describe('The suggested context_ids you used.'),
   }),
   output: z.object({ ...outcome, accepted_count: z.number().int() }),
   annotations: MEMORY_WRITE,

@@ -15,7 +15,7 @@ export const getContextGraphInfoTool = defineTool({
     project_id: projectIdField,
     branch_id: branchIdField.optional().describe('Only this branch, its parent and children.'),
     limit: z.number().int().min(1).max(MAX_NODE_LIMIT).optional().describe('Nodes per page; default 50.'),
-    cursor: boundedString(200).optional(),
+    cursor: boundedString(200).optional().describe('next_cursor of the previous page.'),
   }),
   output: z.object({
     ...outcome,

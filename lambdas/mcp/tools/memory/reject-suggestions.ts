@@ -9,7 +9,11 @@ export const rejectSuggestionsTool = defineTool({
   title: 'Reject suggested contexts',
   description:
     'Records that a session’s suggestions did not fit, and why (once per session); similar tasks get them less.',
-  input: z.object({ project_id: projectIdField, session_id: sessionIdField, reason: boundedString(500) }),
+  input: z.object({
+    project_id: projectIdField,
+    session_id: sessionIdField,
+    reason: boundedString(500).describe('Why they did not fit.'),
+  }),
   output: z.object(outcome),
   annotations: MEMORY_WRITE,
   needs: 'memory',

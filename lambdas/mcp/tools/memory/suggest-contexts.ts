@@ -13,7 +13,7 @@ export const suggestContextsTool = defineTool({
   input: z.object({
     project_id: projectIdField,
     current_context: boundedString(4_000).describe('The current task or topic.'),
-    top_k: z.number().int().min(1).max(20).default(5),
+    top_k: z.number().int().min(1).max(20).default(5).describe('How many suggestions.'),
   }),
   output: z.object({
     ...outcome,
