@@ -43,6 +43,23 @@ export class MemoryInsights {
     return verifyAgainstMemory(items, input.response_text, { evidenceSources: input.evidence_sources });
   }
 
+  /**
+   * The grounding of an entry just written, against the rest of the project's memory (the entry
+   * itself excluded, or every claim would support itself).
+   */
+  async groundingOfEntry(
+    principal: Principal,
+    projectId: string,
+    entry: { entry_id: string; content: string },
+  ): Promise<GroundingReport> {
+    await this.deps.access.authorize(principal, projectId, 'read');
+    const items = await this.deps.access.memory.items(projectId);
+    return verifyAgainstMemory(
+      items.filter((item) => item.item_id !== entry.entry_id),
+      entry.content,
+    );
+  }
+
   async suggestContexts(
     principal: Principal,
     input: { project_id: string; current_context: string; top_k: number },

@@ -150,6 +150,29 @@ describe('memory insight tools over HTTP', () => {
     });
   });
 
+  describe('update_memory', () => {
+    it("scores an assistant's entry against the rest of memory, never against itself", async () => {
+      const project = (await ok('owner', 'initialize_context', { project_path: '/srv/scored', mode: 'none' }))
+        .project_id;
+      const branch = (await ok('owner', 'create_branch', { project_id: project, branch_topic: 'Scored' }))
+        .branch_id;
+      const save = (content: string, role: string) =>
+        ok('owner', 'update_memory', { project_id: project, branch_id: branch, content, role });
+
+      const fact = await save('The HTTP request timeout is 30 seconds.', 'user');
+      const grounded = await save('The HTTP request timeout is 30 seconds.', 'assistant');
+      const invented = await save('Invoices are rendered as PDF files with Puppeteer.', 'assistant');
+      const chat = await save('Glad to help!', 'assistant');
+
+      expect(fact.grounding_score).toBeUndefined();
+      expect(grounded).toMatchObject({ grounding_score: 1, hallucination_status: 'ACCEPT' });
+      expect(invented).toMatchObject({ hallucination_status: 'REJECT' });
+      expect(invented.grounding_score).toBeLessThan(0.3);
+      expect(chat).toMatchObject({ hallucination_status: 'NO_CLAIMS' });
+      expect(chat.grounding_score).toBeUndefined();
+    });
+  });
+
   describe('suggestions and automation', () => {
     /** A project of its own, so one test's feedback is not another's history. */
     async function projectWith(path: string, entries: readonly string[]) {

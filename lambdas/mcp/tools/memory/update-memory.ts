@@ -32,7 +32,14 @@ export const updateMemoryTool = defineTool({
   needs: 'memory',
   run: async (deps, input, { principal }) => {
     const { entry, redacted } = await deps.memory.updateMemory(principal, input.project_id, input);
+    // An assistant's message makes claims worth checking; a user's message is what they are checked against.
+    const grounding =
+      entry.role === 'assistant'
+        ? await deps.insights.groundingOfEntry(principal, input.project_id, entry)
+        : undefined;
     return {
+      ...(grounding?.grounding_score != null ? { grounding_score: grounding.grounding_score } : {}),
+      ...(grounding ? { hallucination_status: grounding.status } : {}),
       success: true,
       entry_id: entry.entry_id,
       version: entry.version,
