@@ -12,6 +12,7 @@ const ALL_TOOLS = Object.values(TOOLSETS).flat();
 
 import { type JsonSchema, type StringPools, schemaArbitrary } from '../support/json-schema-arbitrary.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
+import { memorySeedCalls } from './tool-fuzz-memory-seeds.js';
 import { poolsWithIds } from './tool-fuzz-pools.js';
 
 /**
@@ -173,7 +174,7 @@ describe('every tool under generated and mutated arguments', () => {
       end: { date_time: '2026-03-02T09:15:00-05:00', time_zone: 'America/New_York' },
       recurrence: ['RRULE:FREQ=DAILY;COUNT=30'],
     });
-    seeds = seedCalls(calendar.id, event.id, series.id);
+    seeds = { ...seedCalls(calendar.id, event.id, series.id), ...(await memorySeedCalls(runtime)) };
     pools = poolsWithIds(calendar.id, [event.id, series.id]);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
