@@ -439,7 +439,10 @@ describe('memory insight tools over HTTP', () => {
         branch_id: 'nope',
       });
 
+      const forged = await call('reader', 'get_context_graph_info', { project_id: projectId, cursor: 'not-a-cursor' });
+
       expect(errorOf(stale).code).toBe('CONFLICT');
+      expect(errorOf(forged)).toMatchObject({ code: 'INVALID_INPUT', field: 'cursor' });
       expect(errorOf(unknown).code).toBe('BRANCH_NOT_FOUND');
     });
   });
