@@ -64,7 +64,11 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
 
 /** The lower-cased words of `text` with accents removed, apostrophes normalised. */
 export function words(text: string): string[] {
-  const folded = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/g, "'");
+  // Folding accents costs more than the rest together; plain ASCII (most memory) has none.
+  const plain = /^[\x00-\x7f]*$/.test(text);
+  const folded = plain
+    ? text.toLowerCase()
+    : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/g, "'");
   return [...folded.matchAll(WORD)].map((match) => match[0]);
 }
 

@@ -1,7 +1,7 @@
 import type { MemoryItem } from '../memory-records.js';
 import { type Anchor, extractAnchors, withoutAnchors } from './anchors.js';
 import { Bm25 } from './bm25.js';
-import { contentTerms, isNegated } from './claim-terms.js';
+import { contentTerms, isFiller, isNegated, stem, words } from './claim-terms.js';
 import { sentences } from './claims.js';
 
 /** One sentence of the project's memory, with the sentences around it for context. */
@@ -30,48 +30,74 @@ export interface Clause {
 /** Where a sentence's clauses part: punctuation, and conjunctions that start another statement. */
 const CLAUSE_BREAK = /[,;:()]|\s(?:and|but|because|although|though|while|whereas|so|instead)\s/i;
 
+/** A sentence of one item, before the work of judging it (done only for retrieved ones). */
+interface SentenceRef {
+  item: MemoryItem;
+  /** Every sentence of the item (shared), and this one's place among them. */
+  sentences: readonly string[];
+  index: number;
+}
+
 /**
- * The project's memory cut into sentences, searchable by a claim's terms and anchors (BM25).
- * Built once per verification; a few thousand sentences take milliseconds.
+ * The project's memory cut into sentences, searchable by a claim's words (BM25). Indexing only
+ * splits and stems words; anchors, clauses and neighbours are worked out for the few sentences a
+ * claim retrieves, so a check over 10,000 memories stays well under a second.
  */
 export class PassageIndex {
-  readonly passages: Passage[];
+  private readonly refs: SentenceRef[];
   private readonly bm25: Bm25;
+  private readonly judged = new Map<number, Passage>();
 
   constructor(items: readonly MemoryItem[]) {
-    this.passages = items.flatMap(passagesOf);
-    this.bm25 = new Bm25(this.passages.map((p) => [...p.terms, ...p.anchors.map((a) => `#${a.value}`)]));
+    this.refs = items.flatMap((item) => {
+      const all = sentences(item.text);
+      return all.map((_, index) => ({ item, sentences: all, index }));
+    });
+    this.bm25 = new Bm25(this.refs.map((ref) => searchTerms(ref.sentences[ref.index]!)));
   }
 
   /** The `limit` passages that best match the query terms, best first. */
   search(queryTerms: readonly string[], limit: number): Passage[] {
-    return this.bm25.top(queryTerms, limit).map((hit) => this.passages[hit.index]!);
+    return this.bm25.top(queryTerms, limit).map((hit) => this.passage(hit.index));
+  }
+
+  private passage(index: number): Passage {
+    const known = this.judged.get(index);
+    if (known) return known;
+    const passage = passageOf(this.refs[index]!);
+    this.judged.set(index, passage);
+    return passage;
   }
 }
 
-function passagesOf(item: MemoryItem): Passage[] {
-  const texts = sentences(item.text);
-  const terms = texts.map((text) => new Set(contentTerms(withoutAnchors(text))));
-  const anchors = texts.map(extractAnchors);
-  const around = <T>(list: T[][], i: number) => [...(list[i - 1] ?? []), ...list[i]!, ...(list[i + 1] ?? [])];
-  return texts.map((text, i) => ({
-    item,
-    text,
-    anchors: anchors[i]!,
-    contextAnchors: around(anchors, i),
-    contextText: texts.slice(Math.max(0, i - 1), i + 2).join(' '),
-    negated: isNegated(text),
-    terms: terms[i]!,
-    clauses: text.split(CLAUSE_BREAK).map((clause) => ({
-      text: clause,
-      terms: new Set(contentTerms(withoutAnchors(clause))),
-      negated: isNegated(clause),
-    })),
-    contextTerms: new Set([...(terms[i - 1] ?? []), ...terms[i]!, ...(terms[i + 1] ?? [])]),
-  }));
+/** The words search compares: every stemmed word that is not a stop word, numbers and path parts included. */
+function searchTerms(text: string): string[] {
+  return words(text)
+    .filter((w) => !isFiller(w))
+    .map(stem);
 }
 
-/** The query a claim searches with: its terms and its anchors (anchors are indexed as `#value`). */
+function passageOf({ item, sentences: texts, index: i }: SentenceRef): Passage {
+  const near = texts.slice(Math.max(0, i - 1), i + 2);
+  const text = texts[i]!;
+  const termsOf = (sentence: string) => new Set(contentTerms(withoutAnchors(sentence)));
+  const anchors = extractAnchors(text);
+  return {
+    item,
+    text,
+    anchors,
+    contextAnchors: near.flatMap((sentence) => (sentence === text ? anchors : extractAnchors(sentence))),
+    contextText: near.join(' '),
+    negated: isNegated(text),
+    terms: termsOf(text),
+    clauses: text
+      .split(CLAUSE_BREAK)
+      .map((clause) => ({ text: clause, terms: termsOf(clause), negated: isNegated(clause) })),
+    contextTerms: new Set(near.flatMap((sentence) => [...termsOf(sentence)])),
+  };
+}
+
+/** The query a claim searches with: its terms and the words of its anchors. */
 export function claimQuery(claim: { terms: readonly string[]; anchors: readonly Anchor[] }): string[] {
-  return [...claim.terms, ...claim.anchors.map((a) => `#${a.value}`)];
+  return [...claim.terms, ...claim.anchors.flatMap((a) => searchTerms(a.value))];
 }
