@@ -415,6 +415,7 @@ describe('memory insight tools over HTTP', () => {
         cursor = page.next_cursor;
       } while (cursor);
 
+      console.info('context graph page sizes (characters)', sizes);
       expect(new Set(seen).size).toBe(121);
       expect(seen).toHaveLength(121);
       // About 4 characters a token: every page stays far below a 50k-token answer.
