@@ -151,20 +151,27 @@ describe('memory insight tools over HTTP', () => {
   });
 
   describe('update_memory', () => {
-    it("scores an assistant's entry against the rest of memory, never against itself", async () => {
+    it('scores an entry against the rest of memory when asked (verify), never against itself', async () => {
       const project = (await ok('owner', 'initialize_context', { project_path: '/srv/scored', mode: 'none' }))
         .project_id;
       const branch = (await ok('owner', 'create_branch', { project_id: project, branch_topic: 'Scored' }))
         .branch_id;
-      const save = (content: string, role: string) =>
-        ok('owner', 'update_memory', { project_id: project, branch_id: branch, content, role });
+      const save = (content: string, verify: boolean) =>
+        ok('owner', 'update_memory', {
+          project_id: project,
+          branch_id: branch,
+          content,
+          role: 'assistant',
+          verify,
+        });
 
-      const fact = await save('The HTTP request timeout is 30 seconds.', 'user');
-      const grounded = await save('The HTTP request timeout is 30 seconds.', 'assistant');
-      const invented = await save('Invoices are rendered as PDF files with Puppeteer.', 'assistant');
-      const chat = await save('Glad to help!', 'assistant');
+      const fact = await save('The HTTP request timeout is 30 seconds.', false);
+      const grounded = await save('The HTTP request timeout is 30 seconds.', true);
+      const invented = await save('Invoices are rendered as PDF files with Puppeteer.', true);
+      const chat = await save('Glad to help!', true);
 
-      expect(fact.grounding_score).toBeUndefined();
+      expect(fact).not.toHaveProperty('grounding_score');
+      expect(fact).not.toHaveProperty('hallucination_status');
       expect(grounded).toMatchObject({ grounding_score: 1, hallucination_status: 'ACCEPT' });
       expect(invented).toMatchObject({ hallucination_status: 'REJECT' });
       expect(invented.grounding_score).toBeLessThan(0.3);
@@ -440,7 +447,10 @@ describe('memory insight tools over HTTP', () => {
         branch_id: 'nope',
       });
 
-      const forged = await call('reader', 'get_context_graph_info', { project_id: projectId, cursor: 'not-a-cursor' });
+      const forged = await call('reader', 'get_context_graph_info', {
+        project_id: projectId,
+        cursor: 'not-a-cursor',
+      });
 
       expect(errorOf(stale).code).toBe('CONFLICT');
       expect(errorOf(forged)).toMatchObject({ code: 'INVALID_INPUT', field: 'cursor' });
