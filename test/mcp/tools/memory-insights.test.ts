@@ -392,6 +392,21 @@ describe('memory insight tools over HTTP', () => {
       expect(types('shared_entity')).toEqual([expect.objectContaining({ entities: ['retrywithbackoff'] })]);
       expect(graph).toMatchObject({ total_nodes: graph.nodes.length, total_edges: graph.edges.length });
       expect(graph.next_cursor).toBeUndefined();
+
+      const child = await ok('reader', 'get_context_graph_info', {
+        project_id: projectId,
+        branch_id: childBranch,
+      });
+      expect(child.nodes.map((n: Structured) => n.type).sort()).toEqual([
+        'branch',
+        'branch',
+        'context',
+        'context',
+        'context',
+      ]);
+      expect(
+        child.nodes.filter((n: Structured) => n.type === 'context').map((n: Structured) => n.branch_id),
+      ).toEqual([childBranch, childBranch, childBranch]);
     });
 
     it('pages a large graph with a cursor, each page small, every node exactly once', async () => {
