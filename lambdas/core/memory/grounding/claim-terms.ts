@@ -65,7 +65,7 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
 /** The lower-cased words of `text` with accents removed, apostrophes normalised. */
 export function words(text: string): string[] {
   // Folding accents costs more than the rest together; plain ASCII (most memory) has none.
-  const plain = /^[\x00-\x7f]*$/.test(text);
+  const plain = !/\P{ASCII}/u.test(text);
   const folded = plain
     ? text.toLowerCase()
     : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/g, "'");
