@@ -306,6 +306,30 @@ describe('memory insight tools over HTTP', () => {
       expect(errorOf(twice).code).toBe('CONFLICT');
     });
 
+    it('takes exactly one of two concurrent answers to one session', async () => {
+      const session = await ok('owner', 'suggest_contexts', {
+        project_id: projectId,
+        current_context: 'redis cache ttl',
+      });
+      const context_ids = [session.suggestions[0].context_id];
+
+      const results = await Promise.all([
+        call('owner', 'accept_suggestions', {
+          project_id: projectId,
+          session_id: session.session_id,
+          context_ids,
+        }),
+        call('owner', 'reject_suggestions', {
+          project_id: projectId,
+          session_id: session.session_id,
+          reason: 'race',
+        }),
+      ]);
+
+      expect(results.filter((r) => !r.isError)).toHaveLength(1);
+      expect(errorOf(results.find((r) => r.isError)!).code).toBe('CONFLICT');
+    });
+
     it('lets a read-only key ask for suggestions but not give feedback', async () => {
       const session = await ok('reader', 'suggest_contexts', {
         project_id: projectId,

@@ -58,6 +58,14 @@ describe('verifyAgainstMemory', () => {
     expect(report.contradictions[0]?.kind).toBe('negation');
   });
 
+  it('lowers fuzzy_confidence for hedged claims', () => {
+    const report = verifyAgainstMemory(
+      memory,
+      'The cache TTL is probably 300 seconds. retryWithBackoff() retries 3 times.',
+    );
+    expect(report.fuzzy_confidence).toBe(0.5);
+  });
+
   it('rejects claims memory says nothing about', () => {
     const report = verifyAgainstMemory(
       memory,
