@@ -39,6 +39,12 @@ export interface BranchView {
   status: 'active' | 'compressed';
 }
 
+/** How many file records initialize_context writes at once (a full scan has up to 400). */
+const FILE_WRITE_CONCURRENCY = 16;
+
+/** Bounds the branch cache of a long-lived process. */
+const MAX_KNOWN_BRANCHES = 10_000;
+
 const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
 
 /**
@@ -50,6 +56,12 @@ const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'versi
 export class MemoryStore extends MemoryGenerations implements MemoryReader {
   /** The generation this process last wrote an entry into, per project: spares a pointer read. */
   private readonly lastGeneration = new Map<string, string>();
+  /**
+   * Branches this process has seen, as `<project>/<generation>/<branch>`. A branch is never
+   * deleted within a generation, so a hit spares the branch read; a restore changes the
+   * generation, which the conditional revision write catches.
+   */
+  private readonly knownBranches = new Set<string>();
 
   constructor(private readonly memoryDeps: MemoryStoreDeps) {
     super(memoryDeps);
@@ -122,11 +134,11 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     authorized: Promise<unknown> = Promise.resolve(),
   ): Promise<Entry> {
     const cached = this.lastGeneration.get(projectId);
-    const [{ generation, branch }] = await Promise.all([
+    const [{ generation, exists }] = await Promise.all([
       this.findBranch(projectId, branchId, cached),
       authorized,
     ]);
-    if (!branch) throw branchNotFound(projectId, branchId, 'branch_id');
+    if (!exists) throw branchNotFound(projectId, branchId, 'branch_id');
     const now = this.now();
     const entry = Entry.parse({
       entry_id: this.timeOrderedId('e'),
@@ -151,6 +163,8 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       return this.appendEntry(projectId, branchId, input);
     }
     this.lastGeneration.set(projectId, generation);
+    if (this.knownBranches.size >= MAX_KNOWN_BRANCHES) this.knownBranches.clear();
+    this.knownBranches.add(`${projectId}/${generation}/${branchId}`);
     return entry;
   }
 
@@ -325,13 +339,15 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     if (files.length === 0) return;
     const { generation } = await this.pointer(projectId);
     const now = this.now();
-    for (const file of files) {
-      const stored = StoredFile.parse({
-        ...file,
-        category: categorize(`${file.path} ${file.content}`),
-        stored_at: now,
-      });
-      await this.putRecord(projectId, generation, fileRecord(file.path), stored);
+    const put = (file: (typeof files)[number]) =>
+      this.putRecord(
+        projectId,
+        generation,
+        fileRecord(file.path),
+        StoredFile.parse({ ...file, category: categorize(`${file.path} ${file.content}`), stored_at: now }),
+      );
+    for (let i = 0; i < files.length; i += FILE_WRITE_CONCURRENCY) {
+      await Promise.all(files.slice(i, i + FILE_WRITE_CONCURRENCY).map(put));
     }
     await this.touch(projectId, generation);
   }
@@ -362,18 +378,22 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   }
 
   /**
-   * The branch, read in the generation this process last wrote when it has one (no pointer read:
-   * the write after it is conditional on that generation, so a stale one is caught there), else
-   * in the current generation.
+   * Whether the branch exists, and in which generation to write: the one this process last wrote
+   * when it has one (no pointer read: the write after it is conditional on that generation, so a
+   * stale one is caught there), else the current one.
    */
   private async findBranch(projectId: string, branchId: string, cached: string | undefined) {
-    if (cached !== undefined) {
-      const raw = await this.getRecord(projectId, cached, branchRecord(branchId));
-      if (raw) return { generation: cached, branch: Branch.parse(raw) };
+    if (cached !== undefined && this.knownBranches.has(`${projectId}/${cached}/${branchId}`)) {
+      return { generation: cached, exists: true };
+    }
+    if (cached !== undefined && (await this.getRecord(projectId, cached, branchRecord(branchId)))) {
+      return { generation: cached, exists: true };
     }
     const { generation } = await this.pointer(projectId);
-    const raw = await this.getRecord(projectId, generation, branchRecord(branchId));
-    return { generation, branch: raw ? Branch.parse(raw) : undefined };
+    return {
+      generation,
+      exists: (await this.getRecord(projectId, generation, branchRecord(branchId))) !== undefined,
+    };
   }
 
   private async requireBranchIn(projectId: string, generation: string, branchId: string, field: string) {

@@ -271,11 +271,11 @@ describe('memory tools over HTTP (embedded runtime: the folder is readable)', ()
       const reads: [string, Record<string, unknown>][] = [
         ['list_branches', { project_id: projectId }],
         ['get_active_summary', { project_id: projectId, branch_id: branchId }],
+        ['load_context', { project_id: projectId, branch_id: branchId }],
       ];
       const writes: [string, Record<string, unknown>][] = [
         ['create_branch', { project_id: projectId, branch_topic: 'Hijack' }],
         ['update_memory', { project_id: projectId, branch_id: branchId, role: 'user', content: 'Hijacked' }],
-        ['load_context', { project_id: projectId, branch_id: branchId }],
         ['link_git_branch', { project_id: projectId, cortex_branch_id: branchId, git_branch_name: 'evil' }],
       ];
       for (const [name, args] of [...reads, ...writes]) {
@@ -292,6 +292,7 @@ describe('memory tools over HTTP (embedded runtime: the folder is readable)', ()
       }
       const summary = await ok(reader, 'get_active_summary', { project_id: projectId, branch_id: branchId });
       expect(summary.content).not.toContain('Hijacked');
+      for (const [name, args] of reads) await ok(reader, name, args);
     });
   });
 });
