@@ -4,6 +4,7 @@ import type { TokenVerifier } from '../core/access/token-verifier.js';
 import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
+import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
@@ -57,6 +58,8 @@ export interface RulesSlice extends CalendarSlice {
  */
 export interface MemorySlice extends TimeSlice {
   memory: MemoryService;
+  /** Grounding, suggestions, automation status and the context graph. */
+  insights: MemoryInsights;
 }
 
 /** Each slice by name: what `toolDeps(slice)` answers. */

@@ -7,8 +7,10 @@ import { SlotLocks } from '../core/booking/slot-locks.js';
 import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { checkEventContent } from '../core/firewall/check-event-content.js';
 import type { BlobStore } from '../core/memory/blob-store.js';
+import { MemoryInsights } from '../core/memory/memory-insights.js';
 import { MemoryService } from '../core/memory/memory-service.js';
 import { MemoryStore } from '../core/memory/memory-store.js';
+import { SuggestionHistory } from '../core/memory/suggestions/suggestion-history.js';
 import type {
   BookingSteps,
   BookingWorkflow,
@@ -116,6 +118,10 @@ export function composeDeps(platform: Platform): McpDeps & {
     booking,
     rules,
     memory,
+    insights: new MemoryInsights({
+      access: memory,
+      history: new SuggestionHistory({ store, clock, random }),
+    }),
     bookingSteps,
     registry,
     encryption: platform.encryption,

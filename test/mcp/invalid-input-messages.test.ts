@@ -66,6 +66,12 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
     { project_id: 'prj_1', cortex_branch_id: 'b1', git_branch_name: 'x..y' },
     'git_branch_name',
   ],
+  ['verify_response', { project_id: 'prj_1', response_text: 7 }, 'response_text'],
+  ['suggest_contexts', { project_id: 'prj_1', current_context: 'cache', top_k: 0 }, 'top_k'],
+  ['accept_suggestions', { project_id: 'prj_1', session_id: 'sug_1', context_ids: [] }, 'context_ids'],
+  ['reject_suggestions', { project_id: 'prj_1', session_id: 'session-1', reason: 'x' }, 'session_id'],
+  ['get_automation_status', { project_id: 'prj 1' }, 'project_id'],
+  ['get_context_graph_info', { project_id: 'prj_1', limit: 500 }, 'limit'],
 ];
 
 /**

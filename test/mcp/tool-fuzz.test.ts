@@ -12,6 +12,7 @@ const ALL_TOOLS = Object.values(TOOLSETS).flat();
 
 import { type JsonSchema, type StringPools, schemaArbitrary } from '../support/json-schema-arbitrary.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
+import { insightSeedCalls } from './tool-fuzz-insight-seeds.js';
 import { poolsWithIds } from './tool-fuzz-pools.js';
 
 /**
@@ -227,7 +228,11 @@ describe('every tool under generated and mutated arguments', () => {
     const memoryProject = (await runtime.rules.projects.create({ name: 'Fuzz memory' })).project_id;
     const memoryBranch = (await runtime.memory.createBranch(LOCAL_OWNER, memoryProject, { topic: 'Fuzz' }))
       .branch_id;
-    Object.assign(seeds, memorySeedCalls(memoryProject, memoryBranch));
+    Object.assign(
+      seeds,
+      memorySeedCalls(memoryProject, memoryBranch),
+      await insightSeedCalls(runtime, memoryProject, memoryBranch),
+    );
     pools = poolsWithIds(calendar.id, [event.id, series.id]);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);

@@ -25,6 +25,8 @@ export const PK_PREFIX = {
   /** One booking's idempotency record. */
   idempotency: 'IDEM#',
   project: 'PROJECT#',
+  /** `MEMSUG#<project id>`: a project's context-suggestion sessions and their feedback. */
+  memorySuggestions: 'MEMSUG#',
   rule: 'RULE#',
   pin: 'PIN#',
   /** A project's memory: the pointer to its current generation and every record under it. */
@@ -76,6 +78,8 @@ export const SK = {
   slotLock: { holds: 'HOLDS' },
   idempotency: { booking: 'BOOKING' },
   project: { record: 'PROJECT' },
+  /** `SES#<session id>`: one suggest_contexts answer, then accepted or rejected (session ids sort by time). */
+  memorySuggestions: { sessionPrefix: 'SES#' },
   rule: { record: 'RULE' },
   pin: { eventPrefix: 'EVT#', seriesPrefix: 'SER#' },
   memory: {

@@ -19,13 +19,19 @@ import { computeDurationTool } from './compute-duration.js';
 import { convertTimezoneTool } from './convert-timezone.js';
 import { expandRruleTool } from './expand-rrule.js';
 import { getTemporalContextTool } from './get-temporal-context.js';
+import { acceptSuggestionsTool } from './memory/accept-suggestions.js';
 import { createBranchTool } from './memory/create-branch.js';
 import { getActiveSummaryTool } from './memory/get-active-summary.js';
+import { getAutomationStatusTool } from './memory/get-automation-status.js';
+import { getContextGraphInfoTool } from './memory/get-context-graph-info.js';
 import { initializeContextTool } from './memory/initialize-context.js';
 import { linkGitBranchTool } from './memory/link-git-branch.js';
 import { listBranchesTool } from './memory/list-branches.js';
 import { loadContextTool } from './memory/load-context.js';
+import { rejectSuggestionsTool } from './memory/reject-suggestions.js';
+import { suggestContextsTool } from './memory/suggest-contexts.js';
 import { updateMemoryTool } from './memory/update-memory.js';
+import { verifyResponseTool } from './memory/verify-response.js';
 import { resolveDatetimeTool } from './resolve-datetime.js';
 import { classifyEventTool } from './rules/classify-event.js';
 import { createClassificationRuleTool } from './rules/create-classification-rule.js';
@@ -98,6 +104,12 @@ export const TOOLSETS = {
     getActiveSummaryTool,
     loadContextTool,
     linkGitBranchTool,
+    verifyResponseTool,
+    suggestContextsTool,
+    acceptSuggestionsTool,
+    rejectSuggestionsTool,
+    getAutomationStatusTool,
+    getContextGraphInfoTool,
   ],
 } satisfies Toolsets;
 

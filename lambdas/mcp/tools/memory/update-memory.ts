@@ -16,6 +16,10 @@ export const updateMemoryTool = defineTool({
     role: z.enum(['user', 'assistant']),
     entry_id: boundedString(64).optional().describe('Replace this entry instead of appending.'),
     if_version: z.number().int().min(1).optional().describe("With entry_id: the entry's version you read."),
+    verify: z
+      .boolean()
+      .optional()
+      .describe('Also score it against the rest of memory (grounding_score; reads the whole memory).'),
   }),
   output: z.object({
     success: z.boolean(),
@@ -32,7 +36,13 @@ export const updateMemoryTool = defineTool({
   needs: 'memory',
   run: async (deps, input, { principal }) => {
     const { entry, redacted } = await deps.memory.updateMemory(principal, input.project_id, input);
+    // Opt-in: checking reads the whole memory, which a plain append must not pay for.
+    const grounding = input.verify
+      ? await deps.insights.groundingOfEntry(principal, input.project_id, entry)
+      : undefined;
     return {
+      ...(grounding?.grounding_score != null ? { grounding_score: grounding.grounding_score } : {}),
+      ...(grounding ? { hallucination_status: grounding.status } : {}),
       success: true,
       entry_id: entry.entry_id,
       version: entry.version,

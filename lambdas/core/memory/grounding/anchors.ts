@@ -1,0 +1,172 @@
+import { isFiller, stem } from './claim-terms.js';
+
+/**
+ * Exact anchors of a sentence: the parts a paraphrase keeps word for word and a hallucination
+ * gets wrong — numbers, versions, paths, identifiers, dates, quoted text, URLs. Two sentences
+ * about the same thing with different anchors of one kind contradict each other.
+ */
+
+export type AnchorKind = 'url' | 'quoted' | 'date' | 'path' | 'version' | 'identifier' | 'number';
+
+export interface Anchor {
+  kind: AnchorKind;
+  /** Normalised for comparison (lower case, no trailing punctuation, `v` dropped from versions). */
+  value: string;
+  /**
+   * For a number, the word it counts (stemmed): "30 days" → `day`, "port 8080" → `port`. Two
+   * numbers only compare when their units agree (or one has none): "5 jobs" is not "5 times".
+   */
+  unit?: string;
+}
+
+const MONTHS =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const FILE_EXTENSIONS =
+  'ts|tsx|js|jsx|mjs|cjs|json|py|md|yml|yaml|toml|go|rs|java|kt|sql|sh|css|scss|html|txt|env|lock|cfg|ini|xml|proto|tf|rb|php|c|h|cpp';
+
+/** Tried in this order; what one kind matched is masked before the next looks. */
+const PATTERNS: readonly (readonly [AnchorKind, RegExp])[] = [
+  ['url', /\bhttps?:\/\/[^\s)>\]"'`]+/gi],
+  ['quoted', /"([^"\n]{1,120})"|“([^”\n]{1,120})”|`([^`\n]{1,120})`/g],
+  [
+    'date',
+    new RegExp(
+      `\\b\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2})?Z?)?\\b|\\b(?:${MONTHS})\\.? \\d{1,2}(?:st|nd|rd|th)?(?:,? \\d{4})?\\b`,
+      'gi',
+    ),
+  ],
+  [
+    'path',
+    new RegExp(
+      `(?:~|\\.{1,2})?\\/?(?:[\\w@.-]+\\/)+[\\w@.-]*[\\w@-]|\\b[\\w-]+(?:\\.[\\w-]+)*\\.(?:${FILE_EXTENSIONS})\\b`,
+      'g',
+    ),
+  ],
+  ['version', /\bv\d+(?:\.\d+){0,3}(?:-[\w.]+)?\b|\b\d+\.\d+\.\d+(?:-[\w.]+)?\b/gi],
+  [
+    'identifier',
+    /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b|\b(?=\w*[A-Za-z])[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z][A-Za-z0-9]*_(?!\w)|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Za-z_]\w*(?=\(\))|\b[A-Za-z][A-Za-z0-9]*-\d+\b/g,
+  ],
+  ['number', /\b\d+(?:[.,]\d+)*%?/g],
+];
+
+/** Two words with a slash that are prose, not a path. */
+const PROSE_PAIRS = new Set(
+  'and/or either/or read/write blue/green input/output client/server yes/no on/off true/false he/she his/her him/her pros/cons'.split(
+    ' ',
+  ),
+);
+
+const NUMBER_WORDS: Record<string, string> = {
+  zero: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  ten: '10',
+  eleven: '11',
+  twelve: '12',
+  twenty: '20',
+  thirty: '30',
+  hundred: '100',
+};
+const NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(NUMBER_WORDS).join('|')})\\b`, 'gi');
+
+/** The word a number counts: the content word right after it, else the one right before. */
+function unitOf(text: string, offset: number, length: number): string | undefined {
+  const after = /^\s*(%|[\p{L}][\p{L}-]*)/u.exec(text.slice(offset + length))?.[1]?.toLowerCase();
+  if (after && (after === '%' || !isFiller(after))) return after === '%' ? 'percent' : stem(after);
+  const previous = /([\p{L}][\p{L}-]*)\s*$/u.exec(text.slice(0, offset))?.[1]?.toLowerCase();
+  return previous && !isFiller(previous) ? stem(previous) : undefined;
+}
+
+function normalise(kind: AnchorKind, raw: string): string {
+  const value = raw.toLowerCase().replace(/[.,;:]+$/, '');
+  if (kind === 'version') return value.replace(/^v/, '');
+  if (kind === 'number') return value.replace(/,(?=\d{3}\b)/g, '');
+  if (kind === 'path') return value.replace(/^\.\//, '');
+  return value;
+}
+
+/**
+ * The anchors of `text`, each once.
+ *
+ * @example
+ * extractAnchors('Retries go up to 5 in src/retry.ts since v2.1.0');
+ * // [{ kind: 'path', value: 'src/retry.ts' }, { kind: 'version', value: '2.1.0' }, { kind: 'number', value: '5' }]
+ */
+export function extractAnchors(text: string): Anchor[] {
+  let rest = text.replace(NUMBER_WORD, (word) => NUMBER_WORDS[word.toLowerCase()]!);
+  const found = new Map<string, Anchor>();
+  for (const [kind, pattern] of PATTERNS) {
+    const before = rest;
+    rest = rest.replace(pattern, (...args: unknown[]) => {
+      const match = args[0] as string;
+      const offset = args[args.length - 2] as number;
+      const inner = kind === 'quoted' ? args.slice(1, 4).find((g) => typeof g === 'string') : match;
+      const value = normalise(kind, inner as string);
+      if (kind === 'path' && PROSE_PAIRS.has(value)) return match;
+      if (value.length === 0) return ' '.repeat(match.length);
+      const unit = kind === 'number' ? unitOf(before, offset, match.length) : undefined;
+      found.set(`${kind}:${value}:${unit ?? ''}`, unit ? { kind, value, unit } : { kind, value });
+      return ' '.repeat(match.length);
+    });
+  }
+  return [...found.values()];
+}
+
+/** `text` with every anchor blanked out: what is left is the sentence's context words. */
+export function withoutAnchors(text: string): string {
+  let rest = text;
+  for (const [, pattern] of PATTERNS) rest = rest.replace(pattern, ' ');
+  return rest;
+}
+
+/**
+ * True when `anchor` appears in `evidence` (its anchors or, for text anchors, its raw text): a
+ * path matches when one ends with the other (`auth.py` and `src/auth.py`).
+ */
+export function anchorFound(
+  anchor: Anchor,
+  evidenceAnchors: readonly Anchor[],
+  evidenceText: string,
+): boolean {
+  const lower = evidenceText.toLowerCase();
+  return evidenceAnchors.some((other) => sameAnchor(anchor, other)) || textContains(anchor, lower);
+}
+
+function sameAnchor(a: Anchor, b: Anchor): boolean {
+  if (a.kind === 'number' && b.kind === 'number') return a.value === b.value && unitsAgree(a, b);
+  if (a.value === b.value) return true;
+  if (a.kind === 'path' && b.kind === 'path')
+    return a.value.endsWith(`/${b.value}`) || b.value.endsWith(`/${a.value}`);
+  return false;
+}
+
+/** True when neither number says what it counts, or both count the same thing. */
+export function unitsAgree(a: Anchor, b: Anchor): boolean {
+  return a.unit === undefined || b.unit === undefined || a.unit === b.unit;
+}
+
+function textContains(anchor: Anchor, lowerText: string): boolean {
+  // A number is only found with its unit (compared through the anchors), never as bare text.
+  if (anchor.kind === 'number') return false;
+  if (anchor.kind === 'version') {
+    return new RegExp(`(?<![\\w.])v?${escapeRegExp(anchor.value)}(?![\\w]|\\.\\d)`).test(lowerText);
+  }
+  return lowerText.includes(anchor.value);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Kinds that can stand in for one another: "Node 20" and "v20.1.0" say the same sort of thing. */
+export function comparableKinds(kind: AnchorKind): readonly AnchorKind[] {
+  return kind === 'number' || kind === 'version' ? ['number', 'version'] : [kind];
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { verifyAgainstMemory } from '../../../../lambdas/core/memory/grounding/verify-response.js';
+import type { MemoryItem } from '../../../../lambdas/core/memory/memory-records.js';
+
+const item = (item_id: string, text: string, path?: string): MemoryItem => ({
+  item_id,
+  project_id: 'prj_1',
+  branch_id: 'main',
+  kind: path ? 'file' : 'entry',
+  text,
+  ...(path ? { path } : {}),
+  created_at: '2026-03-01T00:00:00.000Z',
+});
+
+const memory = [
+  item('ent_1', 'The cache TTL is 300 seconds. Cache keys start with status.'),
+  item('file:src/retry.ts', 'retryWithBackoff() in src/retry.ts retries 3 times.', 'src/retry.ts'),
+];
+
+describe('verifyAgainstMemory', () => {
+  it('answers NO_CLAIMS with a null score when nothing can be checked, never 1.0', () => {
+    const report = verifyAgainstMemory(memory, 'Sure, happy to help! Anything else?');
+    expect(report).toMatchObject({ status: 'NO_CLAIMS', grounding_score: null, claims_extracted: 0 });
+  });
+
+  it('accepts a response whose claims memory states', () => {
+    const report = verifyAgainstMemory(
+      memory,
+      'The cache TTL is 300 seconds. retryWithBackoff() retries 3 times.',
+    );
+    expect(report.status).toBe('ACCEPT');
+    expect(report.grounding_score).toBeGreaterThanOrEqual(0.7);
+    expect(report.evidence_items.map((e) => e.source)).toEqual(['ent_1', 'src/retry.ts']);
+  });
+
+  it('finds a changed number and caps the status at WARN even when the rest is grounded', () => {
+    const report = verifyAgainstMemory(
+      memory,
+      'Cache keys start with status. The cache TTL is 600 seconds. retryWithBackoff() retries 3 times.',
+    );
+    expect(report.contradictions).toEqual([
+      expect.objectContaining({ kind: 'number', claimed: '600', found: '300', source: 'ent_1' }),
+    ]);
+    expect(report.status).toBe('WARN');
+  });
+
+  it('finds a changed path', () => {
+    const report = verifyAgainstMemory(memory, 'retryWithBackoff() in lib/retry.ts retries 3 times.');
+    expect(report.contradictions[0]).toMatchObject({
+      kind: 'path',
+      claimed: 'lib/retry.ts',
+      found: 'src/retry.ts',
+    });
+  });
+
+  it('flips on negation', () => {
+    const report = verifyAgainstMemory(memory, 'The cache TTL is not 300 seconds.');
+    expect(report.contradictions[0]?.kind).toBe('negation');
+  });
+
+  it('lowers fuzzy_confidence for hedged claims', () => {
+    const report = verifyAgainstMemory(
+      memory,
+      'The cache TTL is probably 300 seconds. retryWithBackoff() retries 3 times.',
+    );
+    expect(report.fuzzy_confidence).toBe(0.5);
+  });
+
+  it('rejects claims memory says nothing about', () => {
+    const report = verifyAgainstMemory(
+      memory,
+      'The billing service charges customers monthly through Stripe.',
+    );
+    expect(report).toMatchObject({ status: 'REJECT', claims_verified: 0 });
+  });
+
+  it('draws evidence only from the named sources when one matches', () => {
+    const report = verifyAgainstMemory(memory, 'The cache TTL is 300 seconds.', {
+      evidenceSources: ['src/retry.ts'],
+    });
+    expect(report.evidence_pool).toBe(1);
+    expect(report.status).not.toBe('ACCEPT');
+  });
+});

@@ -1,0 +1,4 @@
+import { dynamoDbLocalEndpoint } from '../../../support/dynamodb-local-endpoint.js';
+import { describeSuggestionHistory } from './suggestion-history-suite.js';
+
+describeSuggestionHistory('DynamoDB Local', dynamoDbLocalEndpoint);

@@ -1,0 +1,3 @@
+import { describeSuggestionHistory } from './suggestion-history-suite.js';
+
+describeSuggestionHistory('dynalite');
