@@ -27,7 +27,13 @@ export type ErrorCode =
   | 'INVALID_VALUE'
   | 'TOO_MANY_OCCURRENCES'
   | 'STORAGE_ERROR'
-  | 'WORK_LIMIT_EXCEEDED';
+  | 'WORK_LIMIT_EXCEEDED'
+  /** A conditional change lost to another writer, or would overwrite changes not seen (cloud sync). */
+  | 'CONFLICT'
+  /** A snapshot failed its integrity checks: nothing was restored from it. */
+  | 'INTEGRITY_FAILED'
+  /** A daily allowance (cloud sync uploads or downloads) is used up. */
+  | 'QUOTA_EXCEEDED';
 
 /**
  * A failure caused by the caller's input or the state of the domain, never by a bug.

@@ -27,6 +27,8 @@ export const PK_PREFIX = {
   project: 'PROJECT#',
   rule: 'RULE#',
   pin: 'PIN#',
+  /** A project's memory snapshots, cloud-sync state and sync quotas (apart from the memory itself). */
+  memorySnapshots: 'MSNAP#',
 } as const;
 
 export type PartitionKind = keyof typeof PK_PREFIX;
@@ -74,6 +76,14 @@ export const SK = {
   project: { record: 'PROJECT' },
   rule: { record: 'RULE' },
   pin: { eventPrefix: 'EVT#', seriesPrefix: 'SER#' },
+  memorySnapshots: {
+    /** `SNAP#<snapshot id>`: one snapshot's catalog entry (ids sort by creation time). */
+    snapshotPrefix: 'SNAP#',
+    /** What the last cloud sync pushed or pulled, and the local state it left. */
+    cloudSync: 'SYNC',
+    /** `QUOTA#<yyyy-mm-dd>#<upload|download>`: cloud syncs used on one UTC day. */
+    quotaPrefix: 'QUOTA#',
+  },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
 /** Partition key values of the `gsi1` index: the listings that span partitions. */
