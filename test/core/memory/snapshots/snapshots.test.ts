@@ -103,12 +103,15 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
       expect(await fingerprintOf(projectId)).toBe(changed);
     });
 
+    const first = (_length: number): number => 0;
+    const middle = (length: number): number => Math.floor(length / 2);
+    const last = (length: number): number => length - 1;
     it.each([
-      ['archive', 'first byte', (_n: number) => 0],
-      ['archive', 'middle byte', (n: number) => Math.floor(n / 2)],
-      ['archive', 'last byte', (n: number) => n - 1],
-      ['manifest', 'middle byte', (n: number) => Math.floor(n / 2)],
-      ['manifest', 'last byte', (n: number) => n - 1],
+      ['archive', 'first byte', first],
+      ['archive', 'middle byte', middle],
+      ['archive', 'last byte', last],
+      ['manifest', 'middle byte', middle],
+      ['manifest', 'last byte', last],
     ] as const)(
       'refuses a snapshot with one bit flipped in its %s (%s), data untouched',
       async (object, _where, at) => {
