@@ -27,9 +27,14 @@ export type ErrorCode =
   | 'INVALID_VALUE'
   | 'TOO_MANY_OCCURRENCES'
   | 'STORAGE_ERROR'
-  | 'WORK_LIMIT_EXCEEDED'
-  /** A conditional change lost to another writer, or would overwrite changes not seen (cloud sync). */
+  /** Project memory (issue 10): the project or branch named does not exist. */
+  | 'PROJECT_NOT_FOUND'
+  | 'BRANCH_NOT_FOUND'
+  /** A conditional change lost a race (`if_version` mismatch, memory restored meanwhile). */
   | 'CONFLICT'
+  /** A remote (cloud sync) could not be reached. */
+  | 'NETWORK_ERROR'
+  | 'WORK_LIMIT_EXCEEDED'
   /** A snapshot failed its integrity checks: nothing was restored from it. */
   | 'INTEGRITY_FAILED'
   /** A daily allowance (cloud sync uploads or downloads) is used up. */
