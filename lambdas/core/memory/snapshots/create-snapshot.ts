@@ -4,7 +4,7 @@ import { memoryFingerprint } from './memory-fingerprint.js';
 import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { newSnapshotId } from './snapshot-ids.js';
-import { referencedBlobKeys, toSnapshotItem } from './snapshot-records.js';
+import { toSnapshotItem } from './snapshot-records.js';
 
 export interface CreateSnapshotOptions {
   description?: string | undefined;
@@ -20,8 +20,8 @@ export interface CreatedSnapshot extends SnapshotEntry {
 }
 
 /**
- * Captures the project's memory as a snapshot: every record of the current generation and every
- * blob they reference, in an archive and a manifest (the previous snapshot's manifest hash
+ * Captures the project's memory as a snapshot: every record of the current generation (large
+ * bodies inlined), in an archive and a manifest (the previous snapshot's manifest hash
  * chained in), each encrypted under `{project_id, snapshot_id}` and stored create-only. Then
  * reads both back, decrypts and checks every hash: `verified` is true only if that held.
  *
@@ -35,9 +35,6 @@ export async function createSnapshot(
 ): Promise<CreatedSnapshot> {
   const catalog = new SnapshotCatalog(deps.store);
   const { generation, records } = await deps.state.exportState(projectId);
-  const blobs = await Promise.all(
-    referencedBlobKeys(records).map(async (key) => ({ key, bytes: await deps.blobs.get(key) })),
-  );
   const previous = await catalog.latest(projectId);
   const snapshotId = newSnapshotId(deps.clock, deps.random);
   const createdAt = deps.clock.now().toISOString();
@@ -48,7 +45,7 @@ export async function createSnapshot(
     ...(options.description === undefined ? {} : { description: options.description }),
     previousManifestSha256: previous?.manifest_sha256 ?? null,
     items: records.map(toSnapshotItem),
-    blobs,
+    blobs: [],
   });
   const stored = await writeSnapshot(deps, built);
   const verified = await readsBack(deps, projectId, snapshotId, built.manifestSha256);

@@ -1,5 +1,4 @@
 import { DomainError } from '../../errors.js';
-import { BlobExistsError } from '../blob-store.js';
 import { SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
 import { readSnapshot, SnapshotNotFoundError } from '../snapshot-vault.js';
 import { createSnapshot } from './create-snapshot.js';
@@ -25,13 +24,12 @@ export interface RestoredSnapshot {
  *
  * 1. read, decrypt and verify the snapshot (any flipped bit: INTEGRITY_FAILED, nothing touched);
  * 2. save the current state as an automatic snapshot (the undo);
- * 3. put back the blobs the snapshot carries that the store lacks (create-only: never replaces);
- * 4. stage the records as a new generation nothing reads yet;
- * 5. activate it with one conditional write (CONFLICT if another restore got there first);
- * 6. read the state back and compare its fingerprint with the snapshot's;
- * 7. drop the generation it replaced (the backup snapshot holds it).
+ * 3. stage the records as a new generation nothing reads yet (large bodies go to new blobs);
+ * 4. activate it with one conditional write (CONFLICT if another restore got there first);
+ * 5. read the state back and compare its fingerprint with the snapshot's;
+ * 6. drop the generation it replaced (the backup snapshot holds it).
  *
- * A failure before 5 discards the staged generation; a failed check at 6 activates the old one
+ * A failure before 4 discards the staged generation; a failed check at 5 activates the old one
  * again. If the process dies instead, the staged generation is garbage nobody reads, and the
  * generation pointer names the old state or the new one.
  */
@@ -53,7 +51,6 @@ export async function restoreSnapshot(
     );
   }
   const previous = backup.generation;
-  await putMissingBlobs(deps, snapshot);
   const records = snapshot.items.map(toMemoryRecord);
   const staged = await deps.state.stageGeneration(projectId, records);
   try {
@@ -94,27 +91,6 @@ export async function verifiedSnapshot(
     if (error instanceof SnapshotNotFoundError) throw snapshotNotFound(projectId, snapshotId, error);
     if (error instanceof SnapshotIntegrityError) throw integrityFailure(snapshotId, error);
     throw error;
-  }
-}
-
-async function putMissingBlobs(deps: SnapshotDeps, snapshot: VerifiedSnapshot): Promise<void> {
-  for (const blob of snapshot.blobs) {
-    const present = await deps.blobs.head(blob.key);
-    if (present?.sha256 === blob.sha256) continue;
-    if (present) {
-      // Blobs are create-only: a different blob under the key is damage this restore cannot repair.
-      throw new DomainError(
-        'INTEGRITY_FAILED',
-        `The blob store holds other bytes under ${blob.key} than the snapshot recorded; nothing was restored.`,
-        { key: blob.key },
-      );
-    }
-    try {
-      await deps.blobs.put(blob.key, blob.bytes);
-    } catch (error) {
-      // Another restore put the same blob in between: the key is create-only, the bytes the same.
-      if (!(error instanceof BlobExistsError)) throw error;
-    }
   }
 }
 

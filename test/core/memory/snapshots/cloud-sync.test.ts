@@ -69,7 +69,7 @@ describe('cloud sync of project memory (two servers, s3rver bucket, Encryption S
   const fingerprint = async (world: SnapshotWorld, projectId: string) =>
     memoryFingerprint((await world.memory.exportState(projectId)).records);
   const note = (world: SnapshotWorld, projectId: string, text: string) =>
-    world.memory.write(projectId, { key: `entry/${text}`, body: { kind: 'entry', text } });
+    world.memory.write(projectId, { key: `ENT#main#${text}`, body: { entry_id: text, content: text } });
 
   /** Laptop and server both in sync on one project: the laptop pushed, the server pulled. */
   async function inSync(): Promise<string> {

@@ -33,8 +33,14 @@ describe('restoreSnapshot under a fault at each step (old or new state, never a 
     const projectId = `prj_fault${++project}`;
     const a = await seedMemory(world, projectId, `a${project}`);
     const snap = await createSnapshot(world.deps, projectId);
-    await world.memory.write(projectId, { key: 'entry/b', body: { kind: 'entry', text: 'written after' } });
-    await world.memory.write(projectId, { key: a[0]!.key, body: { kind: 'branch', name: 'renamed' } });
+    await world.memory.write(projectId, {
+      key: 'ENT#main#b',
+      body: { entry_id: 'b', content: 'written after' },
+    });
+    await world.memory.write(projectId, {
+      key: a[0]!.key,
+      body: { branch_id: 'main', topic: 'renamed', created_at: '2026-11-23T20:00:00Z', version: 2 },
+    });
     const fingerprint = async () => memoryFingerprint((await world.memory.exportState(projectId)).records);
     return { projectId, snap, old: await fingerprint(), fresh: snap.fingerprint, fingerprint };
   }

@@ -5,7 +5,13 @@ import { createSnapshot } from '../../../../lambdas/core/memory/snapshots/create
 import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
 import { restoreSnapshot } from '../../../../lambdas/core/memory/snapshots/restore-snapshot.js';
 import { SnapshotCatalog } from '../../../../lambdas/core/memory/snapshots/snapshot-catalog.js';
-import { flipStoredBit, type SnapshotWorld, seedMemory, startSnapshotWorld } from './snapshot-harness.js';
+import {
+  blobCount,
+  flipStoredBit,
+  type SnapshotWorld,
+  seedMemory,
+  startSnapshotWorld,
+} from './snapshot-harness.js';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -51,7 +57,9 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
         manifestSha256: created.manifest_sha256,
       });
       expect(content.items.map((i) => i.kind).sort()).toEqual(['branch', 'context', 'entry', 'entry']);
-      expect(content.blobs.map((b) => b.key)).toEqual([`projects/${projectId}/bodies/a`]);
+      // The large body is offloaded to a blob in the store, and travels inline in the snapshot.
+      expect(await blobCount(world, projectId)).toBe(1);
+      expect(JSON.stringify(content.items)).toContain('Bug a fixed in src/app.ts. Bug a');
       const listed = await new SnapshotCatalog(world.deps.store).list(projectId);
       expect(listed.map((s) => s.snapshot_id)).toEqual([created.snapshot_id]);
     });
@@ -70,20 +78,21 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
   });
 
   describe('restoreSnapshot', () => {
-    it('brings back the snapshot state, blobs included, after saving the current one', async () => {
+    it('brings back the snapshot state, large bodies included, after saving the current one', async () => {
       const projectId = nextProject();
       await seedMemory(world, projectId, 'a');
       const before = await fingerprintOf(projectId);
       const snap = await createSnapshot(world.deps, projectId);
       // Later the entry with the large body is gone, and so is its blob.
       const { generation } = await world.memory.exportState(projectId);
-      const later = [{ key: 'entry/later', body: { kind: 'entry', text: 'later' } }];
+      const later = [{ key: 'ENT#main#later', body: { entry_id: 'later', content: 'later' } }];
       await world.memory.activateGeneration(
         projectId,
         await world.memory.stageGeneration(projectId, later),
         generation,
       );
-      await world.blobs.delete(`projects/${projectId}/bodies/a`);
+      await world.memory.discardGeneration(projectId, generation);
+      expect(await blobCount(world, projectId)).toBe(0);
       const changed = await fingerprintOf(projectId);
 
       const restored = await restoreSnapshot(world.deps, projectId, snap.snapshot_id);
@@ -95,7 +104,7 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
         verified: true,
       });
       expect(await fingerprintOf(projectId)).toBe(before);
-      expect(await world.blobs.head(`projects/${projectId}/bodies/a`)).toBeDefined();
+      expect(await blobCount(world, projectId)).toBe(1);
       const backup = await new SnapshotCatalog(world.deps.store).find(projectId, restored.backup_snapshot_id);
       expect(backup).toMatchObject({ automatic: true, item_count: 1, verified: true });
 
@@ -118,7 +127,10 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
         const projectId = nextProject();
         await seedMemory(world, projectId, 'a');
         const snap = await createSnapshot(world.deps, projectId);
-        await world.memory.write(projectId, { key: 'entry/later', body: { kind: 'entry', text: 'later' } });
+        await world.memory.write(projectId, {
+          key: 'ENT#main#later',
+          body: { entry_id: 'later', content: 'later' },
+        });
         const current = await world.memory.exportState(projectId);
         const snapshotsBefore = await new SnapshotCatalog(world.deps.store).list(projectId);
         await flipStoredBit(world, snapshotKeys(projectId, snap.snapshot_id)[object], at);
