@@ -5,6 +5,7 @@ import type { AvailabilityDeps } from '../core/availability/availability-queries
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
+import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
@@ -57,6 +58,7 @@ export interface RulesSlice extends CalendarSlice {
  */
 export interface MemorySlice extends TimeSlice {
   memory: MemoryService;
+  snapshots: MemorySnapshots;
 }
 
 /** Each slice by name: what `toolDeps(slice)` answers. */

@@ -20,11 +20,16 @@ import { convertTimezoneTool } from './convert-timezone.js';
 import { expandRruleTool } from './expand-rrule.js';
 import { getTemporalContextTool } from './get-temporal-context.js';
 import { createBranchTool } from './memory/create-branch.js';
+import { createSnapshotTool } from './memory/create-snapshot.js';
 import { getActiveSummaryTool } from './memory/get-active-summary.js';
 import { initializeContextTool } from './memory/initialize-context.js';
 import { linkGitBranchTool } from './memory/link-git-branch.js';
 import { listBranchesTool } from './memory/list-branches.js';
+import { listSnapshotsTool } from './memory/list-snapshots.js';
 import { loadContextTool } from './memory/load-context.js';
+import { restoreSnapshotTool } from './memory/restore-snapshot.js';
+import { syncFromCloudTool } from './memory/sync-from-cloud.js';
+import { syncToCloudTool } from './memory/sync-to-cloud.js';
 import { updateMemoryTool } from './memory/update-memory.js';
 import { resolveDatetimeTool } from './resolve-datetime.js';
 
@@ -68,6 +73,11 @@ export const TOOLSETS = {
     getActiveSummaryTool,
     loadContextTool,
     linkGitBranchTool,
+    createSnapshotTool,
+    restoreSnapshotTool,
+    listSnapshotsTool,
+    syncToCloudTool,
+    syncFromCloudTool,
   ],
 } satisfies Toolsets;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors.js';
 import type { EnvelopeEncryption } from '../../ports/index.js';
-import { BlobExistsError, type BlobStore } from '../blob-store.js';
+import { BlobExistsError, BlobIntegrityError, BlobNotFoundError, type BlobStore } from '../blob-store.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import type { SyncQuotas } from './sync-quota.js';
 
@@ -108,3 +108,36 @@ function parseJson(bytes: Uint8Array): unknown {
     return undefined;
   }
 }
+
+/**
+ * The target with every bucket failure that is not a blob-store answer (exists, missing,
+ * damaged) reported as NETWORK_ERROR: the caller can retry, and learns nothing of the SDK.
+ */
+export function reportingNetworkErrors(cloud: CloudTarget): CloudTarget {
+  const guard = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof DomainError || BLOB_ANSWERS.some((kind) => error instanceof kind)) throw error;
+      throw new DomainError(
+        'NETWORK_ERROR',
+        `The cloud sync bucket ${cloud.location} could not be reached (${(error as Error)?.name ?? 'error'}); retry in a minute.`,
+        {},
+        { cause: error },
+      );
+    }
+  };
+  const blobs = cloud.blobs;
+  return {
+    ...cloud,
+    blobs: {
+      put: (key, bytes) => guard(() => blobs.put(key, bytes)),
+      get: (key, options) => guard(() => blobs.get(key, options)),
+      head: (key) => guard(() => blobs.head(key)),
+      delete: (key) => guard(() => blobs.delete(key)),
+      list: (options) => guard(() => blobs.list(options)),
+    },
+  };
+}
+
+const BLOB_ANSWERS = [BlobExistsError, BlobNotFoundError, BlobIntegrityError];
