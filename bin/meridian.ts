@@ -19,6 +19,7 @@ import {
   UsageError,
 } from '../lambdas/runtime/cli/access-commands.js';
 import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
+import { memoryCommand, memorySteps, stepBar, stepLines } from '../lambdas/runtime/cli/memory-commands.js';
 import {
   isInteractive,
   progressBars,
@@ -47,6 +48,9 @@ Usage:
   meridian calendars list
   meridian sync [--calendar ID]… [--full]   copy connected calendars into the shadow calendar, a progress
                                             bar per calendar; exits 1 if a calendar failed
+  meridian memory snapshot PROJECT_ID [--description D] | memory snapshots PROJECT_ID
+  meridian memory restore PROJECT_ID SNAPSHOT_ID       verified first; the replaced memory is kept as a snapshot
+  meridian memory sync push|pull PROJECT_ID [--force]  through MERIDIAN_MEMORY_SYNC_BUCKET, encrypted before upload
   meridian connect google [--key KEY_ID] [--label L]     OAuth (loopback); needs MERIDIAN_GOOGLE_CLIENT_ID/_SECRET
   meridian connect caldav --url URL --username U [--key KEY_ID] [--label L]   password from MERIDIAN_CALDAV_PASSWORD or a prompt
 
@@ -80,6 +84,8 @@ const { positionals, values } = parseArgs({
     aws: { type: 'boolean' },
     calendar: { type: 'string', multiple: true },
     full: { type: 'boolean' },
+    description: { type: 'string' },
+    force: { type: 'boolean' },
     toolsets: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
@@ -204,6 +210,20 @@ async function main(): Promise<void> {
           view,
         );
         if (summary.failed > 0) process.exitCode = 1;
+      });
+    case 'memory':
+      return once(async (runtime) => {
+        const steps = memorySteps(rest);
+        const view = isInteractive(process.stderr, process.env)
+          ? stepBar(process.stderr, steps)
+          : stepLines(out, steps);
+        await memoryCommand(
+          runtime,
+          rest,
+          { description: values.description, force: values.force },
+          out,
+          view,
+        );
       });
     case 'connect':
       return once((runtime) =>

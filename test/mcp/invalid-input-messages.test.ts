@@ -41,6 +41,11 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
   ['check_availability', { calendar_id: 'native/x', start: 1, end: T1 }, 'start'],
   ['get_availability', { start: T0, end: T1, privacy: 'secret' }, 'privacy'],
   ['book_slot', { calendar_id: 'native/x', start: {}, end: T1, summary: 'Call' }, 'start'],
+  ['create_snapshot', { project_id: 'no spaces!' }, 'project_id'],
+  ['list_snapshots', { project_id: 'a/b' }, 'project_id'],
+  ['restore_snapshot', { project_id: 'prj_1', snapshot_id: 'latest' }, 'snapshot_id'],
+  ['sync_to_cloud', { project_id: 'prj_1', force: 'yes' }, 'force'],
+  ['sync_from_cloud', { project_id: 'prj_1', force: 1 }, 'force'],
 ];
 
 /**

@@ -2,7 +2,7 @@ import type { Principal, Right } from '../../access/rights.js';
 import { DomainError } from '../../errors.js';
 import { type CloudSyncDeps, type CloudTarget, reportingNetworkErrors } from './cloud-target.js';
 import { type CreateSnapshotOptions, createSnapshot } from './create-snapshot.js';
-import { restoreSnapshot } from './restore-snapshot.js';
+import { type RestorePhase, restoreSnapshot } from './restore-snapshot.js';
 import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { syncFromCloud } from './sync-from-cloud.js';
@@ -35,9 +35,14 @@ export class MemorySnapshots {
     return new SnapshotCatalog(this.deps.store).list(projectId);
   }
 
-  async restore(principal: Principal, projectId: string, snapshotId: string) {
+  async restore(
+    principal: Principal,
+    projectId: string,
+    snapshotId: string,
+    options: { onPhase?: ((phase: RestorePhase) => void) | undefined } = {},
+  ) {
     await this.deps.authorize(principal, projectId, 'write');
-    return restoreSnapshot(this.deps, projectId, snapshotId);
+    return restoreSnapshot(this.deps, projectId, snapshotId, options);
   }
 
   async syncToCloud(principal: Principal, projectId: string, options: SyncOptions = {}) {

@@ -7,6 +7,10 @@ import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { countKind, toMemoryRecord } from './snapshot-records.js';
 
+/** The steps of a restore, in order, for progress displays. */
+export const RESTORE_PHASES = ['verify', 'backup', 'stage', 'activate', 'check'] as const;
+export type RestorePhase = (typeof RESTORE_PHASES)[number];
+
 export interface RestoredSnapshot {
   snapshot_id: string;
   /** The automatic snapshot of the state this restore replaced: restore it to undo. */
@@ -37,8 +41,12 @@ export async function restoreSnapshot(
   deps: SnapshotDeps,
   projectId: string,
   snapshotId: string,
+  options: { onPhase?: ((phase: RestorePhase) => void) | undefined } = {},
 ): Promise<RestoredSnapshot> {
+  const phase = options.onPhase ?? (() => undefined);
+  phase('verify');
   const snapshot = await verifiedSnapshot(deps, projectId, snapshotId);
+  phase('backup');
   const backup = await createSnapshot(deps, projectId, {
     description: `Automatic, before restoring ${snapshotId}`,
     automatic: true,
@@ -52,7 +60,9 @@ export async function restoreSnapshot(
   }
   const previous = backup.generation;
   const records = snapshot.items.map(toMemoryRecord);
+  phase('stage');
   const staged = await deps.state.stageGeneration(projectId, records);
+  phase('activate');
   try {
     await deps.state.activateGeneration(projectId, staged, previous);
   } catch (error) {
@@ -60,6 +70,7 @@ export async function restoreSnapshot(
     throw error;
   }
   const expected = memoryFingerprint(records);
+  phase('check');
   await checkActivated(deps, projectId, { staged, previous, expected });
   await discardQuietly(deps, projectId, previous);
   return {

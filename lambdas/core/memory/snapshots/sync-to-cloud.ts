@@ -23,7 +23,10 @@ export interface PushResult {
 
 const PUBLISH_ATTEMPTS = 5;
 
-export type SyncPhase = 'compare' | 'snapshot' | 'upload' | 'verify' | 'download' | 'restore' | 'record';
+/** The steps of a push and of a pull, in order, for progress displays. */
+export const PUSH_PHASES = ['compare', 'snapshot', 'upload', 'verify', 'record'] as const;
+export const PULL_PHASES = ['compare', 'download', 'restore', 'record'] as const;
+export type SyncPhase = (typeof PUSH_PHASES)[number] | (typeof PULL_PHASES)[number];
 
 export interface SyncOptions {
   /** Overwrite what the other side changed since the last sync. */
