@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isDomainError } from '../lambdas/core/errors.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
+import type { McpHttpDeps } from '../lambdas/mcp/deps.js';
 import { isLoopbackHost } from '../lambdas/mcp/http/origin-policy.js';
 import { MCP_PATH, routeHttpRequest } from '../lambdas/mcp/http/route-http-request.js';
 import { admitConnection } from '../lambdas/mcp/request-pipeline.js';
@@ -20,6 +21,8 @@ import {
 } from '../lambdas/runtime/cli/access-commands.js';
 import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
 import { memoryCommand, memorySteps, stepBar, stepLines } from '../lambdas/runtime/cli/memory-commands.js';
+import { projectsCommand } from '../lambdas/runtime/cli/project-commands.js';
+import { rulesCommand, timesheetCommand } from '../lambdas/runtime/cli/rules-commands.js';
 import {
   isInteractive,
   progressBars,
@@ -46,6 +49,13 @@ Usage:
   meridian grants set KEY_ID RESOURCE none|read|write   RESOURCE: a calendar id or project/<id>
   meridian grants list KEY_ID
   meridian calendars list
+  meridian projects list [--all] | projects create --name NAME [--client C] [--color #rrggbb]
+                            [--billable yes|no] [--rounding 15:up|6:nearest]
+  meridian projects update PROJECT_ID [--name …] [--archived yes|no] [--clear client,color,rounding] …
+  meridian projects archive PROJECT_ID
+  meridian rules list                       every rule, with what it matched in the last 30 days
+  meridian rules test "QUERY" [--start T] [--end T] [--limit N]   what a rule query matches (preview)
+  meridian timesheet [--week 2026-W48 | --start T --end T] [--group-by project|day|week|calendar] [--csv]
   meridian sync [--calendar ID]… [--full]   copy connected calendars into the shadow calendar, a progress
                                             bar per calendar; exits 1 if a calendar failed
   meridian memory snapshot PROJECT_ID [--description D] | memory snapshots PROJECT_ID
@@ -54,6 +64,7 @@ Usage:
   meridian connect google [--key KEY_ID] [--label L]     OAuth (loopback); needs MERIDIAN_GOOGLE_CLIENT_ID/_SECRET
   meridian connect caldav --url URL --username U [--key KEY_ID] [--label L]   password from MERIDIAN_CALDAV_PASSWORD or a prompt
 
+projects, rules and timesheet run on the data dir as the local owner.
 Add --aws to keys, grants, calendars and connect to administer a deployment instead: they then use
 your AWS credentials and MERIDIAN_TABLE_NAME / MERIDIAN_DATA_KEY_ARN (the data stack's outputs).
 
@@ -87,6 +98,20 @@ const { positionals, values } = parseArgs({
     description: { type: 'string' },
     force: { type: 'boolean' },
     toolsets: { type: 'string' },
+    name: { type: 'string' },
+    client: { type: 'string' },
+    color: { type: 'string' },
+    billable: { type: 'string' },
+    rounding: { type: 'string' },
+    archived: { type: 'string' },
+    clear: { type: 'string' },
+    all: { type: 'boolean' },
+    start: { type: 'string' },
+    end: { type: 'string' },
+    limit: { type: 'string' },
+    week: { type: 'string' },
+    'group-by': { type: 'string' },
+    csv: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   },
@@ -181,6 +206,23 @@ async function once(command: (runtime: EmbeddedRuntime) => Promise<void>): Promi
   }
 }
 
+/**
+ * Runs a command against the data dir as the local owner, through the MCP tools: projects,
+ * rules and timesheets live beside the calendars they classify, which --aws does not reach.
+ */
+async function local(command: (runtime: EmbeddedRuntime & McpHttpDeps) => Promise<void>): Promise<void> {
+  if (values.aws)
+    throw new UsageError(
+      '--aws is for keys, grants, calendars and connect; this command runs on the data dir.',
+    );
+  const runtime = await createEmbeddedRuntime(config());
+  try {
+    await command(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
 async function main(): Promise<void> {
   const [command, ...rest] = positionals;
   if (values.version) return void console.log(VERSION);
@@ -198,6 +240,12 @@ async function main(): Promise<void> {
       return once((runtime) => grantsCommand(runtime, rest, out));
     case 'calendars':
       return once((runtime) => calendarsCommand(runtime, rest, out));
+    case 'projects':
+      return local((runtime) => projectsCommand(runtime, rest, values, out));
+    case 'rules':
+      return local((runtime) => rulesCommand(runtime, rest, values, out));
+    case 'timesheet':
+      return local((runtime) => timesheetCommand(runtime, values, out));
     case 'sync':
       return once(async (runtime) => {
         const view = isInteractive(process.stderr, process.env)

@@ -54,6 +54,13 @@ describe('a store that fails', { timeout: 60_000 }, () => {
     expect(errorOf(result).message).toMatch(/Retry in a few seconds/);
   });
 
+  it('answers a resource it cannot read with -32603 and what to do, not -32602', async () => {
+    const refused = await client.readResource({ uri: 'timesheet://projects' }).catch((error) => error);
+
+    expect(refused).toMatchObject({ code: -32603, data: { code: 'STORAGE_ERROR' } });
+    expect(refused.message).toMatch(/Retry in a few seconds/);
+  });
+
   it('answers an HTTP request it cannot authenticate with 503 and Retry-After', async () => {
     const response = await routeHttpRequest(
       new Request('http://localhost/mcp', {

@@ -55,9 +55,32 @@ const CALENDAR_FREE = new Set([
   'expand_rrule',
 ]);
 
-function seedCalls(calendarId: string, eventId: string, seriesId: string): Record<string, object> {
+function seedCalls(
+  calendarId: string,
+  eventId: string,
+  seriesId: string,
+  rules: { projectId: string; ruleId: string; doomedRuleId: string },
+): Record<string, object> {
   const window = { start: '2026-03-02T00:00:00Z', end: '2026-03-09T00:00:00Z' };
+  const { projectId, ruleId, doomedRuleId } = rules;
   return {
+    list_projects: { include_archived: true },
+    create_project: { name: 'Fuzz project', rounding: { minutes: 15, mode: 'up' } },
+    update_project: { project_id: projectId, billable: true },
+    create_rule: { query: 'title:standup', project_id: projectId },
+    create_classification_rule: {
+      project_id: projectId,
+      conditions: [{ property: 'domain', value: 'example.com' }],
+    },
+    update_rule: { rule_id: ruleId, weight: 3 },
+    delete_rule: { rule_id: doomedRuleId },
+    list_rules: { format: 'json' },
+    preview_rule: { query: 'title:standup OR title:one-off', ...window, project_id: projectId },
+    classify_event: { calendar_id: calendarId, event_id: eventId, project_id: projectId },
+    explain_classification: { calendar_id: calendarId, event_id: `${seriesId}_20260303T140000Z` },
+    get_timesheet: { ...window, group_by: 'day', format: 'csv' },
+    get_rule_suggestions: window,
+    create_rule_from_description: { description: 'standups on weekdays', project_id: projectId },
     get_temporal_context: { timezone: 'Europe/London' },
     resolve_datetime: { expression: 'next Tuesday at 2pm', timezone: 'America/New_York' },
     convert_timezone: { datetime: '2026-03-08T06:30:00Z', target_timezone: 'America/New_York' },
@@ -173,7 +196,14 @@ describe('every tool under generated and mutated arguments', () => {
       end: { date_time: '2026-03-02T09:15:00-05:00', time_zone: 'America/New_York' },
       recurrence: ['RRULE:FREQ=DAILY;COUNT=30'],
     });
-    seeds = seedCalls(calendar.id, event.id, series.id);
+    const project = await runtime.rules.createProject(LOCAL_OWNER, { name: 'Fuzz' });
+    const rule = (query: string) =>
+      runtime.rules.createRule(LOCAL_OWNER, { query, project_id: project.project_id });
+    seeds = seedCalls(calendar.id, event.id, series.id, {
+      projectId: project.project_id,
+      ruleId: (await rule('title:standup')).rule_id,
+      doomedRuleId: (await rule('title:doomed')).rule_id,
+    });
     pools = poolsWithIds(calendar.id, [event.id, series.id]);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);

@@ -1,6 +1,7 @@
 import type { Principal } from '../access/rights.js';
 import type { Interval } from '../calendar/busy-intervals.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
+import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import type { ShadowCalendar } from '../ports/index.js';
 import { parseWindow } from '../time/window.js';
 import { requireZone } from '../time/zones.js';
@@ -181,8 +182,8 @@ export async function getAvailability(
     input.calendar_ids ??
     (await deps.calendars.requireReadableCalendars(principal)).map((calendar) => calendar.calendar_id);
   const buffers = buffersOf(input);
-  const busy: CalendarBusy[] = await Promise.all(
-    ids.map((id) => busyOf(deps, principal, id, from, to, buffers)),
+  const busy: CalendarBusy[] = await mapWithConcurrency(ids, CALENDARS_READ_AT_ONCE, (id) =>
+    busyOf(deps, principal, id, from, to, buffers),
   );
   const calendarZone = busy[0]?.zone ?? deps.calendars.zone;
   const zone = asked ?? calendarZone;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Principal } from '../access/rights.js';
+import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { parseInstant } from '../time/instants.js';
 import { checkWindow } from '../time/window.js';
@@ -129,19 +130,16 @@ class CalendarStream {
 
 /** Refills, in parallel, every stream that ran dry; a failing calendar is recorded, not thrown, in a fan-out. */
 async function refill(streams: CalendarStream[], fanOut: boolean): Promise<void> {
-  await Promise.all(
-    streams
-      .filter((stream) => stream.buffer.length === 0 && !stream.done)
-      .map(async (stream) => {
-        try {
-          await stream.fill();
-        } catch (error) {
-          if (!fanOut || !isDomainError(error)) throw error;
-          stream.done = true;
-          stream.error = { code: error.code, message: error.message };
-        }
-      }),
-  );
+  const dry = streams.filter((stream) => stream.buffer.length === 0 && !stream.done);
+  await mapWithConcurrency(dry, CALENDARS_READ_AT_ONCE, async (stream) => {
+    try {
+      await stream.fill();
+    } catch (error) {
+      if (!fanOut || !isDomainError(error)) throw error;
+      stream.done = true;
+      stream.error = { code: error.code, message: error.message };
+    }
+  });
 }
 
 /**

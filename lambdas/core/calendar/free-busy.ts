@@ -1,6 +1,7 @@
 import type { Principal } from '../access/rights.js';
 import { calendarBusy, type ViewFreshness } from '../availability/calendar-busy.js';
 import { type LocalSpan, localSpan } from '../availability/local-span.js';
+import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { isDomainError } from '../errors.js';
 import type { ShadowCalendar } from '../ports/index.js';
 import { parseWindow } from '../time/window.js';
@@ -32,8 +33,10 @@ export async function findFreeTime(
   const ids =
     input.calendar_ids ??
     (await deps.calendars.requireReadableCalendars(principal)).map((calendar) => calendar.calendar_id);
-  const calendars = await Promise.all(
-    ids.map(async (calendarId): Promise<CalendarBusyBlocks> => {
+  const calendars = await mapWithConcurrency(
+    ids,
+    CALENDARS_READ_AT_ONCE,
+    async (calendarId): Promise<CalendarBusyBlocks> => {
       try {
         const { intervals, freshness, zone } = await calendarBusy(deps, principal, calendarId, from, to);
         const busy = mergeIntervals(intervals, from, to);
@@ -47,7 +50,7 @@ export async function findFreeTime(
         if (!isDomainError(error)) throw error;
         return { calendar_id: calendarId, busy: [], error: { code: error.code, message: error.message } };
       }
-    }),
+    },
   );
   return { calendars, start: new Date(from).toISOString(), end: new Date(to).toISOString() };
 }

@@ -3,8 +3,10 @@ import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { MAX_WINDOW_DAYS } from '../calendar/event-listing.js';
 import type { EventView } from '../calendar/event-view.js';
-import { mapWithConcurrency } from '../concurrency.js';
+import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { DomainError } from '../errors.js';
+import { eventsFromEntries } from '../shadow/shadow-busy.js';
+import { type ShadowStore, syncCovers } from '../shadow/shadow-store.js';
 import { parseInstant } from '../time/instants.js';
 import { checkWindow } from '../time/window.js';
 import type { ClassifiableEvent } from './classifiable-event.js';
@@ -28,7 +30,6 @@ const DAY_MS = 86_400_000;
 /** Enough for 90 days of 50 busy calendars; past it a report asks for a narrower window. */
 export const MAX_RULE_EVENTS = 100_000;
 const PAGE = 2500;
-const CALENDAR_CONCURRENCY = 8;
 
 /**
  * The window a rules call reads: the given bounds, else the `defaultDays` up to now (rules look
@@ -46,12 +47,14 @@ export function ruleWindow(
 
 /**
  * Every occurrence in the window on the given calendars (each checked for read), else on every
- * calendar the principal may read — the list_events path, paged through to the end. The calendar
+ * calendar the principal may read: from the shadow for a connected calendar whose sync covers the
+ * window, else the list_events path, paged through to the end. The calendar
  * owner (whose `response` rules read) is the attendee the provider marked `self`, else the
  * calendar's configured owner.
  */
 export async function readRuleEvents(
   calendars: CalendarService,
+  shadow: ShadowStore,
   principal: Principal,
   window: EventWindow,
   calendarIds?: readonly string[],
@@ -60,8 +63,8 @@ export async function readRuleEvents(
     calendarIds && calendarIds.length > 0
       ? await Promise.all(calendarIds.map((id) => calendars.calendarFor(principal, id, 'read')))
       : await calendars.requireReadableCalendars(principal);
-  const perCalendar = await mapWithConcurrency(records, CALENDAR_CONCURRENCY, (record) =>
-    readCalendar(calendars, record, window),
+  const perCalendar = await mapWithConcurrency(records, CALENDARS_READ_AT_ONCE, (record) =>
+    readCalendar(calendars, shadow, record, window),
   );
   const events = perCalendar.flat();
   return { events, calendars: records };
@@ -69,9 +72,16 @@ export async function readRuleEvents(
 
 async function readCalendar(
   calendars: CalendarService,
+  shadow: ShadowStore,
   record: CalendarRecord,
   window: EventWindow,
 ): Promise<RuleEvent[]> {
+  // Native calendars live in the table already (their provider reads it); connected ones are
+  // read from the shadow when it covers the window, sparing a provider round trip per page.
+  if (record.provider !== 'native') {
+    const shadowed = await readShadow(calendars, shadow, record, window);
+    if (shadowed) return shadowed;
+  }
   const { provider, ref } = await calendars.providerFor(record);
   const events: RuleEvent[] = [];
   let token: string | undefined;
@@ -88,6 +98,35 @@ async function readCalendar(
     if (events.length > MAX_RULE_EVENTS) throw tooManyEvents();
   } while (token);
   return events;
+}
+
+/**
+ * A connected calendar's occurrences in the window from its shadow; undefined (read the provider
+ * instead) when the last sync did not cover the window or a series has more occurrences there
+ * than one expansion gives.
+ */
+async function readShadow(
+  calendars: CalendarService,
+  shadow: ShadowStore,
+  record: CalendarRecord,
+  window: EventWindow,
+): Promise<RuleEvent[] | undefined> {
+  if (!syncCovers(await shadow.readState(record.calendar_id), window.from, window.to)) return undefined;
+  const zone = record.time_zone ?? calendars.zone;
+  const entries = await shadow.readWindow(record.calendar_id, window.from, window.to);
+  const { events, complete } = eventsFromEntries(entries, window.from, window.to, zone);
+  if (!complete) return undefined;
+  // Overlap as list_events reads it: a zero-length event counts when it sits inside the window.
+  const inWindow = events
+    .filter((event) => event.status !== 'cancelled')
+    .map((event) => toRuleEvent(calendars.view(record, event), record))
+    .filter(
+      (e) =>
+        e.startMs < window.to &&
+        (e.endMs > window.from || (e.endMs === e.startMs && e.startMs >= window.from)),
+    );
+  if (inWindow.length > MAX_RULE_EVENTS) throw tooManyEvents();
+  return inWindow;
 }
 
 /** The rule view of one event read from a calendar. */

@@ -25,6 +25,31 @@ export function busyFromEntries(
   toMs: number,
   zone: string,
 ): { intervals: BusyInterval[]; complete: boolean } {
+  const { events, complete } = eventsFromEntries(entries, fromMs, toMs, zone);
+  const intervals = events
+    .filter((event) => blocksTime(event))
+    .map((event) => ({
+      start: eventTimeMs(event.start, zone),
+      end: eventTimeMs(event.end, zone),
+      event_id: event.id,
+    }))
+    .filter((interval) => interval.end > interval.start && interval.start < toMs && interval.end > fromMs)
+    .sort((a, b) => a.start - b.start || a.end - b.end || a.event_id.localeCompare(b.event_id));
+  return { intervals, complete };
+}
+
+/**
+ * The events of stored shadow entries near `[fromMs, toMs)`: one-offs as stored, series expanded
+ * with their edited and cancelled occurrences, overrides of a master not stored as one-offs. Not
+ * filtered to the window: all-day dates are placed in `zone` by the caller. `complete` as in
+ * {@link busyFromEntries}. Timesheet rules read the same events (core/rules/rule-events.ts).
+ */
+export function eventsFromEntries(
+  entries: ShadowEntries,
+  fromMs: number,
+  toMs: number,
+  zone: string,
+): { events: CalendarEvent[]; complete: boolean } {
   const overridesOf = new Map<string, CalendarEvent[]>();
   for (const override of entries.overrides) {
     const masterId = override.recurring_event_id ?? '';
@@ -52,15 +77,5 @@ export function busyFromEntries(
     }
   }
   for (const [masterId, orphans] of overridesOf) if (!masters.has(masterId)) events.push(...orphans);
-
-  const intervals = events
-    .filter((event) => blocksTime(event))
-    .map((event) => ({
-      start: eventTimeMs(event.start, zone),
-      end: eventTimeMs(event.end, zone),
-      event_id: event.id,
-    }))
-    .filter((interval) => interval.end > interval.start && interval.start < toMs && interval.end > fromMs)
-    .sort((a, b) => a.start - b.start || a.end - b.end || a.event_id.localeCompare(b.event_id));
-  return { intervals, complete };
+  return { events, complete };
 }

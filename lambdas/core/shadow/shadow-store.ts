@@ -21,6 +21,15 @@ export interface ShadowEntries {
  */
 export const READ_SLACK_MS = 2 * LONG_EVENT_MS;
 
+/** True when the last successful sync covered all of `[fromMs, toMs)`: the shadow is then a whole view of it. */
+export function syncCovers(state: SyncState | undefined, fromMs: number, toMs: number): boolean {
+  return (
+    state?.synced_at !== undefined &&
+    Date.parse(state.window_from) <= fromMs &&
+    toMs <= Date.parse(state.window_to)
+  );
+}
+
 /**
  * The shadow's state and reads: sync state, the per-calendar sync lease, and window reads, all
  * strongly consistent. Writes of events are in shadow-writes.ts.

@@ -4,7 +4,7 @@ import { CalendarEvent } from '../calendar/event.js';
 import type { BusyInterval, Clock, DocumentStore, Freshness, ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
 import { busyFromEntries } from './shadow-busy.js';
-import { READ_SLACK_MS, ShadowStore } from './shadow-store.js';
+import { READ_SLACK_MS, ShadowStore, syncCovers } from './shadow-store.js';
 import { applyChanges } from './shadow-writes.js';
 
 export interface TableShadowDeps {
@@ -62,13 +62,9 @@ export class TableShadowCalendar implements ShadowCalendar {
       this.shadowStore.readWindow(calendarId, fromMs, toMs),
     ]);
     const { intervals, complete } = busyFromEntries(entries, fromMs, toMs, zone);
-    const covered =
-      state?.synced_at !== undefined &&
-      Date.parse(state.window_from) <= fromMs &&
-      toMs <= Date.parse(state.window_to);
     return {
       intervals,
-      ...(covered ? { synced_at: state.synced_at } : {}),
+      ...(syncCovers(state, fromMs, toMs) ? { synced_at: state!.synced_at } : {}),
       ...(complete ? {} : { incomplete: true as const }),
     };
   }

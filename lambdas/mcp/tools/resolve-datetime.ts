@@ -4,6 +4,7 @@ import { resolveDatetime } from '../../core/time/resolve/resolve-datetime.js';
 import { inOwnTurn } from '../computation-turns.js';
 import { ianaZone, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
+import { ambiguityFields } from './ambiguity-output.js';
 
 export const ResolveDatetimeInput = z.object({
   expression: z.string().trim().min(1).max(200).describe('Time expression, e.g. "next Tuesday at 2pm".'),
@@ -25,22 +26,7 @@ export const ResolveDatetimeOutput = z.object({
   matched_category: z
     .enum(CATEGORIES)
     .describe('Which kind of expression matched; "combined" for a date plus a time.'),
-  ambiguous: z
-    .literal(true)
-    .optional()
-    .describe('Set when another common reading exists: confirm with the user.'),
-  rule: z.string().optional().describe('When ambiguous: the rule behind the chosen reading.'),
-  alternatives: z
-    .array(
-      z.object({
-        resolved_utc: z.string(),
-        resolved_local: z.string(),
-        interpretation: z.string(),
-        rule: z.string().describe('The rule that gives this reading.'),
-      }),
-    )
-    .optional()
-    .describe('When ambiguous: the other readings.'),
+  ...ambiguityFields,
 });
 export type ResolveDatetimeOutput = z.infer<typeof ResolveDatetimeOutput>;
 

@@ -3,6 +3,7 @@ import { readQuickAdd } from '../../../core/calendar/quick-add.js';
 import { inOwnTurn } from '../../computation-turns.js';
 import { ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
+import { ambiguityFields } from '../ambiguity-output.js';
 import { calendarIdInput, EventReceiptOutput, eventReceipt, returnEventInput } from './calendar-schemas.js';
 
 export const quickAddEventTool = defineTool({
@@ -33,21 +34,7 @@ export const quickAddEventTool = defineTool({
       ignored: z
         .array(z.string())
         .describe('Words used for no field: check them, then update_event if needed.'),
-      ambiguous: z
-        .literal(true)
-        .optional()
-        .describe('As resolve_datetime: the time has another common reading.'),
-      rule: z.string().optional(),
-      alternatives: z
-        .array(
-          z.object({
-            resolved_utc: z.string(),
-            resolved_local: z.string(),
-            interpretation: z.string(),
-            rule: z.string(),
-          }),
-        )
-        .optional(),
+      ...ambiguityFields,
     }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
