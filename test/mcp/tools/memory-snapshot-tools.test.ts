@@ -209,6 +209,32 @@ describe('snapshot and cloud sync tools over HTTP (real Client, grants, s3rver b
     expect(errorOf(missing).message).toContain('list_snapshots');
   });
 
+  it('answers NETWORK_ERROR, retryable, when the bucket cannot be reached', async () => {
+    const unreachable = createBlobS3Client({
+      endpoint: 'http://127.0.0.1:9', // the discard port: nothing listens there
+      region: 'us-east-1',
+      forcePathStyle: true,
+      maxAttempts: 1,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    const cloud = {
+      blobs: new S3BlobStore({ client: unreachable, bucket: BUCKET }),
+      encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
+      location: `s3://${BUCKET}`,
+    };
+    const offline = await served(await startTestRuntime({ memorySync: { cloud } }));
+    try {
+      const { client } = await offline.client('owner');
+      const init = await ok(client, 'initialize_context', { project_path: '/nowhere/y', mode: 'none' });
+      const result = await call(client, 'sync_to_cloud', { project_id: init.project_id });
+      expect(errorOf(result)).toMatchObject({ code: 'NETWORK_ERROR' });
+      expect(errorOf(result).message).toContain(`s3://${BUCKET}`);
+    } finally {
+      await offline.close();
+      unreachable.destroy();
+    }
+  });
+
   it('says cloud sync is not configured on a server without a bucket', async () => {
     const bare = await served(await startTestRuntime());
     try {
