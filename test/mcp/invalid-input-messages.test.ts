@@ -60,6 +60,17 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
   ['restore_snapshot', { project_id: 'prj_1', snapshot_id: 'latest' }, 'snapshot_id'],
   ['sync_to_cloud', { project_id: 'prj_1', force: 'yes' }, 'force'],
   ['sync_from_cloud', { project_id: 'prj_1', force: 1 }, 'force'],
+  ['initialize_context', { project_path: '/p', mode: 'deep' }, 'mode'],
+  ['create_branch', { project_id: 'prj_1', branch_topic: '' }, 'branch_topic'],
+  ['list_branches', { project_id: 'prj/1' }, 'project_id'],
+  ['update_memory', { project_id: 'prj_1', branch_id: 'b1', content: 'x', role: 'system' }, 'role'],
+  ['get_active_summary', { project_id: 'prj_1', git_branch: 'a b' }, 'git_branch'],
+  ['load_context', { project_id: 'prj_1' }, 'branch_id'],
+  [
+    'link_git_branch',
+    { project_id: 'prj_1', cortex_branch_id: 'b1', git_branch_name: 'x..y' },
+    'git_branch_name',
+  ],
 ];
 
 /**

@@ -11,6 +11,7 @@ import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 const ALL_TOOLS = Object.values(TOOLSETS).flat();
 
 import { type JsonSchema, type StringPools, schemaArbitrary } from '../support/json-schema-arbitrary.js';
+import { startSyncBucket } from '../support/sync-bucket.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 import { poolsWithIds } from './tool-fuzz-pools.js';
 
@@ -127,6 +128,28 @@ function seedCalls(
   };
 }
 
+/** Valid calls of the memory tools on a project and branch made for the run. */
+function memorySeedCalls(projectId: string, branchId: string): Record<string, object> {
+  const ids = { project_id: projectId, branch_id: branchId };
+  return {
+    initialize_context: {
+      project_path: '/srv/fuzz',
+      mode: 'light',
+      files: [{ path: 'README.md', content: '# Fuzz' }],
+    },
+    create_branch: { project_id: projectId, branch_topic: 'Fuzz topic' },
+    list_branches: { project_id: projectId },
+    update_memory: { ...ids, role: 'assistant', content: 'Fixed the fuzz bug.' },
+    get_active_summary: ids,
+    load_context: ids,
+    link_git_branch: { project_id: projectId, cortex_branch_id: branchId, git_branch_name: 'feature/fuzz' },
+    create_snapshot: { project_id: projectId, description: 'Fuzz' },
+    list_snapshots: { project_id: projectId },
+    sync_to_cloud: { project_id: projectId },
+    sync_from_cloud: { project_id: projectId },
+  };
+}
+
 /** Arguments that are not an object at all: the request itself is malformed. */
 const notAnObject = fc.oneof(
   fc.string(),
@@ -170,6 +193,7 @@ function longStrings(value: unknown): string[] {
 
 describe('every tool under generated and mutated arguments', () => {
   let runtime: TestRuntime;
+  let bucket: Awaited<ReturnType<typeof startSyncBucket>>;
   let client: Client;
   let tools: Tool[];
   let seeds: Record<string, object>;
@@ -177,9 +201,13 @@ describe('every tool under generated and mutated arguments', () => {
   const tally = new Map<string, Map<Outcome, number>>();
 
   beforeAll(async () => {
+    bucket = await startSyncBucket();
     runtime = await startTestRuntime({
+      memorySync: { cloud: bucket.cloud },
       clock: fixedClock('2026-03-01T12:00:00Z'),
       defaultTimezone: 'America/New_York',
+      // Generated paths must not walk this machine's folders.
+      projectFolders: null,
     });
     const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
       name: 'Fuzz',
@@ -204,6 +232,15 @@ describe('every tool under generated and mutated arguments', () => {
       ruleId: (await rule('title:standup')).rule_id,
       doomedRuleId: (await rule('title:doomed')).rule_id,
     });
+    const memoryProject = (await runtime.rules.projects.create({ name: 'Fuzz memory' })).project_id;
+    const memoryBranch = (await runtime.memory.createBranch(LOCAL_OWNER, memoryProject, { topic: 'Fuzz' }))
+      .branch_id;
+    Object.assign(seeds, memorySeedCalls(memoryProject, memoryBranch), {
+      restore_snapshot: {
+        project_id: memoryProject,
+        snapshot_id: (await runtime.snapshots.create(LOCAL_OWNER, memoryProject)).snapshot_id,
+      },
+    });
     pools = poolsWithIds(calendar.id, [event.id, series.id]);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
@@ -215,6 +252,7 @@ describe('every tool under generated and mutated arguments', () => {
   afterAll(async () => {
     await client?.close();
     await runtime?.close();
+    await bucket?.close();
     for (const [tool, outcomes] of tally) {
       const total = [...outcomes.values()].reduce((sum, n) => sum + n, 0);
       console.log(`fuzz ${tool}: ${total} calls`, Object.fromEntries(outcomes));

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { DomainError, isDomainError } from '../errors.js';
 import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
 import { MEMORY_RECORD } from '../storage/key-prefixes.js';
 import { categorize } from './categories.js';
@@ -13,7 +13,6 @@ import {
   fileRecord,
   generationPrefix,
   gitLinkRecord,
-  INITIAL_GENERATION,
 } from './memory-keys.js';
 import type { MemoryItem, MemoryReader } from './memory-records.js';
 import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
@@ -49,7 +48,7 @@ const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'versi
  * MemoryGenerations). Implements the readers' seam (memory-records.ts).
  */
 export class MemoryStore extends MemoryGenerations implements MemoryReader {
-  /** The generation last seen per project: lets a write read the pointer and its branch at once. */
+  /** The generation this process last wrote an entry into, per project: spares a pointer read. */
   private readonly lastGeneration = new Map<string, string>();
 
   constructor(private readonly memoryDeps: MemoryStoreDeps) {
@@ -122,7 +121,11 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     /** A check that must pass before anything is written (a grant), run beside the reads. */
     authorized: Promise<unknown> = Promise.resolve(),
   ): Promise<Entry> {
-    const [{ generation, branch }] = await Promise.all([this.currentBranch(projectId, branchId), authorized]);
+    const cached = this.lastGeneration.get(projectId);
+    const [{ generation, branch }] = await Promise.all([
+      this.findBranch(projectId, branchId, cached),
+      authorized,
+    ]);
     if (!branch) throw branchNotFound(projectId, branchId, 'branch_id');
     const now = this.now();
     const entry = Entry.parse({
@@ -135,10 +138,19 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       created_at: now,
       updated_at: now,
     });
-    await this.putRecord(projectId, generation, entryRecord(branchId, entry.entry_id), entry, {
-      op: 'not_exists',
-    });
-    await this.touch(projectId, generation);
+    const key = entryRecord(branchId, entry.entry_id);
+    await this.putRecord(projectId, generation, key, entry, { op: 'not_exists' });
+    try {
+      await this.touch(projectId, generation);
+    } catch (error) {
+      // The generation this process remembered was replaced by a restore (now or earlier): the
+      // entry went into a generation nobody reads. Remove it and write once more into the current one.
+      if (!isDomainError(error, 'CONFLICT') || generation !== cached) throw error;
+      this.lastGeneration.delete(projectId);
+      await this.deleteRecord(projectId, generation, key);
+      return this.appendEntry(projectId, branchId, input);
+    }
+    this.lastGeneration.set(projectId, generation);
     return entry;
   }
 
@@ -349,19 +361,19 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.item_id.localeCompare(b.item_id));
   }
 
-  /** The pointer and the branch, read at once when the generation is the one last seen. */
-  private async currentBranch(projectId: string, branchId: string) {
-    const guess = this.lastGeneration.get(projectId) ?? INITIAL_GENERATION;
-    const [pointer, guessed] = await Promise.all([
-      this.pointer(projectId),
-      this.getRecord(projectId, guess, branchRecord(branchId)),
-    ]);
-    this.lastGeneration.set(projectId, pointer.generation);
-    const raw =
-      pointer.generation === guess
-        ? guessed
-        : await this.getRecord(projectId, pointer.generation, branchRecord(branchId));
-    return { generation: pointer.generation, branch: raw ? Branch.parse(raw) : undefined };
+  /**
+   * The branch, read in the generation this process last wrote when it has one (no pointer read:
+   * the write after it is conditional on that generation, so a stale one is caught there), else
+   * in the current generation.
+   */
+  private async findBranch(projectId: string, branchId: string, cached: string | undefined) {
+    if (cached !== undefined) {
+      const raw = await this.getRecord(projectId, cached, branchRecord(branchId));
+      if (raw) return { generation: cached, branch: Branch.parse(raw) };
+    }
+    const { generation } = await this.pointer(projectId);
+    const raw = await this.getRecord(projectId, generation, branchRecord(branchId));
+    return { generation, branch: raw ? Branch.parse(raw) : undefined };
   }
 
   private async requireBranchIn(projectId: string, generation: string, branchId: string, field: string) {
