@@ -10,7 +10,7 @@ import { createBlobS3Client, S3BlobStore } from '../../../lambdas/adapters/s3/s3
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
-import { type RunningS3rver, startS3rver } from '../../support/s3rver.js';
+import { startSyncBucket } from '../../support/sync-bucket.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 type Structured = Record<string, unknown>;
@@ -53,8 +53,7 @@ async function served(runtime: TestRuntime) {
 }
 
 describe('snapshot and cloud sync tools over HTTP (real Client, grants, s3rver bucket)', () => {
-  let s3: RunningS3rver;
-  let destroyS3: () => void;
+  let bucket: Awaited<ReturnType<typeof startSyncBucket>>;
   let runtime: TestRuntime;
   let laptop: Awaited<ReturnType<typeof served>>;
   let owner: Client;
@@ -64,20 +63,8 @@ describe('snapshot and cloud sync tools over HTTP (real Client, grants, s3rver b
   let branchId: string;
 
   beforeAll(async () => {
-    s3 = await startS3rver([BUCKET]);
-    const client = createBlobS3Client({
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
-    destroyS3 = () => client.destroy();
-    const cloud = {
-      blobs: new S3BlobStore({ client, bucket: BUCKET }),
-      encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
-      location: `s3://${BUCKET}`,
-    };
-    runtime = await startTestRuntime({ memorySync: { cloud } });
+    bucket = await startSyncBucket(BUCKET);
+    runtime = await startTestRuntime({ memorySync: { cloud: bucket.cloud } });
     laptop = await served(runtime);
     ({ client: owner } = await laptop.client('owner'));
     ({ client: stranger } = await laptop.client('stranger'));
@@ -102,8 +89,7 @@ describe('snapshot and cloud sync tools over HTTP (real Client, grants, s3rver b
 
   afterAll(async () => {
     await laptop?.close();
-    destroyS3?.();
-    await s3?.close();
+    await bucket?.close();
   });
 
   const branchCount = async () =>

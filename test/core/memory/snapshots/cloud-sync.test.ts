@@ -1,10 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  EncryptionSdkEnvelope,
-  rawAesKeyring,
-} from '../../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
-import { createBlobS3Client, S3BlobStore } from '../../../../lambdas/adapters/s3/s3-blob-store.js';
 import { isDomainError } from '../../../../lambdas/core/errors.js';
 import { snapshotKeys } from '../../../../lambdas/core/memory/snapshot-vault.js';
 import type { CloudSyncDeps, CloudTarget } from '../../../../lambdas/core/memory/snapshots/cloud-target.js';
@@ -13,7 +7,7 @@ import { SnapshotCatalog } from '../../../../lambdas/core/memory/snapshots/snaps
 import { syncFromCloud } from '../../../../lambdas/core/memory/snapshots/sync-from-cloud.js';
 import { DEFAULT_SYNC_QUOTAS } from '../../../../lambdas/core/memory/snapshots/sync-quota.js';
 import { syncToCloud } from '../../../../lambdas/core/memory/snapshots/sync-to-cloud.js';
-import { type RunningS3rver, startS3rver } from '../../../support/s3rver.js';
+import { startSyncBucket } from '../../../support/sync-bucket.js';
 import { type SnapshotWorld, seedMemory, startSnapshotWorld } from './snapshot-harness.js';
 
 const BUCKET = 'org-memory-sync';
@@ -32,33 +26,20 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
  * one organisation bucket on s3rver under one sync key.
  */
 describe('cloud sync of project memory (two servers, s3rver bucket, Encryption SDK)', () => {
-  let s3: RunningS3rver;
+  let bucket: Awaited<ReturnType<typeof startSyncBucket>>;
   let laptop: SnapshotWorld;
   let server: SnapshotWorld;
   let cloud: CloudTarget;
-  let destroyClient: () => void;
   let project = 0;
 
   beforeAll(async () => {
-    s3 = await startS3rver([BUCKET]);
-    const client = createBlobS3Client({
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
-    destroyClient = () => client.destroy();
-    cloud = {
-      blobs: new S3BlobStore({ client, bucket: BUCKET }),
-      encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
-      location: `s3://${BUCKET}`,
-    };
+    bucket = await startSyncBucket(BUCKET);
+    cloud = bucket.cloud;
     [laptop, server] = await Promise.all([startSnapshotWorld(), startSnapshotWorld()]);
   });
   afterAll(async () => {
     await Promise.all([laptop?.close(), server?.close()]);
-    destroyClient?.();
-    await s3?.close();
+    await bucket?.close();
   });
 
   const sync = (world: SnapshotWorld, quotas = DEFAULT_SYNC_QUOTAS): CloudSyncDeps => ({
