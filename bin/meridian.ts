@@ -20,6 +20,7 @@ import {
   UsageError,
 } from '../lambdas/runtime/cli/access-commands.js';
 import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
+import { memoryCommand, memorySteps, stepBar, stepLines } from '../lambdas/runtime/cli/memory-commands.js';
 import { projectsCommand } from '../lambdas/runtime/cli/project-commands.js';
 import { rulesCommand, timesheetCommand } from '../lambdas/runtime/cli/rules-commands.js';
 import {
@@ -57,6 +58,9 @@ Usage:
   meridian timesheet [--week 2026-W48 | --start T --end T] [--group-by project|day|week|calendar] [--csv]
   meridian sync [--calendar ID]… [--full]   copy connected calendars into the shadow calendar, a progress
                                             bar per calendar; exits 1 if a calendar failed
+  meridian memory snapshot PROJECT_ID [--description D] | memory snapshots PROJECT_ID
+  meridian memory restore PROJECT_ID SNAPSHOT_ID       verified first; the replaced memory is kept as a snapshot
+  meridian memory sync push|pull PROJECT_ID [--force]  through MERIDIAN_MEMORY_SYNC_BUCKET, encrypted before upload
   meridian connect google [--key KEY_ID] [--label L]     OAuth (loopback); needs MERIDIAN_GOOGLE_CLIENT_ID/_SECRET
   meridian connect caldav --url URL --username U [--key KEY_ID] [--label L]   password from MERIDIAN_CALDAV_PASSWORD or a prompt
 
@@ -91,6 +95,8 @@ const { positionals, values } = parseArgs({
     aws: { type: 'boolean' },
     calendar: { type: 'string', multiple: true },
     full: { type: 'boolean' },
+    description: { type: 'string' },
+    force: { type: 'boolean' },
     toolsets: { type: 'string' },
     name: { type: 'string' },
     client: { type: 'string' },
@@ -256,6 +262,20 @@ async function main(): Promise<void> {
           view,
         );
         if (summary.failed > 0) process.exitCode = 1;
+      });
+    case 'memory':
+      return once(async (runtime) => {
+        const steps = memorySteps(rest);
+        const view = isInteractive(process.stderr, process.env)
+          ? stepBar(process.stderr, steps)
+          : stepLines(out, steps);
+        await memoryCommand(
+          runtime,
+          rest,
+          { description: values.description, force: values.force },
+          out,
+          view,
+        );
       });
     case 'connect':
       return once((runtime) =>

@@ -34,7 +34,11 @@ export type ErrorCode =
   | 'CONFLICT'
   /** A remote (cloud sync) could not be reached. */
   | 'NETWORK_ERROR'
-  | 'WORK_LIMIT_EXCEEDED';
+  | 'WORK_LIMIT_EXCEEDED'
+  /** A snapshot failed its integrity checks: nothing was restored from it. */
+  | 'INTEGRITY_FAILED'
+  /** A daily allowance (cloud sync uploads or downloads) is used up. */
+  | 'QUOTA_EXCEEDED';
 
 /**
  * A failure caused by the caller's input or the state of the domain, never by a bug.

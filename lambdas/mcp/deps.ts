@@ -6,6 +6,7 @@ import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
+import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
@@ -60,6 +61,7 @@ export interface MemorySlice extends TimeSlice {
   memory: MemoryService;
   /** Grounding, suggestions, automation status and the context graph. */
   insights: MemoryInsights;
+  snapshots: MemorySnapshots;
 }
 
 /** Each slice by name: what `toolDeps(slice)` answers. */

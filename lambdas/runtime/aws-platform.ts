@@ -8,6 +8,7 @@ import { lockTtlSecondsFrom } from './booking-config.js';
 import type { Platform } from './compose.js';
 import { DATA_KEY_ARN_ENV, TIMEZONE_ENV } from './environment-names.js';
 import { lazyEnvelope } from './lazy-envelope.js';
+import { memorySyncFrom } from './memory-sync-config.js';
 import { nodeRandom } from './node-random.js';
 import { providerFactories } from './provider-factories.js';
 import { VERSION } from './version.js';
@@ -27,6 +28,7 @@ export function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: Shar
   if (timezone !== undefined) requireZone(timezone, TIMEZONE_ENV);
   const dataKeyArn = requiredEnv(env, DATA_KEY_ARN_ENV);
   const memoryBlobs = awsMemoryBlobs(env);
+  const memorySync = memorySyncFrom(env);
   return {
     store: shared.store ?? awsTableStore(env),
     // The Encryption SDK (and its KMS client) loads on the first secret read, not at cold start.
@@ -45,5 +47,6 @@ export function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: Shar
     lockTtlSeconds: lockTtlSecondsFrom(env),
     // No projectFolders: a deployed function cannot read the agent's disk.
     ...(memoryBlobs ? { memoryBlobs } : {}),
+    ...(memorySync ? { memorySync } : {}),
   };
 }

@@ -10,6 +10,9 @@ import type { BlobStore } from '../core/memory/blob-store.js';
 import { MemoryInsights } from '../core/memory/memory-insights.js';
 import { MemoryService } from '../core/memory/memory-service.js';
 import { MemoryStore } from '../core/memory/memory-store.js';
+import type { CloudTarget } from '../core/memory/snapshots/cloud-target.js';
+import { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
+import type { SyncQuotas } from '../core/memory/snapshots/sync-quota.js';
 import { SuggestionHistory } from '../core/memory/suggestions/suggestion-history.js';
 import type {
   BookingSteps,
@@ -53,6 +56,8 @@ export interface Platform extends CalendarPlatform {
    * @default - none: initialize_context stores only the files the agent sends
    */
   projectFolders?: ProjectFolderReader;
+  /** The organisation's bucket project memory syncs through. @default - none: sync tools say so */
+  memorySync?: { cloud: CloudTarget; quotas?: SyncQuotas };
 }
 
 const bookingNotConfigured: BookingWorkflow = {
@@ -107,6 +112,17 @@ export function composeDeps(platform: Platform): McpDeps & {
     blobs,
     folders: platform.projectFolders,
   });
+  const snapshots = new MemorySnapshots({
+    state: memory.memory,
+    blobs,
+    encryption: platform.encryption,
+    store,
+    clock,
+    random,
+    authorize: (principal, projectId, right) => memory.authorize(principal, projectId, right),
+    cloud: platform.memorySync?.cloud,
+    quotas: platform.memorySync?.quotas,
+  });
   return {
     activeHolds: async (calendarId: string) => (await locks.activeHolds(calendarId)).holds,
     clock,
@@ -122,6 +138,7 @@ export function composeDeps(platform: Platform): McpDeps & {
       access: memory,
       history: new SuggestionHistory({ store, clock, random }),
     }),
+    snapshots,
     bookingSteps,
     registry,
     encryption: platform.encryption,

@@ -10,6 +10,7 @@ import { lockTtlSecondsFrom } from './booking-config.js';
 import { composeDeps } from './compose.js';
 import type { EmbeddedConfig } from './config.js';
 import { openEmbeddedStore } from './embedded-store.js';
+import { memorySyncFrom } from './memory-sync-config.js';
 import { nodeRandom } from './node-random.js';
 import { makeDataDirPrivate } from './private-data-dir.js';
 import { providerFactories } from './provider-factories.js';
@@ -33,6 +34,7 @@ export async function createEmbeddedRuntime(
   await makeDataDirPrivate(config.dataDir);
   const key = await loadOrCreateKeyFile(join(config.dataDir, 'master.key'));
   const opened = await openEmbeddedStore(config.dataDir);
+  const memorySync = memorySyncFrom(process.env);
   const deps = composeDeps({
     store: opened.store,
     encryption: new EncryptionSdkEnvelope(rawAesKeyring(key)),
@@ -48,6 +50,7 @@ export async function createEmbeddedRuntime(
     // Project memory's blobs beside the table; the agent's folders are on this machine.
     memoryBlobs: new FileBlobStore(join(config.dataDir, 'blobs')),
     projectFolders: new NodeProjectFolderReader(),
+    ...(memorySync ? { memorySync } : {}),
   });
   return withAllTools({ ...deps, close: () => opened.close() });
 }

@@ -48,3 +48,17 @@ export const SYNC_INTERVAL_MINUTES_ENV = 'MERIDIAN_SYNC_INTERVAL_MINUTES';
 export const CALDAV_PASSWORD_ENV = 'MERIDIAN_CALDAV_PASSWORD';
 /** Set by CI systems: `meridian sync` then prints plain lines instead of progress bars. */
 export const CI_ENV = 'CI';
+
+// Cloud sync of project memory (both runtimes; README, "Cloud sync of project memory").
+
+/** The organisation's S3 bucket that project memory syncs through; unset: no cloud sync. */
+export const MEMORY_SYNC_BUCKET_ENV = 'MERIDIAN_MEMORY_SYNC_BUCKET';
+/** An S3-compatible endpoint instead of AWS's (path-style), e.g. a test server. */
+export const MEMORY_SYNC_ENDPOINT_ENV = 'MERIDIAN_MEMORY_SYNC_ENDPOINT';
+/** The KMS key that encrypts what is uploaded (shared by every server of the organisation)… */
+export const MEMORY_SYNC_KMS_KEY_ARN_ENV = 'MERIDIAN_MEMORY_SYNC_KMS_KEY_ARN';
+/** …or a 32-byte key file (0600) copied to every machine, created on first use. */
+export const MEMORY_SYNC_KEY_FILE_ENV = 'MERIDIAN_MEMORY_SYNC_KEY_FILE';
+/** Daily allowances per project (default 100 uploads, 20 downloads). */
+export const MEMORY_SYNC_UPLOADS_PER_DAY_ENV = 'MERIDIAN_MEMORY_SYNC_UPLOADS_PER_DAY';
+export const MEMORY_SYNC_DOWNLOADS_PER_DAY_ENV = 'MERIDIAN_MEMORY_SYNC_DOWNLOADS_PER_DAY';

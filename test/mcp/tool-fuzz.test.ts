@@ -11,6 +11,7 @@ import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 const ALL_TOOLS = Object.values(TOOLSETS).flat();
 
 import { type JsonSchema, type StringPools, schemaArbitrary } from '../support/json-schema-arbitrary.js';
+import { startSyncBucket } from '../support/sync-bucket.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 import { insightSeedCalls } from './tool-fuzz-insight-seeds.js';
 import { poolsWithIds } from './tool-fuzz-pools.js';
@@ -143,6 +144,10 @@ function memorySeedCalls(projectId: string, branchId: string): Record<string, ob
     get_active_summary: ids,
     load_context: ids,
     link_git_branch: { project_id: projectId, cortex_branch_id: branchId, git_branch_name: 'feature/fuzz' },
+    create_snapshot: { project_id: projectId, description: 'Fuzz' },
+    list_snapshots: { project_id: projectId },
+    sync_to_cloud: { project_id: projectId },
+    sync_from_cloud: { project_id: projectId },
   };
 }
 
@@ -189,6 +194,7 @@ function longStrings(value: unknown): string[] {
 
 describe('every tool under generated and mutated arguments', () => {
   let runtime: TestRuntime;
+  let bucket: Awaited<ReturnType<typeof startSyncBucket>>;
   let client: Client;
   let tools: Tool[];
   let seeds: Record<string, object>;
@@ -196,7 +202,9 @@ describe('every tool under generated and mutated arguments', () => {
   const tally = new Map<string, Map<Outcome, number>>();
 
   beforeAll(async () => {
+    bucket = await startSyncBucket();
     runtime = await startTestRuntime({
+      memorySync: { cloud: bucket.cloud },
       clock: fixedClock('2026-03-01T12:00:00Z'),
       defaultTimezone: 'America/New_York',
       // Generated paths must not walk this machine's folders.
@@ -232,6 +240,12 @@ describe('every tool under generated and mutated arguments', () => {
       seeds,
       memorySeedCalls(memoryProject, memoryBranch),
       await insightSeedCalls(runtime, memoryProject, memoryBranch),
+      {
+        restore_snapshot: {
+          project_id: memoryProject,
+          snapshot_id: (await runtime.snapshots.create(LOCAL_OWNER, memoryProject)).snapshot_id,
+        },
+      },
     );
     pools = poolsWithIds(calendar.id, [event.id, series.id]);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -244,6 +258,7 @@ describe('every tool under generated and mutated arguments', () => {
   afterAll(async () => {
     await client?.close();
     await runtime?.close();
+    await bucket?.close();
     for (const [tool, outcomes] of tally) {
       const total = [...outcomes.values()].reduce((sum, n) => sum + n, 0);
       console.log(`fuzz ${tool}: ${total} calls`, Object.fromEntries(outcomes));

@@ -41,6 +41,7 @@ export async function startTestRuntime(
     lockTtlSeconds?: number;
     memoryBlobs?: BlobStore;
     projectFolders?: ProjectFolderReader | null;
+    memorySync?: Platform['memorySync'];
   } = {},
 ) {
   const blobDir = options.memoryBlobs ? undefined : await mkdtemp(join(tmpdir(), 'meridian-blobs-'));
@@ -65,6 +66,7 @@ export async function startTestRuntime(
     ...(options.lockTtlSeconds === undefined ? {} : { lockTtlSeconds: options.lockTtlSeconds }),
     memoryBlobs,
     ...(projectFolders ? { projectFolders } : {}),
+    ...(options.memorySync ? { memorySync: options.memorySync } : {}),
   });
   return withAllTools({
     ...deps,

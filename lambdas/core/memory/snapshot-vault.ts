@@ -104,13 +104,34 @@ export async function readSnapshot(
   deps: SnapshotVaultDeps,
   expected: SnapshotExpectation,
 ): Promise<VerifiedSnapshot> {
+  return (await readSnapshotPlaintext(deps, expected)).verified;
+}
+
+/**
+ * {@link readSnapshot}, also answering the verified plaintext bytes: what cloud sync re-encrypts
+ * under another key without rebuilding (and so re-hashing) the snapshot.
+ */
+export async function readSnapshotPlaintext(
+  deps: SnapshotVaultDeps,
+  expected: SnapshotExpectation,
+): Promise<{ verified: VerifiedSnapshot; built: BuiltSnapshot; storedBytes: number }> {
   const keys = snapshotKeys(expected.projectId, expected.snapshotId);
   const context = contextOf(expected.projectId, expected.snapshotId);
   const manifest = await getOrNotFound(deps, keys.manifest, expected);
   const archive = await getOrNotFound(deps, keys.archive, expected);
   const manifestBytes = await decryptOrRefuse(deps, manifest, context, 'manifest');
   const archiveBytes = await decryptOrRefuse(deps, archive, context, 'archive');
-  return verifySnapshot(manifestBytes, archiveBytes, expected);
+  const verified = verifySnapshot(manifestBytes, archiveBytes, expected);
+  return {
+    verified,
+    built: {
+      manifest: verified.manifest,
+      manifestBytes,
+      archiveBytes,
+      manifestSha256: verified.manifestSha256,
+    },
+    storedBytes: manifest.byteLength + archive.byteLength,
+  };
 }
 
 async function getOrNotFound(deps: SnapshotVaultDeps, key: string, expected: SnapshotExpectation) {

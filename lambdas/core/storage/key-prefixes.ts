@@ -33,6 +33,8 @@ export const PK_PREFIX = {
   memory: 'MEM#',
   /** `MEMPATH#<sha256 of a project folder path>`: which project initialize_context made for that path. */
   memoryPath: 'MEMPATH#',
+  /** A project's memory snapshots, cloud-sync state and sync quotas (apart from the memory itself). */
+  memorySnapshots: 'MSNAP#',
 } as const;
 
 export type PartitionKind = keyof typeof PK_PREFIX;
@@ -91,6 +93,14 @@ export const SK = {
     generationPrefix: 'G#',
   },
   memoryPath: { project: 'PROJECT' },
+  memorySnapshots: {
+    /** `SNAP#<snapshot id>`: one snapshot's catalog entry (ids sort by creation time). */
+    snapshotPrefix: 'SNAP#',
+    /** What the last cloud sync pushed or pulled, and the local state it left. */
+    cloudSync: 'SYNC',
+    /** `QUOTA#<yyyy-mm-dd>#<upload|download>`: cloud syncs used on one UTC day. */
+    quotaPrefix: 'QUOTA#',
+  },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
 /** Partition key values of the `gsi1` index: the listings that span partitions. */

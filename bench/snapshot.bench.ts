@@ -1,0 +1,155 @@
+/**
+ * Snapshots of 10,000 memory items: create_snapshot (export, build the archive and manifest,
+ * encrypt both, store create-only, read back, decrypt and check every hash, catalog it) and
+ * restore_snapshot (verify, automatic backup snapshot, stage, activate, check) versus a plain
+ * encrypted write, and a plain read and decrypt, of the same archive and manifest bytes.
+ * Target: ≤ 2× each. A third line compares create with a baseline that also serialises the
+ * records (JSON.stringify), which the bytes-only baseline leaves out.
+ *
+ * The memory sits in a Map-backed MemoryStateStore so that what is measured is the snapshot
+ * work, not the document store's export (the same in both cases); the blob store is the file
+ * adapter, the catalog dynalite, the encryption the real Encryption SDK with a raw AES key.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDynalite } from '../lambdas/adapters/dynamodb/dynalite-server.js';
+import { DynamoDbDocumentStore } from '../lambdas/adapters/dynamodb/dynamodb-document-store.js';
+import { createLocalDynamoDbClient, ensureTable } from '../lambdas/adapters/dynamodb/local-dynamodb.js';
+import {
+  EncryptionSdkEnvelope,
+  rawAesKeyring,
+} from '../lambdas/adapters/encryption/encryption-sdk-envelope.js';
+import { FileBlobStore } from '../lambdas/adapters/files/file-blob-store.js';
+import type { MemoryRecord, MemoryStateStore } from '../lambdas/core/memory/memory-records.js';
+import { readSnapshotPlaintext } from '../lambdas/core/memory/snapshot-vault.js';
+import { createSnapshot } from '../lambdas/core/memory/snapshots/create-snapshot.js';
+import { restoreSnapshot } from '../lambdas/core/memory/snapshots/restore-snapshot.js';
+import type { SnapshotDeps } from '../lambdas/core/memory/snapshots/snapshot-deps.js';
+import { systemClock } from '../lambdas/core/ports/index.js';
+import { nodeRandom } from '../lambdas/runtime/node-random.js';
+import { compare, reportFigure, reportRatio } from './harness.js';
+
+const ITEMS = 10_000;
+const PROJECT = 'prj_bench';
+
+/** Generations in memory: the two-phase contract, with nothing else around it. */
+class MapMemoryState implements MemoryStateStore {
+  private readonly generations = new Map<string, MemoryRecord[]>();
+  private current = 'g0';
+
+  constructor(records: MemoryRecord[]) {
+    this.generations.set(this.current, records);
+  }
+
+  async exportState() {
+    return { generation: this.current, records: [...(this.generations.get(this.current) ?? [])] };
+  }
+  async stageGeneration(_projectId: string, records: readonly MemoryRecord[]) {
+    const id = randomUUID();
+    this.generations.set(id, [...records]);
+    return id;
+  }
+  async activateGeneration(_projectId: string, generation: string, expected: string) {
+    if (this.current !== expected) throw new Error('conflict');
+    this.current = generation;
+  }
+  async discardGeneration(_projectId: string, generation: string) {
+    if (generation !== this.current) this.generations.delete(generation);
+  }
+}
+
+function memoryItems(): MemoryRecord[] {
+  return Array.from({ length: ITEMS }, (_, i) => ({
+    key: `entry/${String(i).padStart(6, '0')}`,
+    body: {
+      kind: i % 100 === 0 ? 'context' : 'entry',
+      branch_id: `branch-${i % 7}`,
+      text: `Decision ${i}: move the billing service to Postgres 16; see src/billing/${i}.ts and ADR ${i % 40}.`,
+      category: ['decision', 'bug_fix', 'feature', 'development'][i % 4],
+      created_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    },
+  }));
+}
+
+export async function run(): Promise<void> {
+  const dynalite = await startDynalite();
+  const client = createLocalDynamoDbClient(dynalite.endpoint);
+  await ensureTable(client, 'bench-snapshots');
+  const root = await mkdtemp(join(tmpdir(), 'meridian-bench-snapshots-'));
+  try {
+    const encryption = new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32))));
+    const blobs = new FileBlobStore(root);
+    const deps: SnapshotDeps = {
+      state: new MapMemoryState(memoryItems()),
+      blobs,
+      encryption,
+      store: new DynamoDbDocumentStore({ client, tableName: 'bench-snapshots' }),
+      clock: systemClock,
+      random: nodeRandom,
+    };
+    const first = await createSnapshot(deps, PROJECT);
+    const { built } = await readSnapshotPlaintext(deps, {
+      projectId: PROJECT,
+      snapshotId: first.snapshot_id,
+      manifestSha256: first.manifest_sha256,
+    });
+    const plaintextBytes = built.archiveBytes.byteLength + built.manifestBytes.byteLength;
+    reportFigure(
+      'snapshot of 10,000 items',
+      `${(plaintextBytes / 1e6).toFixed(2)} MB plaintext, ${(first.size_bytes / 1e6).toFixed(2)} MB stored`,
+    );
+    const context = { project_id: PROJECT, snapshot_id: first.snapshot_id };
+    let n = 0;
+    const plainWrite = async () => {
+      n += 1;
+      await blobs.put(`plain/${n}/archive`, await encryption.encrypt(built.archiveBytes, context));
+      await blobs.put(`plain/${n}/manifest`, await encryption.encrypt(built.manifestBytes, context));
+    };
+    const plainRead = async () => {
+      await encryption.decrypt(await blobs.get(`plain/1/archive`), context);
+      await encryption.decrypt(await blobs.get(`plain/1/manifest`), context);
+    };
+    const options = { rounds: 3, runs: 6, warmup: 1 };
+    reportRatio(
+      'create_snapshot, 10,000 items',
+      await compare(
+        { name: 'createSnapshot', fn: () => createSnapshot(deps, PROJECT) },
+        { name: 'encrypt + write', fn: plainWrite },
+        options,
+      ),
+      { kind: 'slowdown', value: 2 },
+    );
+    // The same data written the plainest way from the records: one JSON.stringify, encrypt, write.
+    const records = (await deps.state.exportState(PROJECT)).records;
+    const jsonWrite = async () => {
+      n += 1;
+      const bytes = new TextEncoder().encode(JSON.stringify(records));
+      await blobs.put(`plain/${n}/json`, await encryption.encrypt(bytes, context));
+    };
+    reportRatio(
+      'create_snapshot, 10,000 items (baseline serialises too)',
+      await compare(
+        { name: 'createSnapshot', fn: () => createSnapshot(deps, PROJECT) },
+        { name: 'JSON.stringify + encrypt + write', fn: jsonWrite },
+        options,
+      ),
+      { kind: 'slowdown', value: 2 },
+    );
+    await plainWrite();
+    reportRatio(
+      'restore_snapshot, 10,000 items',
+      await compare(
+        { name: 'restoreSnapshot', fn: () => restoreSnapshot(deps, PROJECT, first.snapshot_id) },
+        { name: 'read + decrypt', fn: plainRead },
+        options,
+      ),
+      { kind: 'slowdown', value: 2 },
+    );
+  } finally {
+    client.destroy();
+    await dynalite.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}

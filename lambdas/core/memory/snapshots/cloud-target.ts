@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { DomainError } from '../../errors.js';
+import type { EnvelopeEncryption } from '../../ports/index.js';
+import { BlobExistsError, BlobIntegrityError, BlobNotFoundError, type BlobStore } from '../blob-store.js';
+import type { SnapshotDeps } from './snapshot-deps.js';
+import type { SyncQuotas } from './sync-quota.js';
+
+/**
+ * The organisation's bucket that machines share a project's memory through, and the key that
+ * encrypts what goes there (a KMS key both the deployment and laptops may use, or a shared local
+ * key file). Objects are encrypted before upload, so the bucket never holds plaintext.
+ *
+ * Layout: each pushed snapshot under `projects/<p>/snapshots/<id>/` (as in the local vault), and
+ * a numbered head `projects/<p>/sync-head/<000000000001>` per push naming it. Heads are
+ * create-only, so two servers pushing on top of the same head cannot both succeed, whatever their
+ * clocks say: the loser finds the number taken and is told to pull first.
+ */
+export interface CloudTarget {
+  blobs: BlobStore;
+  encryption: EnvelopeEncryption;
+  /** Where it is, for messages: `s3://bucket`. */
+  location: string;
+}
+
+export interface CloudSyncDeps extends SnapshotDeps {
+  cloud: CloudTarget;
+  quotas: SyncQuotas;
+}
+
+const HeadBody = z.object({ snapshot_id: z.string(), manifest_sha256: z.string() });
+
+export interface RemoteSnapshot {
+  snapshot_id: string;
+  /** The manifest hash the snapshot must verify against. */
+  manifest_sha256: string;
+  /** The head's number: the remote version, as an object version id would be. */
+  version: string;
+}
+
+const SEQUENCE_DIGITS = 12;
+const headsPrefix = (projectId: string) => `projects/${projectId}/sync-head/`;
+
+/** The snapshot the project's newest head names, or undefined when nothing was pushed. */
+export async function latestRemoteSnapshot(
+  cloud: CloudTarget,
+  projectId: string,
+): Promise<RemoteSnapshot | undefined> {
+  const prefix = headsPrefix(projectId);
+  let newest: string | undefined;
+  let cursor: string | undefined;
+  do {
+    const page = await cloud.blobs.list({ prefix, ...(cursor ? { cursor } : {}) });
+    newest = page.blobs.at(-1)?.key ?? newest;
+    cursor = page.cursor;
+  } while (cursor);
+  if (newest === undefined) return undefined;
+  const parsed = HeadBody.safeParse(parseJson(await cloud.blobs.get(newest)));
+  if (!parsed.success) {
+    throw new DomainError(
+      'INTEGRITY_FAILED',
+      `The sync head ${newest} in ${cloud.location} is damaged; push with force: true to write a new one.`,
+    );
+  }
+  return { ...parsed.data, version: newest.slice(prefix.length) };
+}
+
+/**
+ * Writes the head after `after` (the remote version this push saw), create-only.
+ *
+ * @returns the new remote version, or undefined when another push took that number first
+ */
+export async function publishHead(
+  cloud: CloudTarget,
+  projectId: string,
+  after: string | undefined,
+  head: z.infer<typeof HeadBody>,
+): Promise<string | undefined> {
+  const version = String(Number(after ?? 0) + 1).padStart(SEQUENCE_DIGITS, '0');
+  try {
+    await cloud.blobs.put(
+      `${headsPrefix(projectId)}${version}`,
+      new TextEncoder().encode(JSON.stringify(head)),
+    );
+    return version;
+  } catch (error) {
+    if (error instanceof BlobExistsError) return undefined;
+    throw error;
+  }
+}
+
+/** The same remote head as the one recorded? */
+export function sameRemote(
+  remote: RemoteSnapshot | undefined,
+  recorded: { remote_snapshot_id: string; remote_version: string } | undefined,
+): boolean {
+  if (!remote || !recorded) return remote === undefined && recorded === undefined;
+  return remote.snapshot_id === recorded.remote_snapshot_id && remote.version === recorded.remote_version;
+}
+
+export function cloudPath(cloud: CloudTarget, projectId: string, snapshotId: string): string {
+  return `${cloud.location}/projects/${projectId}/snapshots/${snapshotId}/`;
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The target with every bucket failure that is not a blob-store answer (exists, missing,
+ * damaged) reported as NETWORK_ERROR: the caller can retry, and learns nothing of the SDK.
+ */
+export function reportingNetworkErrors(cloud: CloudTarget): CloudTarget {
+  const guard = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof DomainError || BLOB_ANSWERS.some((kind) => error instanceof kind)) throw error;
+      throw new DomainError(
+        'NETWORK_ERROR',
+        `The cloud sync bucket ${cloud.location} could not be reached (${(error as Error)?.name ?? 'error'}); retry in a minute.`,
+        {},
+        { cause: error },
+      );
+    }
+  };
+  const blobs = cloud.blobs;
+  return {
+    ...cloud,
+    blobs: {
+      put: (key, bytes) => guard(() => blobs.put(key, bytes)),
+      get: (key, options) => guard(() => blobs.get(key, options)),
+      head: (key) => guard(() => blobs.head(key)),
+      delete: (key) => guard(() => blobs.delete(key)),
+      list: (options) => guard(() => blobs.list(options)),
+    },
+  };
+}
+
+const BLOB_ANSWERS = [BlobExistsError, BlobNotFoundError, BlobIntegrityError];

@@ -1,0 +1,79 @@
+import { buildSnapshot, SnapshotIntegrityError } from '../snapshot-manifest.js';
+import { readSnapshot, writeSnapshot } from '../snapshot-vault.js';
+import { memoryFingerprint } from './memory-fingerprint.js';
+import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';
+import type { SnapshotDeps } from './snapshot-deps.js';
+import { newSnapshotId } from './snapshot-ids.js';
+import { toSnapshotItem } from './snapshot-records.js';
+
+export interface CreateSnapshotOptions {
+  description?: string | undefined;
+  /** Saved by a restore or a pull, not asked for. */
+  automatic?: boolean;
+}
+
+export interface CreatedSnapshot extends SnapshotEntry {
+  /** The fingerprint of the state captured (memory-fingerprint.ts). */
+  fingerprint: string;
+  /** The generation the state was captured from. */
+  generation: string;
+}
+
+/**
+ * Captures the project's memory as a snapshot: every record of the current generation (large
+ * bodies inlined), in an archive and a manifest (the previous snapshot's manifest hash
+ * chained in), each encrypted under `{project_id, snapshot_id}` and stored create-only. Then
+ * reads both back, decrypts and checks every hash: `verified` is true only if that held.
+ *
+ * @example
+ * const snap = await createSnapshot(deps, 'prj_1', { description: 'Before the refactor' });
+ */
+export async function createSnapshot(
+  deps: SnapshotDeps,
+  projectId: string,
+  options: CreateSnapshotOptions = {},
+): Promise<CreatedSnapshot> {
+  const catalog = new SnapshotCatalog(deps.store);
+  const { generation, records } = await deps.state.exportState(projectId);
+  const previous = await catalog.latest(projectId);
+  const snapshotId = newSnapshotId(deps.clock, deps.random);
+  const createdAt = deps.clock.now().toISOString();
+  const built = buildSnapshot({
+    projectId,
+    snapshotId,
+    createdAt,
+    ...(options.description === undefined ? {} : { description: options.description }),
+    previousManifestSha256: previous?.manifest_sha256 ?? null,
+    items: records.map(toSnapshotItem),
+    blobs: [],
+  });
+  const stored = await writeSnapshot(deps, built);
+  const verified = await readsBack(deps, projectId, snapshotId, built.manifestSha256);
+  const entry: SnapshotEntry = {
+    snapshot_id: snapshotId,
+    created_at: createdAt,
+    ...(options.description === undefined ? {} : { description: options.description }),
+    automatic: options.automatic ?? false,
+    size_bytes: stored.sizeBytes,
+    item_count: records.length,
+    manifest_sha256: built.manifestSha256,
+    verified,
+  };
+  await catalog.add(projectId, entry);
+  return { ...entry, fingerprint: memoryFingerprint(records), generation };
+}
+
+async function readsBack(
+  deps: SnapshotDeps,
+  projectId: string,
+  snapshotId: string,
+  manifestSha256: string,
+): Promise<boolean> {
+  try {
+    await readSnapshot(deps, { projectId, snapshotId, manifestSha256 });
+    return true;
+  } catch (error) {
+    if (error instanceof SnapshotIntegrityError) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,166 @@
+import { DomainError } from '../../errors.js';
+import { SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
+import { readSnapshot, SnapshotNotFoundError } from '../snapshot-vault.js';
+import { createSnapshot } from './create-snapshot.js';
+import { memoryFingerprint } from './memory-fingerprint.js';
+import { SnapshotCatalog } from './snapshot-catalog.js';
+import type { SnapshotDeps } from './snapshot-deps.js';
+import { countKind, toMemoryRecord } from './snapshot-records.js';
+
+/** The steps of a restore, in order, for progress displays. */
+export const RESTORE_PHASES = ['verify', 'backup', 'stage', 'activate', 'check'] as const;
+export type RestorePhase = (typeof RESTORE_PHASES)[number];
+
+export interface RestoredSnapshot {
+  snapshot_id: string;
+  /** The automatic snapshot of the state this restore replaced: restore it to undo. */
+  backup_snapshot_id: string;
+  restored_items: number;
+  restored_contexts: number;
+  restored_branches: number;
+  verified: true;
+  /** The fingerprint of the state now current (memory-fingerprint.ts). */
+  fingerprint: string;
+}
+
+/**
+ * Replaces the project's memory with a snapshot's, old-or-new and never a mix:
+ *
+ * 1. read, decrypt and verify the snapshot (any flipped bit: INTEGRITY_FAILED, nothing touched);
+ * 2. save the current state as an automatic snapshot (the undo);
+ * 3. stage the records as a new generation nothing reads yet (large bodies go to new blobs);
+ * 4. activate it with one conditional write (CONFLICT if another restore got there first);
+ * 5. read the state back and compare its fingerprint with the snapshot's;
+ * 6. drop the generation it replaced (the backup snapshot holds it).
+ *
+ * A failure before 4 discards the staged generation; a failed check at 5 activates the old one
+ * again. If the process dies instead, the staged generation is garbage nobody reads, and the
+ * generation pointer names the old state or the new one.
+ */
+export async function restoreSnapshot(
+  deps: SnapshotDeps,
+  projectId: string,
+  snapshotId: string,
+  options: { onPhase?: ((phase: RestorePhase) => void) | undefined } = {},
+): Promise<RestoredSnapshot> {
+  const phase = options.onPhase ?? (() => undefined);
+  phase('verify');
+  const snapshot = await verifiedSnapshot(deps, projectId, snapshotId);
+  phase('backup');
+  const backup = await createSnapshot(deps, projectId, {
+    description: `Automatic, before restoring ${snapshotId}`,
+    automatic: true,
+  });
+  if (!backup.verified) {
+    // Without a backup that reads back, a restore that went wrong later could not be undone.
+    throw new DomainError(
+      'STORAGE_ERROR',
+      `The automatic backup ${backup.snapshot_id} of the current memory did not verify, so nothing was restored. Retry the restore.`,
+    );
+  }
+  const previous = backup.generation;
+  const records = snapshot.items.map(toMemoryRecord);
+  phase('stage');
+  const staged = await deps.state.stageGeneration(projectId, records);
+  phase('activate');
+  try {
+    await deps.state.activateGeneration(projectId, staged, previous);
+  } catch (error) {
+    await discardQuietly(deps, projectId, staged);
+    throw error;
+  }
+  const expected = memoryFingerprint(records);
+  phase('check');
+  await checkActivated(deps, projectId, { staged, previous, expected });
+  await discardQuietly(deps, projectId, previous);
+  return {
+    snapshot_id: snapshotId,
+    backup_snapshot_id: backup.snapshot_id,
+    restored_items: records.length,
+    restored_contexts: countKind(snapshot.items, 'context'),
+    restored_branches: countKind(snapshot.items, 'branch'),
+    verified: true,
+    fingerprint: expected,
+  };
+}
+
+/**
+ * The snapshot, checked against the manifest hash its catalog entry recorded.
+ *
+ * @throws DomainError NOT_FOUND (no such snapshot) or INTEGRITY_FAILED (damaged, tampered, misplaced)
+ */
+export async function verifiedSnapshot(
+  deps: SnapshotDeps,
+  projectId: string,
+  snapshotId: string,
+): Promise<VerifiedSnapshot> {
+  const entry = await new SnapshotCatalog(deps.store).find(projectId, snapshotId);
+  if (!entry) throw snapshotNotFound(projectId, snapshotId);
+  try {
+    return await readSnapshot(deps, { projectId, snapshotId, manifestSha256: entry.manifest_sha256 });
+  } catch (error) {
+    if (error instanceof SnapshotNotFoundError) throw snapshotNotFound(projectId, snapshotId, error);
+    if (error instanceof SnapshotIntegrityError) throw integrityFailure(snapshotId, error);
+    throw error;
+  }
+}
+
+async function checkActivated(
+  deps: SnapshotDeps,
+  projectId: string,
+  generations: { staged: string; previous: string; expected: string },
+): Promise<void> {
+  let matches = false;
+  try {
+    const now = await deps.state.exportState(projectId);
+    matches =
+      now.generation === generations.staged && memoryFingerprint(now.records) === generations.expected;
+  } catch (error) {
+    await rollBack(deps, projectId, generations);
+    throw error;
+  }
+  if (matches) return;
+  await rollBack(deps, projectId, generations);
+  throw new DomainError(
+    'STORAGE_ERROR',
+    'The restored memory did not read back as the snapshot holds it, so the previous state was put back. Retry the restore.',
+  );
+}
+
+async function rollBack(
+  deps: SnapshotDeps,
+  projectId: string,
+  generations: { staged: string; previous: string },
+): Promise<void> {
+  await deps.state.activateGeneration(projectId, generations.previous, generations.staged);
+  await discardQuietly(deps, projectId, generations.staged);
+}
+
+/** Leftover generations are garbage nobody reads; failing to drop one must not fail the restore. */
+async function discardQuietly(deps: SnapshotDeps, projectId: string, generation: string): Promise<void> {
+  try {
+    await deps.state.discardGeneration(projectId, generation);
+  } catch {
+    // Left for the next restore or a clean-up; the current generation is unaffected.
+  }
+}
+
+function snapshotNotFound(projectId: string, snapshotId: string, cause?: unknown): DomainError {
+  return new DomainError(
+    'NOT_FOUND',
+    `Project ${projectId} has no snapshot "${snapshotId}". Call list_snapshots for the ids.`,
+    { field: 'snapshot_id' },
+    { cause },
+  );
+}
+
+/** The refusal a damaged snapshot gets: nothing was changed, and which check failed. */
+function integrityFailure(snapshotId: string, error: SnapshotIntegrityError): DomainError {
+  return new DomainError(
+    'INTEGRITY_FAILED',
+    `Snapshot ${snapshotId} failed its integrity check (${error.reason}): nothing was restored. ` +
+      'Restore another snapshot (list_snapshots).',
+    { snapshot_id: snapshotId, reason: error.reason },
+    { cause: error },
+  );
+}

@@ -1,0 +1,16 @@
+import type { Clock, DocumentStore, EnvelopeEncryption, RandomSource } from '../../ports/index.js';
+import type { BlobStore } from '../blob-store.js';
+import type { MemoryStateStore } from '../memory-records.js';
+
+/** What snapshots and restores need: the memory, where its blobs and snapshots live, the catalog. */
+export interface SnapshotDeps {
+  state: MemoryStateStore;
+  /** The memory's blob store: bodies the records reference, and the encrypted snapshots. */
+  blobs: BlobStore;
+  /** The deployment's data key (KMS on AWS, the raw AES master key locally). */
+  encryption: EnvelopeEncryption;
+  /** The table the snapshot catalog lives in. */
+  store: DocumentStore;
+  clock: Clock;
+  random: RandomSource;
+}

@@ -1,0 +1,138 @@
+import { DomainError } from '../../errors.js';
+import { readSnapshot, readSnapshotPlaintext, writeSnapshot } from '../snapshot-vault.js';
+import { readCloudSyncState, recordCloudSync } from './cloud-sync-state.js';
+import {
+  type CloudSyncDeps,
+  cloudPath,
+  latestRemoteSnapshot,
+  publishHead,
+  sameRemote,
+} from './cloud-target.js';
+import { createSnapshot } from './create-snapshot.js';
+import { memoryFingerprint } from './memory-fingerprint.js';
+import { spendSyncQuota } from './sync-quota.js';
+
+export interface PushResult {
+  status: 'uploaded' | 'up_to_date';
+  snapshot_id: string;
+  uploaded_bytes: number;
+  cloud_path: string;
+  /** The remote version now recorded (the number of the bucket's head). */
+  remote_version: string;
+}
+
+const PUBLISH_ATTEMPTS = 5;
+
+/** The steps of a push and of a pull, in order, for progress displays. */
+export const PUSH_PHASES = ['compare', 'snapshot', 'upload', 'verify', 'record'] as const;
+export const PULL_PHASES = ['compare', 'download', 'restore', 'record'] as const;
+export type SyncPhase = (typeof PUSH_PHASES)[number] | (typeof PULL_PHASES)[number];
+
+export interface SyncOptions {
+  /** Overwrite what the other side changed since the last sync. */
+  force?: boolean | undefined;
+  onPhase?: ((phase: SyncPhase) => void) | undefined;
+}
+
+/**
+ * Pushes the project's memory to the cloud bucket as a new snapshot, encrypted before upload.
+ * Refused with CONFLICT when the bucket holds a snapshot this side has not seen (another machine
+ * pushed since), unless `force`. Nothing is uploaded when neither side changed.
+ *
+ * @example
+ * await syncToCloud(deps, 'prj_1'); // { status: 'uploaded', snapshot_id: 'snap_…', … }
+ */
+export async function syncToCloud(
+  deps: CloudSyncDeps,
+  projectId: string,
+  options: SyncOptions = {},
+): Promise<PushResult> {
+  options.onPhase?.('compare');
+  const recorded = await readCloudSyncState(deps.store, projectId);
+  const remote = await latestRemoteSnapshot(deps.cloud, projectId);
+  const remoteChanged = !sameRemote(remote, recorded);
+  if (remoteChanged && remote && !options.force) {
+    throw new DomainError(
+      'CONFLICT',
+      `The bucket holds snapshot ${remote.snapshot_id} of this project, pushed since this server last synced: ` +
+        'call sync_from_cloud to take it first, or sync_to_cloud with force: true to push over it.',
+      { remote_snapshot_id: remote.snapshot_id },
+    );
+  }
+  const { records } = await deps.state.exportState(projectId);
+  const localChanged = recorded?.local_fingerprint !== memoryFingerprint(records);
+  if (!localChanged && !remoteChanged && remote) {
+    return {
+      status: 'up_to_date',
+      snapshot_id: remote.snapshot_id,
+      uploaded_bytes: 0,
+      cloud_path: cloudPath(deps.cloud, projectId, remote.snapshot_id),
+      remote_version: remote.version,
+    };
+  }
+  await spendSyncQuota(deps.store, projectId, 'upload', deps.quotas.uploadsPerDay, deps.clock.now());
+  options.onPhase?.('snapshot');
+  const snapshot = await createSnapshot(deps, projectId, { description: `Pushed to ${deps.cloud.location}` });
+  const { built } = await readSnapshotPlaintext(deps, {
+    projectId,
+    snapshotId: snapshot.snapshot_id,
+    manifestSha256: snapshot.manifest_sha256,
+  });
+  options.onPhase?.('upload');
+  const uploaded = await writeSnapshot(deps.cloud, built);
+  options.onPhase?.('verify');
+  await readSnapshot(deps.cloud, {
+    projectId,
+    snapshotId: snapshot.snapshot_id,
+    manifestSha256: built.manifestSha256,
+  });
+  options.onPhase?.('record');
+  const version = await publish(
+    deps,
+    projectId,
+    remote?.version,
+    {
+      snapshot_id: snapshot.snapshot_id,
+      manifest_sha256: built.manifestSha256,
+    },
+    options.force === true,
+  );
+  await recordCloudSync(deps.store, projectId, {
+    remote_snapshot_id: snapshot.snapshot_id,
+    remote_version: version,
+    local_fingerprint: snapshot.fingerprint,
+    direction: 'push',
+    synced_at: deps.clock.now().toISOString(),
+  });
+  return {
+    status: 'uploaded',
+    snapshot_id: snapshot.snapshot_id,
+    uploaded_bytes: uploaded.sizeBytes,
+    cloud_path: cloudPath(deps.cloud, projectId, snapshot.snapshot_id),
+    remote_version: version,
+  };
+}
+
+/**
+ * Makes the uploaded snapshot the bucket's newest. Another push that took the next head first is
+ * a conflict like any other remote change; with `force` this push goes on top of it instead.
+ */
+async function publish(
+  deps: CloudSyncDeps,
+  projectId: string,
+  seen: string | undefined,
+  head: { snapshot_id: string; manifest_sha256: string },
+  force: boolean,
+): Promise<string> {
+  let after = seen;
+  for (let attempt = 0; attempt < PUBLISH_ATTEMPTS; attempt += 1) {
+    const version = await publishHead(deps.cloud, projectId, after, head);
+    if (version) return version;
+    if (!force) break;
+    after = (await latestRemoteSnapshot(deps.cloud, projectId))?.version;
+  }
+  throw new DomainError(
+    'CONFLICT',
+    `Another server pushed this project to ${deps.cloud.location} at the same time: call sync_from_cloud to take its snapshot, or retry with force: true.`,
+  );
+}

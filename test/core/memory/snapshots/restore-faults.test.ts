@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSnapshot } from '../../../../lambdas/core/memory/snapshots/create-snapshot.js';
+import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
+import { restoreSnapshot } from '../../../../lambdas/core/memory/snapshots/restore-snapshot.js';
+import type { SnapshotDeps } from '../../../../lambdas/core/memory/snapshots/snapshot-deps.js';
+import { FaultInjector, type FaultMode } from '../../../support/fault-injection.js';
+import { type SnapshotWorld, seedMemory, startSnapshotWorld } from './snapshot-harness.js';
+
+/** Every port a restore touches, behind one injector that counts (and breaks) their calls. */
+function faultyDeps(deps: SnapshotDeps, injector: FaultInjector): SnapshotDeps {
+  return {
+    ...deps,
+    state: injector.wrap('state', deps.state),
+    blobs: injector.wrap('blobs', deps.blobs),
+    encryption: injector.wrap('encryption', deps.encryption),
+    store: injector.wrap('store', deps.store),
+  };
+}
+
+describe('restoreSnapshot under a fault at each step (old or new state, never a mix)', () => {
+  let world: SnapshotWorld;
+  let project = 0;
+
+  beforeAll(async () => {
+    world = await startSnapshotWorld();
+  });
+  afterAll(async () => {
+    await world.close();
+  });
+
+  /** A project whose snapshot holds state A and whose current state is B (blobs in both). */
+  async function prepared() {
+    const projectId = `prj_fault${++project}`;
+    const a = await seedMemory(world, projectId, `a${project}`);
+    const snap = await createSnapshot(world.deps, projectId);
+    await world.memory.write(projectId, {
+      key: 'ENT#main#b',
+      body: { entry_id: 'b', content: 'written after' },
+    });
+    await world.memory.write(projectId, {
+      key: a[0]!.key,
+      body: { branch_id: 'main', topic: 'renamed', created_at: '2026-11-23T20:00:00Z', version: 2 },
+    });
+    const fingerprint = async () => memoryFingerprint((await world.memory.exportState(projectId)).records);
+    return { projectId, snap, old: await fingerprint(), fresh: snap.fingerprint, fingerprint };
+  }
+
+  it('counts the steps of a restore that meets no fault', async () => {
+    const { projectId, snap, fresh, fingerprint } = await prepared();
+    const injector = new FaultInjector();
+    await restoreSnapshot(faultyDeps(world.deps, injector), projectId, snap.snapshot_id);
+    expect(await fingerprint()).toBe(fresh);
+    expect(injector.trace).toContain('state.activateGeneration');
+    expect(injector.steps).toBeGreaterThan(10);
+  });
+
+  for (const mode of ['fail', 'crash'] as FaultMode[]) {
+    it(`leaves the old or the new state when step N ${mode === 'fail' ? 'fails' : 'crashes the process'}, for every N`, async () => {
+      const probe = await prepared();
+      const counter = new FaultInjector();
+      await restoreSnapshot(faultyDeps(world.deps, counter), probe.projectId, probe.snap.snapshot_id);
+      const outcomes: { step: number; call: string; state: 'old' | 'new'; succeeded: boolean }[] = [];
+
+      for (let step = 1; step <= counter.steps; step += 1) {
+        const { projectId, snap, old, fresh, fingerprint } = await prepared();
+        const injector = new FaultInjector(step, mode);
+        const succeeded = await restoreSnapshot(
+          faultyDeps(world.deps, injector),
+          projectId,
+          snap.snapshot_id,
+        ).then(
+          () => true,
+          () => false,
+        );
+        const now = await fingerprint();
+        expect([old, fresh], `step ${step} (${injector.trace[step - 1]}) left a mixed state`).toContain(now);
+        outcomes.push({
+          step,
+          call: injector.trace[step - 1] ?? '',
+          state: now === fresh ? 'new' : 'old',
+          succeeded,
+        });
+      }
+
+      // A restore that reported success left the new state; one that reported failure before
+      // activating left the old one; and the run saw both outcomes, so the check could fail.
+      for (const outcome of outcomes) if (outcome.succeeded) expect(outcome.state).toBe('new');
+      const activation = counter.trace.indexOf('state.activateGeneration') + 1;
+      for (const outcome of outcomes.filter((o) => o.step <= activation))
+        expect(outcome).toMatchObject({ state: 'old', succeeded: false });
+      expect(new Set(outcomes.map((o) => o.state))).toEqual(new Set(['old', 'new']));
+    }, 120_000);
+  }
+
+  it('puts the old state back when the state read after activation does not match', async () => {
+    const { projectId, snap, old, fingerprint } = await prepared();
+    // A store that loses a record on staging: activation succeeds, the check after it must not.
+    const lossy: SnapshotDeps = {
+      ...world.deps,
+      state: Object.assign(Object.create(world.memory), {
+        stageGeneration: (id: string, records: readonly { key: string; body: unknown }[]) =>
+          world.memory.stageGeneration(id, records.slice(1)),
+      }),
+    };
+    const error = await restoreSnapshot(lossy, projectId, snap.snapshot_id).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'STORAGE_ERROR' });
+    expect(await fingerprint()).toBe(old);
+  });
+});

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDomainError } from '../../../../lambdas/core/errors.js';
+import { readSnapshot, snapshotKeys } from '../../../../lambdas/core/memory/snapshot-vault.js';
+import { createSnapshot } from '../../../../lambdas/core/memory/snapshots/create-snapshot.js';
+import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
+import { restoreSnapshot } from '../../../../lambdas/core/memory/snapshots/restore-snapshot.js';
+import { SnapshotCatalog } from '../../../../lambdas/core/memory/snapshots/snapshot-catalog.js';
+import {
+  blobCount,
+  flipStoredBit,
+  type SnapshotWorld,
+  seedMemory,
+  startSnapshotWorld,
+} from './snapshot-harness.js';
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
+  let world: SnapshotWorld;
+  let project = 0;
+  const nextProject = () => `prj_snap${++project}`;
+
+  beforeAll(async () => {
+    world = await startSnapshotWorld();
+  });
+  afterAll(async () => {
+    await world.close();
+  });
+
+  const fingerprintOf = async (projectId: string) =>
+    memoryFingerprint((await world.memory.exportState(projectId)).records);
+
+  describe('createSnapshot', () => {
+    it('stores every record and referenced blob, verified by reading back, and lists it', async () => {
+      const projectId = nextProject();
+      await seedMemory(world, projectId, 'a');
+
+      const created = await createSnapshot(world.deps, projectId, { description: 'Before refactor' });
+
+      expect(created).toMatchObject({
+        verified: true,
+        item_count: 4,
+        description: 'Before refactor',
+        automatic: false,
+      });
+      expect(created.size_bytes).toBeGreaterThan(0);
+      const content = await readSnapshot(world.deps, {
+        projectId,
+        snapshotId: created.snapshot_id,
+        manifestSha256: created.manifest_sha256,
+      });
+      expect(content.items.map((i) => i.kind).sort()).toEqual(['branch', 'context', 'entry', 'entry']);
+      // The large body is offloaded to a blob in the store, and travels inline in the snapshot.
+      expect(await blobCount(world, projectId)).toBe(1);
+      expect(JSON.stringify(content.items)).toContain('Bug a fixed in src/app.ts. Bug a');
+      const listed = await new SnapshotCatalog(world.deps.store).list(projectId);
+      expect(listed.map((s) => s.snapshot_id)).toEqual([created.snapshot_id]);
+    });
+
+    it('chains each manifest to the previous one', async () => {
+      const projectId = nextProject();
+      await seedMemory(world, projectId, 'a');
+      const first = await createSnapshot(world.deps, projectId);
+      const second = await createSnapshot(world.deps, projectId);
+
+      const content = await readSnapshot(world.deps, { projectId, snapshotId: second.snapshot_id });
+      expect(content.manifest.body.previous_manifest_sha256).toBe(first.manifest_sha256);
+      const catalog = await new SnapshotCatalog(world.deps.store).list(projectId);
+      expect(catalog.map((s) => s.snapshot_id)).toEqual([second.snapshot_id, first.snapshot_id]);
+    });
+  });
+
+  describe('restoreSnapshot', () => {
+    it('brings back the snapshot state, large bodies included, after saving the current one', async () => {
+      const projectId = nextProject();
+      await seedMemory(world, projectId, 'a');
+      const before = await fingerprintOf(projectId);
+      const snap = await createSnapshot(world.deps, projectId);
+      // Later the entry with the large body is gone, and so is its blob.
+      const { generation } = await world.memory.exportState(projectId);
+      const later = [{ key: 'ENT#main#later', body: { entry_id: 'later', content: 'later' } }];
+      await world.memory.activateGeneration(
+        projectId,
+        await world.memory.stageGeneration(projectId, later),
+        generation,
+      );
+      await world.memory.discardGeneration(projectId, generation);
+      expect(await blobCount(world, projectId)).toBe(0);
+      const changed = await fingerprintOf(projectId);
+
+      const restored = await restoreSnapshot(world.deps, projectId, snap.snapshot_id);
+
+      expect(restored).toMatchObject({
+        restored_items: 4,
+        restored_contexts: 1,
+        restored_branches: 1,
+        verified: true,
+      });
+      expect(await fingerprintOf(projectId)).toBe(before);
+      expect(await blobCount(world, projectId)).toBe(1);
+      const backup = await new SnapshotCatalog(world.deps.store).find(projectId, restored.backup_snapshot_id);
+      expect(backup).toMatchObject({ automatic: true, item_count: 1, verified: true });
+
+      await restoreSnapshot(world.deps, projectId, restored.backup_snapshot_id);
+      expect(await fingerprintOf(projectId)).toBe(changed);
+    });
+
+    const first = (_length: number): number => 0;
+    const middle = (length: number): number => Math.floor(length / 2);
+    const last = (length: number): number => length - 1;
+    it.each([
+      ['archive', 'first byte', first],
+      ['archive', 'middle byte', middle],
+      ['archive', 'last byte', last],
+      ['manifest', 'middle byte', middle],
+      ['manifest', 'last byte', last],
+    ] as const)(
+      'refuses a snapshot with one bit flipped in its %s (%s), data untouched',
+      async (object, _where, at) => {
+        const projectId = nextProject();
+        await seedMemory(world, projectId, 'a');
+        const snap = await createSnapshot(world.deps, projectId);
+        await world.memory.write(projectId, {
+          key: 'ENT#main#later',
+          body: { entry_id: 'later', content: 'later' },
+        });
+        const current = await world.memory.exportState(projectId);
+        const snapshotsBefore = await new SnapshotCatalog(world.deps.store).list(projectId);
+        await flipStoredBit(world, snapshotKeys(projectId, snap.snapshot_id)[object], at);
+
+        const error = await rejection(restoreSnapshot(world.deps, projectId, snap.snapshot_id));
+
+        expect(isDomainError(error, 'INTEGRITY_FAILED')).toBe(true);
+        expect(await world.memory.exportState(projectId)).toEqual(current);
+        // Refused before the automatic backup: nothing at all was written.
+        expect(await new SnapshotCatalog(world.deps.store).list(projectId)).toEqual(snapshotsBefore);
+      },
+    );
+
+    it('refuses a snapshot id the project does not have with NOT_FOUND', async () => {
+      const projectId = nextProject();
+      const error = await rejection(
+        restoreSnapshot(world.deps, projectId, 'snap_20260101T000000000_00000000'),
+      );
+      expect(isDomainError(error, 'NOT_FOUND')).toBe(true);
+    });
+
+    it("refuses another project's snapshot copied under this project's keys", async () => {
+      const source = nextProject();
+      const target = nextProject();
+      await seedMemory(world, source, 'a');
+      await seedMemory(world, target, 'b');
+      const snap = await createSnapshot(world.deps, source);
+      const entry = await new SnapshotCatalog(world.deps.store).find(source, snap.snapshot_id);
+      const keysFrom = snapshotKeys(source, snap.snapshot_id);
+      const keysTo = snapshotKeys(target, snap.snapshot_id);
+      await world.blobs.put(keysTo.archive, await world.blobs.get(keysFrom.archive));
+      await world.blobs.put(keysTo.manifest, await world.blobs.get(keysFrom.manifest));
+      await new SnapshotCatalog(world.deps.store).add(target, entry!);
+      const current = await world.memory.exportState(target);
+
+      const error = await rejection(restoreSnapshot(world.deps, target, snap.snapshot_id));
+
+      expect(isDomainError(error, 'INTEGRITY_FAILED')).toBe(true);
+      expect(await world.memory.exportState(target)).toEqual(current);
+    });
+  });
+});
