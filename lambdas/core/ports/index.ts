@@ -7,6 +7,7 @@ export * from './booking-workflow.js';
 export * from './calendar-provider.js';
 export * from './clock.js';
 export * from './document-store.js';
+export * from './embedder.js';
 export * from './envelope-encryption.js';
 export * from './logger.js';
 export * from './random-source.js';
