@@ -54,9 +54,11 @@ export const RRF_K = 60;
 const CANDIDATES = 50;
 /**
  * Cosine similarity below which a memory is not a semantic match at all. Hashed features of
- * unrelated texts land near 0; without a floor every query would "find" the least unrelated item.
+ * unrelated texts still collide (noise about N(0, 1/√dimension)); without a floor every query
+ * would "find" the least unrelated items. 0.2 removed nearly all hits for off-topic queries on the
+ * fixture corpus while costing one relevant memory in 100 queries (recall@5 0.970 → 0.960).
  */
-export const VECTOR_FLOOR = 0.12;
+export const VECTOR_FLOOR = 0.2;
 const EMBED_BATCH = 512;
 const FORMAT = 'meridian-search-index/1';
 
@@ -183,10 +185,11 @@ export class HybridIndex {
     const byMeaning = this.nearest(queryVector!, depth, accepts);
 
     const fused = new Map<number, number>();
-    const addRanking = (ranking: readonly number[]) =>
-      ranking.forEach((at, rank) => fused.set(at, (fused.get(at) ?? 0) + 1 / (RRF_K + rank + 1)));
-    addRanking(byKeyword);
-    addRanking(byMeaning);
+    for (const ranking of [byKeyword, byMeaning]) {
+      ranking.forEach((at, rank) => {
+        fused.set(at, (fused.get(at) ?? 0) + 1 / (RRF_K + rank + 1));
+      });
+    }
     const best = 2 / (RRF_K + 1);
     const ranked = [...fused]
       .map(([at, sum]) => ({ at, score: Math.round((sum / best) * 1000) / 1000 }))
