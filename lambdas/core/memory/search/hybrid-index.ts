@@ -9,6 +9,7 @@ import {
 } from './keyword-index.js';
 import { snippet } from './snippet.js';
 import { searchTerms } from './text-terms.js';
+import { type StoredVectors, VectorMatrix } from './vector-matrix.js';
 
 /** What the index keeps of a memory item: enough to filter and to show a result. */
 export type IndexedItem = Pick<
@@ -60,15 +61,13 @@ const CANDIDATES = 50;
  */
 export const VECTOR_FLOOR = 0.2;
 const EMBED_BATCH = 512;
-const FORMAT = 'meridian-search-index/1';
+/** Changes whenever the stored layout does; part of the blob key, so old layouts are never read. */
+export const INDEX_FORMAT = 'meridian-search-index/2';
 
 /**
  * A project's search index: BM25 over the text (minisearch) and one vector per item, fused with
  * reciprocal rank fusion. Serialisable, so it is built once per memory revision and read back
  * from the blob store.
- *
- * Vectors are stored dimension-major (all items' values of dimension 0, then of dimension 1, …):
- * a query's vector has few non-zero dimensions, so the cosine scan reads only those rows.
  */
 export class HybridIndex {
   private constructor(
@@ -77,7 +76,7 @@ export class HybridIndex {
     readonly dimension: number,
     private readonly items: readonly IndexedItem[],
     private readonly keywords: MiniSearch<KeywordDocument>,
-    private readonly vectors: Float32Array,
+    private readonly vectors: VectorMatrix,
   ) {}
 
   get size(): number {
@@ -104,18 +103,18 @@ export class HybridIndex {
     }));
     const keywords = keywordIndex();
     keywords.addAll(kept.map((item, id) => ({ id, text: item.text })));
-    const vectors = new Float32Array(kept.length * embedder.dimension);
+    const vectors = VectorMatrix.empty(kept.length, embedder.dimension);
     const reusable = previous?.modelId === embedder.modelId ? previous : undefined;
     const toEmbed: number[] = [];
     kept.forEach((item, at) => {
-      if (!reusable?.copyVector(item, vectors, at, kept.length)) toEmbed.push(at);
+      if (!reusable?.copyVector(item, vectors, at)) toEmbed.push(at);
     });
     for (let from = 0; from < toEmbed.length; from += EMBED_BATCH) {
       const batch = toEmbed.slice(from, from + EMBED_BATCH);
       const embedded = await embedder.embed(batch.map((at) => kept[at]!.text));
       batch.forEach((at, i) => {
         assertDimension(embedded[i]!, embedder);
-        writeColumn(vectors, kept.length, at, embedded[i]!);
+        vectors.set(at, embedded[i]!);
       });
     }
     return new HybridIndex(revision, embedder.modelId, embedder.dimension, kept, keywords, vectors);
@@ -126,17 +125,21 @@ export class HybridIndex {
    * (the caller rebuilds: vectors of two models are never mixed).
    */
   static fromBytes(bytes: Uint8Array, embedder: Embedder): HybridIndex | undefined {
-    const stored = JSON.parse(new TextDecoder().decode(bytes)) as StoredIndex;
+    let stored: StoredIndex;
+    try {
+      stored = JSON.parse(new TextDecoder().decode(bytes)) as StoredIndex;
+    } catch {
+      return undefined;
+    }
     if (
-      stored.format !== FORMAT ||
+      stored.format !== INDEX_FORMAT ||
       stored.model_id !== embedder.modelId ||
       stored.dimension !== embedder.dimension
     ) {
       return undefined;
     }
-    const raw = Buffer.from(stored.vectors, 'base64');
-    const vectors = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-    if (vectors.length !== stored.items.length * stored.dimension) return undefined;
+    const vectors = VectorMatrix.fromJSON(stored.vectors, stored.items.length, stored.dimension);
+    if (vectors === undefined) return undefined;
     const keywords = MiniSearch.loadJS(stored.keywords, KEYWORD_INDEX_OPTIONS);
     return new HybridIndex(
       stored.revision,
@@ -149,15 +152,14 @@ export class HybridIndex {
   }
 
   toBytes(): Uint8Array {
-    const vectors = Buffer.from(this.vectors.buffer, this.vectors.byteOffset, this.vectors.byteLength);
     const stored: StoredIndex = {
-      format: FORMAT,
+      format: INDEX_FORMAT,
       model_id: this.modelId,
       dimension: this.dimension,
       revision: this.revision,
       items: this.items,
       keywords: this.keywords.toJSON(),
-      vectors: vectors.toString('base64'),
+      vectors: this.vectors.toJSON(),
     };
     return new TextEncoder().encode(JSON.stringify(stored));
   }
@@ -182,7 +184,7 @@ export class HybridIndex {
       .slice(0, depth)
       .map((result) => result.id as number);
     const [queryVector] = await embedder.embed([query]);
-    const byMeaning = this.nearest(queryVector!, depth, accepts);
+    const byMeaning = this.vectors.nearest(queryVector!, depth, VECTOR_FLOOR, accepts);
 
     const fused = new Map<number, number>();
     for (const ranking of [byKeyword, byMeaning]) {
@@ -202,31 +204,6 @@ export class HybridIndex {
     };
   }
 
-  /** Positions of the `depth` items most similar to `vector` (cosine ≥ VECTOR_FLOOR), best first. */
-  private nearest(vector: Float32Array, depth: number, accepts: (at: number) => boolean): number[] {
-    const count = this.items.length;
-    const scores = new Float32Array(count);
-    for (let d = 0; d < vector.length; d++) {
-      const weight = vector[d]!;
-      if (weight === 0) continue;
-      const row = this.vectors.subarray(d * count, (d + 1) * count);
-      for (let at = 0; at < count; at++) scores[at]! += weight * row[at]!;
-    }
-    // A bounded insertion list: depth is small (50), so this beats sorting every score.
-    const top: number[] = [];
-    for (let at = 0; at < count; at++) {
-      const score = scores[at]!;
-      if (score < VECTOR_FLOOR) continue;
-      if (top.length === depth && score <= scores[top[depth - 1]!]!) continue;
-      if (!accepts(at)) continue;
-      let place = top.length;
-      while (place > 0 && scores[top[place - 1]!]! < score) place--;
-      top.splice(place, 0, at);
-      if (top.length > depth) top.pop();
-    }
-    return top;
-  }
-
   private hit(at: number, score: number, queryTerms: ReadonlySet<string>): SearchHit {
     const { item_id, branch_id, kind, category, created_at, text } = this.items[at]!;
     return {
@@ -241,12 +218,11 @@ export class HybridIndex {
   }
 
   /** Copies this index's vector of `item` into `target` when the item is here with the same text. */
-  private copyVector(item: IndexedItem, target: Float32Array, at: number, count: number): boolean {
+  private copyVector(item: IndexedItem, target: VectorMatrix, at: number): boolean {
     this.positions ??= new Map(this.items.map((kept, position) => [kept.item_id, position]));
     const position = this.positions.get(item.item_id);
     if (position === undefined || this.items[position]!.text !== item.text) return false;
-    const own = this.items.length;
-    for (let d = 0; d < this.dimension; d++) target[d * count + at] = this.vectors[d * own + position]!;
+    target.copy(this.vectors, position, at);
     return true;
   }
 
@@ -260,12 +236,7 @@ interface StoredIndex {
   revision: string;
   items: readonly IndexedItem[];
   keywords: ReturnType<MiniSearch['toJSON']>;
-  /** Float32 little-endian, dimension-major, base64. */
-  vectors: string;
-}
-
-function writeColumn(vectors: Float32Array, count: number, at: number, vector: Float32Array): void {
-  for (let d = 0; d < vector.length; d++) vectors[d * count + at] = vector[d]!;
+  vectors: StoredVectors;
 }
 
 function assertDimension(vector: Float32Array, embedder: Embedder): void {

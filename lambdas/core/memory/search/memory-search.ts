@@ -1,7 +1,7 @@
 import type { Clock, Embedder } from '../../ports/index.js';
 import { BlobExistsError, BlobNotFoundError, type BlobStore, sha256Hex } from '../blob-store.js';
 import type { MemoryReader } from '../memory-records.js';
-import { type HybridAnswer, HybridIndex, type HybridSearchOptions } from './hybrid-index.js';
+import { type HybridAnswer, HybridIndex, type HybridSearchOptions, INDEX_FORMAT } from './hybrid-index.js';
 
 export interface MemorySearchDeps {
   reader: MemoryReader;
@@ -68,12 +68,17 @@ export class MemorySearch {
   }
 
   private async read(key: string): Promise<HybridIndex | undefined> {
+    let bytes: Uint8Array;
     try {
-      return HybridIndex.fromBytes(await this.deps.blobs.get(key), this.deps.embedder);
+      bytes = await this.deps.blobs.get(key);
     } catch (error) {
       if (error instanceof BlobNotFoundError) return undefined;
       throw error;
     }
+    const index = HybridIndex.fromBytes(bytes, this.deps.embedder);
+    // Unreadable (damaged): remove it, or the create-only store would refuse the rebuilt one.
+    if (index === undefined) await this.deps.blobs.delete(key);
+    return index;
   }
 
   private async store(key: string, index: HybridIndex): Promise<void> {
@@ -114,10 +119,10 @@ export function indexFolder(projectId: string): string {
 }
 
 /**
- * Where the index of one revision built by one model lives. Revision and model id are hashed:
+ * Where the index of one revision built by one model in one layout lives. They are hashed:
  * they are opaque strings that may hold characters a blob key may not.
  */
 export function indexKey(projectId: string, modelId: string, revision: string): string {
   const digest = (text: string) => sha256Hex(new TextEncoder().encode(text)).slice(0, 32);
-  return `${indexFolder(projectId)}${digest(modelId)}-${digest(revision)}.json`;
+  return `${indexFolder(projectId)}${digest(`${INDEX_FORMAT} ${modelId}`)}-${digest(revision)}.json`;
 }

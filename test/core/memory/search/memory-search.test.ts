@@ -11,6 +11,21 @@ import { fixtureItems, ListMemoryReader } from '../../../fixtures/memory-search/
 
 const DEFAULTS = { top_k: 10, min_score: 0.3 };
 
+/** An embedder that records how many texts each call embedded. */
+function counting(embedder: Embedder): Embedder & { calls: number[] } {
+  const calls: number[] = [];
+  return {
+    modelId: embedder.modelId,
+    dimension: embedder.dimension,
+    calls,
+    embed: (texts) => {
+      calls.push(texts.length);
+      return embedder.embed(texts);
+    },
+  };
+}
+const embedded = (embedder: { calls: number[] }) => embedder.calls.reduce((sum, n) => sum + n, 0);
+
 describe('MemorySearch', () => {
   let dir: string;
   let blobs: FileBlobStore;
@@ -112,9 +127,10 @@ describe('MemorySearch', () => {
       expect((await search.search('p1', 'heap snapshot', DEFAULTS)).index_source).toBe('memory');
     });
 
-    it('rebuilds a stale index when the memory changed, finds the new item and drops the old index', async () => {
-      const search = searchWith();
-      await search.search('p1', 'zeppelin', DEFAULTS);
+    it('rebuilds a stale index when the memory changed, re-embedding only the new item', async () => {
+      const embedder = counting(localEmbedder());
+      const search = searchWith(embedder);
+      const before = await search.search('p1', 'redis evicting session keys', DEFAULTS);
       const added: MemoryItem = {
         item_id: 'new-1',
         project_id: 'p1',
@@ -125,34 +141,44 @@ describe('MemorySearch', () => {
         text: 'Decided to name the release train Zeppelin.',
       };
       reader.write([...fixtureItems('p1'), added]);
+      embedder.calls.length = 0;
 
-      const answer = await search.search('p1', 'zeppelin', DEFAULTS);
+      const found = await search.search('p1', 'zeppelin', DEFAULTS);
+      const after = await search.search('p1', 'redis evicting session keys', DEFAULTS);
 
-      expect(answer.index_source).toBe('built');
-      expect(answer.results.map((hit) => hit.item_id)).toEqual(['new-1']);
+      expect(found.index_source).toBe('built');
+      expect(found.results.map((hit) => hit.item_id)).toEqual(['new-1']);
+      // The new item and the two queries; the other 205 vectors came from the previous index.
+      expect(embedded(embedder)).toBe(3);
+      expect(after.results).toEqual(before.results);
       const stored = await blobs.list({ prefix: indexFolder('p1') });
       expect(stored.blobs).toHaveLength(1);
     });
 
     it('re-embeds with a new model instead of mixing its vectors with the stored ones', async () => {
       await searchWith(localEmbedder(384)).search('p1', 'redis eviction', DEFAULTS);
-      const calls: number[] = [];
-      const counted = localEmbedder(256);
-      const other: Embedder = {
-        modelId: counted.modelId,
-        dimension: counted.dimension,
-        embed: (texts) => {
-          calls.push(texts.length);
-          return counted.embed(texts);
-        },
-      };
+      const other = counting(localEmbedder(256));
 
       const answer = await searchWith(other).search('p1', 'redis eviction', DEFAULTS);
 
       expect(answer.index_source).toBe('built');
       // Every memory is embedded again (in batches), then the query once.
-      expect(calls.reduce((sum, n) => sum + n, 0)).toBe(fixtureItems('p1').length + 1);
+      expect(embedded(other)).toBe(fixtureItems('p1').length + 1);
       expect(answer.results[0]!.item_id).toBe('cache-5');
+    });
+
+    it('replaces a damaged stored index instead of failing or reading it', async () => {
+      await searchWith().search('p1', 'redis eviction', DEFAULTS);
+      const [stored] = (await blobs.list({ prefix: indexFolder('p1') })).blobs;
+      await blobs.delete(stored!.key);
+      await blobs.put(stored!.key, new TextEncoder().encode('{"format": "meridian-search-ind'));
+
+      const answer = await searchWith().search('p1', 'redis evicting session keys', DEFAULTS);
+      const next = await searchWith().search('p1', 'redis evicting session keys', DEFAULTS);
+
+      expect(answer.index_source).toBe('built');
+      expect(answer.results[0]!.item_id).toBe('cache-5');
+      expect(next.index_source).toBe('blob');
     });
 
     it('keeps projects apart', async () => {

@@ -1,0 +1,93 @@
+/**
+ * One unit vector per memory, quantised to 8 bits with a scale per vector (4× smaller than
+ * Float32 in memory and in the stored index; rankings on the fixture corpus are unchanged).
+ *
+ * Stored dimension-major — every vector's value for dimension 0, then for dimension 1, … — because
+ * a query's vector has few non-zero dimensions: the cosine scan reads only those rows.
+ */
+export class VectorMatrix {
+  private constructor(
+    readonly count: number,
+    readonly dimension: number,
+    private readonly values: Int8Array,
+    private readonly scales: Float32Array,
+  ) {}
+
+  /** Room for `count` vectors of `dimension`, all zero. */
+  static empty(count: number, dimension: number): VectorMatrix {
+    return new VectorMatrix(count, dimension, new Int8Array(count * dimension), new Float32Array(count));
+  }
+
+  /** Reads back {@link toJSON} output; undefined when its sizes do not add up. */
+  static fromJSON(stored: StoredVectors, count: number, dimension: number): VectorMatrix | undefined {
+    const values = Buffer.from(stored.values, 'base64');
+    const scales = Buffer.from(stored.scales, 'base64');
+    if (values.byteLength !== count * dimension || scales.byteLength !== count * 4) return undefined;
+    return new VectorMatrix(
+      count,
+      dimension,
+      new Int8Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength)),
+      new Float32Array(scales.buffer.slice(scales.byteOffset, scales.byteOffset + scales.byteLength)),
+    );
+  }
+
+  toJSON(): StoredVectors {
+    const base64 = (array: ArrayBufferView) =>
+      Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+    return { values: base64(this.values), scales: base64(this.scales) };
+  }
+
+  /** Stores `vector` as vector number `at`. */
+  set(at: number, vector: Float32Array): void {
+    let largest = 0;
+    for (const value of vector) largest = Math.max(largest, Math.abs(value));
+    const scale = largest / 127;
+    this.scales[at] = scale;
+    if (scale === 0) return;
+    for (let d = 0; d < this.dimension; d++)
+      this.values[d * this.count + at] = Math.round(vector[d]! / scale);
+  }
+
+  /** Copies vector `from` of `source` (same dimension) into vector `at`, without re-quantising. */
+  copy(source: VectorMatrix, from: number, at: number): void {
+    this.scales[at] = source.scales[from]!;
+    for (let d = 0; d < this.dimension; d++) {
+      this.values[d * this.count + at] = source.values[d * source.count + from]!;
+    }
+  }
+
+  /**
+   * Positions of the `depth` vectors most similar to `query` (cosine ≥ `floor`) that `accepts`
+   * lets through, best first.
+   */
+  nearest(query: Float32Array, depth: number, floor: number, accepts: (at: number) => boolean): number[] {
+    const sums = new Float32Array(this.count);
+    for (let d = 0; d < this.dimension; d++) {
+      const weight = query[d]!;
+      if (weight === 0) continue;
+      const row = this.values.subarray(d * this.count, (d + 1) * this.count);
+      for (let at = 0; at < this.count; at++) sums[at]! += weight * row[at]!;
+    }
+    // A bounded insertion list: depth is small (50), so this beats sorting every score.
+    const top: number[] = [];
+    const scores = sums;
+    for (let at = 0; at < this.count; at++) {
+      const score = sums[at]! * this.scales[at]!;
+      scores[at] = score;
+      if (score < floor) continue;
+      if (top.length === depth && score <= scores[top[depth - 1]!]!) continue;
+      if (!accepts(at)) continue;
+      let place = top.length;
+      while (place > 0 && scores[top[place - 1]!]! < score) place--;
+      top.splice(place, 0, at);
+      if (top.length > depth) top.pop();
+    }
+    return top;
+  }
+}
+
+/** Both arrays little-endian, base64. */
+export interface StoredVectors {
+  values: string;
+  scales: string;
+}
