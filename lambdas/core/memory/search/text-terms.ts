@@ -40,11 +40,11 @@ export function normaliseTerm(word: string): string | undefined {
 /** Lower case with accents removed, so "Café" and "cafe" are one word. */
 function foldText(text: string): string {
   // Most memory is ASCII: skipping normalisation there halves indexing time.
-  if (ASCII.test(text)) return text.toLowerCase();
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\p{ASCII}]/u;
 
 // Longest first; each needs a stem of at least three letters left, so "ring" or "bus" stay whole.
 const SUFFIXES: readonly [string, string][] = [
