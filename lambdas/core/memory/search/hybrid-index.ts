@@ -179,8 +179,14 @@ export class HybridIndex {
       );
     };
     const depth = Math.max(CANDIDATES, options.top_k * 2);
+    const filtered = options.branch_id !== undefined || options.category !== undefined;
     const byKeyword = this.keywords
-      .search(query, { ...KEYWORD_SEARCH_OPTIONS, filter: (result) => accepts(result.id as number) })
+      .search(
+        query,
+        filtered
+          ? { ...KEYWORD_SEARCH_OPTIONS, filter: (result) => accepts(result.id as number) }
+          : KEYWORD_SEARCH_OPTIONS,
+      )
       .slice(0, depth)
       .map((result) => result.id as number);
     const [queryVector] = await embedder.embed([query]);

@@ -61,29 +61,37 @@ export class VectorMatrix {
    * lets through, best first.
    */
   nearest(query: Float32Array, depth: number, floor: number, accepts: (at: number) => boolean): number[] {
-    const sums = new Float32Array(this.count);
+    const count = this.count;
+    this.sums ??= new Float32Array(count);
+    const sums = this.sums.fill(0);
     for (let d = 0; d < this.dimension; d++) {
       const weight = query[d]!;
       if (weight === 0) continue;
-      const row = this.values.subarray(d * this.count, (d + 1) * this.count);
-      for (let at = 0; at < this.count; at++) sums[at]! += weight * row[at]!;
+      const values = this.values;
+      const offset = d * count;
+      for (let at = 0; at < count; at++) sums[at]! += weight * values[offset + at]!;
     }
     // A bounded insertion list: depth is small (50), so this beats sorting every score.
     const top: number[] = [];
-    const scores = sums;
-    for (let at = 0; at < this.count; at++) {
+    const topScores: number[] = [];
+    for (let at = 0; at < count; at++) {
       const score = sums[at]! * this.scales[at]!;
-      scores[at] = score;
-      if (score < floor) continue;
-      if (top.length === depth && score <= scores[top[depth - 1]!]!) continue;
+      if (score < floor || (top.length === depth && score <= topScores[depth - 1]!)) continue;
       if (!accepts(at)) continue;
       let place = top.length;
-      while (place > 0 && scores[top[place - 1]!]! < score) place--;
+      while (place > 0 && topScores[place - 1]! < score) place--;
       top.splice(place, 0, at);
-      if (top.length > depth) top.pop();
+      topScores.splice(place, 0, score);
+      if (top.length > depth) {
+        top.pop();
+        topScores.pop();
+      }
     }
     return top;
   }
+
+  /** The scan's accumulator, kept between queries: one allocation per index, not per query. */
+  private sums?: Float32Array;
 }
 
 /** Both arrays little-endian, base64. */
