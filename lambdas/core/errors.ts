@@ -27,6 +27,13 @@ export type ErrorCode =
   | 'INVALID_VALUE'
   | 'TOO_MANY_OCCURRENCES'
   | 'STORAGE_ERROR'
+  /** Project memory (issue 10): the project or branch named does not exist. */
+  | 'PROJECT_NOT_FOUND'
+  | 'BRANCH_NOT_FOUND'
+  /** A conditional change lost a race (`if_version` mismatch, memory restored meanwhile). */
+  | 'CONFLICT'
+  /** A remote (cloud sync) could not be reached. */
+  | 'NETWORK_ERROR'
   | 'WORK_LIMIT_EXCEEDED';
 
 /**

@@ -4,6 +4,7 @@ import type { TokenVerifier } from '../core/access/token-verifier.js';
 import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
+import type { MemoryService } from '../core/memory/memory-service.js';
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
@@ -15,7 +16,7 @@ import type { ToolsetSelection } from './toolsets.js';
  * (`ToolDefinition.needs`) and a runtime builds only that slice for its call: on Lambda a time
  * tool builds no table service and loads none of their code.
  */
-export type DepsSlice = 'time' | 'calendar' | 'availability' | 'booking' | 'rules';
+export type DepsSlice = 'time' | 'calendar' | 'availability' | 'booking' | 'rules' | 'memory';
 
 /** The time tools: a clock and the configured zone, nothing stored. */
 export type TimeSlice = TimeDeps;
@@ -49,6 +50,15 @@ export interface RulesSlice extends CalendarSlice {
   rules: RulesService;
 }
 
+/**
+ * Project memory (issue 10): the memory service (grants, branches, entries, contexts; its
+ * `memory` is the MemoryReader / MemoryStateStore seam). Search, grounding and snapshots add
+ * their own field here.
+ */
+export interface MemorySlice extends TimeSlice {
+  memory: MemoryService;
+}
+
 /** Each slice by name: what `toolDeps(slice)` answers. */
 export interface SliceDeps {
   time: TimeSlice;
@@ -56,13 +66,14 @@ export interface SliceDeps {
   availability: AvailabilitySlice;
   booking: BookingSlice;
   rules: RulesSlice;
+  memory: MemorySlice;
 }
 
 /** Builds (once) and answers the slice a call needs. */
 export type SliceLoader = <Slice extends DepsSlice>(slice: Slice) => Promise<SliceDeps[Slice]>;
 
 /** Every slice at once, built by a composition root in lambdas/runtime (embedded, tests, CLI). */
-export interface McpDeps extends BookingSlice, RulesSlice {
+export interface McpDeps extends BookingSlice, RulesSlice, MemorySlice {
   logger: Logger;
   version: string;
   /** API keys and grants: HTTP requests authenticate against it. */
@@ -73,7 +84,7 @@ export interface McpDeps extends BookingSlice, RulesSlice {
  * A loader from one builder per slice; each builder should build once (see core/once.ts).
  *
  * @example
- * const toolDeps = sliceLoader({ time: async () => timeSlice, calendar: graph, availability: graph, booking: graph, rules: graph });
+ * const toolDeps = sliceLoader({ time: async () => timeSlice, calendar: graph, availability: graph, booking: graph, rules: graph, memory: graph });
  */
 export function sliceLoader(
   builders: { [Slice in DepsSlice]: () => Promise<SliceDeps[Slice]> },
@@ -90,7 +101,7 @@ export function sliceLoader(
  */
 export function everySlice(deps: McpDeps): SliceLoader {
   const all = async () => deps;
-  return sliceLoader({ time: all, calendar: all, availability: all, booking: all, rules: all });
+  return sliceLoader({ time: all, calendar: all, availability: all, booking: all, rules: all, memory: all });
 }
 
 /**

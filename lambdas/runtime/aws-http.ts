@@ -51,6 +51,7 @@ export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHt
       availability: graph,
       booking: graph,
       rules: graph,
+      memory: graph,
     }),
   };
 }

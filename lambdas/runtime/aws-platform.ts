@@ -2,6 +2,7 @@ import type { DocumentStore, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
 import { requireZone } from '../core/time/zones.js';
 import { configuredTimezone, requiredEnv } from './aws-environment.js';
+import { awsMemoryBlobs } from './aws-memory-blobs.js';
 import { awsTableStore } from './aws-table-store.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import type { Platform } from './compose.js';
@@ -25,6 +26,7 @@ export function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: Shar
   const timezone = configuredTimezone(env);
   if (timezone !== undefined) requireZone(timezone, TIMEZONE_ENV);
   const dataKeyArn = requiredEnv(env, DATA_KEY_ARN_ENV);
+  const memoryBlobs = awsMemoryBlobs(env);
   return {
     store: shared.store ?? awsTableStore(env),
     // The Encryption SDK (and its KMS client) loads on the first secret read, not at cold start.
@@ -41,5 +43,7 @@ export function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: Shar
     defaultTimezone: timezone,
     factories: providerFactories(env),
     lockTtlSeconds: lockTtlSecondsFrom(env),
+    // No projectFolders: a deployed function cannot read the agent's disk.
+    ...(memoryBlobs ? { memoryBlobs } : {}),
   };
 }

@@ -1,22 +1,28 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { nodeGzip } from '../adapters/compression/node-gzip.js';
 import { BookingService } from '../core/booking/booking-service.js';
 import { createBookingSteps } from '../core/booking/booking-steps.js';
 import { IdempotencyRecords } from '../core/booking/idempotency.js';
 import { SlotLocks } from '../core/booking/slot-locks.js';
 import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { checkEventContent } from '../core/firewall/check-event-content.js';
+import type { BlobStore } from '../core/memory/blob-store.js';
+import { MemoryService } from '../core/memory/memory-service.js';
+import { MemoryStore } from '../core/memory/memory-store.js';
 import type {
   BookingSteps,
   BookingWorkflow,
   DocumentStore,
   EnvelopeEncryption,
   Logger,
+  ProjectFolderReader,
   RandomSource,
 } from '../core/ports/index.js';
 import { RulesService } from '../core/rules/rules-service.js';
 import type { McpDeps } from '../mcp/deps.js';
 import { DEFAULT_LOCK_TTL_SECONDS } from './booking-config.js';
 import { type CalendarPlatform, composeCalendars } from './compose-calendars.js';
+import { missingBlobStore } from './lazy-blob-store.js';
 
 /** What differs between the runtimes; everything else is wired the same way by {@link composeDeps}. */
 export interface Platform extends CalendarPlatform {
@@ -31,6 +37,19 @@ export interface Platform extends CalendarPlatform {
   booking?: (steps: BookingSteps) => BookingWorkflow;
   /** Lifetime of a booking's hold on its slot (LOCK_TTL_SECS). @default 30 */
   lockTtlSeconds?: number;
+  /**
+   * Project memory's blobs: large bodies, search indexes, snapshots (S3 on AWS, files under the
+   * data dir embedded).
+   *
+   * @default - none: a memory write that needs a blob fails with STORAGE_ERROR
+   */
+  memoryBlobs?: BlobStore;
+  /**
+   * The agent's project folders, where this runtime can read them: the embedded runtime only.
+   *
+   * @default - none: initialize_context stores only the files the agent sends
+   */
+  projectFolders?: ProjectFolderReader;
 }
 
 const bookingNotConfigured: BookingWorkflow = {
@@ -75,6 +94,16 @@ export function composeDeps(platform: Platform): McpDeps & {
   });
   // Read-only use of book_slot's locks: check_availability treats an active hold as busy.
   const locks = new SlotLocks({ store, clock, random, pause: (ms) => sleep(ms), ttlMs: lockTtlMs });
+  const rules = new RulesService({ store, clock, random, calendars });
+  const blobs = platform.memoryBlobs ?? missingBlobStore('this runtime has no memory bucket configured');
+  const memory = new MemoryService({
+    store,
+    memory: new MemoryStore({ store, blobs, clock, random, compressor: nodeGzip }),
+    projects: rules.projects,
+    access,
+    blobs,
+    folders: platform.projectFolders,
+  });
   return {
     activeHolds: async (calendarId: string) => (await locks.activeHolds(calendarId)).holds,
     clock,
@@ -84,7 +113,8 @@ export function composeDeps(platform: Platform): McpDeps & {
     access,
     calendars,
     booking,
-    rules: new RulesService({ store, clock, random, calendars }),
+    rules,
+    memory,
     bookingSteps,
     registry,
     encryption: platform.encryption,

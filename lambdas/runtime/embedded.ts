@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { EncryptionSdkEnvelope, rawAesKeyring } from '../adapters/encryption/encryption-sdk-envelope.js';
 import { loadOrCreateKeyFile } from '../adapters/encryption/local-key-file.js';
+import { FileBlobStore } from '../adapters/files/file-blob-store.js';
+import { NodeProjectFolderReader } from '../adapters/files/node-project-folder.js';
 import { LocalBookingWorkflow } from '../adapters/workflow/local-booking-workflow.js';
 import { systemClock } from '../core/ports/index.js';
 import type { McpHttpDeps } from '../mcp/deps.js';
@@ -22,7 +24,8 @@ export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promis
  * Composition root of the embedded runtime (`npm start`, `meridian serve|stdio|keys|…`):
  * everything runs in this process, state lives under the data dir (private to the user) — the
  * table in dynalite, served to every process on that folder over a Unix socket, the master key for
- * secrets in `master.key` (0600), the booking workflow in aws-local-stepfunctions.
+ * secrets in `master.key` (0600), project memory's blobs under `blobs/`, the booking workflow in
+ * aws-local-stepfunctions.
  */
 export async function createEmbeddedRuntime(
   config: Omit<EmbeddedConfig, 'allowedOrigins'>,
@@ -42,6 +45,9 @@ export async function createEmbeddedRuntime(
     // book_slot runs booking.asl.json in this process, each task state on its step function.
     booking: (steps) => new LocalBookingWorkflow({ steps }),
     lockTtlSeconds: lockTtlSecondsFrom(process.env),
+    // Project memory's blobs beside the table; the agent's folders are on this machine.
+    memoryBlobs: new FileBlobStore(join(config.dataDir, 'blobs')),
+    projectFolders: new NodeProjectFolderReader(),
   });
   return withAllTools({ ...deps, close: () => opened.close() });
 }

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { DynamoDbDocumentStore } from '../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
 import { createLocalDynamoDbClient, ensureTable } from '../../lambdas/adapters/dynamodb/local-dynamodb.js';
@@ -6,8 +9,11 @@ import {
   EncryptionSdkEnvelope,
   rawAesKeyring,
 } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
+import { FileBlobStore } from '../../lambdas/adapters/files/file-blob-store.js';
+import { NodeProjectFolderReader } from '../../lambdas/adapters/files/node-project-folder.js';
 import { LocalBookingWorkflow } from '../../lambdas/adapters/workflow/local-booking-workflow.js';
-import { type Clock, systemClock } from '../../lambdas/core/ports/index.js';
+import type { BlobStore } from '../../lambdas/core/memory/blob-store.js';
+import { type Clock, type ProjectFolderReader, systemClock } from '../../lambdas/core/ports/index.js';
 import { composeDeps, type Platform } from '../../lambdas/runtime/compose.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
 import { withAllTools } from '../../lambdas/runtime/with-all-tools.js';
@@ -21,6 +27,8 @@ const silentLogger = { info: () => undefined, warn: () => undefined, error: () =
  * level: tools, HTTP, handlers. Pass `endpoint` to share a running DynamoDB (e.g. DynamoDB Local).
  * Booking runs booking.asl.json locally (as embedded) with retry pauses of 0; pass `booking` to
  * wrap or replace the steps (fault injection), `lockTtlSeconds` for another hold lifetime.
+ * Memory blobs go to files in a fresh temporary folder (as embedded) unless `memoryBlobs` is
+ * given; project folders are readable (as embedded) unless `projectFolders` is null (as on AWS).
  */
 export async function startTestRuntime(
   options: {
@@ -31,8 +39,14 @@ export async function startTestRuntime(
     factories?: Platform['factories'];
     booking?: Platform['booking'];
     lockTtlSeconds?: number;
+    memoryBlobs?: BlobStore;
+    projectFolders?: ProjectFolderReader | null;
   } = {},
 ) {
+  const blobDir = options.memoryBlobs ? undefined : await mkdtemp(join(tmpdir(), 'meridian-blobs-'));
+  const memoryBlobs = options.memoryBlobs ?? new FileBlobStore(blobDir!);
+  const projectFolders =
+    options.projectFolders === null ? undefined : (options.projectFolders ?? new NodeProjectFolderReader());
   const dynalite = options.endpoint ? undefined : await startDynalite();
   const endpoint = options.endpoint ?? dynalite!.endpoint;
   const client = createLocalDynamoDbClient(endpoint);
@@ -49,6 +63,8 @@ export async function startTestRuntime(
     factories: options.factories ?? {},
     booking: options.booking ?? ((steps) => new LocalBookingWorkflow({ steps, retryDelayMs: 0 })),
     ...(options.lockTtlSeconds === undefined ? {} : { lockTtlSeconds: options.lockTtlSeconds }),
+    memoryBlobs,
+    ...(projectFolders ? { projectFolders } : {}),
   });
   return withAllTools({
     ...deps,
@@ -62,9 +78,11 @@ export async function startTestRuntime(
       const key = await deps.access.createKey(label, options);
       return { token: key.token, keyId: key.key_id };
     },
+    memoryBlobs,
     async close() {
       client.destroy();
       await dynalite?.close();
+      if (blobDir) await rm(blobDir, { recursive: true, force: true });
     },
   });
 }

@@ -27,6 +27,10 @@ export const PK_PREFIX = {
   project: 'PROJECT#',
   rule: 'RULE#',
   pin: 'PIN#',
+  /** A project's memory: the pointer to its current generation and every record under it. */
+  memory: 'MEM#',
+  /** `MEMPATH#<sha256 of a project folder path>`: which project initialize_context made for that path. */
+  memoryPath: 'MEMPATH#',
 } as const;
 
 export type PartitionKind = keyof typeof PK_PREFIX;
@@ -74,6 +78,15 @@ export const SK = {
   project: { record: 'PROJECT' },
   rule: { record: 'RULE' },
   pin: { eventPrefix: 'EVT#', seriesPrefix: 'SER#' },
+  memory: {
+    /** The current generation and the revision token (changes on every write). */
+    pointer: 'POINTER',
+    /** The project folder initialize_context was given (for .git/HEAD). */
+    folder: 'FOLDER',
+    /** `G#<generation>#<record key>` (see {@link MEMORY_RECORD}): the records of one generation. */
+    generationPrefix: 'G#',
+  },
+  memoryPath: { project: 'PROJECT' },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
 /** Partition key values of the `gsi1` index: the listings that span partitions. */
@@ -100,4 +113,22 @@ export const NATIVE_INDEX_SUFFIX = {
   byStart: '#START',
   /** One-off events longer than a day (few; read whole). */
   long: '#LONG',
+} as const;
+
+/**
+ * The record keys inside one memory generation (after `G#<generation>#` in `sk`). Kept apart
+ * from {@link SK} because snapshots carry them without the generation: a restored record lands
+ * under a new generation with the same record key.
+ */
+export const MEMORY_RECORD = {
+  /** `BR#<branch id>`: a branch (topic, parent, linked git branch, version). */
+  branchPrefix: 'BR#',
+  /** `ENT#<branch id>#<entry id>`: one entry of a branch's context (time-ordered ids). */
+  entryPrefix: 'ENT#',
+  /** `CTX#<branch id>`: a branch's context state: active, or compressed with its gzipped body. */
+  contextPrefix: 'CTX#',
+  /** `FILE#<path>`: a file initialize_context stored (redacted). */
+  filePrefix: 'FILE#',
+  /** `GIT#<git branch name>`: the memory branch a git branch is linked to. */
+  gitLinkPrefix: 'GIT#',
 } as const;

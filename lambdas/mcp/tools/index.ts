@@ -19,6 +19,13 @@ import { computeDurationTool } from './compute-duration.js';
 import { convertTimezoneTool } from './convert-timezone.js';
 import { expandRruleTool } from './expand-rrule.js';
 import { getTemporalContextTool } from './get-temporal-context.js';
+import { createBranchTool } from './memory/create-branch.js';
+import { getActiveSummaryTool } from './memory/get-active-summary.js';
+import { initializeContextTool } from './memory/initialize-context.js';
+import { linkGitBranchTool } from './memory/link-git-branch.js';
+import { listBranchesTool } from './memory/list-branches.js';
+import { loadContextTool } from './memory/load-context.js';
+import { updateMemoryTool } from './memory/update-memory.js';
 import { resolveDatetimeTool } from './resolve-datetime.js';
 
 /**
@@ -52,6 +59,15 @@ export const TOOLSETS = {
     checkAvailabilityTool,
     getAvailabilityTool,
     bookSlotTool,
+  ],
+  memory: [
+    initializeContextTool,
+    createBranchTool,
+    listBranchesTool,
+    updateMemoryTool,
+    getActiveSummaryTool,
+    loadContextTool,
+    linkGitBranchTool,
   ],
 } satisfies Toolsets;
 

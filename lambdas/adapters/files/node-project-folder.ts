@@ -1,0 +1,152 @@
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { isAbsolute, join, posix, resolve } from 'node:path';
+import type { FolderScan, FolderScanMode, ProjectFolderReader } from '../../core/ports/index.js';
+import { isIgnored, parseGitignore } from './gitignore.js';
+
+/** Limits of one scan: a project folder is read, never a disk. */
+export const FOLDER_SCAN_LIMITS = {
+  /** Larger files are skipped (generated code, data, lock files). */
+  fileBytes: 64 * 1024,
+  totalBytes: 2 * 1024 * 1024,
+  files: { light: 40, full: 400 },
+} as const;
+
+// A folder is scanned only when it looks like a project root, so a path like "/" or a home
+// folder is refused rather than walked.
+const PROJECT_MARKERS = [
+  '.git',
+  'package.json',
+  'pyproject.toml',
+  'setup.py',
+  'Cargo.toml',
+  'go.mod',
+  'pom.xml',
+  'build.gradle',
+  'build.gradle.kts',
+  'Gemfile',
+  'composer.json',
+  'README.md',
+];
+
+// `light`: the README, entry points and configuration at the root and under src/.
+const LIGHT_NAMES =
+  /^(readme(\..*)?|package\.json|tsconfig(\..*)?\.json|pyproject\.toml|setup\.(py|cfg)|requirements\.txt|cargo\.toml|go\.mod|pom\.xml|build\.gradle(\.kts)?|gemfile|composer\.json|makefile|dockerfile|docker-compose\.ya?ml|[^/]*\.config\.[cm]?[jt]s|biome\.json|(index|main|app|server|lib|cli)\.[a-z]+)$/i;
+
+// Never read: the repository's internals and dependency folders, even when no .gitignore says so.
+const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
+
+interface Walk {
+  files: { path: string; content: string }[];
+  skipped: number;
+  truncated: boolean;
+  bytes: number;
+}
+
+/**
+ * The ProjectFolderReader of the embedded runtime: the agent's project folder on this machine.
+ * Never follows symbolic links, skips dot-files (`.env` holds secrets) and anything `.gitignore`
+ * ignores, reads only UTF-8 text under the size limits.
+ */
+export class NodeProjectFolderReader implements ProjectFolderReader {
+  async scan(projectPath: string, mode: FolderScanMode): Promise<FolderScan | undefined> {
+    const root = await projectRoot(projectPath);
+    if (!root) return undefined;
+    const walk: Walk = { files: [], skipped: 0, truncated: false, bytes: 0 };
+    await this.walk(root, '', [], mode, walk);
+    return { files: walk.files, skipped: walk.skipped, truncated: walk.truncated };
+  }
+
+  async gitHead(projectPath: string): Promise<string | undefined> {
+    if (!isAbsolute(projectPath)) return undefined;
+    const dotGit = join(resolve(projectPath), '.git');
+    const gitDir = await readText(dotGit)
+      .then((text) => text?.match(/^gitdir:\s*(.+)$/m)?.[1]?.trim())
+      .catch(() => undefined);
+    const head = await readText(join(gitDir ? resolve(projectPath, gitDir) : dotGit, 'HEAD')).catch(
+      () => undefined,
+    );
+    return head?.match(/^ref:\s*refs\/heads\/(.+)$/m)?.[1]?.trim();
+  }
+
+  private async walk(
+    root: string,
+    relative: string,
+    inherited: readonly { base: string; rules: ReturnType<typeof parseGitignore> }[],
+    mode: FolderScanMode,
+    walk: Walk,
+  ): Promise<void> {
+    const folder = join(root, relative);
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => [] as Dirent[]);
+    const own = entries.some((e) => e.name === '.gitignore' && e.isFile())
+      ? [{ base: relative, rules: parseGitignore((await readText(join(folder, '.gitignore'))) ?? '') }]
+      : [];
+    const rules = [...inherited, ...own];
+    const sorted = [...entries].sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of sorted) {
+      if (walk.truncated) return;
+      const path = relative ? posix.join(relative, entry.name) : entry.name;
+      const isDirectory = entry.isDirectory();
+      const ignored =
+        entry.name.startsWith('.') ||
+        ALWAYS_SKIPPED.has(entry.name) ||
+        entry.isSymbolicLink() ||
+        rules.some(({ base, rules: r }) =>
+          isIgnored(r, base ? posix.relative(base, path) : path, isDirectory),
+        );
+      if (ignored) continue;
+      if (isDirectory) {
+        // light reads the root and src/ only
+        if (mode === 'full' || (relative === '' && entry.name === 'src')) {
+          await this.walk(root, path, rules, mode, walk);
+        }
+        continue;
+      }
+      if (!entry.isFile() || (mode === 'light' && !LIGHT_NAMES.test(entry.name))) continue;
+      await this.take(join(root, path), path, mode, walk);
+    }
+  }
+
+  private async take(absolute: string, path: string, mode: FolderScanMode, walk: Walk): Promise<void> {
+    const info = await lstat(absolute);
+    if (info.size > FOLDER_SCAN_LIMITS.fileBytes) {
+      walk.skipped += 1;
+      return;
+    }
+    if (
+      walk.files.length >= FOLDER_SCAN_LIMITS.files[mode] ||
+      walk.bytes + info.size > FOLDER_SCAN_LIMITS.totalBytes
+    ) {
+      walk.truncated = true;
+      return;
+    }
+    const content = await readText(absolute).catch(() => undefined);
+    if (content === undefined || content.includes('\u0000')) {
+      walk.skipped += 1;
+      return;
+    }
+    walk.files.push({ path, content });
+    walk.bytes += info.size;
+  }
+}
+
+/** The absolute folder, if it is a directory that looks like a project root. */
+async function projectRoot(projectPath: string): Promise<string | undefined> {
+  if (!isAbsolute(projectPath)) return undefined;
+  const root = resolve(projectPath);
+  const info = await lstat(root).catch(() => undefined);
+  if (!info?.isDirectory()) return undefined;
+  const names = new Set(await readdir(root).catch(() => [] as string[]));
+  return PROJECT_MARKERS.some((marker) => names.has(marker)) ? root : undefined;
+}
+
+/** A file as UTF-8 text; undefined when it is missing or not UTF-8. */
+async function readText(path: string): Promise<string | undefined> {
+  const bytes = await readFile(path).catch(() => undefined);
+  if (!bytes) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,221 @@
+import { DomainError } from '../errors.js';
+import {
+  type Clock,
+  type Condition,
+  ConditionFailedError,
+  type DocumentStore,
+  type RandomSource,
+  type StoredItem,
+} from '../ports/index.js';
+import { queryAll } from '../storage/query-all.js';
+import type { BlobStore } from './blob-store.js';
+import { blobKeysOf, inlineBodies, offloadBodies } from './memory-bodies.js';
+import {
+  generationPrefix,
+  INITIAL_GENERATION,
+  memoryPartition,
+  pointerKey,
+  recordItemKey,
+} from './memory-keys.js';
+import type { MemoryRecord, MemoryStateStore } from './memory-records.js';
+import { Pointer } from './memory-schemas.js';
+
+export interface MemoryStorageDeps {
+  store: DocumentStore;
+  blobs: BlobStore;
+  clock: Clock;
+  random: RandomSource;
+}
+
+type Row = Record<string, unknown>;
+
+/** How many deletes run at once when a generation is discarded. */
+const DELETE_CONCURRENCY = 16;
+
+/**
+ * The generation layer under a project's memory. Every record lives under the generation the
+ * pointer row names; a restore stages a whole new generation that nothing reads and then makes it
+ * current with one conditional put of the pointer, so readers see the old state or the new one,
+ * never a mix. Every other write re-puts the pointer with a fresh revision token, conditional on
+ * the generation it wrote into: a write that raced a restore fails (CONFLICT) instead of landing
+ * in a discarded generation unnoticed, and caches keyed by the revision see every change.
+ */
+export class MemoryGenerations implements MemoryStateStore {
+  constructor(protected readonly deps: MemoryStorageDeps) {}
+
+  /** The pointer, or the initial generation's when nothing was ever written. */
+  async pointer(projectId: string): Promise<Pointer> {
+    const raw = await this.deps.store.get(pointerKey(projectId), { consistent: true });
+    return raw ? Pointer.parse(raw) : { generation: INITIAL_GENERATION, revision: '0', updated_at: '' };
+  }
+
+  /** Opaque; changes whenever anything in the project's memory changes. */
+  async revision(projectId: string): Promise<string> {
+    const pointer = await this.pointer(projectId);
+    return `${pointer.generation}:${pointer.revision}`;
+  }
+
+  /**
+   * Records a change made in `generation`: a new revision token, if that generation is still
+   * current. Called after every write, so a reader that read the revision before a write sees
+   * it change.
+   */
+  async touch(projectId: string, generation: string): Promise<void> {
+    try {
+      await this.putPointer(projectId, generation, generation);
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      throw new DomainError(
+        'CONFLICT',
+        `The memory of project "${projectId}" was restored while this change was being written, so the change ` +
+          'was not kept. Read the restored state (get_active_summary) and repeat the change if it still applies.',
+        { project_id: projectId },
+      );
+    }
+  }
+
+  /** One record of a generation, bodies inlined; undefined when absent. */
+  async getRecord(projectId: string, generation: string, recordKey: string): Promise<Row | undefined> {
+    const raw = await this.deps.store.get(recordItemKey(projectId, generation, recordKey), {
+      consistent: true,
+    });
+    return raw ? inlineBodies(this.deps.blobs, raw) : undefined;
+  }
+
+  /** Every record of a generation whose key starts with `prefix`, in key order, bodies inlined. */
+  async queryRecords(projectId: string, generation: string, prefix: string): Promise<Row[]> {
+    const rows = await queryAll(this.deps.store, {
+      partition: memoryPartition(projectId),
+      beginsWith: `${generationPrefix(generation)}${prefix}`,
+      consistent: true,
+    });
+    return Promise.all(rows.map((row) => inlineBodies(this.deps.blobs, row)));
+  }
+
+  /**
+   * Writes a record (large bodies to the blob store first). A failed condition surfaces as
+   * ConditionFailedError and leaves no blob behind.
+   */
+  async putRecord(
+    projectId: string,
+    generation: string,
+    recordKey: string,
+    body: Row,
+    condition?: Condition,
+  ): Promise<void> {
+    const { row, written } = await offloadBodies(this.deps, projectId, body);
+    try {
+      await this.deps.store.put(
+        { ...row, ...recordItemKey(projectId, generation, recordKey) },
+        condition ? { condition } : {},
+      );
+    } catch (error) {
+      await Promise.all(written.map((key) => this.deps.blobs.delete(key)));
+      throw error;
+    }
+  }
+
+  /** Deletes a record (and the blobs it referenced, once the row is gone). */
+  async deleteRecord(
+    projectId: string,
+    generation: string,
+    recordKey: string,
+    condition?: Condition,
+  ): Promise<void> {
+    const key = recordItemKey(projectId, generation, recordKey);
+    const raw = await this.deps.store.get(key, { consistent: true });
+    if (!raw) return;
+    await this.deps.store.delete(key, condition ? { condition } : {});
+    await Promise.all(blobKeysOf(raw).map((blobKey) => this.deps.blobs.delete(blobKey)));
+  }
+
+  async exportState(projectId: string): Promise<{ generation: string; records: MemoryRecord[] }> {
+    const { generation } = await this.pointer(projectId);
+    const prefix = generationPrefix(generation);
+    const rows = await this.queryRecords(projectId, generation, '');
+    // Bodies travel inline: a record is whole without the blob store it came from.
+    const records = rows.map(({ pk: _pk, sk, blobs: _blobs, ...body }) => ({
+      key: (sk as string).slice(prefix.length),
+      body,
+    }));
+    return { generation, records };
+  }
+
+  async stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string> {
+    const generation = this.newGeneration();
+    const items: StoredItem[] = [];
+    for (const record of records) {
+      const { row } = await offloadBodies(this.deps, projectId, record.body as Row);
+      items.push({ ...row, ...recordItemKey(projectId, generation, record.key) });
+    }
+    await this.deps.store.batchPut(items);
+    return generation;
+  }
+
+  async activateGeneration(projectId: string, generation: string, expectedCurrent: string): Promise<void> {
+    try {
+      await this.putPointer(projectId, generation, expectedCurrent);
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      throw new DomainError(
+        'CONFLICT',
+        `The memory of project "${projectId}" is no longer at generation "${expectedCurrent}": another restore ` +
+          'finished first. Export the current state again and retry.',
+        { project_id: projectId, expected_generation: expectedCurrent },
+      );
+    }
+  }
+
+  async discardGeneration(projectId: string, generation: string): Promise<void> {
+    if ((await this.pointer(projectId)).generation === generation) {
+      throw new DomainError(
+        'CONFLICT',
+        `Generation "${generation}" is the current memory of project "${projectId}"; only other generations can be discarded.`,
+        { project_id: projectId, generation },
+      );
+    }
+    const rows = await queryAll(this.deps.store, {
+      partition: memoryPartition(projectId),
+      beginsWith: generationPrefix(generation),
+      consistent: true,
+    });
+    for (let i = 0; i < rows.length; i += DELETE_CONCURRENCY) {
+      await Promise.all(
+        rows.slice(i, i + DELETE_CONCURRENCY).map(async (row) => {
+          await this.deps.store.delete({ pk: row.pk, sk: row.sk });
+          await Promise.all(blobKeysOf(row).map((key) => this.deps.blobs.delete(key)));
+        }),
+      );
+    }
+  }
+
+  /** Writes the pointer naming `generation` if the current one is still `expected`. */
+  private async putPointer(projectId: string, generation: string, expected: string): Promise<void> {
+    const isExpected: Condition = { op: 'eq', attribute: 'generation', value: expected };
+    // Before the first write there is no pointer row: the initial generation is implied.
+    const condition: Condition =
+      expected === INITIAL_GENERATION
+        ? { op: 'or', conditions: [{ op: 'not_exists' }, isExpected] }
+        : isExpected;
+    const pointer: Pointer = {
+      generation,
+      revision: this.token(),
+      updated_at: this.deps.clock.now().toISOString(),
+    };
+    await this.deps.store.put({ ...pointerKey(projectId), ...pointer }, { condition });
+  }
+
+  /** A time-ordered id: sorts by creation, unique by its random tail. */
+  protected timeOrderedId(prefix: string): string {
+    const ms = this.deps.clock.now().getTime().toString(36).padStart(9, '0');
+    return `${prefix}${ms}${this.token()}`;
+  }
+
+  private newGeneration(): string {
+    return this.timeOrderedId('g');
+  }
+
+  private token(): string {
+    return Buffer.from(this.deps.random.bytes(6)).toString('hex');
+  }
+}

@@ -1,0 +1,46 @@
+import type { ItemKey } from '../ports/index.js';
+import { MEMORY_RECORD, PK_PREFIX, SK } from '../storage/key-prefixes.js';
+
+/**
+ * Where a project's memory lives in the table (docs/data-model.md, "Entities (project memory)"):
+ * one partition per project, holding the generation pointer and every record of every
+ * generation, each under `G#<generation>#<record key>`.
+ */
+
+/** The generation a project has before anything was ever restored into it. */
+export const INITIAL_GENERATION = 'g0';
+
+export const memoryPartition = (projectId: string) => `${PK_PREFIX.memory}${projectId}`;
+
+export const pointerKey = (projectId: string): ItemKey => ({
+  pk: memoryPartition(projectId),
+  sk: SK.memory.pointer,
+});
+
+export const folderKey = (projectId: string): ItemKey => ({
+  pk: memoryPartition(projectId),
+  sk: SK.memory.folder,
+});
+
+/** The `sk` prefix of every record of one generation. */
+export const generationPrefix = (generation: string) => `${SK.memory.generationPrefix}${generation}#`;
+
+/** The table key of a record (its key inside the generation). */
+export const recordItemKey = (projectId: string, generation: string, recordKey: string): ItemKey => ({
+  pk: memoryPartition(projectId),
+  sk: `${generationPrefix(generation)}${recordKey}`,
+});
+
+export const branchRecord = (branchId: string) => `${MEMORY_RECORD.branchPrefix}${branchId}`;
+export const branchEntriesPrefix = (branchId: string) => `${MEMORY_RECORD.entryPrefix}${branchId}#`;
+export const entryRecord = (branchId: string, entryId: string) =>
+  `${branchEntriesPrefix(branchId)}${entryId}`;
+export const contextRecord = (branchId: string) => `${MEMORY_RECORD.contextPrefix}${branchId}`;
+export const fileRecord = (path: string) => `${MEMORY_RECORD.filePrefix}${path}`;
+export const gitLinkRecord = (gitBranch: string) => `${MEMORY_RECORD.gitLinkPrefix}${gitBranch}`;
+
+/** The path-lookup row: which project initialize_context made for a folder path. */
+export const projectPathKey = (pathHash: string): ItemKey => ({
+  pk: `${PK_PREFIX.memoryPath}${pathHash}`,
+  sk: SK.memoryPath.project,
+});

@@ -1,0 +1,196 @@
+import type { AccessStore } from '../access/access-store.js';
+import type { Principal, ResourceRef, Right } from '../access/rights.js';
+import { DomainError, isDomainError } from '../errors.js';
+import type { DocumentStore, ProjectFolderReader } from '../ports/index.js';
+import type { ProjectStore } from '../rules/project-store.js';
+import type { BlobStore } from './blob-store.js';
+import { folderKey } from './memory-keys.js';
+import type { EntryRole } from './memory-schemas.js';
+import type { MemoryStore } from './memory-store.js';
+import { redactSecrets } from './redact-secrets.js';
+
+export interface MemoryServiceDeps {
+  store: DocumentStore;
+  memory: MemoryStore;
+  projects: ProjectStore;
+  access: AccessStore;
+  /** The memory's large bodies; also what search indexes and snapshots are kept in. */
+  blobs: BlobStore;
+  /** Only where the agent's disk is readable (the embedded runtime). @default - none */
+  folders?: ProjectFolderReader | undefined;
+}
+
+/** The grant a key needs on a project to read or change its memory. */
+export const projectResource = (projectId: string): ResourceRef => ({ kind: 'project', id: projectId });
+
+/** How a tool named the branch it works on. */
+export interface BranchSelector {
+  branch_id?: string | undefined;
+  git_branch?: string | undefined;
+}
+
+/**
+ * Project memory for one principal at a time: every method checks the caller's grant on the
+ * project (read to read, write to change) before it touches the memory, and says
+ * PROJECT_NOT_FOUND for a project that does not exist. The tools map onto it one to one; the
+ * other memory areas (search, grounding, snapshots) reach the memory through `memory` (the
+ * MemoryReader / MemoryStateStore seam) after {@link authorize}.
+ */
+export class MemoryService {
+  constructor(readonly deps: MemoryServiceDeps) {}
+
+  get memory(): MemoryStore {
+    return this.deps.memory;
+  }
+
+  /** FORBIDDEN without the right on the project, PROJECT_NOT_FOUND when there is no such project. */
+  async authorize(principal: Principal, projectId: string, right: Right): Promise<void> {
+    await this.deps.access.requireRight(principal, projectResource(projectId), right);
+    if (!(await this.deps.projects.find(projectId))) throw projectNotFound(projectId);
+  }
+
+  async createBranch(
+    principal: Principal,
+    projectId: string,
+    input: { topic: string; parent_branch_id?: string | undefined },
+  ) {
+    await this.authorize(principal, projectId, 'write');
+    return this.deps.memory.createBranch(projectId, {
+      topic: input.topic,
+      ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
+    });
+  }
+
+  async listBranches(principal: Principal, projectId: string) {
+    await this.authorize(principal, projectId, 'read');
+    return this.deps.memory.listBranches(projectId);
+  }
+
+  /**
+   * Appends (or, with `entry_id`, replaces) an entry, secrets redacted first. The grant check
+   * and the branch read run together; nothing is written before the grant is confirmed.
+   */
+  async updateMemory(
+    principal: Principal,
+    projectId: string,
+    input: {
+      branch_id: string;
+      role: EntryRole;
+      content: string;
+      entry_id?: string | undefined;
+      if_version?: number | undefined;
+    },
+  ) {
+    const redaction = redactSecrets(input.content);
+    const redacted = redaction.redactions.reduce((sum, r) => sum + r.count, 0);
+    if (input.entry_id !== undefined) {
+      await this.authorize(principal, projectId, 'write');
+      const entry = await this.deps.memory.replaceEntry(
+        projectId,
+        input.branch_id,
+        input.entry_id,
+        { role: input.role, content: redaction.text },
+        input.if_version,
+      );
+      return { entry, redacted };
+    }
+    const entry = await this.orProjectNotFound(projectId, () =>
+      this.deps.memory.appendEntry(
+        projectId,
+        input.branch_id,
+        { role: input.role, content: redaction.text },
+        this.deps.access.requireRight(principal, projectResource(projectId), 'write'),
+      ),
+    );
+    return { entry, redacted };
+  }
+
+  /**
+   * The branch a tool means: `branch_id`, else the one linked to `git_branch`, else (where the
+   * project folder is readable) the one linked to the branch `.git/HEAD` names.
+   */
+  async resolveBranch(
+    projectId: string,
+    selector: BranchSelector,
+  ): Promise<{
+    branch_id: string;
+    resolved_from: 'branch_id' | 'git_branch' | 'git_head';
+    git_branch?: string;
+  }> {
+    if (selector.branch_id !== undefined)
+      return { branch_id: selector.branch_id, resolved_from: 'branch_id' };
+    const head = selector.git_branch === undefined ? await this.gitHead(projectId) : undefined;
+    const gitBranch = selector.git_branch ?? head;
+    if (gitBranch === undefined) {
+      throw new DomainError(
+        'INVALID_INPUT',
+        'Pass branch_id (from list_branches) or git_branch (a git branch linked with link_git_branch), e.g. "feature/auth".',
+        { field: 'branch_id', expected: 'a branch id or git_branch', example: 'feature/auth' },
+      );
+    }
+    const branchId = await this.deps.memory.branchForGit(projectId, gitBranch);
+    if (branchId === undefined) {
+      throw new DomainError(
+        'BRANCH_NOT_FOUND',
+        `No memory branch is linked to git branch "${gitBranch}"${head ? ' (read from .git/HEAD)' : ''}. ` +
+          'Link one with link_git_branch, or pass branch_id.',
+        { field: selector.git_branch === undefined ? 'branch_id' : 'git_branch', git_branch: gitBranch },
+      );
+    }
+    return {
+      branch_id: branchId,
+      resolved_from: selector.git_branch === undefined ? 'git_head' : 'git_branch',
+      git_branch: gitBranch,
+    };
+  }
+
+  /** The branch a branch view is about, compressed first if it went idle. */
+  async activeBranch(principal: Principal, projectId: string, selector: BranchSelector) {
+    await this.authorize(principal, projectId, 'read');
+    const resolved = await this.resolveBranch(projectId, selector);
+    // Housekeeping on read: an idle context is compressed the first time anyone looks at it.
+    await this.deps.memory.compressIfIdle(projectId, resolved.branch_id);
+    return { resolved, view: await this.deps.memory.branchView(projectId, resolved.branch_id) };
+  }
+
+  /** A branch's whole context, decompressed and made active again if it was compressed. */
+  async loadContext(principal: Principal, projectId: string, branchId: string) {
+    await this.authorize(principal, projectId, 'write');
+    const restored = await this.deps.memory.restoreContext(projectId, branchId);
+    return { restored, view: await this.deps.memory.branchView(projectId, branchId) };
+  }
+
+  async linkGitBranch(principal: Principal, projectId: string, branchId: string, gitBranch: string) {
+    await this.authorize(principal, projectId, 'write');
+    const branch = await this.deps.memory.linkGitBranch(projectId, branchId, gitBranch);
+    return { branch, current_git_branch: await this.gitHead(projectId) };
+  }
+
+  /** The branch `.git/HEAD` names in the project's folder, where this runtime can read it. */
+  async gitHead(projectId: string): Promise<string | undefined> {
+    if (!this.deps.folders) return undefined;
+    const raw = await this.deps.store.get(folderKey(projectId), { consistent: true });
+    const path = typeof raw?.project_path === 'string' ? raw.project_path : undefined;
+    return path ? this.deps.folders.gitHead(path) : undefined;
+  }
+
+  /** Turns BRANCH_NOT_FOUND into PROJECT_NOT_FOUND when the project itself is missing. */
+  private async orProjectNotFound<T>(projectId: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isDomainError(error, 'BRANCH_NOT_FOUND') && !(await this.deps.projects.find(projectId))) {
+        throw projectNotFound(projectId);
+      }
+      throw error;
+    }
+  }
+}
+
+export function projectNotFound(projectId: string): DomainError {
+  return new DomainError(
+    'PROJECT_NOT_FOUND',
+    `No project "${projectId}". Call initialize_context with the project's folder to get its project_id.`,
+    { field: 'project_id', project_id: projectId },
+  );
+}

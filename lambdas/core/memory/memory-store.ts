@@ -1,0 +1,455 @@
+import { DomainError } from '../errors.js';
+import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
+import { MEMORY_RECORD } from '../storage/key-prefixes.js';
+import { categorize } from './categories.js';
+import { mergeEntries, packEntries, summarize, unpackEntries } from './context-body.js';
+import { blobKeysOf } from './memory-bodies.js';
+import { MemoryGenerations, type MemoryStorageDeps } from './memory-generations.js';
+import {
+  branchEntriesPrefix,
+  branchRecord,
+  contextRecord,
+  entryRecord,
+  fileRecord,
+  generationPrefix,
+  gitLinkRecord,
+  INITIAL_GENERATION,
+} from './memory-keys.js';
+import type { MemoryItem, MemoryReader } from './memory-records.js';
+import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
+
+/** A context with no new entry for this long is compressed (summary kept, body gzipped). */
+export const IDLE_COMPRESSION_MS = 30 * 60 * 1000;
+
+export interface MemoryStoreDeps extends MemoryStorageDeps {
+  compressor: Compressor;
+}
+
+/** A branch with its context as a reader sees it: every entry, wherever it is kept. */
+export interface BranchView {
+  generation: string;
+  branch: Branch;
+  entries: Entry[];
+  context: ContextState | undefined;
+  /** Entries kept as rows of their own (the rest are in the compressed body). */
+  rows: Entry[];
+  /** Blobs the context row holds (its offloaded body). */
+  contextBlobs: string[];
+  /** ISO 8601: the latest entry written, restore, or the branch's creation. */
+  last_updated: string;
+  status: 'active' | 'compressed';
+}
+
+const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
+
+/**
+ * A project's memory in the document store: branches, each with one context of entries appended
+ * by conditional writes (a new key per entry, so concurrent writers never overwrite each other),
+ * files from initialize_context, and git-branch links — all under the current generation (see
+ * MemoryGenerations). Implements the readers' seam (memory-records.ts).
+ */
+export class MemoryStore extends MemoryGenerations implements MemoryReader {
+  /** The generation last seen per project: lets a write read the pointer and its branch at once. */
+  private readonly lastGeneration = new Map<string, string>();
+
+  constructor(private readonly memoryDeps: MemoryStoreDeps) {
+    super(memoryDeps);
+  }
+
+  async createBranch(
+    projectId: string,
+    input: { topic: string; parent_branch_id?: string },
+  ): Promise<Branch> {
+    const { generation } = await this.pointer(projectId);
+    if (input.parent_branch_id !== undefined) {
+      await this.requireBranchIn(projectId, generation, input.parent_branch_id, 'parent_branch');
+    }
+    const branch = Branch.parse({
+      branch_id: this.branchId(input.topic),
+      topic: input.topic,
+      ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
+      created_at: this.now(),
+      version: 1,
+    });
+    await this.putRecord(projectId, generation, branchRecord(branch.branch_id), branch, { op: 'not_exists' });
+    await this.touch(projectId, generation);
+    return branch;
+  }
+
+  /** Every branch of the project, oldest first. */
+  async listBranches(projectId: string): Promise<Branch[]> {
+    const { generation } = await this.pointer(projectId);
+    const rows = await this.queryRecords(projectId, generation, MEMORY_RECORD.branchPrefix);
+    return rows.map((row) => Branch.parse(row)).sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }
+
+  /** The branch in the current generation, or BRANCH_NOT_FOUND. */
+  async requireBranch(projectId: string, branchId: string): Promise<{ generation: string; branch: Branch }> {
+    const { generation } = await this.pointer(projectId);
+    return { generation, branch: await this.requireBranchIn(projectId, generation, branchId, 'branch_id') };
+  }
+
+  /** Links a git branch name to a memory branch (a name links one branch; relinking moves it). */
+  async linkGitBranch(projectId: string, branchId: string, gitBranch: string): Promise<Branch> {
+    const { generation, branch } = await this.requireBranch(projectId, branchId);
+    const linked: Branch = { ...branch, git_branch: gitBranch, version: branch.version + 1 };
+    try {
+      await this.putRecord(projectId, generation, branchRecord(branchId), linked, versionIs(branch.version));
+    } catch (error) {
+      throw this.conflictOn(error, `branch "${branchId}"`);
+    }
+    const link: GitLink = { git_branch: gitBranch, branch_id: branchId, linked_at: this.now() };
+    await this.putRecord(projectId, generation, gitLinkRecord(gitBranch), link);
+    await this.touch(projectId, generation);
+    return linked;
+  }
+
+  /** The memory branch a git branch name is linked to, if any. */
+  async branchForGit(projectId: string, gitBranch: string): Promise<string | undefined> {
+    const { generation } = await this.pointer(projectId);
+    const raw = await this.getRecord(projectId, generation, gitLinkRecord(gitBranch));
+    return raw ? GitLink.parse(raw).branch_id : undefined;
+  }
+
+  /**
+   * Appends an entry to a branch's context. Each entry has a key of its own written with
+   * `not_exists`, so concurrent appends on one branch all land.
+   */
+  async appendEntry(
+    projectId: string,
+    branchId: string,
+    input: { role: EntryRole; content: string },
+    /** A check that must pass before anything is written (a grant), run beside the reads. */
+    authorized: Promise<unknown> = Promise.resolve(),
+  ): Promise<Entry> {
+    const [{ generation, branch }] = await Promise.all([this.currentBranch(projectId, branchId), authorized]);
+    if (!branch) throw branchNotFound(projectId, branchId, 'branch_id');
+    const now = this.now();
+    const entry = Entry.parse({
+      entry_id: this.timeOrderedId('e'),
+      branch_id: branchId,
+      role: input.role,
+      category: categorize(input.content),
+      content: input.content,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    await this.putRecord(projectId, generation, entryRecord(branchId, entry.entry_id), entry, {
+      op: 'not_exists',
+    });
+    await this.touch(projectId, generation);
+    return entry;
+  }
+
+  /**
+   * Replaces an entry's content (and role). With `ifVersion`, CONFLICT unless the entry is still
+   * at that version; without, the write is still conditional on the version read, so two
+   * replacements never silently overwrite each other.
+   */
+  async replaceEntry(
+    projectId: string,
+    branchId: string,
+    entryId: string,
+    input: { role?: EntryRole | undefined; content: string },
+    ifVersion?: number,
+  ): Promise<Entry> {
+    const { generation } = await this.requireBranch(projectId, branchId);
+    let raw = await this.getRecord(projectId, generation, entryRecord(branchId, entryId));
+    if (!raw && (await this.restoreContext(projectId, branchId))) {
+      raw = await this.getRecord(projectId, generation, entryRecord(branchId, entryId));
+    }
+    if (!raw) {
+      throw new DomainError(
+        'NOT_FOUND',
+        `Branch "${branchId}" has no entry "${entryId}". Omit entry_id to append a new entry.`,
+        { field: 'entry_id', entry_id: entryId },
+      );
+    }
+    const current = Entry.parse(raw);
+    if (ifVersion !== undefined && ifVersion !== current.version)
+      throw versionConflict(entryId, current.version);
+    const replaced = Entry.parse({
+      ...current,
+      role: input.role ?? current.role,
+      content: input.content,
+      category: categorize(input.content),
+      version: current.version + 1,
+      updated_at: this.now(),
+    });
+    try {
+      await this.putRecord(
+        projectId,
+        generation,
+        entryRecord(branchId, entryId),
+        replaced,
+        versionIs(current.version),
+      );
+    } catch (error) {
+      if (error instanceof ConditionFailedError) throw versionConflict(entryId, undefined);
+      throw error;
+    }
+    await this.deleteBlobs(blobKeysOf(raw));
+    await this.touch(projectId, generation);
+    return replaced;
+  }
+
+  /** A branch with every entry of its context, whether kept as rows or compressed. */
+  async branchView(projectId: string, branchId: string): Promise<BranchView> {
+    const { generation, branch } = await this.requireBranch(projectId, branchId);
+    const [rows, contextRaw] = await Promise.all([
+      this.queryRecords(projectId, generation, branchEntriesPrefix(branchId)),
+      this.getRecord(projectId, generation, contextRecord(branchId)),
+    ]);
+    const context = contextRaw ? ContextState.parse(contextRaw) : undefined;
+    const live = rows.map((row) => Entry.parse(row));
+    const packed = context?.body_gz ? await unpackEntries(this.memoryDeps.compressor, context.body_gz) : [];
+    const entries = mergeEntries(packed, live);
+    const activity = [branch.created_at, context?.restored_at ?? '', ...entries.map((e) => e.updated_at)];
+    return {
+      generation,
+      branch,
+      entries,
+      context,
+      rows: live,
+      contextBlobs: contextRaw ? blobKeysOf(contextRaw) : [],
+      last_updated: activity.reduce((a, b) => (a > b ? a : b)),
+      status: context?.compressed ? 'compressed' : 'active',
+    };
+  }
+
+  /**
+   * Compresses the branch's context if no entry was written for {@link IDLE_COMPRESSION_MS}: the
+   * entries (with any compressed earlier) become one gzipped body beside a summary, then their
+   * rows are deleted. A crash in between leaves entries in both places; readers merge them.
+   */
+  async compressIfIdle(projectId: string, branchId: string): Promise<boolean> {
+    const view = await this.branchView(projectId, branchId);
+    const idleFor = this.memoryDeps.clock.now().getTime() - Date.parse(view.last_updated);
+    if (view.rows.length === 0 || idleFor < IDLE_COMPRESSION_MS) return false;
+    const previous = view.context;
+    const compressed = ContextState.parse({
+      branch_id: branchId,
+      compressed: true,
+      summary: summarize(view.branch.topic, view.entries),
+      body_gz: await packEntries(this.memoryDeps.compressor, view.entries),
+      entry_ids: view.entries.map((e) => e.entry_id),
+      message_count: view.entries.length,
+      compressed_at: this.now(),
+      version: (previous?.version ?? 0) + 1,
+    });
+    try {
+      await this.putRecord(
+        projectId,
+        view.generation,
+        contextRecord(branchId),
+        compressed,
+        previous ? versionIs(previous.version) : { op: 'not_exists' },
+      );
+    } catch (error) {
+      if (error instanceof ConditionFailedError) return false; // another process compressed it first
+      throw error;
+    }
+    await this.deleteBlobs(view.contextBlobs);
+    for (const entry of view.rows) {
+      // Conditional on the version packed: an entry replaced meanwhile keeps its newer row.
+      await this.deleteRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), {
+        op: 'and',
+        conditions: [{ op: 'exists' }, versionIs(entry.version)],
+      }).catch((error: unknown) => {
+        if (!(error instanceof ConditionFailedError)) throw error;
+      });
+    }
+    await this.touch(projectId, view.generation);
+    return true;
+  }
+
+  /**
+   * Brings a compressed context back: its entries become rows again and the context is active.
+   * Answers false when it was not compressed.
+   */
+  async restoreContext(projectId: string, branchId: string): Promise<boolean> {
+    const view = await this.branchView(projectId, branchId);
+    const context = view.context;
+    if (!context?.compressed) return false;
+    for (const entry of view.entries) {
+      await this.putRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), entry, {
+        op: 'not_exists',
+      }).catch((error: unknown) => {
+        if (!(error instanceof ConditionFailedError)) throw error; // a newer row is already there
+      });
+    }
+    const restored = ContextState.parse({
+      branch_id: branchId,
+      compressed: false,
+      ...(context.summary === undefined ? {} : { summary: context.summary }),
+      entry_ids: [],
+      message_count: view.entries.length,
+      restored_at: this.now(),
+      version: context.version + 1,
+    });
+    try {
+      await this.putRecord(
+        projectId,
+        view.generation,
+        contextRecord(branchId),
+        restored,
+        versionIs(context.version),
+      );
+    } catch (error) {
+      if (error instanceof ConditionFailedError) return true; // restored by another call meanwhile
+      throw error;
+    }
+    await this.deleteBlobs(view.contextBlobs);
+    await this.touch(projectId, view.generation);
+    return true;
+  }
+
+  /** Stores files (already redacted), replacing any stored under the same path. */
+  async putFiles(
+    projectId: string,
+    files: readonly { path: string; content: string; source: StoredFile['source'] }[],
+  ): Promise<void> {
+    if (files.length === 0) return;
+    const { generation } = await this.pointer(projectId);
+    const now = this.now();
+    for (const file of files) {
+      const stored = StoredFile.parse({
+        ...file,
+        category: categorize(`${file.path} ${file.content}`),
+        stored_at: now,
+      });
+      await this.putRecord(projectId, generation, fileRecord(file.path), stored);
+    }
+    await this.touch(projectId, generation);
+  }
+
+  async items(projectId: string, options: { branch_id?: string } = {}): Promise<MemoryItem[]> {
+    const { generation } = await this.pointer(projectId);
+    const rows = await this.queryRecords(projectId, generation, '');
+    const items: MemoryItem[] = [];
+    const entries: Entry[] = [];
+    const keyOf = (row: Record<string, unknown>) =>
+      (row.sk as string).slice(generationPrefix(generation).length);
+    for (const row of rows) {
+      const key = keyOf(row);
+      if (key.startsWith(MEMORY_RECORD.entryPrefix)) entries.push(Entry.parse(row));
+      else if (key.startsWith(MEMORY_RECORD.contextPrefix)) {
+        const context = ContextState.parse(row);
+        if (!context.compressed || !context.body_gz) continue;
+        entries.push(...(await unpackEntries(this.memoryDeps.compressor, context.body_gz)));
+        if (context.summary) items.push(summaryItem(projectId, context, context.compressed_at ?? ''));
+      } else if (key.startsWith(MEMORY_RECORD.filePrefix) && options.branch_id === undefined) {
+        items.push(fileItem(projectId, StoredFile.parse(row)));
+      }
+    }
+    items.push(...mergeEntries(entries).map((entry) => entryItem(projectId, entry)));
+    return items
+      .filter((item) => options.branch_id === undefined || item.branch_id === options.branch_id)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.item_id.localeCompare(b.item_id));
+  }
+
+  /** The pointer and the branch, read at once when the generation is the one last seen. */
+  private async currentBranch(projectId: string, branchId: string) {
+    const guess = this.lastGeneration.get(projectId) ?? INITIAL_GENERATION;
+    const [pointer, guessed] = await Promise.all([
+      this.pointer(projectId),
+      this.getRecord(projectId, guess, branchRecord(branchId)),
+    ]);
+    this.lastGeneration.set(projectId, pointer.generation);
+    const raw =
+      pointer.generation === guess
+        ? guessed
+        : await this.getRecord(projectId, pointer.generation, branchRecord(branchId));
+    return { generation: pointer.generation, branch: raw ? Branch.parse(raw) : undefined };
+  }
+
+  private async requireBranchIn(projectId: string, generation: string, branchId: string, field: string) {
+    const raw = await this.getRecord(projectId, generation, branchRecord(branchId));
+    if (!raw) throw branchNotFound(projectId, branchId, field);
+    return Branch.parse(raw);
+  }
+
+  private async deleteBlobs(keys: readonly string[]) {
+    await Promise.all(keys.map((key) => this.memoryDeps.blobs.delete(key)));
+  }
+
+  private conflictOn(error: unknown, what: string): unknown {
+    if (!(error instanceof ConditionFailedError)) return error;
+    return new DomainError(
+      'CONFLICT',
+      `${what} changed while this call was writing it; read it again and retry.`,
+    );
+  }
+
+  /** `<topic slug>_<yyyymmdd>_<hhmmss>_<4 hex>`, like the reference's `feature_auth_20260102_123456`. */
+  private branchId(topic: string): string {
+    const slug =
+      topic
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, '')
+        .slice(0, 40)
+        .replace(/_+$/, '') || 'branch';
+    const stamp = this.now().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+    return `${slug}_${stamp}_${Buffer.from(this.memoryDeps.random.bytes(2)).toString('hex')}`;
+  }
+
+  private now(): string {
+    return this.memoryDeps.clock.now().toISOString();
+  }
+}
+
+export function branchNotFound(projectId: string, branchId: string, field: string): DomainError {
+  return new DomainError(
+    'BRANCH_NOT_FOUND',
+    `Project "${projectId}" has no branch "${branchId}". Call list_branches for its branches, or create_branch first.`,
+    { field, branch_id: branchId, project_id: projectId },
+  );
+}
+
+function versionConflict(entryId: string, current: number | undefined): DomainError {
+  return new DomainError(
+    'CONFLICT',
+    current === undefined
+      ? `Entry "${entryId}" changed while it was being replaced. Read it again and retry.`
+      : `Entry "${entryId}" is at version ${current}, not if_version. Read it again, then retry with if_version ${current}.`,
+    {
+      field: 'if_version',
+      entry_id: entryId,
+      ...(current === undefined ? {} : { current_version: current }),
+    },
+  );
+}
+
+const entryItem = (projectId: string, entry: Entry): MemoryItem => ({
+  item_id: entry.entry_id,
+  project_id: projectId,
+  branch_id: entry.branch_id,
+  kind: 'entry',
+  text: entry.content,
+  category: entry.category,
+  created_at: entry.created_at,
+});
+
+const fileItem = (projectId: string, file: StoredFile): MemoryItem => ({
+  item_id: `file:${file.path}`,
+  project_id: projectId,
+  // Files belong to the project, not to a branch.
+  branch_id: '',
+  kind: 'file',
+  text: file.content,
+  path: file.path,
+  category: file.category,
+  created_at: file.stored_at,
+});
+
+const summaryItem = (projectId: string, context: ContextState, at: string): MemoryItem => ({
+  item_id: `summary:${context.branch_id}`,
+  project_id: projectId,
+  branch_id: context.branch_id,
+  kind: 'summary',
+  text: context.summary ?? '',
+  created_at: at,
+});

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { boundedString } from '../../schemas.js';
+import type { ToolAnnotations } from '../../tool-definition.js';
+
+/** Shared input fields and hints of the memory tools, described once. */
+
+// Ids become parts of table and blob keys: letters, digits, "_" and "-" only.
+const ID = /^[A-Za-z0-9_-]+$/;
+
+export const projectIdField = boundedString(64)
+  .regex(ID, 'expected a project id from initialize_context, e.g. "prj_3f2a9c0d1e2b4a5c"')
+  .describe('From initialize_context.');
+
+export const branchIdField = boundedString(120)
+  .regex(ID, 'expected a branch id from create_branch or list_branches')
+  .describe('From create_branch or list_branches.');
+
+/** A git branch name as git allows it (no spaces, `~ ^ : ? * [ \`, no `..`). */
+export const gitBranchField = boundedString(200)
+  .regex(/^(?!.*\.\.)[^\s~^:?*[\\]+$/, 'expected a git branch name, e.g. "feature/auth"')
+  .describe('A git branch name, e.g. "feature/auth".');
+
+/** Memory reads: nothing changes, the same answer twice, nothing outside Meridian. */
+export const MEMORY_READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Memory writes that add or link (nothing is deleted). */
+export const MEMORY_WRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
+export const EntryOutput = z.object({
+  entry_id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  ontology_category: z.string(),
+  version: z.number().int(),
+  created_at: z.string(),
+});

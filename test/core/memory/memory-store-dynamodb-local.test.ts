@@ -1,0 +1,4 @@
+import { dynamoDbLocalEndpoint } from '../../support/dynamodb-local-endpoint.js';
+import { describeMemoryStore } from './memory-store-suite.js';
+
+describeMemoryStore('DynamoDB Local', dynamoDbLocalEndpoint);

@@ -1,0 +1,3 @@
+import { describeMemoryStore } from './memory-store-suite.js';
+
+describeMemoryStore('dynalite');
