@@ -5,6 +5,7 @@ import type { AvailabilityDeps } from '../core/availability/availability-queries
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
+import type { MemorySearch } from '../core/memory/search/memory-search.js';
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
@@ -57,6 +58,8 @@ export interface RulesSlice extends CalendarSlice {
  */
 export interface MemorySlice extends TimeSlice {
   memory: MemoryService;
+  /** Hybrid search over a project's memory (search_context); check grants with `memory.authorize`. */
+  search: MemorySearch;
 }
 
 /** Each slice by name: what `toolDeps(slice)` answers. */

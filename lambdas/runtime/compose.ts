@@ -9,6 +9,8 @@ import { checkEventContent } from '../core/firewall/check-event-content.js';
 import type { BlobStore } from '../core/memory/blob-store.js';
 import { MemoryService } from '../core/memory/memory-service.js';
 import { MemoryStore } from '../core/memory/memory-store.js';
+import { localEmbedder } from '../core/memory/search/local-embedder.js';
+import { MemorySearch } from '../core/memory/search/memory-search.js';
 import type {
   BookingSteps,
   BookingWorkflow,
@@ -115,6 +117,7 @@ export function composeDeps(platform: Platform): McpDeps & {
     booking,
     rules,
     memory,
+    search: new MemorySearch({ reader: memory.memory, blobs, embedder: localEmbedder(), clock }),
     bookingSteps,
     registry,
     encryption: platform.encryption,

@@ -25,6 +25,7 @@ import { initializeContextTool } from './memory/initialize-context.js';
 import { linkGitBranchTool } from './memory/link-git-branch.js';
 import { listBranchesTool } from './memory/list-branches.js';
 import { loadContextTool } from './memory/load-context.js';
+import { searchContextTool } from './memory/search-context.js';
 import { updateMemoryTool } from './memory/update-memory.js';
 import { resolveDatetimeTool } from './resolve-datetime.js';
 
@@ -68,6 +69,7 @@ export const TOOLSETS = {
     getActiveSummaryTool,
     loadContextTool,
     linkGitBranchTool,
+    searchContextTool,
   ],
 } satisfies Toolsets;
 
