@@ -34,7 +34,12 @@ export async function callTool(
   try {
     const output = await tool.run(toolDeps, parsed.data, context);
     const format = (parsed.data as { format?: unknown }).format;
-    return successResult(output as Record<string, unknown>, format, tool.toonView?.(output));
+    return successResult(
+      output as Record<string, unknown>,
+      format,
+      tool.toonView?.(output),
+      tool.renderText?.(output, format),
+    );
   } catch (error) {
     if (isDomainError(error)) return domainErrorResult(error);
     // A bug or an outage: log the details here, tell the client nothing internal.

@@ -1,11 +1,13 @@
 import type { CompleteResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CalendarSlice, ToolContext } from './deps.js';
+import type { SliceLoader, ToolContext } from './deps.js';
 
 /** The spec caps one completion answer at 100 values. */
 export const MAX_COMPLETION_VALUES = 100;
 
 const ZONE_ARGUMENT = /(^|_)time_?zone$/;
 const CALENDAR_ARGUMENT = /(^|_)calendar_id$/;
+const PROJECT_ARGUMENT = /^project(_id)?$/;
+const WEEK_ARGUMENT = /^week$/;
 
 /**
  * Candidates for `typed`, best first: names that start with it, then names with a part (after
@@ -15,7 +17,8 @@ const CALENDAR_ARGUMENT = /(^|_)calendar_id$/;
 export function rankMatches(candidates: readonly string[], typed: string): string[] {
   const needle = typed.trim().toLowerCase().replace(/\s+/g, '_');
   const rank = (candidate: string): number => {
-    const lower = candidate.toLowerCase();
+    // Spaces read as "_" on both sides: "new york" finds New_York, "acme web" finds "Acme website".
+    const lower = candidate.toLowerCase().replace(/\s+/g, '_');
     if (lower.startsWith(needle)) return 0;
     if (lower.split(/[/_]/).some((part) => part.startsWith(needle))) return 1;
     return lower.includes(needle) ? 2 : 3;
@@ -38,15 +41,17 @@ function completion(values: string[]): CompleteResult['completion'] {
 /**
  * completion/complete for a prompt or resource argument, chosen by the argument's name so that
  * every prompt and resource template gets the same help: time zones for `timezone`, `time_zone`
- * and `*_timezone`; for `calendar_id` and `*_calendar_id`, the calendars this caller may read.
- * Other arguments get no suggestions (an empty list, not an error).
+ * and `*_timezone`; for `calendar_id` and `*_calendar_id`, the calendars this caller may read;
+ * for `project`, the names of the active projects this caller may read (`project_id`: their
+ * ids); for `week`, ISO weeks (`2026-W48`), most recent first. Other arguments get no
+ * suggestions (an empty list, not an error).
  *
  * @example
  * await completeArgument(loadDeps, context, { name: 'timezone', value: 'kath' });
  * // { values: ['Asia/Kathmandu'], total: 1, hasMore: false }
  */
 export async function completeArgument(
-  loadDeps: () => Promise<CalendarSlice>,
+  loadDeps: SliceLoader,
   context: ToolContext,
   argument: { name: string; value: string },
 ): Promise<CompleteResult['completion']> {
@@ -56,13 +61,28 @@ export async function completeArgument(
     return completion(rankMatches(zoneNames(), argument.value));
   }
   if (CALENDAR_ARGUMENT.test(argument.name)) {
-    const calendars = await (await loadDeps()).calendars.listCalendars(context.principal);
+    const calendars = await (await loadDeps('calendar')).calendars.listCalendars(context.principal);
     return completion(
       rankMatches(
         calendars.map((calendar) => calendar.id),
         argument.value,
       ),
     );
+  }
+  if (PROJECT_ARGUMENT.test(argument.name)) {
+    const active = await (await loadDeps('rules')).rules.listProjects(context.principal);
+    const field = argument.name === 'project' ? 'name' : 'project_id';
+    return completion(
+      rankMatches(
+        active.map((project) => project[field]),
+        argument.value,
+      ),
+    );
+  }
+  if (WEEK_ARGUMENT.test(argument.name)) {
+    const { clock, calendars } = await loadDeps('rules');
+    const { weekCandidates } = await import('../core/rules/iso-week.js');
+    return completion(weekCandidates(clock.now(), calendars.zone, argument.value));
   }
   return completion([]);
 }

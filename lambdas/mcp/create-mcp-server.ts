@@ -1,7 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { echo } from '../core/input-limits.js';
-import { loadToolDeps } from './call-tool.js';
 import { parseCallToolParams } from './call-tool-params.js';
 import type { McpServerDeps, ToolContext } from './deps.js';
 import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
@@ -44,6 +43,6 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
     const progress = toolProgress(server, params.name, extra);
     return runToolCall(deps, { ...context, progress }, params.name, params.arguments);
   };
-  serveProtocolCapabilities(server, () => loadToolDeps(deps, 'calendar'), context);
+  serveProtocolCapabilities(server, deps, context);
   return server;
 }

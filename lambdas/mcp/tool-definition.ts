@@ -53,6 +53,11 @@ export interface ToolDefinition<
    * uniform rows of scalars, so nested records (events) are flattened into such rows.
    */
   toonView?(output: z.input<Output>): Record<string, unknown>;
+  /**
+   * The text content for a format the tool renders itself (get_timesheet's `csv`, for spreadsheets);
+   * undefined: the usual JSON or TOON text. structuredContent stays the JSON result either way.
+   */
+  renderText?(output: z.input<Output>, format: unknown): string | undefined;
 }
 
 /**

@@ -7,14 +7,16 @@ import { inputProblems, type ToolInput } from './input-problems.js';
 
 /**
  * A successful result: `structuredContent` for programs, text for models. Tools whose input has
- * `format: "toon"` get TOON text (fewer tokens for lists); everything else gets JSON text.
+ * `format: "toon"` get TOON text (fewer tokens for lists); a tool that renders a format itself
+ * passes `rendered` (CSV); everything else gets JSON text.
  */
 export function successResult(
   structured: Record<string, unknown>,
   format: unknown,
   toonView: Record<string, unknown> = structured,
+  rendered?: string,
 ): CallToolResult {
-  const text = format === 'toon' ? encode(toonView) : JSON.stringify(structured);
+  const text = rendered ?? (format === 'toon' ? encode(toonView) : JSON.stringify(structured));
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 

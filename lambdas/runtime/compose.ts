@@ -96,7 +96,7 @@ export function composeDeps(platform: Platform): McpDeps & {
   });
   // Read-only use of book_slot's locks: check_availability treats an active hold as busy.
   const locks = new SlotLocks({ store, clock, random, pause: (ms) => sleep(ms), ttlMs: lockTtlMs });
-  const rules = new RulesService({ store, clock, random, calendars });
+  const rules = new RulesService({ store, clock, random, calendars, access });
   const blobs = platform.memoryBlobs ?? missingBlobStore('this runtime has no memory bucket configured');
   const memory = new MemoryService({
     store,

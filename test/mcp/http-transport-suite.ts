@@ -159,6 +159,22 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
       expect(errorOf(result).suggestions).toContain('Europe/London');
     });
 
+    it('serves the timesheet resources and prompts, loading the rules slice on first use', async () => {
+      const [syntax] = (await client.readResource({ uri: 'timesheet://docs/rules-syntax' })).contents;
+      const [projects] = (await client.readResource({ uri: 'timesheet://projects' })).contents;
+      const { messages } = await client.getPrompt({
+        name: 'weekly-timesheet',
+        arguments: { week: '2026-W48' },
+      });
+
+      expect(syntax).toMatchObject({
+        mimeType: 'text/markdown',
+        text: expect.stringMatching(/^# Classification rules syntax/),
+      });
+      expect(projects).toMatchObject({ mimeType: 'application/json', text: '{"projects":[]}' });
+      expect(messages[0]?.content).toMatchObject({ text: expect.stringContaining('2026-W48') });
+    });
+
     it('answers an unknown tool with a JSON-RPC error', async () => {
       await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
     });

@@ -50,10 +50,20 @@ describe('MCP capabilities beside tools', () => {
     });
   });
 
-  it('answers resources/list, resources/templates/list and prompts/list (empty for now)', async () => {
-    expect((await client.listResources()).resources).toEqual([]);
-    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
-    expect((await client.listPrompts()).prompts).toEqual([]);
+  it('answers resources/list, resources/templates/list and prompts/list with what a key without projects may use', async () => {
+    // The rules toolset's own; their contents are tested in timesheet-resources-and-prompts.test.ts.
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+      'timesheet://docs/rules-syntax',
+      'timesheet://projects',
+      'timesheet://rules',
+    ]);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'timesheet://projects/{project_id}',
+    ]);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+      'write-rule',
+      'weekly-timesheet',
+    ]);
   });
 
   it('refuses an unknown resource or prompt and says which list to call', async () => {

@@ -47,6 +47,14 @@ describe('meridian stdio', () => {
     expect(result.structuredContent).toMatchObject({ timezone: 'Europe/London', timezone_configured: true });
   });
 
+  it('serves the timesheet resources and prompts to the local owner', async () => {
+    const { resources } = await client.listResources();
+    const { prompts } = await client.listPrompts();
+
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['timesheet://docs/rules-syntax']));
+    expect(prompts.map((p) => p.name)).toEqual(['write-rule', 'weekly-timesheet']);
+  });
+
   it('exits cleanly, releasing the data dir, when the client closes stdin', async () => {
     const { spawn } = await import('node:child_process');
     const { readdir } = await import('node:fs/promises');

@@ -1,9 +1,10 @@
 import type { Principal } from '../access/rights.js';
 import { ConditionFailedError, type FolderScanMode } from '../ports/index.js';
+import { ProjectAccess, projectResource } from '../rules/project-access.js';
 import type { Project } from '../rules/project-store.js';
 import { sha256Hex } from './blob-store.js';
 import { folderKey, projectPathKey } from './memory-keys.js';
-import { type MemoryServiceDeps, projectResource } from './memory-service.js';
+import type { MemoryServiceDeps } from './memory-service.js';
 import { redactSecrets } from './redact-secrets.js';
 
 export interface InitializeContextInput {
@@ -81,23 +82,22 @@ async function findOrCreateProject(
   path: string,
 ): Promise<{ project: Project; created: boolean }> {
   const pathKey = projectPathKey(sha256Hex(encoder.encode(path)));
-  const writable = await writableProjects(deps, principal);
+  const rights = await new ProjectAccess(deps.access).rightsOf(principal);
+  const writable = (projectId: string) => rights.allows(projectId, 'write');
   const byPath = await deps.store.get(pathKey, { consistent: true });
   const pathProjectId = typeof byPath?.project_id === 'string' ? byPath.project_id : undefined;
-  if (pathProjectId !== undefined && (writable === 'all' || writable.has(pathProjectId))) {
+  if (pathProjectId !== undefined && writable(pathProjectId)) {
     const project = await deps.projects.find(pathProjectId);
     if (project) return { project, created: false };
   }
   const name = folderName(path);
   const byName = (await deps.projects.list()).find(
-    (p) => p.name.toLowerCase() === name.toLowerCase() && (writable === 'all' || writable.has(p.project_id)),
+    (p) => p.name.toLowerCase() === name.toLowerCase() && writable(p.project_id),
   );
   if (byName) return { project: byName, created: false };
 
   const project = await deps.projects.create({ name });
-  if (principal.kind === 'api-key') {
-    await deps.access.setGrant(principal.keyId, projectResource(project.project_id), 'write');
-  }
+  await new ProjectAccess(deps.access).grantToCreator(principal, project.project_id);
   // The first project made for a path keeps it; another key's project for the same path is found by name.
   await deps.store
     .put({ ...pathKey, project_id: project.project_id }, { condition: { op: 'not_exists' } })
@@ -105,13 +105,6 @@ async function findOrCreateProject(
       if (!(error instanceof ConditionFailedError)) throw error;
     });
   return { project, created: true };
-}
-
-/** The projects the principal may write: all of them for the local owner. */
-async function writableProjects(deps: MemoryServiceDeps, principal: Principal): Promise<'all' | Set<string>> {
-  if (principal.kind === 'local-owner') return 'all';
-  const rights = await deps.access.rightsOn(principal.keyId, 'project');
-  return new Set([...rights].filter(([, right]) => right === 'write').map(([id]) => id));
 }
 
 async function scanFolder(deps: MemoryServiceDeps, path: string, mode: InitializeContextInput['mode']) {

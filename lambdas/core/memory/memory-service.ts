@@ -1,7 +1,8 @@
 import type { AccessStore } from '../access/access-store.js';
-import type { Principal, ResourceRef, Right } from '../access/rights.js';
+import type { Principal, Right } from '../access/rights.js';
 import { DomainError, isDomainError } from '../errors.js';
 import type { DocumentStore, ProjectFolderReader } from '../ports/index.js';
+import { projectResource } from '../rules/project-access.js';
 import type { ProjectStore } from '../rules/project-store.js';
 import type { BlobStore } from './blob-store.js';
 import { folderKey } from './memory-keys.js';
@@ -19,9 +20,6 @@ export interface MemoryServiceDeps {
   /** Only where the agent's disk is readable (the embedded runtime). @default - none */
   folders?: ProjectFolderReader | undefined;
 }
-
-/** The grant a key needs on a project to read or change its memory. */
-export const projectResource = (projectId: string): ResourceRef => ({ kind: 'project', id: projectId });
 
 /** How a tool named the branch it works on. */
 export interface BranchSelector {

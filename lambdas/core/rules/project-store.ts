@@ -4,6 +4,7 @@ import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { updateVersioned } from './versioned-update.js';
+import { withoutUndefined } from './without-undefined.js';
 
 /** A project: the organization's unit of work that calendar time is classified into. */
 export const Project = z.object({
@@ -52,7 +53,7 @@ export class ProjectStore {
     const project = Project.parse({
       billable: false,
       archived: false,
-      ...fields,
+      ...withoutUndefined(fields),
       project_id: `prj_${this.deps.random.uuid().replace(/-/g, '').slice(0, 16)}`,
       version: 1,
       created_at: this.deps.clock.now().toISOString(),

@@ -5,6 +5,7 @@ import { ConditionFailedError, type DocumentStore } from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { updateVersioned } from './versioned-update.js';
+import { withoutUndefined } from './without-undefined.js';
 
 /** A saved classification rule. `query` is always the canonical printed text. */
 export const Rule = z.object({
@@ -107,10 +108,6 @@ export class RuleStore {
       );
     }
   }
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function notFound(ruleId: string): DomainError {

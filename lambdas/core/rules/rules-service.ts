@@ -1,3 +1,4 @@
+import type { AccessStore } from '../access/access-store.js';
 import type { Principal } from '../access/rights.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { DomainError } from '../errors.js';
@@ -8,12 +9,13 @@ import { vocabularyOf } from './description-vocabulary.js';
 import { parseQuery } from './parse-query.js';
 import { type Pin, PinStore } from './pin-store.js';
 import { printQuery } from './print-query.js';
-import { type Project, ProjectStore } from './project-store.js';
+import { OTHER_PROJECTS, ProjectAccess, type ProjectRights } from './project-access.js';
+import { type Project, type ProjectFields, ProjectStore } from './project-store.js';
 import { RuleContext } from './rule-context.js';
 import { type EventWindow, readRuleEvents, ruleWindow, toRuleEvent } from './rule-events.js';
-import { type Explanation, explainEvent } from './rule-explain.js';
+import { type Explanation, explainEvent, type RuleOutcome } from './rule-explain.js';
 import { type DraftQuery, draftQuery } from './rule-from-description.js';
-import { type Preview, previewQuery } from './rule-preview.js';
+import { type Preview, type ProjectMove, previewQuery } from './rule-preview.js';
 import { decodeProposal, encodeProposal } from './rule-proposal.js';
 import { type Rule, RuleStore } from './rule-store.js';
 import { type RuleSuggestion, suggestRules } from './rule-suggestions.js';
@@ -26,7 +28,12 @@ export interface RulesServiceDeps {
   clock: Clock;
   random: RandomSource;
   calendars: CalendarService;
+  /** Grants on projects (and calendars): every method checks the principal's right first. */
+  access: AccessStore;
 }
+
+/** A project as one principal sees it: with the right it holds on it. */
+export type ProjectWithAccess = Project & { access: 'read' | 'write' };
 
 /** A window and the calendars to read, as the rules tools take them. */
 export interface EventScope {
@@ -48,24 +55,64 @@ export class RulesService {
   readonly projects: ProjectStore;
   readonly rules: RuleStore;
   readonly pins: PinStore;
+  readonly access: ProjectAccess;
 
   constructor(private readonly deps: RulesServiceDeps) {
     this.projects = new ProjectStore(deps);
     this.rules = new RuleStore(deps);
     this.pins = new PinStore(deps);
+    this.access = new ProjectAccess(deps.access);
+  }
+
+  /** The projects the principal may read (archived ones only when asked), each with its right. */
+  async listProjects(
+    principal: Principal,
+    options: { includeArchived?: boolean } = {},
+  ): Promise<ProjectWithAccess[]> {
+    const [projects, rights] = await Promise.all([
+      this.projects.list(options),
+      this.access.rightsOf(principal),
+    ]);
+    return projects.flatMap((project) => {
+      const right = rights.rightOn(project.project_id);
+      return right ? [{ ...project, access: right }] : [];
+    });
+  }
+
+  /** Creates a project, granted (write) to the creating key only. */
+  async createProject(principal: Principal, fields: ProjectFields & { name: string }): Promise<Project> {
+    const project = await this.projects.create(fields);
+    // After the record: a grant on an id nobody can guess gives nothing until then, and a failed
+    // grant leaves a project only the owner sees (the owner can grant it), never one anyone sees.
+    await this.access.grantToCreator(principal, project.project_id);
+    return project;
+  }
+
+  /** Changes a project (write needed); with `expectedVersion`, STALE_WRITE if it changed since. */
+  async updateProject(
+    principal: Principal,
+    projectId: string,
+    patch: Parameters<ProjectStore['update']>[1],
+    expectedVersion?: number,
+  ): Promise<Project> {
+    await this.access.require(principal, projectId, 'write');
+    return this.projects.update(projectId, patch, expectedVersion);
   }
 
   /**
    * Saves a rule from a raw query (stored canonical) or a proposal id from
    * {@link createRuleFromDescription}. INVALID_QUERY / INVALID_PROPERTY / INVALID_VALUE say what to fix.
    */
-  async createRule(input: {
-    query?: string | undefined;
-    proposal_id?: string | undefined;
-    project_id?: string | undefined;
-    weight?: number | undefined;
-    description?: string | undefined;
-  }): Promise<Rule> {
+  async createRule(
+    principal: Principal,
+    input: {
+      query?: string | undefined;
+      proposal_id?: string | undefined;
+      project_id?: string | undefined;
+      weight?: number | undefined;
+      description?: string | undefined;
+    },
+  ): Promise<Rule> {
     const proposal = input.proposal_id ? decodeProposal(input.proposal_id) : undefined;
     const query = input.query ?? proposal?.query;
     const projectId = input.project_id ?? proposal?.project_id;
@@ -73,7 +120,7 @@ export class RulesService {
       throw invalidInput('query', 'Pass query (e.g. "domain:acme.com -title:canceled") or proposal_id.');
     if (!projectId)
       throw invalidInput('project_id', 'Pass project_id: one of the ids list_projects returns.');
-    await this.requireActiveProject(projectId);
+    await this.requireActiveProject(principal, projectId);
     return this.rules.create({
       query: printQuery(parseQuery(query)),
       project_id: projectId,
@@ -83,35 +130,55 @@ export class RulesService {
   }
 
   /** Saves a rule from structured conditions; the assembled query is on the returned rule. */
-  async createClassificationRule(input: {
-    conditions: readonly StructuredCondition[];
-    logic?: 'AND' | 'OR' | undefined;
-    project_id: string;
-    weight?: number | undefined;
-    description?: string | undefined;
-  }): Promise<Rule> {
-    return this.createRule({ ...input, query: assembleQuery(input.conditions, input.logic ?? 'AND') });
+  async createClassificationRule(
+    principal: Principal,
+    input: {
+      conditions: readonly StructuredCondition[];
+      logic?: 'AND' | 'OR' | undefined;
+      project_id: string;
+      weight?: number | undefined;
+      description?: string | undefined;
+    },
+  ): Promise<Rule> {
+    return this.createRule(principal, {
+      ...input,
+      query: assembleQuery(input.conditions, input.logic ?? 'AND'),
+    });
   }
 
+  /** Changes a rule: write on its project, and on the new one when it moves. */
   async updateRule(
+    principal: Principal,
     ruleId: string,
     patch: { query?: string; project_id?: string; weight?: number; description?: string | null },
     expectedVersion?: number,
   ): Promise<Rule> {
-    if (patch.project_id) await this.requireActiveProject(patch.project_id);
+    await this.requireRuleWrite(principal, ruleId);
+    if (patch.project_id) await this.requireActiveProject(principal, patch.project_id);
     const query = patch.query === undefined ? undefined : printQuery(parseQuery(patch.query));
     return this.rules.update(ruleId, { ...patch, ...(query ? { query } : {}) }, expectedVersion);
   }
 
-  async deleteRule(ruleId: string, expectedVersion?: number): Promise<{ rule_id: string; deleted: true }> {
+  async deleteRule(
+    principal: Principal,
+    ruleId: string,
+    expectedVersion?: number,
+  ): Promise<{ rule_id: string; deleted: true }> {
+    await this.requireRuleWrite(principal, ruleId);
     await this.rules.delete(ruleId, expectedVersion);
     return { rule_id: ruleId, deleted: true };
   }
 
-  /** Every rule with the events it matched and won in the last 30 days, and warnings. */
+  /**
+   * The rules of the projects the principal may read, each with the events it matched and won in
+   * the last 30 days (on the calendars it may read), and warnings.
+   */
   async listRules(principal: Principal): Promise<RuleWithUsage[]> {
-    const { context, events } = await this.load(principal, ruleWindow(this.deps.clock.now(), {}));
-    return rulesWithUsage(context, events);
+    const [{ context, events }, rights] = await Promise.all([
+      this.load(principal, ruleWindow(this.deps.clock.now(), {})),
+      this.access.rightsOf(principal),
+    ]);
+    return rulesWithUsage(context, events).filter((rule) => rights.allows(rule.project_id, 'read'));
   }
 
   /**
@@ -126,7 +193,7 @@ export class RulesService {
     const limit = input.limit ?? DEFAULT_PREVIEW_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PREVIEW_LIMIT)
       throw invalidInput('limit', `limit must be a whole number from 1 to ${MAX_PREVIEW_LIMIT}, e.g. 10.`);
-    if (input.project_id) await this.projects.require(input.project_id);
+    if (input.project_id) await this.requireReadableProject(principal, input.project_id);
     const window = ruleWindow(this.deps.clock.now(), input);
     const { context, events } = await this.load(principal, window, input.calendar_ids);
     const candidate = input.project_id
@@ -138,15 +205,17 @@ export class RulesService {
           created_at: this.deps.clock.now().toISOString(),
         })
       : undefined;
-    return { ...previewQuery(tree, events, { limit, context, candidate }), window: windowText(window) };
+    const preview = previewQuery(tree, events, { limit, context, candidate });
+    const rights = await this.access.rightsOf(principal);
+    return { ...hideMovesFrom(preview, rights), window: windowText(window) };
   }
 
-  /** Pins an event, or its whole series, to a project by hand. Pins beat rules. */
+  /** Pins an event, or its whole series, to a project by hand (write on the project, read on the calendar). Pins beat rules. */
   async classifyEvent(
     principal: Principal,
     input: { calendar_id: string; event_id: string; project_id: string; scope?: 'event' | 'series' },
   ): Promise<Pin> {
-    await this.requireActiveProject(input.project_id);
+    await this.requireActiveProject(principal, input.project_id);
     const event = await this.deps.calendars.getEvent(principal, input.calendar_id, input.event_id);
     const scope = input.scope ?? 'event';
     const seriesId = event.recurring_event_id ?? (event.recurrence?.length ? event.id : undefined);
@@ -167,8 +236,11 @@ export class RulesService {
   ): Promise<Explanation> {
     const record = await this.deps.calendars.calendarFor(principal, input.calendar_id, 'read');
     const view = await this.deps.calendars.getEvent(principal, input.calendar_id, input.event_id);
-    const context = await RuleContext.load(this, [record.calendar_id]);
-    return explainEvent(context, toRuleEvent(view, record));
+    const [context, rights] = await Promise.all([
+      RuleContext.load(this, [record.calendar_id]),
+      this.access.rightsOf(principal),
+    ]);
+    return hideUnreadable(explainEvent(context, toRuleEvent(view, record)), rights);
   }
 
   async getTimesheet(
@@ -181,8 +253,12 @@ export class RulesService {
       include_all_day?: boolean;
     },
   ): Promise<TimesheetReport> {
+    for (const projectId of input.project_ids ?? []) await this.access.require(principal, projectId, 'read');
     const window = ruleWindow(this.deps.clock.now(), input);
-    const { context, events } = await this.load(principal, window, input.calendar_ids);
+    const [{ context, events }, rights] = await Promise.all([
+      this.load(principal, window, input.calendar_ids),
+      this.access.rightsOf(principal),
+    ]);
     return buildTimesheet(context, events, {
       window: windowText(window),
       windowMs: window,
@@ -190,17 +266,31 @@ export class RulesService {
       zone: this.deps.calendars.zone,
       includeAllDay: input.include_all_day ?? false,
       projectIds: input.project_ids,
+      visibleProject: rights.visible,
     });
   }
 
   /** Rules worth writing, from the last 30 days (or the window given). */
   async getRuleSuggestions(principal: Principal, input: EventScope = {}): Promise<RuleSuggestion[]> {
-    const { context, events } = await this.load(
-      principal,
-      ruleWindow(this.deps.clock.now(), input),
-      input.calendar_ids,
+    const [{ context, events }, rights] = await Promise.all([
+      this.load(principal, ruleWindow(this.deps.clock.now(), input), input.calendar_ids),
+      this.access.rightsOf(principal),
+    ]);
+    return suggestRules(context, events).flatMap((suggestion) =>
+      suggestion.project_id && !rights.allows(suggestion.project_id, 'read')
+        ? []
+        : [
+            suggestion.precision
+              ? {
+                  ...suggestion,
+                  precision: {
+                    ...suggestion.precision,
+                    top_project_id: rights.visible(suggestion.precision.top_project_id),
+                  },
+                }
+              : suggestion,
+          ],
     );
-    return suggestRules(context, events);
   }
 
   /**
@@ -217,7 +307,7 @@ export class RulesService {
         'description',
         'Describe the events, e.g. "meetings with people from Acme on Fridays".',
       );
-    if (input.project_id) await this.projects.require(input.project_id);
+    if (input.project_id) await this.requireReadableProject(principal, input.project_id);
     const now = this.deps.clock.now();
     const { context, events, calendars } = await this.load(principal, ruleWindow(now, {}, 90));
     const draft = draftQuery(input.description, vocabularyOf(events, calendars));
@@ -252,7 +342,20 @@ export class RulesService {
     return { context, events: read.events, calendars: read.calendars.map((c) => c.name) };
   }
 
-  private async requireActiveProject(projectId: string): Promise<Project> {
+  /** Write on the project the rule classifies into (the rule is read first: NOT_FOUND before FORBIDDEN). */
+  private async requireRuleWrite(principal: Principal, ruleId: string): Promise<void> {
+    const rule = await this.rules.require(ruleId);
+    await this.access.require(principal, rule.project_id, 'write');
+  }
+
+  private async requireReadableProject(principal: Principal, projectId: string): Promise<Project> {
+    await this.access.require(principal, projectId, 'read');
+    return this.projects.require(projectId);
+  }
+
+  /** A project to classify into: write on it (checked before existence, so ids leak nothing), not archived. */
+  private async requireActiveProject(principal: Principal, projectId: string): Promise<Project> {
+    await this.access.require(principal, projectId, 'write');
     const project = await this.projects.require(projectId);
     if (project.archived)
       throw invalidInput(
@@ -262,6 +365,39 @@ export class RulesService {
     return project;
   }
 }
+
+/** Preview moves out of projects the principal may not read are shown as one "other" source. */
+function hideMovesFrom(preview: Preview, rights: ProjectRights): Preview {
+  if (!preview.change) return preview;
+  const merged = new Map<string | null, ProjectMove>();
+  for (const move of preview.change.moves) {
+    const from = move.from_project_id === null ? null : rights.visible(move.from_project_id);
+    const seen = merged.get(from);
+    merged.set(
+      from,
+      seen
+        ? { ...seen, events: seen.events + move.events, minutes: seen.minutes + move.minutes }
+        : { ...move, from_project_id: from },
+    );
+  }
+  return { ...preview, change: { ...preview.change, moves: [...merged.values()] } };
+}
+
+/** An explanation without the queries, ids or projects of rules and pins the principal may not read. */
+function hideUnreadable(explanation: Explanation, rights: ProjectRights): Explanation {
+  const hide = <T extends RuleOutcome>(outcome: T): T =>
+    rights.allows(outcome.project_id, 'read')
+      ? outcome
+      : { ...outcome, rule_id: HIDDEN, project_id: OTHER_PROJECTS, query: HIDDEN };
+  return {
+    ...explanation,
+    project_id: explanation.project_id === null ? null : rights.visible(explanation.project_id),
+    ...(explanation.winner ? { winner: hide(explanation.winner) } : {}),
+    others: explanation.others.map(hide),
+  };
+}
+
+const HIDDEN = '(hidden: no read access to its project)';
 
 function windowText(window: EventWindow): { start: string; end: string } {
   return { start: new Date(window.from).toISOString(), end: new Date(window.to).toISOString() };

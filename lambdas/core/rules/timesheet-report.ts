@@ -43,7 +43,9 @@ export function clusterLabel(summary: string): string {
 /**
  * A timesheet: counted events (not declined, cancelled or transparent; all-day only when asked)
  * classified, their time attributed by the overlap policy, then grouped. `project_ids` keeps only
- * those projects' time; the unclassified section is always over every counted event.
+ * those projects' time; the unclassified section is always over every counted event. With
+ * `visibleProject`, time of projects the caller may not read shows as one group (never billable,
+ * never rounded: its projects' settings are not the caller's to see).
  */
 export function buildTimesheet(
   context: RuleContext,
@@ -55,8 +57,12 @@ export function buildTimesheet(
     includeAllDay: boolean;
     projectIds?: readonly string[] | undefined;
     windowMs: { from: number; to: number };
+    /** How a project id shows to the caller: time of projects it may not read folds into one id. */
+    visibleProject?: ((projectId: string) => string) | undefined;
   },
 ): TimesheetReport {
+  const visible = (projectId: string | null) =>
+    projectId === null || !options.visibleProject ? projectId : options.visibleProject(projectId);
   const entries: TimesheetEntry[] = events
     .filter((event) =>
       countsOnTimesheet(
@@ -73,7 +79,7 @@ export function buildTimesheet(
       event_id: event.view.id,
       calendar_id: event.calendar.calendar_id,
       summary: event.view.summary,
-      project_id: context.classify(event).project_id,
+      project_id: visible(context.classify(event).project_id),
       // Only the part inside the window counts.
       startMs: Math.max(event.startMs, options.windowMs.from),
       endMs: Math.min(event.endMs, options.windowMs.to),

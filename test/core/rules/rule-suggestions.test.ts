@@ -41,7 +41,7 @@ describe('RulesService: suggestions and rules from descriptions (on dynalite)', 
     const hiring = await fixture.addEvent('Globex hiring', '2026-11-12T13:00:00', 60, {
       attendees: withGuests(['carol@globex.com']),
     });
-    await service.createRule({ query: 'domain:globex.com', project_id: globex });
+    await service.createRule(LOCAL_OWNER, { query: 'domain:globex.com', project_id: globex });
     await service.classifyEvent(LOCAL_OWNER, {
       calendar_id: fixture.calendarId,
       event_id: kickoff,
@@ -127,7 +127,7 @@ describe('RulesService: suggestions and rules from descriptions (on dynalite)', 
         project_id: acme,
       });
 
-      const rule = await fixture.service.createRule({ proposal_id: draft.proposal_id });
+      const rule = await fixture.service.createRule(LOCAL_OWNER, { proposal_id: draft.proposal_id });
 
       expect(draft.query).toBe('time-of-day:>=16:00 email:bob@acme.com day-of-week:mon OR day-of-week:fri');
       expect(rule).toMatchObject({ query: draft.query, project_id: acme });
@@ -157,7 +157,9 @@ describe('RulesService: suggestions and rules from descriptions (on dynalite)', 
     });
 
     it('refuses a proposal id it did not issue', async () => {
-      const error = await fixture.service.createRule({ proposal_id: 'prop_bogus' }).catch((e: unknown) => e);
+      const error = await fixture.service
+        .createRule(LOCAL_OWNER, { proposal_id: 'prop_bogus' })
+        .catch((e: unknown) => e);
 
       expect(isDomainError(error, 'INVALID_INPUT')).toBe(true);
       expect((error as { details: { field: string } }).details.field).toBe('proposal_id');

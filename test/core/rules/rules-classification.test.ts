@@ -102,10 +102,21 @@ describe('RulesService: preview, pins, explanations, timesheets (on dynalite)', 
   describe('classify, explain and the timesheet', () => {
     it('classifies by the conflict order, explains every loser, and lets a pin beat every rule', async () => {
       const { service } = fixture;
-      const loose = await service.createRule({ query: 'domain:acme.com', project_id: internal });
-      const specific = await service.createRule({ query: 'domain:acme.com title:sync', project_id: acme });
-      const heavy = await service.createRule({ query: 'domain:globex.com', project_id: globex, weight: 5 });
-      const light = await service.createRule({ query: 'title:review', project_id: internal, weight: 1 });
+      const loose = await service.createRule(LOCAL_OWNER, { query: 'domain:acme.com', project_id: internal });
+      const specific = await service.createRule(LOCAL_OWNER, {
+        query: 'domain:acme.com title:sync',
+        project_id: acme,
+      });
+      const heavy = await service.createRule(LOCAL_OWNER, {
+        query: 'domain:globex.com',
+        project_id: globex,
+        weight: 5,
+      });
+      const light = await service.createRule(LOCAL_OWNER, {
+        query: 'title:review',
+        project_id: internal,
+        weight: 1,
+      });
 
       const series = await service.explainClassification(LOCAL_OWNER, {
         calendar_id: fixture.calendarId,

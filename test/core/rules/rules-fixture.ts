@@ -40,6 +40,7 @@ export async function startRulesFixture(): Promise<RulesFixture> {
     clock: runtime.clock,
     random: runtime.random,
     calendars: runtime.calendars,
+    access: runtime.access,
   });
   return {
     runtime,

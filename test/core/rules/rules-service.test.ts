@@ -31,7 +31,7 @@ describe('RulesService: rules (on dynalite)', () => {
 
   describe('createRule', () => {
     it('stores the canonical text of the query, with weight 1 by default', async () => {
-      const rule = await fixture.service.createRule({
+      const rule = await fixture.service.createRule(LOCAL_OWNER, {
         query: 'Domain:ACME.com   AND -(Title:canceled)',
         project_id: projectId,
         description: 'Acme work',
@@ -43,7 +43,7 @@ describe('RulesService: rules (on dynalite)', () => {
 
     it('refuses an unknown property with INVALID_PROPERTY and the property meant', async () => {
       const error = await failure(
-        fixture.service.createRule({ query: 'subject:standup', project_id: projectId }),
+        fixture.service.createRule(LOCAL_OWNER, { query: 'subject:standup', project_id: projectId }),
       );
 
       expect(isDomainError(error, 'INVALID_PROPERTY')).toBe(true);
@@ -51,7 +51,9 @@ describe('RulesService: rules (on dynalite)', () => {
     });
 
     it('refuses a syntax error with INVALID_QUERY and its position', async () => {
-      const error = await failure(fixture.service.createRule({ query: 'title:a OR', project_id: projectId }));
+      const error = await failure(
+        fixture.service.createRule(LOCAL_OWNER, { query: 'title:a OR', project_id: projectId }),
+      );
 
       expect(isDomainError(error, 'INVALID_QUERY')).toBe(true);
       expect((error as { details: { position: number } }).details.position).toBe(8);
@@ -61,9 +63,11 @@ describe('RulesService: rules (on dynalite)', () => {
       const archived = await fixture.service.projects.create({ name: 'Gone' });
       await fixture.service.projects.update(archived.project_id, { archived: true });
 
-      const unknown = await failure(fixture.service.createRule({ query: 'title:x', project_id: 'prj_nope' }));
+      const unknown = await failure(
+        fixture.service.createRule(LOCAL_OWNER, { query: 'title:x', project_id: 'prj_nope' }),
+      );
       const onArchived = await failure(
-        fixture.service.createRule({ query: 'title:x', project_id: archived.project_id }),
+        fixture.service.createRule(LOCAL_OWNER, { query: 'title:x', project_id: archived.project_id }),
       );
 
       expect(isDomainError(unknown, 'NOT_FOUND')).toBe(true);
@@ -74,7 +78,7 @@ describe('RulesService: rules (on dynalite)', () => {
 
   describe('createClassificationRule', () => {
     it('assembles a query that quotes and escapes values and parses back to itself', async () => {
-      const rule = await fixture.service.createClassificationRule({
+      const rule = await fixture.service.createClassificationRule(LOCAL_OWNER, {
         conditions: [
           { property: 'domain', value: 'acme.com' },
           { property: 'title', value: 'team "sync" (weekly)', negated: true },
@@ -92,7 +96,7 @@ describe('RulesService: rules (on dynalite)', () => {
 
     it('names the condition to fix when one value is not allowed', async () => {
       const error = await failure(
-        fixture.service.createClassificationRule({
+        fixture.service.createClassificationRule(LOCAL_OWNER, {
           conditions: [
             { property: 'domain', value: 'acme.com' },
             { property: 'response', value: 'sometimes' },
@@ -110,7 +114,7 @@ describe('RulesService: rules (on dynalite)', () => {
 
     it('refuses an empty list of conditions with an example', async () => {
       const error = await failure(
-        fixture.service.createClassificationRule({ conditions: [], project_id: projectId }),
+        fixture.service.createClassificationRule(LOCAL_OWNER, { conditions: [], project_id: projectId }),
       );
 
       expect(isDomainError(error, 'INVALID_INPUT')).toBe(true);
@@ -120,9 +124,9 @@ describe('RulesService: rules (on dynalite)', () => {
 
   describe('updateRule and deleteRule', () => {
     it('re-canonicalises a changed query and bumps the version', async () => {
-      const rule = await fixture.service.createRule({ query: 'title:a', project_id: projectId });
+      const rule = await fixture.service.createRule(LOCAL_OWNER, { query: 'title:a', project_id: projectId });
 
-      const updated = await fixture.service.updateRule(rule.rule_id, {
+      const updated = await fixture.service.updateRule(LOCAL_OWNER, rule.rule_id, {
         query: 'TITLE:b  OR title:c',
         weight: 2,
       });
@@ -131,14 +135,16 @@ describe('RulesService: rules (on dynalite)', () => {
     });
 
     it('never loses an update when agents edit one rule at once, and refuses a stale version', async () => {
-      const rule = await fixture.service.createRule({ query: 'title:x', project_id: projectId });
+      const rule = await fixture.service.createRule(LOCAL_OWNER, { query: 'title:x', project_id: projectId });
 
       await Promise.all([
-        fixture.service.updateRule(rule.rule_id, { weight: 7 }),
-        fixture.service.updateRule(rule.rule_id, { description: 'both land' }),
-        fixture.service.updateRule(rule.rule_id, { query: 'title:y' }),
+        fixture.service.updateRule(LOCAL_OWNER, rule.rule_id, { weight: 7 }),
+        fixture.service.updateRule(LOCAL_OWNER, rule.rule_id, { description: 'both land' }),
+        fixture.service.updateRule(LOCAL_OWNER, rule.rule_id, { query: 'title:y' }),
       ]);
-      const stale = await failure(fixture.service.updateRule(rule.rule_id, { weight: 1 }, rule.version));
+      const stale = await failure(
+        fixture.service.updateRule(LOCAL_OWNER, rule.rule_id, { weight: 1 }, rule.version),
+      );
       const final = await fixture.service.rules.require(rule.rule_id);
 
       expect(final).toMatchObject({ weight: 7, description: 'both land', query: 'title:y', version: 4 });
@@ -146,11 +152,11 @@ describe('RulesService: rules (on dynalite)', () => {
     });
 
     it('deletes a rule, refusing a stale version first', async () => {
-      const rule = await fixture.service.createRule({ query: 'title:z', project_id: projectId });
-      await fixture.service.updateRule(rule.rule_id, { weight: 2 });
+      const rule = await fixture.service.createRule(LOCAL_OWNER, { query: 'title:z', project_id: projectId });
+      await fixture.service.updateRule(LOCAL_OWNER, rule.rule_id, { weight: 2 });
 
-      const stale = await failure(fixture.service.deleteRule(rule.rule_id, 1));
-      await fixture.service.deleteRule(rule.rule_id, 2);
+      const stale = await failure(fixture.service.deleteRule(LOCAL_OWNER, rule.rule_id, 1));
+      await fixture.service.deleteRule(LOCAL_OWNER, rule.rule_id, 2);
 
       expect(isDomainError(stale, 'STALE_WRITE')).toBe(true);
       expect(isDomainError(await failure(fixture.service.rules.require(rule.rule_id)), 'NOT_FOUND')).toBe(
@@ -163,17 +169,17 @@ describe('RulesService: rules (on dynalite)', () => {
     it('counts events matched in the last 30 days and warns of rules never matched or always outranked', async () => {
       const other = await fixture.service.projects.create({ name: 'Other' });
       // Weight 10 puts both above the rules the other tests saved; the narrow one has more conditions.
-      const broad = await fixture.service.createRule({
+      const broad = await fixture.service.createRule(LOCAL_OWNER, {
         query: 'domain:acme.com',
         project_id: other.project_id,
         weight: 10,
       });
-      const narrow = await fixture.service.createRule({
+      const narrow = await fixture.service.createRule(LOCAL_OWNER, {
         query: 'domain:acme.com title:sync',
         project_id: other.project_id,
         weight: 10,
       });
-      const unused = await fixture.service.createRule({
+      const unused = await fixture.service.createRule(LOCAL_OWNER, {
         query: 'domain:initech.com',
         project_id: other.project_id,
       });

@@ -1,0 +1,69 @@
+import type { MemorySlice } from '../deps.js';
+import { definePrompt } from '../prompt-registry.js';
+import { branchSummaryUri, summaryMarkdown } from '../resources/memory-resources.js';
+
+/**
+ * resume-work: brings a memory branch's active summary into the conversation (as the embedded
+ * `memory://` resource) with what to do next, so an agent picks up where the last session ended.
+ */
+export const resumeWorkPrompt = definePrompt({
+  name: 'resume-work',
+  title: 'Resume work from memory',
+  description:
+    "Starts a conversation from a memory branch's summary and latest messages. Name the branch by branch_id or git_branch; " +
+    'with neither, the branch linked to the checked-out git branch.',
+  toolset: 'memory',
+  needs: 'memory',
+  arguments: [
+    {
+      name: 'project_id',
+      description: 'The project, from initialize_context',
+      required: true,
+      example: 'prj_3f2a9c0d1e2b4a5c',
+    },
+    {
+      name: 'branch_id',
+      description: 'The memory branch, from list_branches',
+      example: 'checkout_20261123_090000_ab12',
+    },
+    {
+      name: 'git_branch',
+      description: 'A git branch linked with link_git_branch',
+      example: 'feature/checkout',
+    },
+  ],
+  async render(deps: MemorySlice, args, context) {
+    const projectId = args.project_id!.trim();
+    const { view } = await deps.memory.activeBranch(context.principal, projectId, {
+      branch_id: args.branch_id?.trim() || undefined,
+      git_branch: args.git_branch?.trim() || undefined,
+    });
+    const branchId = view.branch.branch_id;
+    return {
+      description: `Resume "${view.branch.topic}"`,
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'resource',
+            resource: {
+              uri: branchSummaryUri(projectId, branchId),
+              mimeType: 'text/markdown',
+              text: summaryMarkdown(projectId, view),
+            },
+          },
+        },
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text:
+              `Resume the work on "${view.branch.topic}" from the memory above. Confirm where it stands in a sentence or two, ` +
+              `then continue. Save progress with update_memory (project_id "${projectId}", branch_id "${branchId}"); ` +
+              'call load_context for the full history and search_context for older decisions.',
+          },
+        },
+      ],
+    };
+  },
+});

@@ -1,0 +1,109 @@
+import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import { isDomainError } from '../../core/errors.js';
+import { activeSummary } from '../../core/memory/branch-summary.js';
+import type { BranchView } from '../../core/memory/memory-store.js';
+import { ProjectAccess } from '../../core/rules/project-access.js';
+import type { MemorySlice, ToolContext } from '../deps.js';
+import { defineResourceFamily } from '../resource-registry.js';
+import { contextText } from '../tools/memory/context-text.js';
+
+const SCHEME = 'memory://';
+const MARKDOWN = 'text/markdown';
+const SUMMARY_URI = /^memory:\/\/projects\/([^/]+)\/branches\/([^/]+)\/summary$/;
+/** resources/list shows at most this many summaries: a listing is not a dump of all memory. */
+const MAX_LISTED = 100;
+const LATEST_CHARS = 4000;
+
+export const branchSummaryUri = (projectId: string, branchId: string) =>
+  `${SCHEME}projects/${encodeURIComponent(projectId)}/branches/${encodeURIComponent(branchId)}/summary`;
+
+/** A branch's active summary and latest messages as markdown: what the resource and resume-work show. */
+export function summaryMarkdown(projectId: string, view: BranchView): string {
+  const latest = contextText(view.entries, LATEST_CHARS);
+  return [
+    `# ${view.branch.topic}`,
+    '',
+    `Project \`${projectId}\`, branch \`${view.branch.branch_id}\`${view.branch.git_branch ? ` (git \`${view.branch.git_branch}\`)` : ''}; ` +
+      `${view.entries.length} messages, last updated ${view.last_updated}, ${view.status}.`,
+    '',
+    '## Summary',
+    '',
+    activeSummary(view),
+    '',
+    `## Latest messages${latest.truncated ? ' (older ones omitted)' : ''}`,
+    '',
+    latest.text || '(none yet)',
+  ].join('\n');
+}
+
+/** The projects whose memory the caller may read. */
+async function readableProjectIds(deps: MemorySlice, context: ToolContext): Promise<string[]> {
+  const [projects, rights] = await Promise.all([
+    deps.memory.deps.projects.list(),
+    new ProjectAccess(deps.memory.deps.access).rightsOf(context.principal),
+  ]);
+  return projects.filter((p) => rights.allows(p.project_id, 'read')).map((p) => p.project_id);
+}
+
+/**
+ * `memory://` — each branch's active summary (`memory://projects/{project_id}/branches/{branch_id}/summary`),
+ * for a client to put in front of a conversation. Only projects the caller may read are listed
+ * or readable; any other URI answers as unknown.
+ */
+export const memoryResources = defineResourceFamily({
+  scheme: SCHEME,
+  toolset: 'memory',
+  needs: 'memory',
+  templates: [
+    {
+      uriTemplate: `${SCHEME}projects/{project_id}/branches/{branch_id}/summary`,
+      name: 'branch-summary',
+      title: 'Branch summary',
+      description: "A memory branch's summary and latest messages, to resume its work.",
+      mimeType: MARKDOWN,
+    },
+  ],
+  async list(deps, context) {
+    const resources: Resource[] = [];
+    for (const projectId of await readableProjectIds(deps, context)) {
+      for (const branch of await deps.memory.memory.listBranches(projectId)) {
+        if (resources.length >= MAX_LISTED) return resources;
+        resources.push({
+          uri: branchSummaryUri(projectId, branch.branch_id),
+          name: `summary-${branch.branch_id}`,
+          title: branch.topic,
+          description: `Summary of memory branch "${branch.topic}".`,
+          mimeType: MARKDOWN,
+        });
+      }
+    }
+    return resources;
+  },
+  async read(deps, uri, context) {
+    const match = SUMMARY_URI.exec(uri);
+    if (!match) return undefined;
+    const [projectId, branchId] = [safeDecode(match[1]!), safeDecode(match[2]!)];
+    if (!projectId || !branchId) return undefined;
+    try {
+      const { view } = await deps.memory.activeBranch(context.principal, projectId, { branch_id: branchId });
+      return [{ uri, mimeType: MARKDOWN, text: summaryMarkdown(projectId, view) }];
+    } catch (error) {
+      // A project or branch the caller may not read, or that does not exist, is not a resource.
+      if (
+        isDomainError(error) &&
+        ['FORBIDDEN', 'PROJECT_NOT_FOUND', 'BRANCH_NOT_FOUND'].includes(error.code)
+      ) {
+        return undefined;
+      }
+      throw error;
+    }
+  },
+});
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineTool } from '../../tool-definition.js';
+import { PreviewOutput } from './preview-rule.js';
+import { projectIdInput, RULES_READ } from './rules-schemas.js';
+
+export const createRuleFromDescriptionTool = defineTool({
+  name: 'create_rule_from_description',
+  title: 'Draft a rule from a description',
+  description:
+    'Turns plain language ("meetings with people from Acme on Fridays") into a query built from your ' +
+    "calendars' own domains, attendees, calendar names, weekdays and times; says what it understood and not, " +
+    'and previews it. Never saves: pass the returned proposal_id (or the query) to create_rule.',
+  input: z.object({
+    description: z.string().min(1).max(500).describe('What the events have in common.'),
+    project_id: projectIdInput.optional().describe('The target project, to preview what would move.'),
+  }),
+  output: z.object({
+    query: z.string().nullable(),
+    understood: z.array(z.object({ text: z.string(), condition: z.string() })),
+    not_understood: z.array(z.string()),
+    proposal_id: z.string().optional(),
+    preview: PreviewOutput.optional(),
+    saved: z.boolean(),
+  }),
+  annotations: RULES_READ,
+  needs: 'rules',
+  run: (deps, input, { principal }) => deps.rules.createRuleFromDescription(principal, input),
+});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { outputFormat } from '../../schemas.js';
+import { defineTool } from '../../tool-definition.js';
+import { RULES_READ, windowInputs } from './rules-schemas.js';
+
+export const getRuleSuggestionsTool = defineTool({
+  name: 'get_rule_suggestions',
+  title: 'Suggest rules',
+  description:
+    'Rules worth writing, from unclassified time (default: the last 30 days): external attendee domains, ' +
+    'recurring series, title phrases, and corrections where pins contradict a rule. Each has its query, the ' +
+    'events and minutes it would cover, and its precision on already-classified events.',
+  input: z.object({ ...windowInputs, format: outputFormat }),
+  output: z.object({
+    suggestions: z.array(
+      z.object({
+        kind: z.string(),
+        query: z.string(),
+        reason: z.string(),
+        events: z.number().int(),
+        minutes: z.number(),
+        precision: z
+          .object({ classified_events: z.number().int(), top_project_id: z.string(), share: z.number() })
+          .nullable(),
+        project_id: z.string().optional(),
+        weight: z.number().optional(),
+        exception: z.object({ rule_id: z.string(), query: z.string() }).optional(),
+      }),
+    ),
+    count: z.number().int(),
+  }),
+  annotations: RULES_READ,
+  needs: 'rules',
+  run: async (deps, input, { principal }) => {
+    const suggestions = await deps.rules.getRuleSuggestions(principal, input);
+    return { suggestions, count: suggestions.length };
+  },
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
+import { MAX_QUERY_LENGTH } from '../../../core/rules/scan-query.js';
+import { boundedString, calendarIdString, rfc3339 } from '../../schemas.js';
+import type { ToolAnnotations } from '../../tool-definition.js';
+
+/** Shared input and output pieces of the rules tools, described once. */
+
+/** Reads of projects, rules and calendars: nothing changes; calendars live at providers. */
+export const RULES_READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};
+
+/** Changes to Meridian's own records (projects, rules, pins): the providers are not touched. */
+export const rulesWrite = (hints: { idempotent: boolean; destructive?: boolean }): ToolAnnotations => ({
+  readOnlyHint: false,
+  destructiveHint: hints.destructive ?? false,
+  idempotentHint: hints.idempotent,
+  openWorldHint: false,
+});
+
+export const projectIdInput = boundedString(64).describe('From list_projects, e.g. "prj_…".');
+export const ruleIdInput = boundedString(64).describe('From list_rules, e.g. "rul_…".');
+
+export const queryInput = boundedString(MAX_QUERY_LENGTH).describe(
+  'Rule query, e.g. "domain:acme.com -title:canceled"; syntax: timesheet://docs/rules-syntax.',
+);
+
+export const weightInput = z
+  .number()
+  .int()
+  .min(-1000)
+  .max(1000)
+  .describe('Priority when rules conflict: higher wins (default 1).');
+
+export const ifVersionInput = z
+  .number()
+  .int()
+  .min(1)
+  .describe('The version you read: STALE_WRITE if it changed since.');
+
+/** The window and calendars a rules read covers. */
+export const windowInputs = {
+  start: rfc3339('window start (default: 30 days before end)').optional(),
+  end: rfc3339('window end (default: now)').optional(),
+  calendar_ids: z
+    .array(calendarIdString())
+    .min(1)
+    .max(50)
+    .optional()
+    .describe('Default: every calendar you may read.'),
+};
+
+export const proposalIdInput = boundedString(MAX_TOKEN_LENGTH).describe(
+  'proposal_id from create_rule_from_description, instead of query.',
+);
+
+export const RoundingFields = z.object({
+  minutes: z.number().int().min(1).max(240),
+  mode: z.enum(['up', 'nearest']),
+});
+
+export const ProjectOutput = z.object({
+  project_id: z.string(),
+  name: z.string(),
+  client: z.string().optional(),
+  color: z.string().optional(),
+  billable: z.boolean(),
+  rounding: RoundingFields.optional(),
+  archived: z.boolean(),
+  version: z.number().int(),
+  created_at: z.string(),
+  access: z.enum(['read', 'write']).optional(),
+});
+
+export const RuleOutput = z.object({
+  rule_id: z.string(),
+  query: z.string(),
+  project_id: z.string(),
+  weight: z.number(),
+  description: z.string().optional(),
+  version: z.number().int(),
+  created_at: z.string(),
+});
