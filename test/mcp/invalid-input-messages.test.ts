@@ -41,6 +41,7 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
   ['check_availability', { calendar_id: 'native/x', start: 1, end: T1 }, 'start'],
   ['get_availability', { start: T0, end: T1, privacy: 'secret' }, 'privacy'],
   ['book_slot', { calendar_id: 'native/x', start: {}, end: T1, summary: 'Call' }, 'start'],
+  ['search_context', { project_id: 'prj_1', query: 'cache', filter_category: 'bugs' }, 'filter_category'],
 ];
 
 /**

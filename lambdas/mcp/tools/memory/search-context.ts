@@ -8,15 +8,15 @@ export const searchContextTool = defineTool({
   name: 'search_context',
   title: 'Search memory',
   description:
-    "Hybrid keyword + semantic search over a project's memory (entries, summaries, initialised files), best first. " +
-    'Narrow by branch_id or git_branch and filter_category. score 0-1: 1 = top for both rankings.',
+    "Keyword + semantic search of a project's memory, best first; narrow by branch_id, git_branch or " +
+    'filter_category. score 0-1 (1 = top for both).',
   input: z.object({
     project_id: projectIdField,
     query: boundedString(1000).describe('What to find, in words.'),
     branch_id: branchIdField.optional(),
     git_branch: gitBranchField.optional(),
-    top_k: z.number().int().min(1).max(100).default(10),
-    min_score: z.number().min(0).max(1).default(0.3),
+    top_k: z.number().int().min(1).max(100).default(10).describe('Results at most.'),
+    min_score: z.number().min(0).max(1).default(0.3).describe('Leave out results scoring lower (0-1).'),
     filter_category: z.enum(MEMORY_CATEGORIES).optional(),
     format: outputFormat,
   }),
