@@ -113,9 +113,13 @@ export class MemorySearch {
   }
 }
 
-/** The blob folder of a project's search indexes. */
+/**
+ * The blob folder of a project's search indexes. Outside `projects/<project>/` on purpose: an
+ * index is derived data (snapshots need not carry it), and one top-level prefix lets a bucket
+ * lifecycle rule expire the old versions every rebuild leaves behind in a versioned bucket.
+ */
 export function indexFolder(projectId: string): string {
-  return `projects/${projectId}/search-index/`;
+  return `search-index/${projectId}/`;
 }
 
 /**
