@@ -28,6 +28,7 @@ const CACHED_PROJECTS = 8;
  */
 export class MemorySearch {
   private readonly cache = new Map<string, HybridIndex>();
+  private readonly loading = new Map<string, Promise<{ index: HybridIndex; source: 'blob' | 'built' }>>();
 
   constructor(private readonly deps: MemorySearchDeps) {}
 
@@ -54,13 +55,28 @@ export class MemorySearch {
       return { index: cached, source: 'memory' };
     }
     const key = indexKey(projectId, this.deps.embedder.modelId, revision);
+    // Concurrent searches of one revision share one load or build instead of each doing it.
+    let pending = this.loading.get(key);
+    if (pending === undefined) {
+      pending = this.loadOrBuild(projectId, key, revision, cached).finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async loadOrBuild(
+    projectId: string,
+    key: string,
+    revision: string,
+    previous: HybridIndex | undefined,
+  ): Promise<{ index: HybridIndex; source: 'blob' | 'built' }> {
     const stored = await this.read(key);
     if (stored !== undefined) {
       this.remember(projectId, stored);
       return { index: stored, source: 'blob' };
     }
     const items = await this.deps.reader.items(projectId);
-    const built = await HybridIndex.build(items, this.deps.embedder, revision, cached);
+    const built = await HybridIndex.build(items, this.deps.embedder, revision, previous);
     await this.store(key, built);
     this.remember(projectId, built);
     await this.forgetOthers(projectId, key);

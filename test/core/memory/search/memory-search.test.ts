@@ -120,6 +120,19 @@ describe('MemorySearch', () => {
       expect(stored.blobs).toHaveLength(1);
     });
 
+    it('builds once for concurrent searches of one revision', async () => {
+      const search = searchWith();
+
+      const answers = await Promise.all(
+        ['redis eviction', 'heap snapshot', 'dst change'].map((query) =>
+          search.search('p1', query, DEFAULTS),
+        ),
+      );
+
+      expect(answers.map((answer) => answer.index_source)).toEqual(['built', 'built', 'built']);
+      expect(reader.itemReads).toBe(1);
+    });
+
     it('answers from its cache while the revision holds', async () => {
       const search = searchWith();
       await search.search('p1', 'redis eviction', DEFAULTS);
