@@ -41,6 +41,17 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
   ['check_availability', { calendar_id: 'native/x', start: 1, end: T1 }, 'start'],
   ['get_availability', { start: T0, end: T1, privacy: 'secret' }, 'privacy'],
   ['book_slot', { calendar_id: 'native/x', start: {}, end: T1, summary: 'Call' }, 'start'],
+  ['initialize_context', { project_path: '/p', mode: 'deep' }, 'mode'],
+  ['create_branch', { project_id: 'prj_1', branch_topic: '' }, 'branch_topic'],
+  ['list_branches', { project_id: 'prj/1' }, 'project_id'],
+  ['update_memory', { project_id: 'prj_1', branch_id: 'b1', content: 'x', role: 'system' }, 'role'],
+  ['get_active_summary', { project_id: 'prj_1', git_branch: 'a b' }, 'git_branch'],
+  ['load_context', { project_id: 'prj_1' }, 'branch_id'],
+  [
+    'link_git_branch',
+    { project_id: 'prj_1', cortex_branch_id: 'b1', git_branch_name: 'x..y' },
+    'git_branch_name',
+  ],
   ['search_context', { project_id: 'prj_1', query: 'cache', filter_category: 'bugs' }, 'filter_category'],
 ];
 

@@ -51,7 +51,8 @@ describe('MCP capabilities beside tools', () => {
   });
 
   it('answers resources/list, resources/templates/list and prompts/list with what a key without projects may use', async () => {
-    // The rules toolset's own; their contents are tested in timesheet-resources-and-prompts.test.ts.
+    // The rules and memory toolsets' own; their contents are tested in timesheet-resources-and-prompts.test.ts
+    // and memory-resources-and-prompts.test.ts.
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
       'timesheet://docs/rules-syntax',
       'timesheet://projects',
@@ -59,10 +60,12 @@ describe('MCP capabilities beside tools', () => {
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
       'timesheet://projects/{project_id}',
+      'memory://projects/{project_id}/branches/{branch_id}/summary',
     ]);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([
       'write-rule',
       'weekly-timesheet',
+      'resume-work',
     ]);
   });
 

@@ -104,6 +104,24 @@ function seedCalls(calendarId: string, eventId: string, seriesId: string): Recor
   };
 }
 
+/** Valid calls of the memory tools on a project and branch made for the run. */
+function memorySeedCalls(projectId: string, branchId: string): Record<string, object> {
+  const ids = { project_id: projectId, branch_id: branchId };
+  return {
+    initialize_context: {
+      project_path: '/srv/fuzz',
+      mode: 'light',
+      files: [{ path: 'README.md', content: '# Fuzz' }],
+    },
+    create_branch: { project_id: projectId, branch_topic: 'Fuzz topic' },
+    list_branches: { project_id: projectId },
+    update_memory: { ...ids, role: 'assistant', content: 'Fixed the fuzz bug.' },
+    get_active_summary: ids,
+    load_context: ids,
+    link_git_branch: { project_id: projectId, cortex_branch_id: branchId, git_branch_name: 'feature/fuzz' },
+  };
+}
+
 /** Arguments that are not an object at all: the request itself is malformed. */
 const notAnObject = fc.oneof(
   fc.string(),
@@ -157,6 +175,8 @@ describe('every tool under generated and mutated arguments', () => {
     runtime = await startTestRuntime({
       clock: fixedClock('2026-03-01T12:00:00Z'),
       defaultTimezone: 'America/New_York',
+      // Generated paths must not walk this machine's folders.
+      projectFolders: null,
     });
     const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
       name: 'Fuzz',
@@ -174,6 +194,10 @@ describe('every tool under generated and mutated arguments', () => {
       recurrence: ['RRULE:FREQ=DAILY;COUNT=30'],
     });
     seeds = seedCalls(calendar.id, event.id, series.id);
+    const memoryProject = (await runtime.rules.projects.create({ name: 'Fuzz memory' })).project_id;
+    const memoryBranch = (await runtime.memory.createBranch(LOCAL_OWNER, memoryProject, { topic: 'Fuzz' }))
+      .branch_id;
+    Object.assign(seeds, memorySeedCalls(memoryProject, memoryBranch));
     pools = poolsWithIds(calendar.id, [event.id, series.id]);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);

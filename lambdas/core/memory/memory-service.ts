@@ -151,9 +151,12 @@ export class MemoryService {
     return { resolved, view: await this.deps.memory.branchView(projectId, resolved.branch_id) };
   }
 
-  /** A branch's whole context, decompressed and made active again if it was compressed. */
+  /**
+   * A branch's whole context, decompressed and made active again if it was compressed. Read is
+   * enough: restoring changes how the context is kept, not what it says (like compression).
+   */
   async loadContext(principal: Principal, projectId: string, branchId: string) {
-    await this.authorize(principal, projectId, 'write');
+    await this.authorize(principal, projectId, 'read');
     const restored = await this.deps.memory.restoreContext(projectId, branchId);
     return { restored, view: await this.deps.memory.branchView(projectId, branchId) };
   }

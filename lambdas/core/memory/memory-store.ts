@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { DomainError, isDomainError } from '../errors.js';
 import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
 import { MEMORY_RECORD } from '../storage/key-prefixes.js';
 import { categorize } from './categories.js';
@@ -13,7 +13,6 @@ import {
   fileRecord,
   generationPrefix,
   gitLinkRecord,
-  INITIAL_GENERATION,
 } from './memory-keys.js';
 import type { MemoryItem, MemoryReader } from './memory-records.js';
 import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
@@ -40,6 +39,9 @@ export interface BranchView {
   status: 'active' | 'compressed';
 }
 
+/** Bounds the branch cache of a long-lived process. */
+const MAX_KNOWN_BRANCHES = 10_000;
+
 const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
 
 /**
@@ -49,8 +51,14 @@ const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'versi
  * MemoryGenerations). Implements the readers' seam (memory-records.ts).
  */
 export class MemoryStore extends MemoryGenerations implements MemoryReader {
-  /** The generation last seen per project: lets a write read the pointer and its branch at once. */
+  /** The generation this process last wrote an entry into, per project: spares a pointer read. */
   private readonly lastGeneration = new Map<string, string>();
+  /**
+   * Branches this process has seen, as `<project>/<generation>/<branch>`. A branch is never
+   * deleted within a generation, so a hit spares the branch read; a restore changes the
+   * generation, which the conditional revision write catches.
+   */
+  private readonly knownBranches = new Set<string>();
 
   constructor(private readonly memoryDeps: MemoryStoreDeps) {
     super(memoryDeps);
@@ -122,8 +130,12 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     /** A check that must pass before anything is written (a grant), run beside the reads. */
     authorized: Promise<unknown> = Promise.resolve(),
   ): Promise<Entry> {
-    const [{ generation, branch }] = await Promise.all([this.currentBranch(projectId, branchId), authorized]);
-    if (!branch) throw branchNotFound(projectId, branchId, 'branch_id');
+    const cached = this.lastGeneration.get(projectId);
+    const [{ generation, exists }] = await Promise.all([
+      this.findBranch(projectId, branchId, cached),
+      authorized,
+    ]);
+    if (!exists) throw branchNotFound(projectId, branchId, 'branch_id');
     const now = this.now();
     const entry = Entry.parse({
       entry_id: this.timeOrderedId('e'),
@@ -135,10 +147,21 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       created_at: now,
       updated_at: now,
     });
-    await this.putRecord(projectId, generation, entryRecord(branchId, entry.entry_id), entry, {
-      op: 'not_exists',
-    });
-    await this.touch(projectId, generation);
+    const key = entryRecord(branchId, entry.entry_id);
+    await this.putRecord(projectId, generation, key, entry, { op: 'not_exists' });
+    try {
+      await this.touch(projectId, generation);
+    } catch (error) {
+      // The generation this process remembered was replaced by a restore (now or earlier): the
+      // entry went into a generation nobody reads. Remove it and write once more into the current one.
+      if (!isDomainError(error, 'CONFLICT') || generation !== cached) throw error;
+      this.lastGeneration.delete(projectId);
+      await this.deleteRecord(projectId, generation, key);
+      return this.appendEntry(projectId, branchId, input);
+    }
+    this.lastGeneration.set(projectId, generation);
+    if (this.knownBranches.size >= MAX_KNOWN_BRANCHES) this.knownBranches.clear();
+    this.knownBranches.add(`${projectId}/${generation}/${branchId}`);
     return entry;
   }
 
@@ -349,19 +372,23 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.item_id.localeCompare(b.item_id));
   }
 
-  /** The pointer and the branch, read at once when the generation is the one last seen. */
-  private async currentBranch(projectId: string, branchId: string) {
-    const guess = this.lastGeneration.get(projectId) ?? INITIAL_GENERATION;
-    const [pointer, guessed] = await Promise.all([
-      this.pointer(projectId),
-      this.getRecord(projectId, guess, branchRecord(branchId)),
-    ]);
-    this.lastGeneration.set(projectId, pointer.generation);
-    const raw =
-      pointer.generation === guess
-        ? guessed
-        : await this.getRecord(projectId, pointer.generation, branchRecord(branchId));
-    return { generation: pointer.generation, branch: raw ? Branch.parse(raw) : undefined };
+  /**
+   * Whether the branch exists, and in which generation to write: the one this process last wrote
+   * when it has one (no pointer read: the write after it is conditional on that generation, so a
+   * stale one is caught there), else the current one.
+   */
+  private async findBranch(projectId: string, branchId: string, cached: string | undefined) {
+    if (cached !== undefined && this.knownBranches.has(`${projectId}/${cached}/${branchId}`)) {
+      return { generation: cached, exists: true };
+    }
+    if (cached !== undefined && (await this.getRecord(projectId, cached, branchRecord(branchId)))) {
+      return { generation: cached, exists: true };
+    }
+    const { generation } = await this.pointer(projectId);
+    return {
+      generation,
+      exists: (await this.getRecord(projectId, generation, branchRecord(branchId))) !== undefined,
+    };
   }
 
   private async requireBranchIn(projectId: string, generation: string, branchId: string, field: string) {

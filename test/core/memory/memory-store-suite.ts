@@ -86,7 +86,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
           recordItemKey(projectId, generation, entryRecord(branchId, entry.entry_id)),
         );
         expect(raw?.content).toBeUndefined();
-        const ref = (raw?.blobs as { content: { key: string; sha256: string } }).content;
+        const ref = (raw!.blobs as { content: { key: string; sha256: string } }).content;
         expect(await runtime.memoryBlobs.head(ref.key)).toMatchObject({ sha256: ref.sha256 });
         const view = await runtime.memory.memory.branchView(projectId, branchId);
         expect(view.entries[0]?.content).toBe(big);
@@ -217,6 +217,25 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
         const entry = records.find((r) => r.key.startsWith('ENT#'));
         expect(entry?.body).toMatchObject({ content: big });
         expect(entry?.body).not.toHaveProperty('blobs');
+      });
+
+      it('lets a process that last wrote before a restore write into the restored generation', async () => {
+        const warm = anotherProcess();
+        await append('Before the restore.', warm);
+        const exported = await runtime.memory.memory.exportState(projectId);
+        const staged = await runtime.memory.memory.stageGeneration(projectId, exported.records);
+        await runtime.memory.memory.activateGeneration(projectId, staged, exported.generation);
+        now += 1000;
+
+        await append('After the restore.', warm);
+
+        const items = await runtime.memory.memory.items(projectId);
+        expect(items.map((i) => i.text)).toEqual(['Before the restore.', 'After the restore.']);
+        const stray = await runtime.store.query({
+          partition: memoryPartition(projectId),
+          beginsWith: `${generationPrefix(exported.generation)}${entryRecord(branchId, '')}`,
+        });
+        expect(stray.items).toHaveLength(1); // only the entry written before the restore
       });
 
       it('refuses with CONFLICT a write that raced a restore, and keeps it out of the new state', async () => {

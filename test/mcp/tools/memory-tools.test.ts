@@ -184,6 +184,27 @@ describe('memory tools over HTTP (embedded runtime: the folder is readable)', ()
       expect(replaced).toMatchObject({ entry_id: saved.entry_id, version: 2, ontology_category: 'decision' });
     });
 
+    it('keeps all 20 of 20 concurrent update_memory calls on one branch', async () => {
+      const branch = (await ok(owner, 'create_branch', { project_id: projectId, branch_topic: 'Busy' }))
+        .branch_id as string;
+
+      const saved = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          ok(owner, 'update_memory', {
+            project_id: projectId,
+            branch_id: branch,
+            role: 'user',
+            content: `Note ${i}`,
+          }),
+        ),
+      );
+
+      const loaded = await ok(owner, 'load_context', { project_id: projectId, branch_id: branch });
+      expect(new Set(saved.map((s) => s.entry_id)).size).toBe(20);
+      expect(loaded.metadata).toMatchObject({ message_count: 20 });
+      for (let i = 0; i < 20; i += 1) expect(loaded.content).toContain(`[user] Note ${i}`);
+    });
+
     it('summarises the branch with its latest messages, never showing a redacted secret', async () => {
       const summary = await ok(reader, 'get_active_summary', { project_id: projectId, branch_id: branchId });
 
@@ -250,11 +271,11 @@ describe('memory tools over HTTP (embedded runtime: the folder is readable)', ()
       const reads: [string, Record<string, unknown>][] = [
         ['list_branches', { project_id: projectId }],
         ['get_active_summary', { project_id: projectId, branch_id: branchId }],
+        ['load_context', { project_id: projectId, branch_id: branchId }],
       ];
       const writes: [string, Record<string, unknown>][] = [
         ['create_branch', { project_id: projectId, branch_topic: 'Hijack' }],
         ['update_memory', { project_id: projectId, branch_id: branchId, role: 'user', content: 'Hijacked' }],
-        ['load_context', { project_id: projectId, branch_id: branchId }],
         ['link_git_branch', { project_id: projectId, cortex_branch_id: branchId, git_branch_name: 'evil' }],
       ];
       for (const [name, args] of [...reads, ...writes]) {
@@ -271,6 +292,7 @@ describe('memory tools over HTTP (embedded runtime: the folder is readable)', ()
       }
       const summary = await ok(reader, 'get_active_summary', { project_id: projectId, branch_id: branchId });
       expect(summary.content).not.toContain('Hijacked');
+      for (const [name, args] of reads) await ok(reader, name, args);
     });
   });
 });

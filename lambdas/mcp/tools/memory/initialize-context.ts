@@ -28,8 +28,8 @@ export const initializeContextTool = defineTool({
       .array(
         z.object({
           path: boundedString(512)
-            .regex(
-              /^(?![/\\])(?!.*(^|[/\\])\.\.([/\\]|$)).+$/,
+            .refine(
+              (path) => !/^[/\\]/.test(path) && !path.split(/[/\\]/).includes('..'),
               'expected a relative path without "..", e.g. "src/app.ts"',
             )
             .describe('Relative, e.g. "src/app.ts".'),

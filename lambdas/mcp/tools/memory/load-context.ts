@@ -3,7 +3,7 @@ import { DomainError } from '../../../core/errors.js';
 import { boundedString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { contextIdOf, contextText } from './context-text.js';
-import { branchIdField, MEMORY_WRITE, projectIdField } from './memory-fields.js';
+import { branchIdField, MEMORY_READ, projectIdField } from './memory-fields.js';
 
 /** A whole context, bounded: the newest messages are kept when it is longer. */
 const LOAD_CONTENT_CHARS = 20_000;
@@ -34,8 +34,8 @@ export const loadContextTool = defineTool({
     }),
     message: z.string(),
   }),
-  // Restoring writes rows back, but what the context says does not change.
-  annotations: { ...MEMORY_WRITE, idempotentHint: true },
+  // Restoring writes rows back, but what the context says does not change: a read.
+  annotations: MEMORY_READ,
   needs: 'memory',
   run: async (deps, input, { principal }) => {
     const contextId = contextIdOf(input.branch_id);

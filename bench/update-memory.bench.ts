@@ -1,0 +1,50 @@
+/**
+ * update_memory on dynalite (the embedded runtime's store) against the write it cannot do
+ * without: one bare conditional put of an entry-sized item. update_memory adds the grant check
+ * and the generation pointer and branch reads (one round trip, in parallel), the secret
+ * redaction and category, and the pointer's new revision after the entry (a second write).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../lambdas/core/access/rights.js';
+import { projectResource } from '../lambdas/core/rules/project-access.js';
+import { updateMemoryTool } from '../lambdas/mcp/tools/memory/update-memory.js';
+import { startTestRuntime } from '../test/support/test-runtime.js';
+import { compare, reportRatio } from './harness.js';
+
+const CONTENT =
+  'Implemented the retry policy for failed card payments: two retries, 30 s apart, then the order is parked ' +
+  'for review. Tests cover the declined and the timeout paths.';
+
+export async function run(): Promise<void> {
+  const runtime = await startTestRuntime({ projectFolders: null });
+  const key = await runtime.newKey('bench');
+  const principal: Principal = { kind: 'api-key', keyId: key.keyId, label: 'bench' };
+  const project = await runtime.rules.projects.create({ name: 'Bench' });
+  await runtime.access.setGrant(key.keyId, projectResource(project.project_id), 'write');
+  const branch = await runtime.memory.createBranch(principal, project.project_id, { topic: 'Payments' });
+  const input = {
+    project_id: project.project_id,
+    branch_id: branch.branch_id,
+    role: 'assistant' as const,
+    content: CONTENT,
+  };
+
+  const viaTool = async () => {
+    await updateMemoryTool.run(runtime, input, { principal });
+  };
+  const barePut = async () => {
+    // The same item shape, under a partition of its own: a fresh key each time, like an entry.
+    await runtime.store.put(
+      { pk: 'BENCH', sk: randomUUID(), role: 'assistant', content: CONTENT, version: 1 },
+      { condition: { op: 'not_exists' } },
+    );
+  };
+
+  const result = await compare(
+    { name: 'update_memory (tool, grant checked)', fn: viaTool },
+    { name: 'bare conditional put', fn: barePut },
+    { rounds: 5, runs: 100, warmup: 10 },
+  );
+  reportRatio('update_memory vs a bare conditional put, median', result, { kind: 'slowdown', value: 2 });
+  await runtime.close();
+}
