@@ -119,6 +119,7 @@ function memorySeedCalls(projectId: string, branchId: string): Record<string, ob
     get_active_summary: ids,
     load_context: ids,
     link_git_branch: { project_id: projectId, cortex_branch_id: branchId, git_branch_name: 'feature/fuzz' },
+    search_context: { ...ids, query: 'fuzz bug', filter_category: 'bug_fix' },
   };
 }
 
