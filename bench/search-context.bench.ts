@@ -100,7 +100,7 @@ async function growth(): Promise<void> {
     const bytes = index.toBytes().byteLength;
     const query = cycle(queries);
     const sample = await measure('query', () => index.search(query(), OPTIONS, embedder), {
-      runs: size >= 100_000 ? 50 : 200,
+      runs: size >= 100_000 ? 30 : 200,
       warmup: 10,
     });
     reportFigure(
