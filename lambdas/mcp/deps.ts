@@ -6,6 +6,7 @@ import type { BookingService } from '../core/booking/booking-service.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
+import type { MemorySearch } from '../core/memory/search/memory-search.js';
 import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
@@ -62,6 +63,8 @@ export interface MemorySlice extends TimeSlice {
   /** Grounding, suggestions, automation status and the context graph. */
   insights: MemoryInsights;
   snapshots: MemorySnapshots;
+  /** Hybrid search over a project's memory (search_context); check grants with `memory.authorize`. */
+  search: MemorySearch;
 }
 
 /** Each slice by name: what `toolDeps(slice)` answers. */

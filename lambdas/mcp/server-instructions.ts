@@ -23,6 +23,9 @@ export const TOOLSET_INSTRUCTIONS: Readonly<Record<string, string>> = {
   rules:
     'Time is classified into projects by rules written in a query language (timesheet://docs/rules-syntax): ' +
     'preview_rule before create_rule, explain_classification for why, get_timesheet for totals.',
+  memory:
+    'Project memory: initialize_context gives the project id; get_active_summary resumes work, update_memory ' +
+    'records it, search_context finds it, verify_response checks an answer against it.',
 };
 
 /**

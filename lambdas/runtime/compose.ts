@@ -10,6 +10,8 @@ import type { BlobStore } from '../core/memory/blob-store.js';
 import { MemoryInsights } from '../core/memory/memory-insights.js';
 import { MemoryService } from '../core/memory/memory-service.js';
 import { MemoryStore } from '../core/memory/memory-store.js';
+import { localEmbedder } from '../core/memory/search/local-embedder.js';
+import { MemorySearch } from '../core/memory/search/memory-search.js';
 import type { CloudTarget } from '../core/memory/snapshots/cloud-target.js';
 import { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { SyncQuotas } from '../core/memory/snapshots/sync-quota.js';
@@ -139,6 +141,7 @@ export function composeDeps(platform: Platform): McpDeps & {
       history: new SuggestionHistory({ store, clock, random }),
     }),
     snapshots,
+    search: new MemorySearch({ reader: memory.memory, blobs, embedder: localEmbedder(), clock }),
     bookingSteps,
     registry,
     encryption: platform.encryption,

@@ -77,6 +77,7 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
   ['reject_suggestions', { project_id: 'prj_1', session_id: 'session-1', reason: 'x' }, 'session_id'],
   ['get_automation_status', { project_id: 'prj 1' }, 'project_id'],
   ['get_context_graph_info', { project_id: 'prj_1', limit: 500 }, 'limit'],
+  ['search_context', { project_id: 'prj_1', query: 'cache', filter_category: 'bugs' }, 'filter_category'],
 ];
 
 /**

@@ -148,6 +148,7 @@ function memorySeedCalls(projectId: string, branchId: string): Record<string, ob
     list_snapshots: { project_id: projectId },
     sync_to_cloud: { project_id: projectId },
     sync_from_cloud: { project_id: projectId },
+    search_context: { ...ids, query: 'fuzz bug', filter_category: 'bug_fix' },
   };
 }
 

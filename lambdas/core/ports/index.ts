@@ -8,6 +8,7 @@ export * from './calendar-provider.js';
 export * from './clock.js';
 export * from './compressor.js';
 export * from './document-store.js';
+export * from './embedder.js';
 export * from './envelope-encryption.js';
 export * from './logger.js';
 export * from './project-folder-reader.js';

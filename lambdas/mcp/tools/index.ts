@@ -32,6 +32,7 @@ import { listSnapshotsTool } from './memory/list-snapshots.js';
 import { loadContextTool } from './memory/load-context.js';
 import { rejectSuggestionsTool } from './memory/reject-suggestions.js';
 import { restoreSnapshotTool } from './memory/restore-snapshot.js';
+import { searchContextTool } from './memory/search-context.js';
 import { suggestContextsTool } from './memory/suggest-contexts.js';
 import { syncFromCloudTool } from './memory/sync-from-cloud.js';
 import { syncToCloudTool } from './memory/sync-to-cloud.js';
@@ -109,6 +110,7 @@ export const TOOLSETS = {
     getActiveSummaryTool,
     loadContextTool,
     linkGitBranchTool,
+    searchContextTool,
     verifyResponseTool,
     suggestContextsTool,
     acceptSuggestionsTool,
