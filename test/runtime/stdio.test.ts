@@ -52,7 +52,7 @@ describe('meridian stdio', () => {
     const { prompts } = await client.listPrompts();
 
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['timesheet://docs/rules-syntax']));
-    expect(prompts.map((p) => p.name)).toEqual(['write-rule', 'weekly-timesheet']);
+    expect(prompts.map((p) => p.name)).toEqual(['write-rule', 'weekly-timesheet', 'resume-work']);
   });
 
   it('exits cleanly, releasing the data dir, when the client closes stdin', async () => {

@@ -1,11 +1,11 @@
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../../core/errors.js';
 import { activeSummary } from '../../core/memory/branch-summary.js';
+import { contextText } from '../../core/memory/context-text.js';
 import type { BranchView } from '../../core/memory/memory-store.js';
 import { ProjectAccess } from '../../core/rules/project-access.js';
 import type { MemorySlice, ToolContext } from '../deps.js';
 import { defineResourceFamily } from '../resource-registry.js';
-import { contextText } from '../tools/memory/context-text.js';
 
 const SCHEME = 'memory://';
 const MARKDOWN = 'text/markdown';

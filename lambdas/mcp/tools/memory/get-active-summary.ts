@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { activeSummary } from '../../../core/memory/branch-summary.js';
+import { contextText } from '../../../core/memory/context-text.js';
 import { defineTool } from '../../tool-definition.js';
-import { contextText } from './context-text.js';
 import { branchIdField, gitBranchField, MEMORY_READ, projectIdField } from './memory-fields.js';
 
 /** Enough of the latest messages to resume from, and no more. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DomainError } from '../../../core/errors.js';
+import { contextIdOf, contextText } from '../../../core/memory/context-text.js';
 import { boundedString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { contextIdOf, contextText } from './context-text.js';
 import { branchIdField, MEMORY_READ, projectIdField } from './memory-fields.js';
 
 /** A whole context, bounded: the newest messages are kept when it is longer. */

@@ -1,4 +1,4 @@
-import type { Entry } from '../../../core/memory/memory-schemas.js';
+import type { Entry } from './memory-schemas.js';
 
 /**
  * A context's entries as one text, newest kept when it is cut: an agent resuming work needs the
