@@ -6,6 +6,7 @@ import { awsMemoryBlobs } from './aws-memory-blobs.js';
 import { awsTableStore } from './aws-table-store.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import type { Platform } from './compose.js';
+import { embedderFrom } from './embedder-config.js';
 import { DATA_KEY_ARN_ENV, TIMEZONE_ENV } from './environment-names.js';
 import { lazyEnvelope } from './lazy-envelope.js';
 import { memorySyncFrom } from './memory-sync-config.js';
@@ -29,6 +30,7 @@ export function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: Shar
   const dataKeyArn = requiredEnv(env, DATA_KEY_ARN_ENV);
   const memoryBlobs = awsMemoryBlobs(env);
   const memorySync = memorySyncFrom(env);
+  const embedder = embedderFrom(env);
   return {
     store: shared.store ?? awsTableStore(env),
     // The Encryption SDK (and its KMS client) loads on the first secret read, not at cold start.
@@ -48,5 +50,6 @@ export function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: Shar
     // No projectFolders: a deployed function cannot read the agent's disk.
     ...(memoryBlobs ? { memoryBlobs } : {}),
     ...(memorySync ? { memorySync } : {}),
+    ...(embedder ? { embedder } : {}),
   };
 }

@@ -20,6 +20,7 @@ import type {
   BookingSteps,
   BookingWorkflow,
   DocumentStore,
+  Embedder,
   EnvelopeEncryption,
   Logger,
   ProjectFolderReader,
@@ -58,6 +59,13 @@ export interface Platform extends CalendarPlatform {
    * @default - none: initialize_context stores only the files the agent sends
    */
   projectFolders?: ProjectFolderReader;
+  /**
+   * Turns memory into vectors for search_context (Bedrock Titan v2 on AWS with
+   * `-c embeddings=bedrock`).
+   *
+   * @default localEmbedder(): deterministic, nothing downloaded
+   */
+  embedder?: Embedder;
   /** The organisation's bucket project memory syncs through. @default - none: sync tools say so */
   memorySync?: { cloud: CloudTarget; quotas?: SyncQuotas };
 }
@@ -141,7 +149,12 @@ export function composeDeps(platform: Platform): McpDeps & {
       history: new SuggestionHistory({ store, clock, random }),
     }),
     snapshots,
-    search: new MemorySearch({ reader: memory.memory, blobs, embedder: localEmbedder(), clock }),
+    search: new MemorySearch({
+      reader: memory.memory,
+      blobs,
+      embedder: platform.embedder ?? localEmbedder(),
+      clock,
+    }),
     bookingSteps,
     registry,
     encryption: platform.encryption,

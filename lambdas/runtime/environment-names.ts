@@ -16,6 +16,15 @@ export const DATA_KEY_ARN_ENV = 'MERIDIAN_DATA_KEY_ARN';
 export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
 /** The bucket the blob store keeps project memory in (set on the MCP function). */
 export const MEMORY_BUCKET_NAME_ENV = 'MERIDIAN_MEMORY_BUCKET_NAME';
+/**
+ * Which embedder project memory's search uses: `local` (the default, nothing downloaded) or
+ * `bedrock` (Amazon Titan Text Embeddings v2; set by `-c embeddings=bedrock`).
+ */
+export const EMBEDDINGS_ENV = 'MERIDIAN_EMBEDDINGS';
+/** Titan v2's vector length with `bedrock`: 1024 (default), 512 or 256. */
+export const EMBEDDING_DIMENSION_ENV = 'MERIDIAN_EMBEDDING_DIMENSION';
+/** A Bedrock Runtime endpoint instead of AWS's, e.g. a test server. */
+export const BEDROCK_ENDPOINT_ENV = 'MERIDIAN_BEDROCK_ENDPOINT';
 /** Powertools' service name: which function a log line came from. */
 export const SERVICE_NAME_ENV = 'POWERTOOLS_SERVICE_NAME';
 

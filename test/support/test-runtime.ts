@@ -28,7 +28,8 @@ const silentLogger = { info: () => undefined, warn: () => undefined, error: () =
  * Booking runs booking.asl.json locally (as embedded) with retry pauses of 0; pass `booking` to
  * wrap or replace the steps (fault injection), `lockTtlSeconds` for another hold lifetime.
  * Memory blobs go to files in a fresh temporary folder (as embedded) unless `memoryBlobs` is
- * given; project folders are readable (as embedded) unless `projectFolders` is null (as on AWS).
+ * given; project folders are readable (as embedded) unless `projectFolders` is null (as on AWS);
+ * search embeds with the local embedder unless `embedder` is given.
  */
 export async function startTestRuntime(
   options: {
@@ -42,6 +43,7 @@ export async function startTestRuntime(
     memoryBlobs?: BlobStore;
     projectFolders?: ProjectFolderReader | null;
     memorySync?: Platform['memorySync'];
+    embedder?: Platform['embedder'];
   } = {},
 ) {
   const blobDir = options.memoryBlobs ? undefined : await mkdtemp(join(tmpdir(), 'meridian-blobs-'));
@@ -67,6 +69,7 @@ export async function startTestRuntime(
     memoryBlobs,
     ...(projectFolders ? { projectFolders } : {}),
     ...(options.memorySync ? { memorySync: options.memorySync } : {}),
+    ...(options.embedder ? { embedder: options.embedder } : {}),
   });
   return withAllTools({
     ...deps,
