@@ -2,12 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTitanClient, TitanEmbedder } from '../../../../lambdas/adapters/bedrock/titan-embedder.js';
 import { FileBlobStore } from '../../../../lambdas/adapters/files/file-blob-store.js';
 import type { MemoryItem } from '../../../../lambdas/core/memory/memory-records.js';
 import { localEmbedder } from '../../../../lambdas/core/memory/search/local-embedder.js';
 import { indexFolder, MemorySearch } from '../../../../lambdas/core/memory/search/memory-search.js';
 import { type Embedder, systemClock } from '../../../../lambdas/core/ports/index.js';
 import { fixtureItems, ListMemoryReader } from '../../../fixtures/memory-search/corpus.js';
+import { startFakeBedrock } from '../../../support/fake-bedrock.js';
 
 const DEFAULTS = { top_k: 10, min_score: 0.3 };
 
@@ -178,6 +180,42 @@ describe('MemorySearch', () => {
       // Every memory is embedded again (in batches), then the query once.
       expect(embedded(other)).toBe(fixtureItems('p1').length + 1);
       expect(answer.results[0]!.item_id).toBe('cache-5');
+    });
+
+    it('re-embeds an index of the local embedder with Bedrock Titan v2, then reads Titan’s back', async () => {
+      const bedrock = await startFakeBedrock();
+      const client = createTitanClient({
+        endpoint: bedrock.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local-secret' },
+      });
+      try {
+        await searchWith(localEmbedder()).search('p1', 'redis eviction', DEFAULTS);
+        const [localIndex] = (await blobs.list({ prefix: indexFolder('p1') })).blobs;
+        const titan = new TitanEmbedder({ client, dimension: 512 });
+
+        const rebuilt = await searchWith(titan).search('p1', 'redis evicting session keys', DEFAULTS);
+        const sentToBedrock = bedrock.requests.length;
+        const read = await searchWith(titan).search('p1', 'redis evicting session keys', DEFAULTS);
+
+        expect(rebuilt.index_source).toBe('built');
+        // Every memory went to Bedrock at the configured dimension, and the query once.
+        expect(sentToBedrock).toBe(fixtureItems('p1').length + 1);
+        expect(new Set(bedrock.requests.map((r) => r.body.dimensions))).toEqual(new Set([512]));
+        expect(rebuilt.results[0]!.item_id).toBe('cache-5');
+        // The local model's index is gone; Titan's is labelled with its model and dimension.
+        const stored = (await blobs.list({ prefix: indexFolder('p1') })).blobs;
+        expect(stored.map((blob) => blob.key)).not.toContain(localIndex!.key);
+        expect(stored).toHaveLength(1);
+        const label = JSON.parse(new TextDecoder().decode(await blobs.get(stored[0]!.key)));
+        expect(label).toMatchObject({ model_id: 'amazon.titan-embed-text-v2:0-512', dimension: 512 });
+        // A cold process with the same model reads it back and embeds only the query.
+        expect(read).toMatchObject({ index_source: 'blob', results: rebuilt.results });
+        expect(bedrock.requests.length - sentToBedrock).toBe(1);
+      } finally {
+        client.destroy();
+        await bedrock.close();
+      }
     });
 
     it('replaces a damaged stored index instead of failing or reading it', async () => {
