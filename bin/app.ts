@@ -5,10 +5,14 @@
  * Optional context: `-c stage=dev` (default `prod`) names the stage and the CloudFormation stack,
  * so several deployments can share an account; `-c timezone=Europe/Paris` sets the default zone;
  * `-c syncMinutes=15` syncs connected calendars every 15 minutes instead of 5;
- * `-c allowedOrigins=https://app.example.com` lets that browser origin call MCP.
+ * `-c allowedOrigins=https://app.example.com` lets that browser origin call MCP;
+ * `-c embeddings=bedrock` (optionally `-c embeddingDimension=512`) embeds project memory with
+ * Amazon Bedrock Titan Text Embeddings v2; `-c memorySyncBucket=NAME -c memorySyncKeyArn=ARN`
+ * lets project memory sync through the organisation's bucket, encrypted under that KMS key.
  */
 import { App, Duration, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { isTitanDimension } from '../lambdas/adapters/bedrock/titan-model.js';
 import { DataStack } from '../lib/stacks/data-stack.js';
 import { ServiceStack } from '../lib/stacks/service-stack.js';
 
@@ -50,6 +54,39 @@ if (
   );
 }
 
+// The local embedder unless Bedrock is asked for; a dimension only makes sense with Bedrock.
+const embeddings: unknown = app.node.tryGetContext('embeddings') ?? 'local';
+if (embeddings !== 'local' && embeddings !== 'bedrock') {
+  throw new Error(`Context "embeddings" must be "local" or "bedrock" (got ${JSON.stringify(embeddings)}).`);
+}
+const embeddingDimension: unknown = app.node.tryGetContext('embeddingDimension');
+const dimension = Number(embeddingDimension);
+if (embeddingDimension !== undefined && (embeddings !== 'bedrock' || !isTitanDimension(dimension))) {
+  throw new Error(
+    `Context "embeddingDimension" must be 1024, 512 or 256, with -c embeddings=bedrock (got ${JSON.stringify(embeddingDimension)}).`,
+  );
+}
+
+// Both or neither: the organisation's existing bucket and KMS key that project memory syncs through.
+const memorySyncBucket: unknown = app.node.tryGetContext('memorySyncBucket');
+const memorySyncKeyArn: unknown = app.node.tryGetContext('memorySyncKeyArn');
+if (memorySyncBucket !== undefined || memorySyncKeyArn !== undefined) {
+  if (typeof memorySyncBucket !== 'string' || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(memorySyncBucket)) {
+    throw new Error(
+      `Give -c memorySyncBucket=NAME (an S3 bucket name) with -c memorySyncKeyArn (got ${JSON.stringify(memorySyncBucket)}).`,
+    );
+  }
+  if (
+    typeof memorySyncKeyArn !== 'string' ||
+    !/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[0-9a-f-]{36}$/.test(memorySyncKeyArn)
+  ) {
+    throw new Error(
+      'Give -c memorySyncKeyArn=arn:aws:kms:REGION:ACCOUNT:key/KEY-ID (a KMS key ARN, not an alias) with ' +
+        `-c memorySyncBucket (got ${JSON.stringify(memorySyncKeyArn)}).`,
+    );
+  }
+}
+
 // Two stacks because they live differently: the data stack (table, key) is retained and rarely
 // changes; the service stack can be replaced at will. The service receives the data resources as
 // objects, and CDK turns them into cross-stack references (so the data stack deploys first).
@@ -74,6 +111,14 @@ new ServiceStack(app, 'MeridianService', {
   googleOAuthClient:
     typeof googleClientId === 'string' && typeof googleClientSecret === 'string'
       ? { clientId: googleClientId, clientSecret: googleClientSecret }
+      : undefined,
+  embeddings:
+    embeddings === 'bedrock'
+      ? { model: 'bedrock', ...(isTitanDimension(dimension) ? { dimension } : {}) }
+      : { model: 'local' },
+  memorySync:
+    typeof memorySyncBucket === 'string' && typeof memorySyncKeyArn === 'string'
+      ? { bucketName: memorySyncBucket, keyArn: memorySyncKeyArn }
       : undefined,
 });
 

@@ -19,6 +19,8 @@ import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
 import { grantMemoryBucket } from './memory-bucket.js';
+import { grantMemorySearchEmbeddings, type MemorySearchEmbeddings } from './memory-search-embeddings.js';
+import { grantMemorySync, type MemorySyncTarget } from './memory-sync-access.js';
 import { meridianFunction } from './meridian-function.js';
 
 /** The handler `McpFunction` deploys; the benchmark bundles the same file. */
@@ -70,6 +72,23 @@ export interface McpFunctionProps {
    * @default - none: a request carrying an Origin header is refused with 403; agents send none
    */
   readonly allowedOrigins?: readonly string[];
+
+  /**
+   * How search_context embeds memory: `bedrock` grants `bedrock:InvokeModel` on Titan Text
+   * Embeddings v2 only and sets `MERIDIAN_EMBEDDINGS`.
+   *
+   * @default { model: 'local' }: the local embedder, nothing granted
+   */
+  readonly embeddings?: MemorySearchEmbeddings;
+
+  /**
+   * The organisation's bucket and KMS key project memory syncs through
+   * (`MERIDIAN_MEMORY_SYNC_BUCKET`, `MERIDIAN_MEMORY_SYNC_KMS_KEY_ARN`); the function may read and
+   * write objects under `projects/` there and encrypt and decrypt with the key.
+   *
+   * @default - none: nothing granted, and the sync tools answer that sync is not configured
+   */
+  readonly memorySync?: MemorySyncTarget;
 }
 
 /**
@@ -98,6 +117,12 @@ export class McpFunction extends Construct {
     this.logGroup.grantWrite(role);
     grantTableAndDataKey(role, props.table, props.dataKey);
     grantMemoryBucket(role, role, props.memoryBucket);
+    const embeddingsEnvironment = grantMemorySearchEmbeddings(
+      this,
+      role,
+      props.embeddings ?? { model: 'local' },
+    );
+    const syncEnvironment = props.memorySync ? grantMemorySync(role, role, props.memorySync) : {};
 
     const fn = meridianFunction(this, 'Function', {
       entry: MCP_HANDLER_ENTRY,
@@ -118,6 +143,8 @@ export class McpFunction extends Construct {
         [BOOKING_STATE_MACHINE_ARN_ENV]: props.bookingStateMachine.stateMachineArn,
         ...(origins.length > 0 ? { [ALLOWED_ORIGINS_ENV]: origins.join(',') } : {}),
         [MEMORY_BUCKET_NAME_ENV]: props.memoryBucket.bucketName,
+        ...embeddingsEnvironment,
+        ...syncEnvironment,
       },
       description: 'Meridian remote MCP server (Streamable HTTP, stateless)',
     });

@@ -9,6 +9,7 @@ import {
   ObjectOwnership,
 } from 'aws-cdk-lib/aws-s3';
 import { Construct, type IConstruct } from 'constructs';
+import { SEARCH_INDEX_PREFIX } from '../../lambdas/core/memory/search/memory-search.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
 
 export interface MemoryBucketProps {
@@ -30,7 +31,8 @@ export interface MemoryBucketProps {
  * Retained and versioned, because it holds the organization's data: a stack deletion leaves it,
  * and a deleted or damaged object can be recovered from its previous version for
  * `noncurrentVersionRetention`, after which a lifecycle rule expires the old version (the store
- * never overwrites, so old versions come only from deletes). SSE-KMS under the data key with an
+ * never overwrites, so old versions come only from deletes); old versions of search indexes
+ * (`search-index/`, derived data) expire after one day. SSE-KMS under the data key with an
  * S3 Bucket Key (one KMS call per bucket key period instead of one per object), public access
  * blocked, ACLs disabled, and a policy that refuses any request not made over TLS 1.2 or later.
  */
@@ -56,6 +58,13 @@ export class MemoryBucket extends Construct {
           // A delete marker with no versions left behind it hides nothing; drop it.
           expiredObjectDeleteMarker: true,
           abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+        {
+          // Search indexes are derived data, rebuilt from the table whenever memory changes: every
+          // rebuild deletes the previous index, and its version is worth nothing after a day.
+          id: 'expire-noncurrent-search-indexes',
+          prefix: SEARCH_INDEX_PREFIX,
+          noncurrentVersionExpiration: Duration.days(1),
         },
       ],
       removalPolicy: RemovalPolicy.RETAIN,

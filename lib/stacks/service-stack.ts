@@ -1,12 +1,13 @@
 import { CfnOutput, type Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
+import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { BookingWorkflow } from '../constructs/booking-workflow.js';
 import type { GoogleOAuthClient } from '../constructs/google-client.js';
 import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
+import type { MemorySearchEmbeddings } from '../constructs/memory-search-embeddings.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
 
 export interface ServiceStackProps extends StackProps {
@@ -61,6 +62,23 @@ export interface ServiceStackProps extends StackProps {
    * @default - none: requests with an Origin header are refused
    */
   readonly allowedOrigins?: readonly string[];
+
+  /**
+   * How project memory's search embeds text (context `embeddings=bedrock`, optionally
+   * `embeddingDimension=512`).
+   *
+   * @default { model: 'local' }
+   */
+  readonly embeddings?: MemorySearchEmbeddings;
+
+  /**
+   * The organisation's existing bucket and KMS key that project memory syncs through (context
+   * `memorySyncBucket` and `memorySyncKeyArn`). Neither is created nor changed here: the
+   * deployment only gets permission to use them.
+   *
+   * @default - none: cloud sync is not configured
+   */
+  readonly memorySync?: { readonly bucketName: string; readonly keyArn: string };
 }
 
 /**
@@ -94,6 +112,11 @@ export class ServiceStack extends Stack {
       googleOAuthClient: props.googleOAuthClient,
       bookingStateMachine: this.booking.stateMachine,
       allowedOrigins: props.allowedOrigins,
+      embeddings: props.embeddings,
+      memorySync: props.memorySync && {
+        bucket: Bucket.fromBucketName(this, 'MemorySyncBucket', props.memorySync.bucketName),
+        key: Key.fromKeyArn(this, 'MemorySyncKey', props.memorySync.keyArn),
+      },
     });
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,

@@ -130,12 +130,16 @@ export class MemorySearch {
 }
 
 /**
- * The blob folder of a project's search indexes. Outside `projects/<project>/` on purpose: an
+ * The top-level prefix of every search index. Outside `projects/<project>/` on purpose: an
  * index is derived data (snapshots need not carry it), and one top-level prefix lets a bucket
- * lifecycle rule expire the old versions every rebuild leaves behind in a versioned bucket.
+ * lifecycle rule (lib/constructs/memory-bucket.ts) expire the old versions every rebuild leaves
+ * behind in a versioned bucket.
  */
+export const SEARCH_INDEX_PREFIX = 'search-index/';
+
+/** The blob folder of a project's search indexes. */
 export function indexFolder(projectId: string): string {
-  return `search-index/${projectId}/`;
+  return `${SEARCH_INDEX_PREFIX}${projectId}/`;
 }
 
 /**

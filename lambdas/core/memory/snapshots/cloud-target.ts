@@ -38,7 +38,14 @@ export interface RemoteSnapshot {
 }
 
 const SEQUENCE_DIGITS = 12;
-const headsPrefix = (projectId: string) => `projects/${projectId}/sync-head/`;
+
+/**
+ * Every key sync writes in the organisation's bucket starts with this (the snapshot vault's
+ * `projects/<p>/snapshots/…` and the heads): the CDK grant is scoped to it, so the bucket may
+ * hold other data the deployment cannot touch.
+ */
+export const CLOUD_SYNC_KEY_PREFIX = 'projects/';
+const headsPrefix = (projectId: string) => `${CLOUD_SYNC_KEY_PREFIX}${projectId}/sync-head/`;
 
 /** The snapshot the project's newest head names, or undefined when nothing was pushed. */
 export async function latestRemoteSnapshot(
