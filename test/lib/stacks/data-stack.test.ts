@@ -1,5 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { indexFolder } from '../../../lambdas/core/memory/search/memory-search.js';
 import { DataStack, type DataStackProps } from '../../../lib/stacks/data-stack.js';
 import { testApp } from '../synth-helpers.js';
 
@@ -183,7 +184,7 @@ describe('DataStack', () => {
       });
     });
 
-    it('keeps old versions for 30 days, then expires them', () => {
+    it('keeps old versions for 30 days, those of search indexes for 1 day, then expires them', () => {
       const template = synthesize();
 
       template.hasResourceProperties('AWS::S3::Bucket', {
@@ -193,11 +194,19 @@ describe('DataStack', () => {
             Match.objectLike({
               Id: 'expire-noncurrent-versions',
               Status: 'Enabled',
+              Prefix: Match.absent(),
               NoncurrentVersionExpiration: { NoncurrentDays: 30 },
               ExpiredObjectDeleteMarker: true,
               AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
               ExpirationInDays: Match.absent(),
             }),
+            // The prefix is the one search indexes are written under (derived data, rebuilt often).
+            {
+              Id: 'expire-noncurrent-search-indexes',
+              Status: 'Enabled',
+              Prefix: indexFolder('p1').replace('p1/', ''),
+              NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+            },
           ],
         },
       });
