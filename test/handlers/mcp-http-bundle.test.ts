@@ -62,7 +62,8 @@ describe('the bundled MCP handler', () => {
       /lambdas\/mcp\/tools\/(?!deferred-catalogue\.ts)/,
       /lambdas\/core\/(calendar|booking|availability|time|shadow|firewall)\//,
       /lambdas\/adapters\/(google|caldav|encryption|workflow)\//,
-      /node_modules\/(luxon|rrule|chrono-node|tsdav|ical\.js|googleapis-common|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms))\//,
+      /lambdas\/adapters\/bedrock\/titan-embedder\.ts$/,
+      /node_modules\/(luxon|rrule|chrono-node|tsdav|ical\.js|googleapis-common|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms|bedrock-runtime))\//,
     ];
     for (const pattern of deferred) expect(loaded.filter((input) => pattern.test(input))).toEqual([]);
   });
