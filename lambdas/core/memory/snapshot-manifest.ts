@@ -111,7 +111,7 @@ export class SnapshotIntegrityError extends Error {
 }
 
 const encoder = new TextEncoder();
-const itemHash = (item: unknown): string => sha256Hex(encoder.encode(canonicalJson(item)));
+const itemHash = (item: unknown): string => sha256Hex(canonicalJson(item));
 
 /**
  * Serialises a snapshot: the archive, then the manifest that hashes it and everything in it.
@@ -134,18 +134,18 @@ export function buildSnapshot(input: SnapshotInput): BuiltSnapshot {
   };
   // Each item is serialised once: its canonical text is hashed and spliced into the archive,
   // which is the same canonical JSON as serialising the whole archive would give.
-  const itemTexts = archive.items.map((item) => canonicalJson(SnapshotItem.parse(item)));
+  const serialised = archive.items.map((item) => {
+    const text = canonicalJson(SnapshotItem.parse(item));
+    return { text, entry: { id: item.id, kind: item.kind, sha256: sha256Hex(text) } };
+  });
   const archiveBytes = encoder.encode(
     canonicalJson({ ...SnapshotArchive.parse({ ...archive, items: [] }), items: [] }).replace(
       '"items":[]',
-      `"items":[${itemTexts.join(',')}]`,
+      // A function, not a string: a replacement string would read `$&` or `$'` in an item's text.
+      () => `"items":[${serialised.map((s) => s.text).join(',')}]`,
     ),
   );
-  const itemEntries = input.items.map((item, i) => ({
-    id: item.id,
-    kind: item.kind,
-    sha256: sha256Hex(encoder.encode(itemTexts[i])),
-  }));
+  const itemEntries = serialised.map((s) => s.entry);
   // The entries were made just above from parsed items and fresh hashes; the schema checks the rest.
   const body: ManifestBody = {
     ...ManifestBody.parse({
@@ -162,7 +162,7 @@ export function buildSnapshot(input: SnapshotInput): BuiltSnapshot {
     items: itemEntries,
   };
   const bodyText = canonicalJson(body);
-  const manifest: SnapshotManifest = { body, body_sha256: sha256Hex(encoder.encode(bodyText)) };
+  const manifest: SnapshotManifest = { body, body_sha256: sha256Hex(bodyText) };
   const manifestBytes = encoder.encode(manifestText(bodyText, manifest.body_sha256));
   return { manifest, manifestBytes, archiveBytes, manifestSha256: sha256Hex(manifestBytes) };
 }
@@ -271,7 +271,7 @@ function readManifest(bytes: Uint8Array): SnapshotManifest {
     MANIFEST_HEAD.length,
     text.length - manifestTail(parsed.data.body_sha256).length,
   );
-  if (sha256Hex(encoder.encode(bodyText)) !== parsed.data.body_sha256) {
+  if (sha256Hex(bodyText) !== parsed.data.body_sha256) {
     throw new SnapshotIntegrityError(
       'MANIFEST_CHANGED',
       'The manifest body does not hash to its recorded SHA-256.',
