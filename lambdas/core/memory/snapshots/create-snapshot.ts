@@ -36,8 +36,10 @@ export async function createSnapshot(
   options: CreateSnapshotOptions = {},
 ): Promise<CreatedSnapshot> {
   const catalog = new SnapshotCatalog(deps.store);
-  const { generation, revision, records } = await deps.state.exportState(projectId);
-  const previous = await catalog.latest(projectId);
+  const [{ generation, revision, records }, previous] = await Promise.all([
+    deps.state.exportState(projectId),
+    catalog.latest(projectId),
+  ]);
   const snapshotId = newSnapshotId(deps.clock, deps.random);
   const createdAt = deps.clock.now().toISOString();
   const built = buildSnapshot({
