@@ -22,7 +22,7 @@ import {
   rawAesKeyring,
 } from '../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { FileBlobStore } from '../lambdas/adapters/files/file-blob-store.js';
-import type { MemoryRecord, MemoryStateStore } from '../lambdas/core/memory/memory-records.js';
+import type { ExpectedState, MemoryRecord, MemoryStateStore } from '../lambdas/core/memory/memory-records.js';
 import { readSnapshotPlaintext } from '../lambdas/core/memory/snapshot-vault.js';
 import { createSnapshot } from '../lambdas/core/memory/snapshots/create-snapshot.js';
 import { restoreSnapshot } from '../lambdas/core/memory/snapshots/restore-snapshot.js';
@@ -44,15 +44,19 @@ class MapMemoryState implements MemoryStateStore {
   }
 
   async exportState() {
-    return { generation: this.current, records: [...(this.generations.get(this.current) ?? [])] };
+    return {
+      generation: this.current,
+      revision: this.current,
+      records: [...(this.generations.get(this.current) ?? [])],
+    };
   }
   async stageGeneration(_projectId: string, records: readonly MemoryRecord[]) {
     const id = randomUUID();
     this.generations.set(id, [...records]);
     return id;
   }
-  async activateGeneration(_projectId: string, generation: string, expected: string) {
-    if (this.current !== expected) throw new Error('conflict');
+  async activateGeneration(_projectId: string, generation: string, expected: ExpectedState) {
+    if (this.current !== expected.generation) throw new Error('conflict');
     this.current = generation;
   }
   async discardGeneration(_projectId: string, generation: string) {

@@ -62,6 +62,15 @@ function summary(item: ApiKeyItem): ApiKeySummary {
  * As a TokenVerifier it is the request pipeline's first way to authenticate a bearer token.
  */
 export class AccessStore implements TokenVerifier {
+  /**
+   * The grants read with the key when a principal was authenticated, by that principal object.
+   * An HTTP request authenticates once and its principal lives only as long as the request, so a
+   * grant it already showed spares the read when a tool checks it (update_memory's round trips,
+   * ADR 0009). Only to allow: a refusal is confirmed against the table, since the request itself
+   * may have granted the resource since (initialize_context grants the project it creates).
+   */
+  private readonly grantsReadWith = new WeakMap<Principal, ReadonlyMap<string, Right>>();
+
   constructor(private readonly deps: AccessDeps) {}
 
   /**
@@ -89,18 +98,26 @@ export class AccessStore implements TokenVerifier {
     return { ...summary(item), token };
   }
 
-  /** The principal a bearer token stands for, or undefined (unknown, malformed or revoked). */
+  /**
+   * The principal a bearer token stands for, or undefined (unknown, malformed or revoked). The
+   * key's record and its grants are one query (one partition), so the grants come with it.
+   */
   async authenticate(token: string): Promise<Principal | undefined> {
     const parsed = parseToken(token);
     if (!parsed) return undefined;
-    const item = await this.readKey(parsed.keyId);
+    const rows = await queryAll(this.deps.store, { partition: keyPk(parsed.keyId), consistent: true });
+    const record = rows.find((row) => row.sk === SK.apiKey.record);
+    const item = record ? ApiKeyItem.parse(record) : undefined;
     if (!item || item.revoked_at || !secretMatches(parsed.secret, item.secret_hash)) return undefined;
-    return {
+    const principal: Principal = {
       kind: 'api-key',
       keyId: item.key_id,
       label: item.label,
       ...(item.toolsets ? { toolsets: item.toolsets } : {}),
     };
+    const grants = rows.filter((row) => row.sk.startsWith(GRANT_PREFIX)).map(grantFromItem);
+    this.grantsReadWith.set(principal, new Map(grants.map((g) => [grantSortKey(g.resource), g.right])));
+    return principal;
   }
 
   /** One key's summary; NOT_FOUND (saying how to list keys) when there is none. */
@@ -205,8 +222,10 @@ export class AccessStore implements TokenVerifier {
    */
   async requireRight(principal: Principal, resource: ResourceRef, right: Right): Promise<void> {
     if (principal.kind === 'local-owner') return;
+    const sortKey = grantSortKey(resource);
+    if (grantAllows(this.grantsReadWith.get(principal)?.get(sortKey), right)) return;
     const stored = await this.deps.store.get(
-      { pk: keyPk(principal.keyId), sk: grantSortKey(resource) },
+      { pk: keyPk(principal.keyId), sk: sortKey },
       { consistent: true },
     );
     if (!grantAllows(stored ? grantFromItem(stored).right : undefined, right)) {

@@ -155,8 +155,11 @@ export function keyAfterCursor(cursor: string | undefined): string | undefined {
   return key;
 }
 
-/** Lower-case hex SHA-256 of `bytes`. */
-export function sha256Hex(bytes: Uint8Array): string {
+/**
+ * Lower-case hex SHA-256 of `bytes`, or of a string's UTF-8 bytes (hashed without first copying
+ * them into an array: snapshots hash tens of thousands of item texts).
+ */
+export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 

@@ -17,7 +17,13 @@ import {
   pointerKey,
   recordItemKey,
 } from './memory-keys.js';
-import type { MemoryRecord, MemoryStateStore } from './memory-records.js';
+import {
+  type ExpectedState,
+  type ExportedState,
+  MemoryChangedError,
+  type MemoryRecord,
+  type MemoryStateStore,
+} from './memory-records.js';
 import { Pointer } from './memory-schemas.js';
 
 export interface MemoryStorageDeps {
@@ -28,6 +34,9 @@ export interface MemoryStorageDeps {
 }
 
 type Row = Record<string, unknown>;
+
+/** The revision of a memory nothing was ever written to (no pointer row). */
+const INITIAL_REVISION = '0';
 
 /** How many deletes run at once when a generation is discarded. */
 const DELETE_CONCURRENCY = 16;
@@ -46,7 +55,9 @@ export class MemoryGenerations implements MemoryStateStore {
   /** The pointer, or the initial generation's when nothing was ever written. */
   async pointer(projectId: string): Promise<Pointer> {
     const raw = await this.deps.store.get(pointerKey(projectId), { consistent: true });
-    return raw ? Pointer.parse(raw) : { generation: INITIAL_GENERATION, revision: '0', updated_at: '' };
+    return raw
+      ? Pointer.parse(raw)
+      : { generation: INITIAL_GENERATION, revision: INITIAL_REVISION, updated_at: '' };
   }
 
   /** Opaque; changes whenever anything in the project's memory changes. */
@@ -62,7 +73,7 @@ export class MemoryGenerations implements MemoryStateStore {
    */
   async touch(projectId: string, generation: string): Promise<void> {
     try {
-      await this.putPointer(projectId, generation, generation);
+      await this.putPointer(projectId, generation, { generation });
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
       throw new DomainError(
@@ -129,8 +140,9 @@ export class MemoryGenerations implements MemoryStateStore {
     await Promise.all(blobKeysOf(raw).map((blobKey) => this.deps.blobs.delete(blobKey)));
   }
 
-  async exportState(projectId: string): Promise<{ generation: string; records: MemoryRecord[] }> {
-    const { generation } = await this.pointer(projectId);
+  async exportState(projectId: string): Promise<ExportedState> {
+    // The pointer first: a write that lands after the records were read moves this revision.
+    const { generation, revision } = await this.pointer(projectId);
     const prefix = generationPrefix(generation);
     const rows = await this.queryRecords(projectId, generation, '');
     // Bodies travel inline: a record is whole without the blob store it came from.
@@ -138,7 +150,7 @@ export class MemoryGenerations implements MemoryStateStore {
       key: (sk as string).slice(prefix.length),
       body,
     }));
-    return { generation, records };
+    return { generation, revision, records };
   }
 
   async stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string> {
@@ -152,16 +164,18 @@ export class MemoryGenerations implements MemoryStateStore {
     return generation;
   }
 
-  async activateGeneration(projectId: string, generation: string, expectedCurrent: string): Promise<void> {
+  async activateGeneration(projectId: string, generation: string, expected: ExpectedState): Promise<void> {
     try {
-      await this.putPointer(projectId, generation, expectedCurrent);
+      await this.putPointer(projectId, generation, expected);
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
+      const current = await this.pointer(projectId);
+      if (current.generation === expected.generation) throw new MemoryChangedError(projectId);
       throw new DomainError(
         'CONFLICT',
-        `The memory of project "${projectId}" is no longer at generation "${expectedCurrent}": another restore ` +
+        `The memory of project "${projectId}" is no longer at generation "${expected.generation}": another restore ` +
           'finished first. Export the current state again and retry.',
-        { project_id: projectId, expected_generation: expectedCurrent },
+        { project_id: projectId, expected_generation: expected.generation },
       );
     }
   }
@@ -190,13 +204,19 @@ export class MemoryGenerations implements MemoryStateStore {
   }
 
   /** Writes the pointer naming `generation` if the current one is still `expected`. */
-  private async putPointer(projectId: string, generation: string, expected: string): Promise<void> {
-    const isExpected: Condition = { op: 'eq', attribute: 'generation', value: expected };
-    // Before the first write there is no pointer row: the initial generation is implied.
-    const condition: Condition =
-      expected === INITIAL_GENERATION
-        ? { op: 'or', conditions: [{ op: 'not_exists' }, isExpected] }
-        : isExpected;
+  private async putPointer(projectId: string, generation: string, expected: ExpectedState): Promise<void> {
+    const conditions: Condition[] = [{ op: 'eq', attribute: 'generation', value: expected.generation }];
+    if (expected.revision !== undefined) {
+      conditions.push({ op: 'eq', attribute: 'revision', value: expected.revision });
+    }
+    const isExpected: Condition = conditions.length === 1 ? conditions[0]! : { op: 'and', conditions };
+    // Before the first write there is no pointer row: the initial generation (revision '0') is implied.
+    const unwritten =
+      expected.generation === INITIAL_GENERATION &&
+      (expected.revision ?? INITIAL_REVISION) === INITIAL_REVISION;
+    const condition: Condition = unwritten
+      ? { op: 'or', conditions: [{ op: 'not_exists' }, isExpected] }
+      : isExpected;
     const pointer: Pointer = {
       generation,
       revision: this.token(),

@@ -1,3 +1,5 @@
+import { DomainError } from '../errors.js';
+
 /**
  * The seam between a project's memory store and what reads it whole: search, grounding,
  * suggestions, the context graph and snapshots. The store (memory-store.ts) implements both
@@ -44,16 +46,47 @@ export interface MemoryRecord {
  * crash leaves the old state or the new one, never a mix: records are staged as a new generation
  * that nothing reads, then one conditional write makes it current.
  */
+/** A project's whole state as exported, and where it was taken from. */
+export interface ExportedState {
+  generation: string;
+  /** The generation's revision when the export began: any later write changes it. */
+  revision: string;
+  records: MemoryRecord[];
+}
+
+/** What a generation switch requires of the current state. */
+export interface ExpectedState {
+  generation: string;
+  /** Also require this revision: no write since the state was exported. @default - any revision */
+  revision?: string | undefined;
+}
+
 export interface MemoryStateStore {
   /** The current generation and every record in it. */
-  exportState(projectId: string): Promise<{ generation: string; records: MemoryRecord[] }>;
+  exportState(projectId: string): Promise<ExportedState>;
   /** Writes `records` as a new generation, not yet current; answers its id. */
   stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string>;
   /**
-   * Makes `generation` current if the current one is still `expectedCurrent`; CONFLICT otherwise.
-   * The only write a reader can observe.
+   * Makes `generation` current if the current state is still `expected`; CONFLICT otherwise
+   * (MemoryChangedError when only the revision moved). The only write a reader can observe.
    */
-  activateGeneration(projectId: string, generation: string, expectedCurrent: string): Promise<void>;
+  activateGeneration(projectId: string, generation: string, expected: ExpectedState): Promise<void>;
   /** Deletes a generation that is not current (a failed restore's leftovers, an old state). */
   discardGeneration(projectId: string, generation: string): Promise<void>;
+}
+
+/**
+ * CONFLICT: the memory is still at the expected generation but was written to since it was
+ * exported (its revision moved), so switching away from it would drop that write. A restore
+ * takes its backup again and retries (restore-snapshot.ts).
+ */
+export class MemoryChangedError extends DomainError {
+  constructor(projectId: string) {
+    super(
+      'CONFLICT',
+      `The memory of project "${projectId}" was written to while it was being restored, so nothing was restored ` +
+        '(the write is kept). Retry the restore.',
+      { project_id: projectId },
+    );
+  }
 }

@@ -111,7 +111,7 @@ export class SnapshotIntegrityError extends Error {
 }
 
 const encoder = new TextEncoder();
-const itemHash = (item: SnapshotItem): string => sha256Hex(encoder.encode(canonicalJson(item)));
+const itemHash = (item: unknown): string => sha256Hex(canonicalJson(item));
 
 /**
  * Serialises a snapshot: the archive, then the manifest that hashes it and everything in it.
@@ -134,32 +134,49 @@ export function buildSnapshot(input: SnapshotInput): BuiltSnapshot {
   };
   // Each item is serialised once: its canonical text is hashed and spliced into the archive,
   // which is the same canonical JSON as serialising the whole archive would give.
-  const itemTexts = archive.items.map((item) => canonicalJson(SnapshotItem.parse(item)));
+  const serialised = archive.items.map((item) => {
+    const text = canonicalJson(SnapshotItem.parse(item));
+    return { text, entry: { id: item.id, kind: item.kind, sha256: sha256Hex(text) } };
+  });
   const archiveBytes = encoder.encode(
     canonicalJson({ ...SnapshotArchive.parse({ ...archive, items: [] }), items: [] }).replace(
       '"items":[]',
-      `"items":[${itemTexts.join(',')}]`,
+      // A function, not a string: a replacement string would read `$&` or `$'` in an item's text.
+      () => `"items":[${serialised.map((s) => s.text).join(',')}]`,
     ),
   );
-  const body = ManifestBody.parse({
-    format: SNAPSHOT_FORMAT,
-    project_id: input.projectId,
-    snapshot_id: input.snapshotId,
-    created_at: input.createdAt,
-    ...(input.description === undefined ? {} : { description: input.description }),
-    previous_manifest_sha256: input.previousManifestSha256,
-    archive: { sha256: sha256Hex(archiveBytes), size: archiveBytes.byteLength },
-    items: input.items.map((item, i) => ({
-      id: item.id,
-      kind: item.kind,
-      sha256: sha256Hex(encoder.encode(itemTexts[i])),
-    })),
-    blobs: blobs.map((b) => ({ key: b.key, sha256: b.sha256, size: b.bytes.byteLength })),
-  });
-  const manifest: SnapshotManifest = { body, body_sha256: sha256Hex(encoder.encode(canonicalJson(body))) };
-  const manifestBytes = encoder.encode(canonicalJson(manifest));
+  const itemEntries = serialised.map((s) => s.entry);
+  // The entries were made just above from parsed items and fresh hashes; the schema checks the rest.
+  const body: ManifestBody = {
+    ...ManifestBody.parse({
+      format: SNAPSHOT_FORMAT,
+      project_id: input.projectId,
+      snapshot_id: input.snapshotId,
+      created_at: input.createdAt,
+      ...(input.description === undefined ? {} : { description: input.description }),
+      previous_manifest_sha256: input.previousManifestSha256,
+      archive: { sha256: sha256Hex(archiveBytes), size: archiveBytes.byteLength },
+      items: [],
+      blobs: blobs.map((b) => ({ key: b.key, sha256: b.sha256, size: b.bytes.byteLength })),
+    }),
+    items: itemEntries,
+  };
+  const bodyText = canonicalJson(body);
+  const manifest: SnapshotManifest = { body, body_sha256: sha256Hex(bodyText) };
+  const manifestBytes = encoder.encode(manifestText(bodyText, manifest.body_sha256));
   return { manifest, manifestBytes, archiveBytes, manifestSha256: sha256Hex(manifestBytes) };
 }
+
+/**
+ * A manifest's canonical text from its body's: `body` sorts before `body_sha256`, so the body's
+ * text is spliced in as is rather than serialised a second time.
+ */
+function manifestText(bodyText: string, bodySha256: string): string {
+  return `${MANIFEST_HEAD}${bodyText}${manifestTail(bodySha256)}`;
+}
+
+const MANIFEST_HEAD = '{"body":';
+const manifestTail = (bodySha256: string) => `,"body_sha256":${JSON.stringify(bodySha256)}}`;
 
 export interface SnapshotExpectation {
   projectId: string;
@@ -201,13 +218,13 @@ export function verifySnapshot(
       'The archive does not hash to what its manifest records.',
     );
   }
-  const archive = readArchive(archiveBytes);
+  const { archive, rawItems } = readArchive(archiveBytes);
   const blobs = archive.blobs.map((b) => {
     const bytes = new Uint8Array(Buffer.from(b.content_base64, 'base64'));
     return { key: b.key, sha256: sha256Hex(bytes), bytes };
   });
   const listed = {
-    items: archive.items.map((item) => ({ id: item.id, kind: item.kind, sha256: itemHash(item) })),
+    items: archive.items.map((item, i) => ({ id: item.id, kind: item.kind, sha256: itemHash(rawItems[i]) })),
     blobs: blobs.map((b) => ({ key: b.key, sha256: b.sha256, size: b.bytes.byteLength })),
   };
   const identityMatches = archive.project_id === body.project_id && archive.snapshot_id === body.snapshot_id;
@@ -240,14 +257,21 @@ function sameEntries(
 
 function readManifest(bytes: Uint8Array): SnapshotManifest {
   const text = decodeStrict(bytes, 'MANIFEST_UNREADABLE', 'manifest');
-  const parsed = SnapshotManifest.safeParse(parseJson(text, 'MANIFEST_UNREADABLE', 'manifest'));
-  if (!parsed.success || canonicalJson(parsed.data) !== text) {
+  const raw = parseJson(text, 'MANIFEST_UNREADABLE', 'manifest');
+  const parsed = SnapshotManifest.safeParse(raw);
+  // The text as parsed (JSON.parse keeps its key order) re-serialises to itself only if canonical.
+  if (!parsed.success || canonicalJson(raw) !== text) {
     throw new SnapshotIntegrityError(
       'MANIFEST_UNREADABLE',
       'The manifest is not a canonical Meridian snapshot manifest.',
     );
   }
-  if (sha256Hex(encoder.encode(canonicalJson(parsed.data.body))) !== parsed.data.body_sha256) {
+  // Canonical, so exactly head + body + tail: the body's text needs no second serialising.
+  const bodyText = text.slice(
+    MANIFEST_HEAD.length,
+    text.length - manifestTail(parsed.data.body_sha256).length,
+  );
+  if (sha256Hex(bodyText) !== parsed.data.body_sha256) {
     throw new SnapshotIntegrityError(
       'MANIFEST_CHANGED',
       'The manifest body does not hash to its recorded SHA-256.',
@@ -256,13 +280,15 @@ function readManifest(bytes: Uint8Array): SnapshotManifest {
   return parsed.data;
 }
 
-function readArchive(bytes: Uint8Array): SnapshotArchive {
+/** The archive, and its items as parsed (in the text's key order, which is what was hashed). */
+function readArchive(bytes: Uint8Array): { archive: SnapshotArchive; rawItems: unknown[] } {
   const text = decodeStrict(bytes, 'ARCHIVE_UNREADABLE', 'archive');
-  const parsed = SnapshotArchive.safeParse(parseJson(text, 'ARCHIVE_UNREADABLE', 'archive'));
+  const raw = parseJson(text, 'ARCHIVE_UNREADABLE', 'archive');
+  const parsed = SnapshotArchive.safeParse(raw);
   if (!parsed.success) {
     throw new SnapshotIntegrityError('ARCHIVE_UNREADABLE', 'The archive is not a Meridian snapshot archive.');
   }
-  return parsed.data;
+  return { archive: parsed.data, rawItems: (raw as { items: unknown[] }).items };
 }
 
 function decodeStrict(bytes: Uint8Array, reason: SnapshotIntegrityReason, what: string): string {

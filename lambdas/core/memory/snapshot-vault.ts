@@ -117,10 +117,14 @@ export async function readSnapshotPlaintext(
 ): Promise<{ verified: VerifiedSnapshot; built: BuiltSnapshot; storedBytes: number }> {
   const keys = snapshotKeys(expected.projectId, expected.snapshotId);
   const context = contextOf(expected.projectId, expected.snapshotId);
-  const manifest = await getOrNotFound(deps, keys.manifest, expected);
-  const archive = await getOrNotFound(deps, keys.archive, expected);
-  const manifestBytes = await decryptOrRefuse(deps, manifest, context, 'manifest');
-  const archiveBytes = await decryptOrRefuse(deps, archive, context, 'archive');
+  const [manifest, archive] = await Promise.all([
+    getOrNotFound(deps, keys.manifest, expected),
+    getOrNotFound(deps, keys.archive, expected),
+  ]);
+  const [manifestBytes, archiveBytes] = await Promise.all([
+    decryptOrRefuse(deps, manifest, context, 'manifest'),
+    decryptOrRefuse(deps, archive, context, 'archive'),
+  ]);
   const verified = verifySnapshot(manifestBytes, archiveBytes, expected);
   return {
     verified,

@@ -36,4 +36,17 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow(TypeError);
     expect(() => canonicalJson(() => 1)).toThrow(TypeError);
   });
+
+  it('orders integer-like keys and an own __proto__ key by code unit like any other key', () => {
+    const parsed = JSON.parse('{"b":1,"__proto__":{"x":1},"10":2,"9":3}');
+
+    expect(canonicalJson(parsed)).toBe('{"10":2,"9":3,"__proto__":{"x":1},"b":1}');
+    expect(canonicalJson({ z: { b: 2, a: 1 }, a: [{ d: 1, c: 2 }] })).toBe(
+      '{"a":[{"c":2,"d":1}],"z":{"a":1,"b":2}}',
+    );
+  });
+
+  it('serialises a Date or a class instance as its own properties, as before', () => {
+    expect(canonicalJson({ at: new Date(0) })).toBe('{"at":{}}');
+  });
 });

@@ -189,7 +189,9 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
         const beforeActivation = await runtime.memory.memory.items(projectId);
         expect(beforeActivation.map((i) => i.text)).toContain('Written after the export.');
 
-        await runtime.memory.memory.activateGeneration(projectId, staged, exported.generation);
+        await runtime.memory.memory.activateGeneration(projectId, staged, {
+          generation: exported.generation,
+        });
         const after = await runtime.memory.memory.items(projectId);
         expect(after.map((i) => i.text)).toEqual(['Kept in the snapshot.']);
         expect((await runtime.memory.memory.exportState(projectId)).records).toEqual(exported.records);
@@ -204,7 +206,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
           code: 'CONFLICT',
         });
         await expect(
-          runtime.memory.memory.activateGeneration(projectId, exported.generation, 'g-stale'),
+          runtime.memory.memory.activateGeneration(projectId, exported.generation, { generation: 'g-stale' }),
         ).rejects.toMatchObject({ code: 'CONFLICT' });
       });
 
@@ -224,7 +226,9 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
         await append('Before the restore.', warm);
         const exported = await runtime.memory.memory.exportState(projectId);
         const staged = await runtime.memory.memory.stageGeneration(projectId, exported.records);
-        await runtime.memory.memory.activateGeneration(projectId, staged, exported.generation);
+        await runtime.memory.memory.activateGeneration(projectId, staged, {
+          generation: exported.generation,
+        });
         now += 1000;
 
         await append('After the restore.', warm);
@@ -252,7 +256,9 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
           put: async (item, options) => {
             await store.put(item, options);
             if (item.sk.includes('#ENT#')) {
-              await runtime.memory.memory.activateGeneration(projectId, staged, exported.generation);
+              await runtime.memory.memory.activateGeneration(projectId, staged, {
+                generation: exported.generation,
+              });
             }
           },
         };

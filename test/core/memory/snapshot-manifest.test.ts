@@ -38,6 +38,9 @@ function input(overrides: Partial<SnapshotInput> = {}): SnapshotInput {
 
 const expectation = { projectId: 'proj-1', snapshotId: 'snap-2' };
 
+/** A snapshot of just these items (no blobs). */
+const snapshotOf = (items: SnapshotInput['items']) => buildSnapshot(input({ items, blobs: [] }));
+
 function flipBit(source: Uint8Array, bit: number): Uint8Array {
   const copy = new Uint8Array(source);
   copy[bit >> 3]! ^= 1 << (bit & 7);
@@ -105,6 +108,15 @@ describe('verifySnapshot', () => {
     expect(verified.items).toEqual(input().items);
     expect(verified.blobs.map((b) => [b.key, b.bytes])).toEqual(input().blobs.map((b) => [b.key, b.bytes]));
     expect(verified.manifestSha256).toBe(built.manifestSha256);
+  });
+
+  it("keeps item text that looks like a replacement pattern ($& and $') intact", () => {
+    const items = [{ id: 'entry-$', kind: 'entry', data: { content: "Costs $& and $' and $$ and $1" } }];
+    const snapshot = snapshotOf(items);
+
+    const verified = verifySnapshot(snapshot.manifestBytes, snapshot.archiveBytes, expectation);
+
+    expect(verified.items).toEqual(items);
   });
 
   it('detects one flipped bit anywhere in the archive', () => {

@@ -294,6 +294,27 @@ describe('memory tools over HTTP (embedded runtime: the folder is readable)', ()
       expect(summary.content).not.toContain('Hijacked');
       for (const [name, args] of reads) await ok(reader, name, args);
     });
+
+    it('applies a grant changed between two requests of one client (grants are read per request)', async () => {
+      const { client, keyId } = await served.client('changing');
+      const project = { kind: 'project' as const, id: projectId };
+      const append = (content: string) =>
+        call(client, 'update_memory', { project_id: projectId, branch_id: branchId, role: 'user', content });
+      await runtime.access.setGrant(keyId, project, 'write');
+
+      const granted = await append('Written while granted');
+      await runtime.access.setGrant(keyId, project, 'read');
+      const lowered = await append('Written after the grant was lowered');
+      await runtime.access.setGrant(keyId, project, 'write');
+      const restored = await append('Written after the grant was restored');
+
+      expect(granted.isError).toBeFalsy();
+      expect(errorOf(lowered).code).toBe('FORBIDDEN');
+      expect(restored.isError).toBeFalsy();
+      const context = await ok(owner, 'load_context', { project_id: projectId, branch_id: branchId });
+      expect(JSON.stringify(context)).not.toContain('Written after the grant was lowered');
+      expect(JSON.stringify(context)).toContain('Written after the grant was restored');
+    });
   });
 });
 

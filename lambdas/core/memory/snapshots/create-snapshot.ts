@@ -17,6 +17,8 @@ export interface CreatedSnapshot extends SnapshotEntry {
   fingerprint: string;
   /** The generation the state was captured from. */
   generation: string;
+  /** That generation's revision when it was captured: a later write changes it. */
+  revision: string;
 }
 
 /**
@@ -34,8 +36,10 @@ export async function createSnapshot(
   options: CreateSnapshotOptions = {},
 ): Promise<CreatedSnapshot> {
   const catalog = new SnapshotCatalog(deps.store);
-  const { generation, records } = await deps.state.exportState(projectId);
-  const previous = await catalog.latest(projectId);
+  const [{ generation, revision, records }, previous] = await Promise.all([
+    deps.state.exportState(projectId),
+    catalog.latest(projectId),
+  ]);
   const snapshotId = newSnapshotId(deps.clock, deps.random);
   const createdAt = deps.clock.now().toISOString();
   const built = buildSnapshot({
@@ -60,7 +64,7 @@ export async function createSnapshot(
     verified,
   };
   await catalog.add(projectId, entry);
-  return { ...entry, fingerprint: memoryFingerprint(records), generation };
+  return { ...entry, fingerprint: memoryFingerprint(records), generation, revision };
 }
 
 async function readsBack(

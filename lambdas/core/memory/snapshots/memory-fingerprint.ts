@@ -2,8 +2,6 @@ import { sha256Hex } from '../blob-store.js';
 import { canonicalJson } from '../canonical-json.js';
 import type { MemoryRecord } from '../memory-records.js';
 
-const encoder = new TextEncoder();
-
 /**
  * One SHA-256 over a set of records, whatever order they come in: two states with the same
  * fingerprint hold the same records. Restore checks the state it activated with it, and cloud
@@ -11,5 +9,5 @@ const encoder = new TextEncoder();
  */
 export function memoryFingerprint(records: readonly MemoryRecord[]): string {
   const sorted = [...records].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return sha256Hex(encoder.encode(canonicalJson(sorted.map((r) => [r.key, r.body]))));
+  return sha256Hex(canonicalJson(sorted.map((r) => [r.key, r.body])));
 }

@@ -1,11 +1,18 @@
 import { DomainError } from '../../errors.js';
+import { MemoryChangedError } from '../memory-records.js';
 import { SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
 import { readSnapshot, SnapshotNotFoundError } from '../snapshot-vault.js';
-import { createSnapshot } from './create-snapshot.js';
+import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
 import { memoryFingerprint } from './memory-fingerprint.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { countKind, toMemoryRecord } from './snapshot-records.js';
+
+/**
+ * How many backups a restore takes while writes keep landing before its switch; then it gives
+ * up with CONFLICT (the writes kept, nothing restored) rather than race them forever.
+ */
+const BACKUP_ATTEMPTS = 3;
 
 /** The steps of a restore, in order, for progress displays. */
 export const RESTORE_PHASES = ['verify', 'backup', 'stage', 'activate', 'check'] as const;
@@ -29,7 +36,9 @@ export interface RestoredSnapshot {
  * 1. read, decrypt and verify the snapshot (any flipped bit: INTEGRITY_FAILED, nothing touched);
  * 2. save the current state as an automatic snapshot (the undo);
  * 3. stage the records as a new generation nothing reads yet (large bodies go to new blobs);
- * 4. activate it with one conditional write (CONFLICT if another restore got there first);
+ * 4. activate it with one conditional write, only if the memory is still at the backup's
+ *    generation and revision (CONFLICT if another restore got there first; a write since the
+ *    backup means a new backup and another try, up to BACKUP_ATTEMPTS);
  * 5. read the state back and compare its fingerprint with the snapshot's;
  * 6. drop the generation it replaced (the backup snapshot holds it).
  *
@@ -46,29 +55,19 @@ export async function restoreSnapshot(
   const phase = options.onPhase ?? (() => undefined);
   phase('verify');
   const snapshot = await verifiedSnapshot(deps, projectId, snapshotId);
-  phase('backup');
-  const backup = await createSnapshot(deps, projectId, {
-    description: `Automatic, before restoring ${snapshotId}`,
-    automatic: true,
-  });
-  if (!backup.verified) {
-    // Without a backup that reads back, a restore that went wrong later could not be undone.
-    throw new DomainError(
-      'STORAGE_ERROR',
-      `The automatic backup ${backup.snapshot_id} of the current memory did not verify, so nothing was restored. Retry the restore.`,
-    );
-  }
-  const previous = backup.generation;
   const records = snapshot.items.map(toMemoryRecord);
+  phase('backup');
+  let backup = await backupOf(deps, projectId, snapshotId);
   phase('stage');
   const staged = await deps.state.stageGeneration(projectId, records);
   phase('activate');
   try {
-    await deps.state.activateGeneration(projectId, staged, previous);
+    backup = await activateOverBackup(deps, projectId, snapshotId, staged, backup);
   } catch (error) {
     await discardQuietly(deps, projectId, staged);
     throw error;
   }
+  const previous = backup.generation;
   const expected = memoryFingerprint(records);
   phase('check');
   await checkActivated(deps, projectId, { staged, previous, expected });
@@ -82,6 +81,49 @@ export async function restoreSnapshot(
     verified: true,
     fingerprint: expected,
   };
+}
+
+/**
+ * Switches to the staged generation only if the memory is still as the backup captured it: a
+ * write landing after the backup would otherwise be in neither the backup nor the restored state.
+ * Such a write means a fresh backup and another try; answers the backup the switch was made over.
+ */
+async function activateOverBackup(
+  deps: SnapshotDeps,
+  projectId: string,
+  snapshotId: string,
+  staged: string,
+  first: CreatedSnapshot,
+): Promise<CreatedSnapshot> {
+  let backup = first;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await deps.state.activateGeneration(projectId, staged, {
+        generation: backup.generation,
+        revision: backup.revision,
+      });
+      return backup;
+    } catch (error) {
+      if (!(error instanceof MemoryChangedError) || attempt >= BACKUP_ATTEMPTS) throw error;
+    }
+    backup = await backupOf(deps, projectId, snapshotId);
+  }
+}
+
+/** The automatic snapshot of the current state that a restore can be undone with; it must verify. */
+async function backupOf(deps: SnapshotDeps, projectId: string, snapshotId: string): Promise<CreatedSnapshot> {
+  const backup = await createSnapshot(deps, projectId, {
+    description: `Automatic, before restoring ${snapshotId}`,
+    automatic: true,
+  });
+  if (!backup.verified) {
+    // Without a backup that reads back, a restore that went wrong later could not be undone.
+    throw new DomainError(
+      'STORAGE_ERROR',
+      `The automatic backup ${backup.snapshot_id} of the current memory did not verify, so nothing was restored. Retry the restore.`,
+    );
+  }
+  return backup;
 }
 
 /**
@@ -132,7 +174,7 @@ async function rollBack(
   projectId: string,
   generations: { staged: string; previous: string },
 ): Promise<void> {
-  await deps.state.activateGeneration(projectId, generations.previous, generations.staged);
+  await deps.state.activateGeneration(projectId, generations.previous, { generation: generations.staged });
   await discardQuietly(deps, projectId, generations.staged);
 }
 

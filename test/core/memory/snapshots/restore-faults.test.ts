@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../../../lambdas/core/memory/snapshots/create-snapshot.js';
 import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
-import { restoreSnapshot } from '../../../../lambdas/core/memory/snapshots/restore-snapshot.js';
+import {
+  restoreSnapshot,
+  verifiedSnapshot,
+} from '../../../../lambdas/core/memory/snapshots/restore-snapshot.js';
 import type { SnapshotDeps } from '../../../../lambdas/core/memory/snapshots/snapshot-deps.js';
 import { FaultInjector, type FaultMode } from '../../../support/fault-injection.js';
 import { type SnapshotWorld, seedMemory, startSnapshotWorld } from './snapshot-harness.js';
@@ -91,6 +94,48 @@ describe('restoreSnapshot under a fault at each step (old or new state, never a 
       expect(new Set(outcomes.map((o) => o.state))).toEqual(new Set(['old', 'new']));
     }, 120_000);
   }
+
+  /** The memory store, with a write landing just before each of `method`'s calls. */
+  function writingBefore(projectId: string, method: 'stageGeneration' | 'activateGeneration') {
+    const written: string[] = [];
+    const state = Object.assign(Object.create(world.memory), {
+      [method]: async (...args: unknown[]) => {
+        const key = `ENT#main#racer${written.length + 1}`;
+        await world.memory.write(projectId, { key, body: { entry_id: key, content: 'written mid-restore' } });
+        written.push(key);
+        return (world.memory[method] as (...a: unknown[]) => Promise<unknown>).apply(world.memory, args);
+      },
+    });
+    return { deps: { ...world.deps, state } as SnapshotDeps, written };
+  }
+
+  it('backs up again when a write lands between the backup and the switch, so the write is kept', async () => {
+    const { projectId, snap, fresh, fingerprint } = await prepared();
+    const racing = writingBefore(projectId, 'stageGeneration');
+
+    const restored = await restoreSnapshot(racing.deps, projectId, snap.snapshot_id);
+
+    expect(await fingerprint()).toBe(fresh);
+    const backup = await verifiedSnapshot(world.deps, projectId, restored.backup_snapshot_id);
+    expect(racing.written).toEqual(['ENT#main#racer1']);
+    expect(backup.items.map((item) => item.id)).toContain('ENT#main#racer1');
+  });
+
+  it('answers CONFLICT, keeping every write and the old state, when writes land before every switch', async () => {
+    const { projectId, snap } = await prepared();
+    const before = await world.memory.exportState(projectId);
+    const racing = writingBefore(projectId, 'activateGeneration');
+
+    const error = await restoreSnapshot(racing.deps, projectId, snap.snapshot_id).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ code: 'CONFLICT' });
+    expect(racing.written).toHaveLength(3);
+    const after = await world.memory.exportState(projectId);
+    expect(after.generation).toBe(before.generation);
+    expect(after.records.map((r) => r.key).sort()).toEqual(
+      [...before.records.map((r) => r.key), ...racing.written].sort(),
+    );
+  });
 
   it('puts the old state back when the state read after activation does not match', async () => {
     const { projectId, snap, old, fingerprint } = await prepared();

@@ -86,11 +86,9 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
       // Later the entry with the large body is gone, and so is its blob.
       const { generation } = await world.memory.exportState(projectId);
       const later = [{ key: 'ENT#main#later', body: { entry_id: 'later', content: 'later' } }];
-      await world.memory.activateGeneration(
-        projectId,
-        await world.memory.stageGeneration(projectId, later),
+      await world.memory.activateGeneration(projectId, await world.memory.stageGeneration(projectId, later), {
         generation,
-      );
+      });
       await world.memory.discardGeneration(projectId, generation);
       expect(await blobCount(world, projectId)).toBe(0);
       const changed = await fingerprintOf(projectId);
