@@ -58,6 +58,7 @@ class MapMemoryState implements MemoryStateStore {
   async activateGeneration(_projectId: string, generation: string, expected: ExpectedState) {
     if (this.current !== expected.generation) throw new Error('conflict');
     this.current = generation;
+    return this.current;
   }
   async discardGeneration(_projectId: string, generation: string) {
     if (generation !== this.current) this.generations.delete(generation);

@@ -164,9 +164,9 @@ export class MemoryGenerations implements MemoryStateStore {
     return generation;
   }
 
-  async activateGeneration(projectId: string, generation: string, expected: ExpectedState): Promise<void> {
+  async activateGeneration(projectId: string, generation: string, expected: ExpectedState): Promise<string> {
     try {
-      await this.putPointer(projectId, generation, expected);
+      return await this.putPointer(projectId, generation, expected);
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
       const current = await this.pointer(projectId);
@@ -203,8 +203,8 @@ export class MemoryGenerations implements MemoryStateStore {
     }
   }
 
-  /** Writes the pointer naming `generation` if the current one is still `expected`. */
-  private async putPointer(projectId: string, generation: string, expected: ExpectedState): Promise<void> {
+  /** Writes the pointer naming `generation` if the current one is still `expected`; answers its revision. */
+  private async putPointer(projectId: string, generation: string, expected: ExpectedState): Promise<string> {
     const conditions: Condition[] = [{ op: 'eq', attribute: 'generation', value: expected.generation }];
     if (expected.revision !== undefined) {
       conditions.push({ op: 'eq', attribute: 'revision', value: expected.revision });
@@ -223,6 +223,7 @@ export class MemoryGenerations implements MemoryStateStore {
       updated_at: this.deps.clock.now().toISOString(),
     };
     await this.deps.store.put({ ...pointerKey(projectId), ...pointer }, { condition });
+    return pointer.revision;
   }
 
   /** A time-ordered id: sorts by creation, unique by its random tail. */

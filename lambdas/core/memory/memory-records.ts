@@ -69,8 +69,9 @@ export interface MemoryStateStore {
   /**
    * Makes `generation` current if the current state is still `expected`; CONFLICT otherwise
    * (MemoryChangedError when only the revision moved). The only write a reader can observe.
+   * Answers the revision it set: a later revision means someone wrote to the new state since.
    */
-  activateGeneration(projectId: string, generation: string, expected: ExpectedState): Promise<void>;
+  activateGeneration(projectId: string, generation: string, expected: ExpectedState): Promise<string>;
   /** Deletes a generation that is not current (a failed restore's leftovers, an old state). */
   discardGeneration(projectId: string, generation: string): Promise<void>;
 }

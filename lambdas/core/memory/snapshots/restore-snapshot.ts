@@ -61,8 +61,9 @@ export async function restoreSnapshot(
   phase('stage');
   const staged = await deps.state.stageGeneration(projectId, records);
   phase('activate');
+  let activatedRevision: string;
   try {
-    backup = await activateOverBackup(deps, projectId, snapshotId, staged, backup);
+    ({ backup, activatedRevision } = await activateOverBackup(deps, projectId, snapshotId, staged, backup));
   } catch (error) {
     await discardQuietly(deps, projectId, staged);
     throw error;
@@ -70,7 +71,7 @@ export async function restoreSnapshot(
   const previous = backup.generation;
   const expected = memoryFingerprint(records);
   phase('check');
-  await checkActivated(deps, projectId, { staged, previous, expected });
+  await checkActivated(deps, projectId, { staged, previous, expected, activatedRevision });
   await discardQuietly(deps, projectId, previous);
   return {
     snapshot_id: snapshotId,
@@ -86,7 +87,8 @@ export async function restoreSnapshot(
 /**
  * Switches to the staged generation only if the memory is still as the backup captured it: a
  * write landing after the backup would otherwise be in neither the backup nor the restored state.
- * Such a write means a fresh backup and another try; answers the backup the switch was made over.
+ * Such a write means a fresh backup and another try; answers the backup the switch was made over
+ * and the revision the switch set.
  */
 async function activateOverBackup(
   deps: SnapshotDeps,
@@ -94,15 +96,15 @@ async function activateOverBackup(
   snapshotId: string,
   staged: string,
   first: CreatedSnapshot,
-): Promise<CreatedSnapshot> {
+): Promise<{ backup: CreatedSnapshot; activatedRevision: string }> {
   let backup = first;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await deps.state.activateGeneration(projectId, staged, {
+      const activatedRevision = await deps.state.activateGeneration(projectId, staged, {
         generation: backup.generation,
         revision: backup.revision,
       });
-      return backup;
+      return { backup, activatedRevision };
     } catch (error) {
       if (!(error instanceof MemoryChangedError) || attempt >= BACKUP_ATTEMPTS) throw error;
     }
@@ -147,22 +149,30 @@ export async function verifiedSnapshot(
   }
 }
 
+/**
+ * Step 5. Once an agent has written to the restored state (its revision moved past the one the
+ * switch set), the state is no longer the snapshot's to compare, and switching back would drop that
+ * write: the restore stands. Otherwise a mismatch rolls back, and only over that same revision.
+ */
 async function checkActivated(
   deps: SnapshotDeps,
   projectId: string,
-  generations: { staged: string; previous: string; expected: string },
+  generations: { staged: string; previous: string; expected: string; activatedRevision: string },
 ): Promise<void> {
   let matches = false;
+  let revision = generations.activatedRevision;
   try {
     const now = await deps.state.exportState(projectId);
+    if (now.generation === generations.staged && now.revision !== generations.activatedRevision) return;
+    revision = now.revision;
     matches =
       now.generation === generations.staged && memoryFingerprint(now.records) === generations.expected;
   } catch (error) {
-    await rollBack(deps, projectId, generations);
+    await rollBack(deps, projectId, { ...generations, revision });
     throw error;
   }
   if (matches) return;
-  await rollBack(deps, projectId, generations);
+  await rollBack(deps, projectId, { ...generations, revision });
   throw new DomainError(
     'STORAGE_ERROR',
     'The restored memory did not read back as the snapshot holds it, so the previous state was put back. Retry the restore.',
@@ -172,9 +182,13 @@ async function checkActivated(
 async function rollBack(
   deps: SnapshotDeps,
   projectId: string,
-  generations: { staged: string; previous: string },
+  generations: { staged: string; previous: string; revision: string },
 ): Promise<void> {
-  await deps.state.activateGeneration(projectId, generations.previous, { generation: generations.staged });
+  // Over the revision last seen only: a write since then stays (MemoryChangedError, no switch back).
+  await deps.state.activateGeneration(projectId, generations.previous, {
+    generation: generations.staged,
+    revision: generations.revision,
+  });
   await discardQuietly(deps, projectId, generations.staged);
 }
 

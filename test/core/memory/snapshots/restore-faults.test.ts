@@ -137,6 +137,34 @@ describe('restoreSnapshot under a fault at each step (old or new state, never a 
     );
   });
 
+  it('keeps a write that lands on the restored state before the check reads it back', async () => {
+    const { projectId, snap } = await prepared();
+    let written = false;
+    const racing: SnapshotDeps = {
+      ...world.deps,
+      state: Object.assign(Object.create(world.memory), {
+        activateGeneration: async (...args: Parameters<typeof world.memory.activateGeneration>) => {
+          const revision = await world.memory.activateGeneration(...args);
+          if (!written) {
+            written = true;
+            await world.memory.write(projectId, {
+              key: 'ENT#main#after-switch',
+              body: { entry_id: 'after-switch', content: 'written on the restored state' },
+            });
+          }
+          return revision;
+        },
+      }),
+    };
+
+    const restored = await restoreSnapshot(racing, projectId, snap.snapshot_id);
+
+    const after = await world.memory.exportState(projectId);
+    expect(restored.verified).toBe(true);
+    expect(after.records.map((r) => r.key)).toContain('ENT#main#after-switch');
+    expect(after.records.map((r) => r.key)).not.toContain('ENT#main#b');
+  });
+
   it('puts the old state back when the state read after activation does not match', async () => {
     const { projectId, snap, old, fingerprint } = await prepared();
     // A store that loses a record on staging: activation succeeds, the check after it must not.
