@@ -76,7 +76,7 @@ export class BookingService {
       );
     }
     // CONTENT FIREWALL HOOK: checkEventContent runs here, before anything is held; what it returns
-    // (sanitized text) is what gets booked. Absent until the firewall is wired into composeDeps.
+    // (sanitized text) is what gets booked.
     const raw: BookingContent = {
       summary: params.summary,
       description: params.description,
@@ -84,6 +84,15 @@ export class BookingService {
     };
     const content = this.deps.checkEventContent ? this.deps.checkEventContent(raw) : raw;
     const summary = content.summary;
+    if (summary.trim() === '') {
+      // A title of control or invisible characters only is empty once sanitized (found by fuzzing:
+      // the workflow refused it deep inside, as an internal error).
+      throw new DomainError(
+        'INVALID_INPUT',
+        'summary has no visible characters once control and invisible characters are removed. Pass a title, e.g. "Call with Dana".',
+        { field: 'summary' },
+      );
+    }
     const description = content.description;
     const attendees = (content.attendees ?? []).map((attendee) => attendee.email);
 

@@ -204,4 +204,16 @@ describe('book_slot tool', () => {
 
     expect(errorOf(result)).toMatchObject({ code: 'INVALID_INPUT', problems: [{ field: 'attendees.0' }] });
   });
+
+  it('refuses a title that is empty once control characters are removed (INVALID_INPUT, not an internal error)', async () => {
+    const slot = { start: '2026-03-20T11:00:00-04:00', end: '2026-03-20T11:30:00-04:00' };
+
+    const nul = await call(writer, { ...slot, summary: '\u0000' });
+    const spaces = await call(writer, { ...slot, summary: '   ' });
+    const after = await call(writer, { ...slot, summary: 'Planning' });
+
+    expect(errorOf(nul)).toMatchObject({ code: 'INVALID_INPUT', field: 'summary' });
+    expect(errorOf(spaces)).toMatchObject({ code: 'INVALID_INPUT', field: 'summary' });
+    expect(after.isError ?? false).toBe(false);
+  });
 });
