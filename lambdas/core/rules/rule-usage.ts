@@ -19,7 +19,12 @@ export type RuleWithUsage = Rule & {
  * Each rule with how often it matched and won over the events, and warnings: it never matched
  * (a typo, a stale domain), or every event it matched went to another rule (it does nothing).
  */
-export function rulesWithUsage(context: RuleContext, events: readonly RuleEvent[]): RuleWithUsage[] {
+export function rulesWithUsage(
+  context: RuleContext,
+  events: readonly RuleEvent[],
+  isReadable: (projectId: string) => boolean = () => true,
+): RuleWithUsage[] {
+  const projectOf = new Map(context.rules.map((rule) => [rule.rule_id, rule.project_id]));
   const matched = new Map<string, number>();
   const won = new Map<string, number>();
   const beatenBy = new Map<string, Set<string>>();
@@ -48,8 +53,15 @@ export function rulesWithUsage(context: RuleContext, events: readonly RuleEvent[
     else if (wins === 0 && beatenBy.has(rule.rule_id))
       warnings.push({
         code: 'ALWAYS_OUTRANKED',
-        message: `Every event it matched went to another rule (${[...beatenBy.get(rule.rule_id)!].join(', ')}): raise its weight or delete it.`,
+        message: `Every event it matched went to another rule (${winnersNamed(beatenBy.get(rule.rule_id)!, (id) => isReadable(projectOf.get(id) ?? ''))}): raise its weight or delete it.`,
       });
     return { ...rule, events_matched: hits, events_won: wins, warnings };
   });
+}
+
+/** The winning rules' ids, except those of projects the caller may not read: those are only counted. */
+function winnersNamed(ruleIds: ReadonlySet<string>, visible: (ruleId: string) => boolean): string {
+  const shown = [...ruleIds].filter(visible);
+  const hidden = ruleIds.size - shown.length;
+  return [...shown, ...(hidden > 0 ? [`${hidden} of projects you cannot read`] : [])].join(', ');
 }

@@ -183,7 +183,8 @@ export class RulesService {
       this.load(principal, ruleWindow(this.deps.clock.now(), {})),
       this.access.rightsOf(principal),
     ]);
-    return rulesWithUsage(context, events).filter((rule) => rights.allows(rule.project_id, 'read'));
+    const readable = (projectId: string) => rights.allows(projectId, 'read');
+    return rulesWithUsage(context, events, readable).filter((rule) => readable(rule.project_id));
   }
 
   /**

@@ -139,6 +139,18 @@ describe('rules tools and per-project grants', () => {
       ]);
       expect(JSON.stringify(explained)).not.toContain(ruleId);
       expect(JSON.stringify(explained)).not.toContain(acme);
+
+      const listed = await http.agents.bob.ok<{
+        rules: { rule_id: string; warnings: { code: string; message: string }[] }[];
+      }>('list_rules', { format: 'json' });
+      const mine = listed.rules.find((listedRule) => listedRule.rule_id === rule.rule_id);
+      expect(mine?.warnings).toEqual([
+        expect.objectContaining({
+          code: 'ALWAYS_OUTRANKED',
+          message: expect.stringContaining('1 of projects you cannot read'),
+        }),
+      ]);
+      expect(JSON.stringify(listed)).not.toContain(ruleId);
     });
   });
 
