@@ -170,6 +170,17 @@ describe('parseQuery', () => {
       expect(error.details.caret).toBe(`${query}\n${' '.repeat(position)}^`);
     });
 
+    it('shows a long query only around the error, with the caret under the spot', () => {
+      const value = 'a'.repeat(400);
+      const error = failure(`title:${value} AND`);
+      const [line, caret] = (error.details.caret as string).split('\n') as [string, string];
+
+      expect(error.details.position).toBe(407);
+      expect(line).toBe(`…${'a'.repeat(59)} AND`);
+      expect(line[caret.length - 1]).toBe('A');
+      expect(error.message).not.toContain(value.slice(0, 200));
+    });
+
     it('refuses deep nesting instead of exhausting the stack', () => {
       expect(failure(`${'('.repeat(5000)}a${')'.repeat(5000)}`).code).toBe('INVALID_QUERY');
       expect(failure(`${'-'.repeat(500)}a`).code).toBe('INVALID_QUERY');
