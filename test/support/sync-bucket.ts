@@ -3,9 +3,9 @@ import {
   EncryptionSdkEnvelope,
   rawAesKeyring,
 } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
-import { createBlobS3Client, S3BlobStore } from '../../lambdas/adapters/s3/s3-blob-store.js';
+import { S3BlobStore } from '../../lambdas/adapters/s3/s3-blob-store.js';
 import type { CloudTarget } from '../../lambdas/core/memory/snapshots/cloud-target.js';
-import { startS3rver } from './s3rver.js';
+import { s3rverClient, startS3rver } from './s3rver.js';
 
 /**
  * An organisation's sync bucket for cloud-sync tests: a real S3 wire server (s3rver) with one
@@ -17,12 +17,7 @@ export async function startSyncBucket(bucket = 'org-memory-sync'): Promise<{
   close(): Promise<void>;
 }> {
   const s3 = await startS3rver([bucket]);
-  const client = createBlobS3Client({
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-  });
+  const client = s3rverClient(s3.endpoint);
   return {
     cloud: {
       blobs: new S3BlobStore({ client, bucket }),

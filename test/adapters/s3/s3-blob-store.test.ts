@@ -1,26 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobS3Client, S3BlobStore } from '../../../lambdas/adapters/s3/s3-blob-store.js';
+import { S3BlobStore } from '../../../lambdas/adapters/s3/s3-blob-store.js';
 import { BlobExistsError } from '../../../lambdas/core/memory/blob-store.js';
-import { type RunningS3rver, startS3rver } from '../../support/s3rver.js';
+import { type RunningS3rver, s3rverClient, startS3rver } from '../../support/s3rver.js';
 import { describeBlobStoreContract } from '../blob-store-contract.js';
 
 const BUCKET = 'meridian-memory-test';
-const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-
-function clientFor(endpoint: string) {
-  return createBlobS3Client({
-    endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: CREDENTIALS,
-  });
-}
 
 describeBlobStoreContract('S3 over the wire (s3rver)', async () => {
   const s3 = await startS3rver([BUCKET]);
-  const client = clientFor(s3.endpoint);
+  const client = s3rverClient(s3.endpoint);
   return {
     store: new S3BlobStore({ client, bucket: BUCKET }),
     close: async () => {
@@ -42,7 +32,7 @@ describe('S3BlobStore', () => {
     });
 
     it('sends a create-only PUT that carries the body SHA-256 for S3 to check', async () => {
-      const client = clientFor(s3.endpoint);
+      const client = s3rverClient(s3.endpoint);
       const seen: Record<string, string>[] = [];
       client.middlewareStack.add(
         (next) => async (args) => {
@@ -98,7 +88,7 @@ describe('S3BlobStore', () => {
     it.each([412, 409])('turns HTTP %i into BlobExistsError', async (answer) => {
       status = answer;
       const { port } = server.address() as AddressInfo;
-      const client = clientFor(`http://127.0.0.1:${port}`);
+      const client = s3rverClient(`http://127.0.0.1:${port}`);
       const store = new S3BlobStore({ client, bucket: BUCKET });
 
       await expect(store.put('raced/key', new Uint8Array([1]))).rejects.toBeInstanceOf(BlobExistsError);

@@ -4,14 +4,14 @@ import {
   EncryptionSdkEnvelope,
   rawAesKeyring,
 } from '../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
-import { createBlobS3Client, S3BlobStore } from '../../../lambdas/adapters/s3/s3-blob-store.js';
+import { S3BlobStore } from '../../../lambdas/adapters/s3/s3-blob-store.js';
 import { buildSnapshot, SnapshotIntegrityError } from '../../../lambdas/core/memory/snapshot-manifest.js';
 import {
   readSnapshot,
   type SnapshotVaultDeps,
   writeSnapshot,
 } from '../../../lambdas/core/memory/snapshot-vault.js';
-import { type RunningS3rver, startS3rver } from '../../support/s3rver.js';
+import { type RunningS3rver, s3rverClient, startS3rver } from '../../support/s3rver.js';
 
 const BUCKET = 'meridian-snapshots-test';
 
@@ -22,12 +22,7 @@ describe('snapshot vault over S3 (s3rver, real Encryption SDK)', () => {
 
   beforeAll(async () => {
     s3 = await startS3rver([BUCKET]);
-    const client = createBlobS3Client({
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
+    const client = s3rverClient(s3.endpoint);
     destroy = () => client.destroy();
     deps = {
       blobs: new S3BlobStore({ client, bucket: BUCKET }),

@@ -6,10 +6,11 @@ import {
   EncryptionSdkEnvelope,
   rawAesKeyring,
 } from '../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
-import { createBlobS3Client, S3BlobStore } from '../../../lambdas/adapters/s3/s3-blob-store.js';
+import { S3BlobStore } from '../../../lambdas/adapters/s3/s3-blob-store.js';
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { s3rverClient } from '../../support/s3rver.js';
 import { startSyncBucket } from '../../support/sync-bucket.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
@@ -196,13 +197,8 @@ describe('snapshot and cloud sync tools over HTTP (real Client, grants, s3rver b
   });
 
   it('answers NETWORK_ERROR, retryable, when the bucket cannot be reached', async () => {
-    const unreachable = createBlobS3Client({
-      endpoint: 'http://127.0.0.1:9', // the discard port: nothing listens there
-      region: 'us-east-1',
-      forcePathStyle: true,
-      maxAttempts: 1,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
+    const unreachable = // The discard port: nothing listens there.
+      s3rverClient('http://127.0.0.1:9', { maxAttempts: 1 });
     const cloud = {
       blobs: new S3BlobStore({ client: unreachable, bucket: BUCKET }),
       encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlobS3Client, S3BlobStore } from '../../../../lambdas/adapters/s3/s3-blob-store.js';
+import { S3BlobStore } from '../../../../lambdas/adapters/s3/s3-blob-store.js';
 import { localEmbedder } from '../../../../lambdas/core/memory/search/local-embedder.js';
 import { indexFolder, MemorySearch } from '../../../../lambdas/core/memory/search/memory-search.js';
 import { systemClock } from '../../../../lambdas/core/ports/index.js';
 import { fixtureItems, ListMemoryReader } from '../../../fixtures/memory-search/corpus.js';
-import { type RunningS3rver, startS3rver } from '../../../support/s3rver.js';
+import { type RunningS3rver, s3rverClient, startS3rver } from '../../../support/s3rver.js';
 
 const BUCKET = 'meridian-search-test';
 const OPTIONS = { top_k: 5, min_score: 0.3 };
@@ -17,12 +17,7 @@ describe('MemorySearch over S3 (s3rver)', () => {
 
   beforeAll(async () => {
     s3 = await startS3rver([BUCKET]);
-    const client = createBlobS3Client({
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
+    const client = s3rverClient(s3.endpoint);
     destroy = () => client.destroy();
     blobs = new S3BlobStore({ client, bucket: BUCKET });
   });
