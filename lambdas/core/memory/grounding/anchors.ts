@@ -1,4 +1,5 @@
-import { isFiller, stem } from './claim-terms.js';
+import { stem } from '../search/text-terms.js';
+import { isFiller } from './claim-terms.js';
 
 /**
  * Exact anchors of a sentence: the parts a paraphrase keeps word for word and a hallucination

@@ -1,8 +1,10 @@
 /**
- * The words grounding compares: lower-cased, accents folded, common suffixes stripped, stop words
- * and conversational filler dropped. Grounding asks "does the evidence say the same things?", so
+ * The words grounding compares: folded and stemmed as search does (search/text-terms.ts), so a
+ * claim meets its evidence on the terms that retrieved it; stop words and conversational filler
+ * dropped. The stop words differ from search's on purpose: negators are content here. Grounding asks "does the evidence say the same things?", so
  * a word only counts when it carries content.
  */
+import { foldText, stem } from '../search/text-terms.js';
 
 const STOP_WORDS = new Set(
   (
@@ -62,43 +64,9 @@ const OPPOSITE_OF = new Map(OPPOSITES.flatMap(([a, b]) => [[a, b] as const, [b, 
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu;
 
-/** The lower-cased words of `text` with accents removed, apostrophes normalised. */
+/** The lower-cased words of `text` with accents removed, apostrophes kept (negators are "can't"). */
 export function words(text: string): string[] {
-  // Folding accents costs more than the rest together; plain ASCII (most memory) has none.
-  const plain = !/\P{ASCII}/u.test(text);
-  const folded = plain
-    ? text.toLowerCase()
-    : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/g, "'");
-  return [...folded.matchAll(WORD)].map((match) => match[0]);
-}
-
-// Longest first; each leaves a stem of at least three letters, so "ring" or "bus" stay whole.
-const SUFFIXES: readonly (readonly [string, string])[] = [
-  ['ations', 'ate'],
-  ['ation', 'ate'],
-  ['ings', ''],
-  ['ing', ''],
-  ['ies', 'y'],
-  ['ied', 'y'],
-  ['ers', ''],
-  ['er', ''],
-  ['ed', ''],
-  ['sses', 'ss'],
-  ['xes', 'x'],
-  ['ches', 'ch'],
-  ['shes', 'sh'],
-  ['ss', 'ss'],
-  ['us', 'us'],
-  ['s', ''],
-];
-
-/** A crude English stem, so "retries", "retried" and "retry" meet. */
-export function stem(word: string): string {
-  if (/\d/.test(word)) return word;
-  const suffix = SUFFIXES.find(([s]) => word.endsWith(s) && word.length - s.length >= 3);
-  const stripped = suffix ? word.slice(0, word.length - suffix[0].length) + suffix[1] : word;
-  // "stored" and "stores" must meet: a final e goes whether or not a suffix did.
-  return stripped.length > 3 && stripped.endsWith('e') ? stripped.slice(0, -1) : stripped;
+  return [...foldText(text).replace(/’/g, "'").matchAll(WORD)].map((match) => match[0]);
 }
 
 /**
@@ -106,7 +74,7 @@ export function stem(word: string): string {
  * and not bare numbers (numbers are anchors, compared exactly).
  *
  * @example
- * contentTerms('The retries are not logged'); // ['retry', 'logg']
+ * contentTerms('The retries are not logged'); // ['retry', 'log']
  */
 export function contentTerms(text: string): string[] {
   return words(text)

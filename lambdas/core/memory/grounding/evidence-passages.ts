@@ -1,7 +1,8 @@
 import type { MemoryItem } from '../memory-records.js';
+import { stem } from '../search/text-terms.js';
 import { type Anchor, extractAnchors, withoutAnchors } from './anchors.js';
 import { Bm25 } from './bm25.js';
-import { contentTerms, isFiller, isNegated, stem, words } from './claim-terms.js';
+import { contentTerms, isFiller, isNegated, words } from './claim-terms.js';
 import { sentences } from './claims.js';
 
 /** One sentence of the project's memory, with the sentences around it for context. */

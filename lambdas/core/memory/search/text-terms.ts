@@ -38,7 +38,7 @@ export function normaliseTerm(word: string): string | undefined {
 }
 
 /** Lower case with accents removed, so "Café" and "cafe" are one word. */
-function foldText(text: string): string {
+export function foldText(text: string): string {
   // Most memory is ASCII: skipping normalisation there halves indexing time.
   if (!NON_ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
@@ -68,9 +68,13 @@ const SUFFIXES: readonly [string, string][] = [
 
 /**
  * A deliberately small suffix stripper (not Porter): predictable, and identical for query and
- * memory, which is all matching needs.
+ * memory, which is all matching needs. Grounding stems with it too, so a claim and its evidence
+ * meet on the same terms that retrieved the evidence.
+ *
+ * @example
+ * stem('retries'); // 'retry'
  */
-function stem(word: string): string {
+export function stem(word: string): string {
   if (word.length <= 4 || /\d/.test(word)) return word;
   let base = word;
   for (const [suffix, replacement] of SUFFIXES) {
