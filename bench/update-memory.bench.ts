@@ -57,16 +57,14 @@ export async function run(): Promise<void> {
   // What the design cannot go below: the entry, then the pointer's revision conditional on the
   // generation (ADR 0009). The gap between the two lines is update_memory's own work.
   let revision = 0;
+  await runtime.store.put({ pk: 'BENCH_POINTER', sk: 'POINTER', generation: 'g1', revision: '0' });
   const twoPuts = async () => {
     await barePut();
     revision += 1;
     await runtime.store.put(
       { pk: 'BENCH_POINTER', sk: 'POINTER', generation: 'g1', revision: String(revision) },
       {
-        condition: {
-          op: 'or',
-          conditions: [{ op: 'not_exists' }, { op: 'eq', attribute: 'generation', value: 'g1' }],
-        },
+        condition: { op: 'eq', attribute: 'generation', value: 'g1' },
       },
     );
   };

@@ -3,6 +3,7 @@
  * a trailing `/` for directories only, a `/` elsewhere anchoring the pattern to the file's
  * folder, and the globs `*`, `?`, `**` and `[…]`. The last matching rule decides.
  */
+import { escapeRegExp } from '../../core/escape-regexp.js';
 
 interface IgnoreRule {
   regex: RegExp;
@@ -67,10 +68,8 @@ function globToRegex(glob: string): string {
       }
     } else if (char === '\\' && i + 1 < glob.length) {
       i += 1;
-      out += escapeRegex(glob[i]!);
-    } else out += escapeRegex(char);
+      out += escapeRegExp(glob[i]!);
+    } else out += escapeRegExp(char);
   }
   return out;
 }
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -3,6 +3,7 @@
  * text always gets the same category, with no model and no network. Search filters by it
  * (`filter_category`) and update_memory reports it.
  */
+import { escapeRegExp } from '../escape-regexp.js';
 export const MEMORY_CATEGORIES = [
   'development',
   'bug_fix',
@@ -130,8 +131,13 @@ const KEYWORDS: readonly (readonly [MemoryCategory, readonly string[]])[] = [
   ],
 ];
 
-const matches = (word: string, stem: string) =>
-  stem.endsWith('.') ? word === stem.slice(0, -1) : word.startsWith(stem);
+/** Each category's stems compiled once: whole words in a set, prefixes in one anchored regex. */
+const MATCHERS = KEYWORDS.map(([category, stems]) => {
+  const whole = new Set(stems.filter((stem) => stem.endsWith('.')).map((stem) => stem.slice(0, -1)));
+  const prefixes = stems.filter((stem) => !stem.endsWith('.')).map(escapeRegExp);
+  const prefix = new RegExp(`^(?:${prefixes.join('|')})`);
+  return { category, matches: (word: string) => whole.has(word) || prefix.test(word) };
+});
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'-]*/gu;
 
@@ -147,8 +153,9 @@ export function categorize(text: string): MemoryCategory {
   const words = text.toLowerCase().match(WORD) ?? [];
   let best: MemoryCategory = 'other';
   let bestCount = 0;
-  for (const [category, stems] of KEYWORDS) {
-    const count = words.filter((word) => stems.some((stem) => matches(word, stem))).length;
+  for (const { category, matches } of MATCHERS) {
+    let count = 0;
+    for (const word of words) if (matches(word)) count += 1;
     if (count > bestCount) {
       best = category;
       bestCount = count;

@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../../escape-regexp.js';
 import { stem } from '../search/text-terms.js';
 import { isFiller } from './claim-terms.js';
 
@@ -161,10 +162,6 @@ function textContains(anchor: Anchor, lowerText: string): boolean {
     return new RegExp(`(?<![\\w.])v?${escapeRegExp(anchor.value)}(?![\\w]|\\.\\d)`).test(lowerText);
   }
   return lowerText.includes(anchor.value);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Kinds that can stand in for one another: "Node 20" and "v20.1.0" say the same sort of thing. */
