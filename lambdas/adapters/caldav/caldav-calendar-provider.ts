@@ -26,6 +26,7 @@ import {
 } from '../../core/ports/index.js';
 import { parseInstant } from '../../core/time/instants.js';
 import { requireZone } from '../../core/time/zones.js';
+import { TurnSharer } from '../../core/turns.js';
 import { CALENDAR_PROPS, isEventCalendar, mkcalendarProps, toProviderCalendar } from './caldav-calendars.js';
 import { CalDavClient, type CalDavConnection } from './caldav-client.js';
 import { eventIn, eventsInWindow, sameEtag, seriesOf } from './caldav-events.js';
@@ -107,9 +108,12 @@ export class CalDavCalendarProvider implements CalendarProvider {
     const toMs = parseInstant(query.end, 'end').toMillis();
     // CalDAV has no paging: the whole window is read, then paged by (start, id) key-set.
     const zone = this.resources.zoneOf(calendar);
-    const found = (await this.resources.inWindow(calendar, fromMs, toMs)).map((parsed) =>
-      eventsInWindow(parsed, fromMs, toMs, query.single_events, zone),
-    );
+    const found: ReturnType<typeof eventsInWindow>[] = [];
+    const turns = new TurnSharer();
+    for (const parsed of await this.resources.inWindow(calendar, fromMs, toMs)) {
+      await turns.pass();
+      found.push(eventsInWindow(parsed, fromMs, toMs, query.single_events, zone));
+    }
     const events = found.flatMap((f) => f.events);
     const matching = query.query ? events.filter((e) => matchesText(e, query.query!)) : events;
     const page = pageByStart(matching, query.max_results, query.page_token);

@@ -6,10 +6,19 @@ import { eventTimeMs } from './series.js';
 
 const Cursor = z.tuple([z.number(), z.string()]);
 
-/** Sort order of listings: start instant, then id — total, so key-set paging never drops or repeats. */
-export function compareByStart(a: CalendarEvent, b: CalendarEvent): number {
-  return eventTimeMs(a.start) - eventTimeMs(b.start) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/**
+ * `events` in listing order: start instant, then id — total, so key-set paging never drops or
+ * repeats. Each start is parsed once; a comparator that parsed both sides parsed every start
+ * about 2·log₂(n) times (6,700 occurrences: 110 ms in one event-loop turn).
+ */
+export function sortByStart(events: readonly CalendarEvent[]): CalendarEvent[] {
+  return events
+    .map((event) => ({ event, ms: eventTimeMs(event.start) }))
+    .sort((a, b) => a.ms - b.ms || compareIds(a.event.id, b.event.id))
+    .map(({ event }) => event);
 }
+
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** True when the event comes strictly after a (start, id) cursor in listing order. */
 export function isAfterCursor(event: CalendarEvent, [ms, id]: readonly [number, string]): boolean {
@@ -44,7 +53,7 @@ export function pageByStart(
   maxResults: number,
   pageToken?: string,
 ): EventPage {
-  const sorted = [...events].sort(compareByStart);
+  const sorted = sortByStart(events);
   let from = 0;
   if (pageToken) {
     const cursor = decodeCursor(pageToken, Cursor);

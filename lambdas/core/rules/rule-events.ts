@@ -114,7 +114,7 @@ async function readShadow(
   if (!syncCovers(await shadow.readState(record.calendar_id), window.from, window.to)) return undefined;
   const zone = record.time_zone ?? calendars.zone;
   const entries = await shadow.readWindow(record.calendar_id, window.from, window.to);
-  const { events, complete } = eventsFromEntries(entries, window.from, window.to, zone);
+  const { events, complete } = await eventsFromEntries(entries, window.from, window.to, zone);
   if (!complete) return undefined;
   // Overlap as list_events reads it: a zero-length event counts when it sits inside the window.
   const inWindow = events

@@ -3,6 +3,7 @@ import type { CalendarEvent } from '../calendar/event.js';
 import { eventTimeMs, expandSeriesWithin } from '../calendar/series.js';
 import { isDomainError } from '../errors.js';
 import type { BusyInterval } from '../ports/index.js';
+import { TurnSharer } from '../turns.js';
 import { READ_SLACK_MS, type ShadowEntries } from './shadow-store.js';
 
 /**
@@ -16,16 +17,16 @@ import { READ_SLACK_MS, type ShadowEntries } from './shadow-store.js';
  * series) count as the one-off events they are.
  *
  * @example
- * busyFromEntries(await shadowStore.readWindow(id, from, to), from, to, 'Europe/Paris');
+ * await busyFromEntries(await shadowStore.readWindow(id, from, to), from, to, 'Europe/Paris');
  * // { intervals: [{ start: 1773655200000, end: 1773658800000, event_id: 'abc' }], complete: true }
  */
-export function busyFromEntries(
+export async function busyFromEntries(
   entries: ShadowEntries,
   fromMs: number,
   toMs: number,
   zone: string,
-): { intervals: BusyInterval[]; complete: boolean } {
-  const { events, complete } = eventsFromEntries(entries, fromMs, toMs, zone);
+): Promise<{ intervals: BusyInterval[]; complete: boolean }> {
+  const { events, complete } = await eventsFromEntries(entries, fromMs, toMs, zone);
   const intervals = events
     .filter((event) => blocksTime(event))
     .map((event) => ({
@@ -44,12 +45,12 @@ export function busyFromEntries(
  * filtered to the window: all-day dates are placed in `zone` by the caller. `complete` as in
  * {@link busyFromEntries}. Timesheet rules read the same events (core/rules/rule-events.ts).
  */
-export function eventsFromEntries(
+export async function eventsFromEntries(
   entries: ShadowEntries,
   fromMs: number,
   toMs: number,
   zone: string,
-): { events: CalendarEvent[]; complete: boolean } {
+): Promise<{ events: CalendarEvent[]; complete: boolean }> {
   const overridesOf = new Map<string, CalendarEvent[]>();
   for (const override of entries.overrides) {
     const masterId = override.recurring_event_id ?? '';
@@ -58,7 +59,9 @@ export function eventsFromEntries(
   const events: CalendarEvent[] = [...entries.singles];
   const masters = new Set<string>();
   let complete = true;
+  const turns = new TurnSharer();
   for (const master of entries.series) {
+    await turns.pass();
     masters.add(master.id);
     const series = { master, overrides: overridesOf.get(master.id) ?? [] };
     // All-day dates expand in UTC and are placed in the zone below, so a series with any is

@@ -15,10 +15,11 @@ import {
 } from '../../ports/index.js';
 import { SK } from '../../storage/key-prefixes.js';
 import { queryAll } from '../../storage/query-all.js';
+import { TurnSharer } from '../../turns.js';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../event.js';
 import { eventFromDraft } from '../event-from-draft.js';
 import { markSelf } from '../owner-attendee.js';
-import { compareByStart, decodeCursor, encodeCursor, isAfterCursor } from '../page-by-start.js';
+import { decodeCursor, encodeCursor, isAfterCursor, sortByStart } from '../page-by-start.js';
 import {
   applyPatch,
   editOccurrence,
@@ -58,6 +59,12 @@ export interface NativeProviderDeps {
   /** Zone for floating recurrence when an event names none. */
   defaultTimezone?: string;
 }
+
+/**
+ * Series items read per page. A page is parsed in one event-loop turn (in the embedded runtime the
+ * store answers in the same process too): 1,000 series in one page held the loop for ~100 ms.
+ */
+const SERIES_PAGE = 100;
 
 const PageCursor = z.tuple([z.number(), z.string()]);
 
@@ -127,12 +134,15 @@ export class NativeCalendarProvider implements CalendarProvider {
       queryAll(this.deps.store, {
         partition: partitionOf(calendar.native_id),
         beginsWith: SK.nativeCalendar.seriesPrefix,
+        limit: SERIES_PAGE,
       }),
     ]);
     const candidates = long.map((item) => itemToEvent(item).event).filter(keep);
     let incomplete = false;
     const nowMs = this.deps.clock.now().getTime();
+    const turns = new TurnSharer();
     for (const series of await committedSeries(this.deps.store, calendar.native_id, seriesItems, nowMs)) {
+      await turns.pass();
       const expanded = expandSeriesWithin(series, fromMs, toMs, this.zoneOf(calendar));
       const instances = expanded.events;
       incomplete ||= !expanded.complete;
@@ -148,7 +158,7 @@ export class NativeCalendarProvider implements CalendarProvider {
       query.max_results + 1,
       keep,
     );
-    const sorted = [...candidates, ...singles].sort(compareByStart);
+    const sorted = sortByStart([...candidates, ...singles]);
     const page = sorted.slice(0, query.max_results);
     const last = page.at(-1);
     const more = sorted.length > query.max_results || !exhausted;

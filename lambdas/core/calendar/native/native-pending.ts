@@ -1,4 +1,5 @@
 import { ConditionFailedError, type DocumentStore, type StoredItem } from '../../ports/index.js';
+import { TurnSharer } from '../../turns.js';
 import type { Series } from '../series.js';
 import {
   eventSk,
@@ -48,7 +49,12 @@ export async function committedSeries(
   items: readonly StoredItem[],
   nowMs: number,
 ): Promise<Series[]> {
-  const loaded = items.map(itemToSeries);
+  const loaded: ReturnType<typeof itemToSeries>[] = [];
+  const turns = new TurnSharer();
+  for (const item of items) {
+    await turns.pass();
+    loaded.push(itemToSeries(item));
+  }
   const byId = new Map(loaded.map((entry) => [entry.series.master.id, entry]));
   const promotions = loaded.filter((entry) => entry.pending?.kind === 'promotion');
   const oneOffs = promotions.length
