@@ -90,7 +90,8 @@ async function readCalendar(
       start: new Date(window.from).toISOString(),
       end: new Date(window.to).toISOString(),
       single_events: true,
-      max_results: PAGE,
+      // A native read expands every series again for each page: ask for the whole window at once.
+      max_results: record.provider === 'native' ? MAX_RULE_EVENTS + 1 : PAGE,
       ...(token ? { page_token: token } : {}),
     });
     for (const event of page.events) events.push(toRuleEvent(calendars.view(record, event), record));
