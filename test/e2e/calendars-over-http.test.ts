@@ -11,7 +11,6 @@ describe('calendars end to end over HTTP with a Bearer key', () => {
   let agent: Client;
   let other: Client;
   const ny = 'America/New_York';
-
   const at = (local: string) => ({ date_time: local, time_zone: ny });
 
   beforeAll(async () => {
