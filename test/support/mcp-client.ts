@@ -33,7 +33,11 @@ export async function okTool<T = ToolOutput>(
   name: string,
   args: Record<string, unknown>,
 ): Promise<T> {
-  const result = await callTool(client, name, args);
+  return structuredOf<T>(await callTool(client, name, args), name);
+}
+
+/** A tool result's structuredContent, for results from any client; throws on an isError result. */
+export function structuredOf<T = ToolOutput>(result: CallToolResult, name = 'tool'): T {
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as T;
 }
