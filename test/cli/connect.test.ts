@@ -3,12 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalDavCalendarProvider } from '../../lambdas/adapters/caldav/caldav-calendar-provider.js';
 import { meridian, startServe } from '../support/cli.js';
 import { type FakeGoogleCalendar, startFakeGoogleCalendar } from '../support/fake-google-calendar.js';
-import { connectHttpClient, errorOf } from '../support/mcp-client.js';
+import { connectHttpClient, okTool } from '../support/mcp-client.js';
 import { type RadicaleServer, startRadicale } from '../support/radicale.js';
 
 type Json = Record<string, unknown>;
@@ -59,11 +58,7 @@ describe('meridian connect with a running server', { timeout: 120_000 }, () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const call = async (name: string, args: Json) => {
-    const result = (await agent.callTool({ name, arguments: args })) as CallToolResult;
-    if (result.isError) throw new Error(`${name}: ${JSON.stringify(errorOf(result))}`);
-    return result.structuredContent as Json;
-  };
+  const call = (name: string, args: Json) => okTool<Json>(agent, name, args);
 
   it('refuses a wrong CalDAV password and stores nothing', async () => {
     const attempt = meridian(

@@ -2,10 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridian, startServe } from '../support/cli.js';
-import { connectHttpClient } from '../support/mcp-client.js';
+import { connectHttpClient, okTool } from '../support/mcp-client.js';
 
 /** Two events in ISO week 2026-W47 (past, so `rules test`'s default window of 30 days reaches them). */
 const WEEK = '2026-W47';
@@ -24,11 +23,8 @@ describe('meridian projects / rules / timesheet', { timeout: 180_000 }, () => {
   let agentKeyId: string;
   const cli = (...args: string[]) => meridian([...args, '--data-dir', dataDir, '--timezone', 'UTC']);
 
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const result = (await agent.callTool({ name, arguments: args })) as CallToolResult;
-    if (result.isError) throw new Error(JSON.stringify(result.content));
-    return result.structuredContent as Record<string, unknown>;
-  };
+  const call = (name: string, args: Record<string, unknown>) =>
+    okTool<Record<string, unknown>>(agent, name, args);
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'meridian-rules-cli-'));

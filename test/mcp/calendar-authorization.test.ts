@@ -1,10 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
-import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../support/mcp-client.js';
+import { callTool, errorOf } from '../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 /**
@@ -13,7 +11,7 @@ import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
  */
 describe('calendar tools and per-calendar grants', () => {
   let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let calendarId: string;
   let eventId: string;
   const clients: Record<'none' | 'read' | 'write', Client> = {} as never;
@@ -28,12 +26,7 @@ describe('calendar tools and per-calendar grants', () => {
 
   beforeAll(async () => {
     runtime = await startTestRuntime({ defaultTimezone: 'America/New_York' });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
+    served = await serveRuntime(runtime);
     const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
       name: 'Board',
       time_zone: 'America/New_York',
@@ -41,11 +34,9 @@ describe('calendar tools and per-calendar grants', () => {
     calendarId = calendar.id;
     eventId = (await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, event)).id;
     for (const grant of ['none', 'read', 'write'] as const) {
-      const key = await runtime.newKey(grant);
-      if (grant !== 'none') await runtime.access.setGrant(key.keyId, calendarResource(calendarId), grant);
-      clients[grant] = await connectHttpClient(`${server.url}/mcp`, undefined, {
-        authorization: `Bearer ${key.token}`,
-      });
+      const { client, keyId } = await served.connect(grant);
+      if (grant !== 'none') await runtime.access.setGrant(keyId, calendarResource(calendarId), grant);
+      clients[grant] = client;
     }
     const revoked = await runtime.newKey('revoked');
     await runtime.access.setGrant(revoked.keyId, calendarResource(calendarId), 'write');
@@ -53,14 +44,10 @@ describe('calendar tools and per-calendar grants', () => {
     revokedToken = revoked.token;
   });
 
-  afterAll(async () => {
-    for (const client of Object.values(clients)) await client.close();
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => served?.close());
 
-  const call = async (who: keyof typeof clients, name: string, args: Record<string, unknown>) =>
-    (await clients[who].callTool({ name, arguments: args })) as CallToolResult;
+  const call = (who: keyof typeof clients, name: string, args: Record<string, unknown>) =>
+    callTool(clients[who], name, args);
 
   const readCalls = (): [string, Record<string, unknown>][] => [
     ['list_events', { calendar_id: calendarId, ...window, format: 'json' }],
@@ -170,9 +157,7 @@ describe('calendar tools and per-calendar grants', () => {
 
   describe('a revoked key', () => {
     it('is refused before any tool runs', async () => {
-      await expect(
-        connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${revokedToken}` }),
-      ).rejects.toThrow(/401|unknown or revoked/);
+      await expect(served.connectToken(revokedToken)).rejects.toThrow(/401|unknown or revoked/);
     });
   });
 });

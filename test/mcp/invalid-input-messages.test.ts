@@ -1,15 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../lambdas/core/ports/index.js';
-import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
 import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 
 const ALL_TOOLS = Object.values(TOOLSETS).flat();
 
-import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../support/mcp-client.js';
-import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
+import { callTool, errorOf } from '../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../support/served-runtime.js';
+import { startTestRuntime } from '../support/test-runtime.js';
 
 const T0 = '2026-12-01T09:00:00Z';
 const T1 = '2026-12-01T10:00:00Z';
@@ -85,35 +83,24 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
  * through the SDK's real Client over HTTP.
  */
 describe('INVALID_INPUT messages of every tool', () => {
-  let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let agent: Client;
 
   const errorFor = async (name: string, args: Record<string, unknown>) =>
-    errorOf((await agent.callTool({ name, arguments: args })) as CallToolResult) as {
+    errorOf(await callTool(agent, name, args)) as {
       code: string;
       message: string;
       problems: { field: string; problem: string }[];
     };
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ clock: fixedClock('2026-11-01T12:00:00Z'), defaultTimezone: 'UTC' });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (r) => routeHttpRequest(r, runtime),
-      logger: runtime.logger,
-    });
-    agent = await connectHttpClient(`${server.url}/mcp`, undefined, {
-      authorization: `Bearer ${(await runtime.newKey('agent')).token}`,
-    });
+    served = await serveRuntime(
+      await startTestRuntime({ clock: fixedClock('2026-11-01T12:00:00Z'), defaultTimezone: 'UTC' }),
+    );
+    agent = (await served.connect('agent')).client;
   });
 
-  afterAll(async () => {
-    await agent.close();
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => served?.close());
 
   it('covers every tool the server lists', async () => {
     const { tools } = await agent.listTools();

@@ -2,9 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { projectResource } from '../../lambdas/core/rules/project-access.js';
-import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient } from '../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 const summaryUri = (projectId: string, branchId: string) =>
@@ -16,7 +14,7 @@ const summaryUri = (projectId: string, branchId: string) =>
  */
 describe('memory resources and prompts over HTTP', () => {
   let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let client: Client;
   let timeOnly: Client;
   let shop: string;
@@ -26,12 +24,7 @@ describe('memory resources and prompts over HTTP', () => {
 
   beforeAll(async () => {
     runtime = await startTestRuntime({ projectFolders: null });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
+    served = await serveRuntime(runtime);
     shop = (await runtime.rules.projects.create({ name: 'Shop' })).project_id;
     secret = (await runtime.rules.projects.create({ name: 'Secret' })).project_id;
     checkout = (await runtime.memory.createBranch(LOCAL_OWNER, shop, { topic: 'Checkout flow' })).branch_id;
@@ -49,19 +42,13 @@ describe('memory resources and prompts over HTTP', () => {
       content: 'Acquire Initech in March.',
     });
     await runtime.memory.linkGitBranch(LOCAL_OWNER, shop, checkout, 'feature/checkout');
-    const key = await runtime.newKey('shop reader');
+    const key = await served.connect('shop reader');
     await runtime.access.setGrant(key.keyId, projectResource(shop), 'read');
-    const headers = { authorization: `Bearer ${key.token}` };
-    client = await connectHttpClient(`${server.url}/mcp`, undefined, headers);
-    timeOnly = await connectHttpClient(`${server.url}/mcp?toolsets=time`, undefined, headers);
+    client = key.client;
+    timeOnly = await served.connectToken(key.token, { toolsets: ['time'] });
   });
 
-  afterAll(async () => {
-    await client?.close();
-    await timeOnly?.close();
-    await server?.close();
-    await runtime?.close();
-  });
+  afterAll(() => served?.close());
 
   describe('the branch summary resource', () => {
     it('lists the template and one summary per branch of the projects the key may read', async () => {

@@ -1,41 +1,28 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
-import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient } from '../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 /** The MCP utilities beside tools, through the SDK's real Client over `meridian serve`'s HTTP path. */
 describe('MCP capabilities beside tools', () => {
   let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let client: Client;
   let readable: string;
   let hidden: string;
 
   beforeAll(async () => {
     runtime = await startTestRuntime();
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
+    served = await serveRuntime(runtime);
     readable = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Team' })).id;
     hidden = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Board' })).id;
-    const key = await runtime.newKey('reader');
+    const key = await served.connect('reader');
     await runtime.access.setGrant(key.keyId, calendarResource(readable), 'read');
-    client = await connectHttpClient(`${server.url}/mcp`, undefined, {
-      authorization: `Bearer ${key.token}`,
-    });
+    client = key.client;
   });
 
-  afterAll(async () => {
-    await client?.close();
-    await server?.close();
-    await runtime?.close();
-  });
+  afterAll(() => served?.close());
 
   const complete = (name: string, value: string) =>
     client.complete({ ref: { type: 'ref/prompt', name: 'any_prompt' }, argument: { name, value } });

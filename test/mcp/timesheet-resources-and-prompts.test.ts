@@ -4,9 +4,7 @@ import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../lambdas/core/ports/index.js';
 import { projectResource } from '../../lambdas/core/rules/project-access.js';
 import { RULE_PROPERTIES } from '../../lambdas/core/rules/rule-properties.js';
-import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient } from '../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 const SYNTAX = 'timesheet://docs/rules-syntax';
@@ -19,7 +17,7 @@ const RULES = 'timesheet://rules';
  */
 describe('timesheet resources, prompts and completions over HTTP', () => {
   let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let client: Client;
   let timeOnly: Client;
   let acme: { project_id: string; name: string };
@@ -29,12 +27,7 @@ describe('timesheet resources, prompts and completions over HTTP', () => {
 
   beforeAll(async () => {
     runtime = await startTestRuntime({ clock: fixedClock('2026-11-25T12:00:00Z'), defaultTimezone: 'UTC' });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
+    served = await serveRuntime(runtime);
     acme = await runtime.rules.createProject(LOCAL_OWNER, { name: 'Acme website', billable: true });
     board = await runtime.rules.createProject(LOCAL_OWNER, { name: 'Board', client: 'Secret Inc' });
     await runtime.rules.createProject(LOCAL_OWNER, { name: 'Acme archive', archived: true });
@@ -44,19 +37,13 @@ describe('timesheet resources, prompts and completions over HTTP', () => {
     boardRule = (
       await runtime.rules.createRule(LOCAL_OWNER, { query: 'title:board', project_id: board.project_id })
     ).rule_id;
-    const key = await runtime.newKey('acme reader');
+    const key = await served.connect('acme reader');
     await runtime.access.setGrant(key.keyId, projectResource(acme.project_id), 'read');
-    const headers = { authorization: `Bearer ${key.token}` };
-    client = await connectHttpClient(`${server.url}/mcp`, undefined, headers);
-    timeOnly = await connectHttpClient(`${server.url}/mcp?toolsets=time`, undefined, headers);
+    client = key.client;
+    timeOnly = await served.connectToken(key.token, { toolsets: ['time'] });
   });
 
-  afterAll(async () => {
-    await client?.close();
-    await timeOnly?.close();
-    await server?.close();
-    await runtime?.close();
-  });
+  afterAll(() => served?.close());
 
   const textOf = async (uri: string) => {
     const [content] = (await client.readResource({ uri })).contents;

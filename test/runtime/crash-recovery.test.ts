@@ -1,10 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dynaliteLevel } from '../../lambdas/adapters/dynamodb/dynalite-level.js';
-import { errorOf } from '../support/mcp-client.js';
+import { errorOf, structuredOf } from '../support/mcp-client.js';
 import { type StdioProcess, startStdio } from '../support/stdio-process.js';
 
 const running: StdioProcess[] = [];
@@ -21,11 +20,6 @@ async function stdio(dir: string): Promise<StdioProcess> {
   return started;
 }
 
-const structured = (result: CallToolResult) => {
-  if (result.isError) throw new Error(`tool failed: ${JSON.stringify(result.content)}`);
-  return result.structuredContent as Record<string, unknown>;
-};
-
 const draft = (calendarId: string, summary: string, hour: number) => ({
   calendar_id: calendarId,
   summary,
@@ -34,7 +28,7 @@ const draft = (calendarId: string, summary: string, hour: number) => ({
 });
 
 async function listed(process: StdioProcess, calendarId: string) {
-  const result = structured(
+  const result = structuredOf(
     await process.call('list_events', {
       calendar_id: calendarId,
       start: '2027-02-01T00:00:00Z',
@@ -67,9 +61,11 @@ describe('a crash of the process serving the store', { timeout: 240_000 }, () =>
     const dir = await mkdtemp(join(tmpdir(), 'meridian-crash-'));
     folders.push(dir);
     const first = await stdio(dir);
-    const calendarId = structured(await first.call('create_calendar', { summary: 'Crash' }))
+    const calendarId = structuredOf(await first.call('create_calendar', { summary: 'Crash' }))
       .calendar_id as string;
-    const half = structured(await first.call('create_event', draft(calendarId, 'half-written', 9))).event_id;
+    const half = structuredOf(
+      await first.call('create_event', draft(calendarId, 'half-written', 9)),
+    ).event_id;
     await first.call('create_event', draft(calendarId, 'whole', 10));
     await first.close();
     await dropItemKeepIndex(dir, half as string);
@@ -86,7 +82,7 @@ describe('a crash of the process serving the store', { timeout: 240_000 }, () =>
     const dir = await mkdtemp(join(tmpdir(), 'meridian-kill-'));
     folders.push(dir);
     const victim = await stdio(dir);
-    const calendarId = structured(await victim.call('create_calendar', { summary: 'Kill' }))
+    const calendarId = structuredOf(await victim.call('create_calendar', { summary: 'Kill' }))
       .calendar_id as string;
     let acknowledged = 0;
     const creations = Array.from({ length: 50 }, (_, i) =>
@@ -107,7 +103,7 @@ describe('a crash of the process serving the store', { timeout: 240_000 }, () =>
     expect(events.length).toBeGreaterThanOrEqual(acknowledged);
     for (const event of events) {
       const read = await next.call('get_event', { calendar_id: calendarId, event_id: event.id });
-      expect((structured(read).event as { summary: string }).summary).toBe(event.summary);
+      expect((structuredOf(read).event as { summary: string }).summary).toBe(event.summary);
       expect(
         (await next.call('delete_event', { calendar_id: calendarId, event_id: event.id })).isError,
       ).toBeFalsy();

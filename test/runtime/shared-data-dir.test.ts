@@ -1,10 +1,9 @@
 import { mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { meridian, startServe } from '../support/cli.js';
-import { connectHttpClient, errorOf } from '../support/mcp-client.js';
+import { callTool, connectHttpClient, errorOf, structuredOf } from '../support/mcp-client.js';
 import { type StdioProcess, startStdio } from '../support/stdio-process.js';
 
 const running: StdioProcess[] = [];
@@ -27,19 +26,14 @@ afterEach(async () => {
   await Promise.all(folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const structured = (result: CallToolResult) => {
-  if (result.isError) throw new Error(`tool failed: ${JSON.stringify(result.content)}`);
-  return result.structuredContent as Record<string, unknown>;
-};
-
 async function createCalendar(process: StdioProcess): Promise<string> {
-  return structured(await process.call('create_calendar', { summary: 'Team' })).calendar_id as string;
+  return structuredOf(await process.call('create_calendar', { summary: 'Team' })).calendar_id as string;
 }
 
 async function createEvent(process: StdioProcess, calendarId: string, summary: string, day = 10) {
   const start = `2027-03-${day}T09:00:00Z`;
   const end = `2027-03-${day}T10:00:00Z`;
-  return structured(
+  return structuredOf(
     await process.call('create_event', {
       calendar_id: calendarId,
       summary,
@@ -50,7 +44,7 @@ async function createEvent(process: StdioProcess, calendarId: string, summary: s
 }
 
 async function summaries(process: StdioProcess, calendarId: string): Promise<string[]> {
-  const listed = structured(
+  const listed = structuredOf(
     await process.call('list_events', {
       calendar_id: calendarId,
       start: '2027-03-01T00:00:00Z',
@@ -128,17 +122,14 @@ describe('processes sharing one data folder', { timeout: 240_000 }, () => {
       (await meridian(['keys', 'create', '--label', 'k', '--data-dir', dir])).stdout,
     )?.[0];
     const http = await connectHttpClient(server.url, undefined, { authorization: `Bearer ${token}` });
-    const made = (await http.callTool({
-      name: 'create_calendar',
-      arguments: { summary: 'Web' },
-    })) as CallToolResult;
+    const made = await callTool(http, 'create_calendar', { summary: 'Web' });
     await http.close();
     const desktop = await stdio(dir);
 
     await server.stop();
 
-    const listed = structured(await desktop.call('list_calendars', {}));
-    expect(JSON.stringify(listed)).toContain(structured(made).calendar_id as string);
+    const listed = structuredOf(await desktop.call('list_calendars', {}));
+    expect(JSON.stringify(listed)).toContain(structuredOf(made).calendar_id as string);
   });
 
   it('books a slot once when processes race for it: the rest get SLOT_TAKEN or LOCK_CONTENDED', async () => {

@@ -4,6 +4,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
+/** A tool's structuredContent as tests read it: field by field, checked by their assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: structured tool output inspected dynamically in assertions
+export type ToolOutput = Record<string, any>;
+
 /** The SDK's real Client over Streamable HTTP, optionally through a custom fetch (e.g. into Lambda). */
 export async function connectHttpClient(mcpUrl: string, fetch?: FetchLike, headers?: Record<string, string>) {
   const client = new Client({ name: 'meridian-test', version: '1.0.0' });
@@ -13,6 +17,29 @@ export async function connectHttpClient(mcpUrl: string, fetch?: FetchLike, heade
   });
   await client.connect(transport);
   return client;
+}
+
+/** A tool call's whole result, an isError one included: `callTool(agent, 'list_calendars', {})`. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>) {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/**
+ * A successful tool call's structuredContent; throws with the tool's error text otherwise, so a
+ * failing step names itself: `(await okTool(agent, 'create_calendar', { summary: 'Work' })).calendar_id`.
+ */
+export async function okTool<T = ToolOutput>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<T> {
+  return structuredOf<T>(await callTool(client, name, args), name);
+}
+
+/** A tool result's structuredContent, for results from any client; throws on an isError result. */
+export function structuredOf<T = ToolOutput>(result: CallToolResult, name = 'tool'): T {
+  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as T;
 }
 
 /** The JSON error body of an isError result. */

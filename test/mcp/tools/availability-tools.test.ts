@@ -1,11 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { callTool, errorOf, okTool } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 type Json = Record<string, unknown>;
@@ -13,7 +11,7 @@ type Json = Record<string, unknown>;
 /** find_free_slots, check_availability and get_availability over HTTP on native calendars. */
 describe('availability tools', () => {
   let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let agent: Client;
   let work: string;
   let home: string;
@@ -23,15 +21,10 @@ describe('availability tools', () => {
   beforeAll(async () => {
     // Sunday 1 March 2026; the week of 2 March is in EST (-05:00).
     runtime = await startTestRuntime({ clock: fixedClock('2026-03-01T12:00:00Z'), defaultTimezone: ny });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (r) => routeHttpRequest(r, runtime),
-      logger: runtime.logger,
-    });
+    served = await serveRuntime(runtime);
     work = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: ny })).id;
     home = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Home', time_zone: ny })).id;
-    const key = await runtime.newKey('agent');
+    const key = await served.connect('agent');
     for (const id of [work, home]) await runtime.access.setGrant(key.keyId, calendarResource(id), 'write');
     const add = (calendar: string, summary: string, start: string, end: string, extra: Json = {}) =>
       runtime.calendars.createEvent(LOCAL_OWNER, calendar, {
@@ -46,21 +39,15 @@ describe('availability tools', () => {
       transparency: 'transparent',
     });
     await add(home, 'Dentist', '2026-03-02T13:30:00-05:00', '2026-03-02T14:30:00-05:00');
-    agent = await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${key.token}` });
+    agent = key.client;
   });
 
-  afterAll(async () => {
-    await agent.close();
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => served?.close());
 
-  const call = async (name: string, args: Json) => {
+  const call = (name: string, args: Json) => {
     // Only list-shaped results take format (a tool refuses fields it does not know).
     const format = name === 'check_availability' || name === 'book_slot' ? {} : { format: 'json' };
-    const result = (await agent.callTool({ name, arguments: { ...format, ...args } })) as CallToolResult;
-    if (result.isError) throw new Error(`${name}: ${JSON.stringify(errorOf(result))}`);
-    return result.structuredContent as Json;
+    return okTool<Json>(agent, name, { ...format, ...args });
   };
   const day = { start: '2026-03-02T00:00:00-05:00', end: '2026-03-03T00:00:00-05:00' };
 
@@ -166,14 +153,16 @@ describe('availability tools', () => {
   });
 
   it('find_free_slots names the field to fix for a bad zone or slot length', async () => {
-    const badZone = (await agent.callTool({
-      name: 'find_free_slots',
-      arguments: { calendar_id: work, ...day, timezone: 'Asia/Tokio' },
-    })) as CallToolResult;
-    const badLength = (await agent.callTool({
-      name: 'find_free_slots',
-      arguments: { calendar_id: work, ...day, slot_minutes: 2 },
-    })) as CallToolResult;
+    const badZone = await callTool(agent, 'find_free_slots', {
+      calendar_id: work,
+      ...day,
+      timezone: 'Asia/Tokio',
+    });
+    const badLength = await callTool(agent, 'find_free_slots', {
+      calendar_id: work,
+      ...day,
+      slot_minutes: 2,
+    });
 
     expect(errorOf(badZone)).toMatchObject({
       code: 'INVALID_TIMEZONE',
@@ -251,10 +240,11 @@ describe('availability tools', () => {
   });
 
   it('refuses a window whose end is before its start', async () => {
-    const result = (await agent.callTool({
-      name: 'find_free_slots',
-      arguments: { calendar_id: work, start: day.end, end: day.start },
-    })) as CallToolResult;
+    const result = await callTool(agent, 'find_free_slots', {
+      calendar_id: work,
+      start: day.end,
+      end: day.start,
+    });
 
     expect(errorOf(result).code).toBe('INVALID_INPUT');
   });

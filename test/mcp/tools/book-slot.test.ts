@@ -1,17 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { callTool, errorOf } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 /** book_slot through the SDK's real Client over HTTP, on the embedded object graph. */
 describe('book_slot tool', () => {
   let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let writer: Client;
   let reader: Client;
   let calendarId: string;
@@ -21,38 +19,23 @@ describe('book_slot tool', () => {
       clock: fixedClock('2026-03-01T12:00:00Z'),
       defaultTimezone: 'America/New_York',
     });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
+    served = await serveRuntime(runtime);
     calendarId = (
       await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Team', time_zone: 'America/New_York' })
     ).id;
     const clients: Client[] = [];
     for (const grant of ['write', 'read'] as const) {
-      const key = await runtime.newKey(grant);
+      const key = await served.connect(grant);
       await runtime.access.setGrant(key.keyId, calendarResource(calendarId), grant);
-      clients.push(
-        await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${key.token}` }),
-      );
+      clients.push(key.client);
     }
     [writer, reader] = clients as [Client, Client];
   });
 
-  afterAll(async () => {
-    await writer?.close();
-    await reader?.close();
-    await server?.close();
-    await runtime?.close();
-  });
+  afterAll(() => served?.close());
 
-  const call = async (client: Client, args: Record<string, unknown>) =>
-    (await client.callTool({
-      name: 'book_slot',
-      arguments: { calendar_id: calendarId, ...args },
-    })) as CallToolResult;
+  const call = (client: Client, args: Record<string, unknown>) =>
+    callTool(client, 'book_slot', { calendar_id: calendarId, ...args });
 
   it('is listed with the reference annotations and an output schema', async () => {
     const { tools } = await writer.listTools();

@@ -1,34 +1,23 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
-import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: structured tool output inspected dynamically in assertions
-type Json = Record<string, any>;
+import { callTool, errorOf, type ToolOutput as Json, okTool } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
+import { startTestRuntime } from '../../support/test-runtime.js';
 
 /**
  * The content firewall on every text the calendar tools store, through the SDK's real Client over
  * HTTP: calendar names and descriptions, event text, attendee addresses, and fields read together.
  */
 describe('content firewall at the calendar tools', () => {
-  let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let agent: Client;
   let calendarId: string;
   const zone = 'Europe/Berlin';
   const at = (local: string) => ({ date_time: local, time_zone: zone });
 
-  const raw = async (name: string, args: Json) =>
-    (await agent.callTool({ name, arguments: args })) as CallToolResult;
-  const call = async (name: string, args: Json): Promise<Json> => {
-    const result = await raw(name, args);
-    if (result.isError) throw new Error(`${name}: ${JSON.stringify(errorOf(result))}`);
-    return result.structuredContent as Json;
-  };
+  const raw = (name: string, args: Json) => callTool(agent, name, args);
+  const call = (name: string, args: Json) => okTool(agent, name, args);
   const calendarNames = async () =>
     ((await call('list_calendars', { format: 'json' })).calendars as Json[]).map((c) => c.name);
   const eventCount = async () =>
@@ -44,24 +33,14 @@ describe('content firewall at the calendar tools', () => {
     ).length;
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ clock: fixedClock('2026-11-23T12:00:00Z'), defaultTimezone: zone });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
-    agent = await connectHttpClient(`${server.url}/mcp`, undefined, {
-      authorization: `Bearer ${(await runtime.newKey('agent')).token}`,
-    });
+    served = await serveRuntime(
+      await startTestRuntime({ clock: fixedClock('2026-11-23T12:00:00Z'), defaultTimezone: zone }),
+    );
+    agent = (await served.connect('agent')).client;
     calendarId = (await call('create_calendar', { summary: 'Team', time_zone: zone })).calendar_id;
   });
 
-  afterAll(async () => {
-    await agent.close();
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => served?.close());
 
   describe('create_calendar', () => {
     it('refuses a name that instructs an agent and creates nothing', async () => {

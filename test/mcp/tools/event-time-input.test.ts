@@ -1,14 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
-import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: structured tool output inspected dynamically in assertions
-type Json = Record<string, any>;
+import { callTool, errorOf, type ToolOutput as Json, okTool } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
+import { startTestRuntime } from '../../support/test-runtime.js';
 
 /**
  * The event-time convention through the real MCP client over HTTP: every tool that takes an event
@@ -16,20 +11,15 @@ type Json = Record<string, any>;
  * calendar's), zones are checked, and fields a tool does not know are refused.
  */
 describe('event times in tool input', () => {
-  let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let agent: Client;
   let tokyo: string;
 
-  const callRaw = async (name: string, args: Json) =>
-    (await agent.callTool({ name, arguments: args })) as CallToolResult;
+  const callRaw = (name: string, args: Json) => callTool(agent, name, args);
   // These tests read the stored event back from the write's answer: ask for it whole.
   const WRITES = new Set(['create_event', 'update_event', 'batch_update_events']);
-  const call = async (name: string, args: Json): Promise<Json> => {
-    const result = await callRaw(name, WRITES.has(name) ? { return_event: true, ...args } : args);
-    if (result.isError) throw new Error(`${name}: ${JSON.stringify(errorOf(result))}`);
-    return result.structuredContent as Json;
-  };
+  const call = (name: string, args: Json) =>
+    okTool(agent, name, WRITES.has(name) ? { return_event: true, ...args } : args);
   const eventsOn = async (day: string) =>
     (
       await call('list_events', {
@@ -42,27 +32,17 @@ describe('event times in tool input', () => {
 
   beforeAll(async () => {
     // The server's default zone (New York) differs from the calendar's (Tokyo) and from any host's.
-    runtime = await startTestRuntime({
-      clock: fixedClock('2026-11-01T12:00:00Z'),
-      defaultTimezone: 'America/New_York',
-    });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (r) => routeHttpRequest(r, runtime),
-      logger: runtime.logger,
-    });
-    agent = await connectHttpClient(`${server.url}/mcp`, undefined, {
-      authorization: `Bearer ${(await runtime.newKey('agent')).token}`,
-    });
+    served = await serveRuntime(
+      await startTestRuntime({
+        clock: fixedClock('2026-11-01T12:00:00Z'),
+        defaultTimezone: 'America/New_York',
+      }),
+    );
+    agent = (await served.connect('agent')).client;
     tokyo = (await call('create_calendar', { summary: 'Tokyo office', time_zone: 'asia/tokyo' })).calendar_id;
   });
 
-  afterAll(async () => {
-    await agent.close();
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => served?.close());
 
   describe('create_event', () => {
     it('reads a date_time without offset in its time_zone (issue 7: it was stored as UTC)', async () => {

@@ -1,13 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import calibration from '../../fixtures/grounding/claims.json' with { type: 'json' };
 import corpus from '../../fixtures/grounding/corpus.json' with { type: 'json' };
 import heldOut from '../../fixtures/grounding/held-out-claims.json' with { type: 'json' };
-import { connectHttpClient } from '../../support/mcp-client.js';
-import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
+import { okTool } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
+import { startTestRuntime } from '../../support/test-runtime.js';
 
 type Label = 'supported' | 'unsupported' | 'contradicted';
 interface LabelledClaim {
@@ -28,19 +26,12 @@ interface Report {
  * after tuning and never tuned on, so its figure is the honest one.
  */
 describe('grounding accuracy (verify_response on labelled fixtures)', () => {
-  let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let client: Client;
   let projectId: string;
 
-  const verify = async (text: string) => {
-    const result = (await client.callTool({
-      name: 'verify_response',
-      arguments: { project_id: projectId, response_text: text },
-    })) as CallToolResult;
-    if (result.isError) throw new Error(JSON.stringify(result.content));
-    return result.structuredContent as unknown as Report;
-  };
+  const verify = (text: string) =>
+    okTool<Report>(client, 'verify_response', { project_id: projectId, response_text: text });
 
   /** The fixture's three labels: a contradiction, a supported verdict, or anything else. */
   const classify = (report: Report): Label =>
@@ -67,22 +58,10 @@ describe('grounding accuracy (verify_response on labelled fixtures)', () => {
   }
 
   beforeAll(async () => {
-    runtime = await startTestRuntime();
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
-    const key = await runtime.newKey('grounding');
-    client = await connectHttpClient(`${server.url}/mcp`, undefined, {
-      authorization: `Bearer ${key.token}`,
-    });
-    const call = async (name: string, args: Record<string, unknown>) =>
-      ((await client.callTool({ name, arguments: args })) as CallToolResult).structuredContent as Record<
-        string,
-        string
-      >;
+    served = await serveRuntime(await startTestRuntime());
+    client = (await served.connect('grounding')).client;
+    const call = (name: string, args: Record<string, unknown>) =>
+      okTool<Record<string, string>>(client, name, args);
     const files = corpus.filter((c) => c.kind === 'file').map((c) => ({ path: c.path!, content: c.text }));
     projectId = (await call('initialize_context', { project_path: '/srv/harbor', mode: 'none', files }))
       .project_id!;
@@ -97,11 +76,7 @@ describe('grounding accuracy (verify_response on labelled fixtures)', () => {
     }
   }, 60_000);
 
-  afterAll(async () => {
-    await client?.close();
-    await server?.close();
-    await runtime?.close();
-  });
+  afterAll(() => served?.close());
 
   it('classifies the calibration set (118 claims the thresholds were tuned on)', async () => {
     const result = await accuracy(calibration);

@@ -1,13 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { callTool, errorOf, okTool, type ToolOutput as Structured } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: the tools' outputs, checked field by field by the assertions.
-type Structured = Record<string, any>;
 
 /**
  * verify_response, suggest_contexts, accept/reject_suggestions, get_automation_status and
@@ -15,34 +10,24 @@ type Structured = Record<string, any>;
  */
 describe('memory insight tools over HTTP', () => {
   let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   const clients: Record<'owner' | 'reader' | 'stranger', Client> = {} as never;
   let projectId: string;
   let mainBranch: string;
   let childBranch: string;
   let readerKeyId: string;
 
-  const call = async (who: keyof typeof clients, name: string, args: Record<string, unknown>) =>
-    (await clients[who].callTool({ name, arguments: args })) as CallToolResult;
-  const ok = async (who: keyof typeof clients, name: string, args: Record<string, unknown>) => {
-    const result = await call(who, name, args);
-    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-    return result.structuredContent as Structured;
-  };
+  const call = (who: keyof typeof clients, name: string, args: Record<string, unknown>) =>
+    callTool(clients[who], name, args);
+  const ok = (who: keyof typeof clients, name: string, args: Record<string, unknown>) =>
+    okTool(clients[who], name, args);
 
   beforeAll(async () => {
     runtime = await startTestRuntime();
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
+    served = await serveRuntime(runtime);
     for (const who of ['owner', 'reader', 'stranger'] as const) {
-      const key = await runtime.newKey(who);
-      clients[who] = await connectHttpClient(`${server.url}/mcp`, undefined, {
-        authorization: `Bearer ${key.token}`,
-      });
+      const key = await served.connect(who);
+      clients[who] = key.client;
       if (who === 'reader') readerKeyId = key.keyId;
     }
     const init = await ok('owner', 'initialize_context', {
@@ -80,11 +65,7 @@ describe('memory insight tools over HTTP', () => {
     await runtime.access.setGrant(readerKeyId, { kind: 'project', id: projectId }, 'read');
   });
 
-  afterAll(async () => {
-    for (const who of ['owner', 'reader', 'stranger'] as const) await clients[who]?.close();
-    await server?.close();
-    await runtime?.close();
-  });
+  afterAll(() => served?.close());
 
   describe('verify_response', () => {
     it('accepts claims that memory and initialised files state, naming the evidence', async () => {

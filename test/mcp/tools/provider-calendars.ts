@@ -1,20 +1,14 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SyncingCalDavProvider } from '../../../lambdas/adapters/caldav/caldav-sync.js';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { syncAll } from '../../../lambdas/core/shadow/sync-all.js';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { addCalendar, addConnection, startShadowRuntime } from '../../core/shadow/shadow-fixture.js';
 import { type FakeGoogleCalendar, startFakeGoogleCalendar } from '../../support/fake-google-calendar.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { callTool, type ToolOutput as Json, okTool } from '../../support/mcp-client.js';
 import { type RadicaleServer, startRadicale } from '../../support/radicale.js';
+import { serveRuntime } from '../../support/served-runtime.js';
 import type { TestRuntime } from '../../support/test-runtime.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: structured tool output inspected dynamically in assertions
-export type Json = Record<string, any>;
 
 export const PROVIDERS = ['native', 'google', 'caldav'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -39,25 +33,12 @@ export async function startProviderCalendars() {
     google,
     defaultTimezone: NY,
   });
-  const server = await startHttpServer({
-    host: '127.0.0.1',
-    port: 0,
-    handle: (r) => routeHttpRequest(r, runtime),
-    logger: runtime.logger,
-  });
-  const key = await runtime.newKey('agent');
-  const agent: Client = await connectHttpClient(`${server.url}/mcp`, undefined, {
-    authorization: `Bearer ${key.token}`,
-  });
+  const served = await serveRuntime(runtime);
+  const { client: agent, keyId } = await served.connect('agent');
 
   /** A tool's structured answer; throws with the error body when the tool failed. */
-  const call = async (name: string, args: Json): Promise<Json> => {
-    const result = await callRaw(name, args);
-    if (result.isError) throw new Error(`${name}: ${JSON.stringify(errorOf(result))}`);
-    return result.structuredContent as Json;
-  };
-  const callRaw = async (name: string, args: Json) =>
-    (await agent.callTool({ name, arguments: args })) as CallToolResult;
+  const call = (name: string, args: Json) => okTool(agent, name, args);
+  const callRaw = (name: string, args: Json) => callTool(agent, name, args);
 
   const native = (await call('create_calendar', { summary: 'Ann', time_zone: NY, owner_email: OWNER }))
     .calendar_id as string;
@@ -103,8 +84,7 @@ export async function startProviderCalendars() {
       time_zone: NY,
     })
   ).calendar_id;
-  for (const id of [googleId, caldavId])
-    await runtime.access.setGrant(key.keyId, calendarResource(id), 'write');
+  for (const id of [googleId, caldavId]) await runtime.access.setGrant(keyId, calendarResource(id), 'write');
 
   const calendars: Record<ProviderName, string> = { native, google: googleId, caldav: caldavId };
   return {
@@ -118,9 +98,7 @@ export async function startProviderCalendars() {
     /** Fills the shadow calendar of the connected calendars, as `meridian sync` does. */
     sync: () => syncAll(runtime),
     async close() {
-      await agent.close();
-      await server.close();
-      await runtime.close();
+      await served.close();
       await google.close();
       await radicale.stop();
     },

@@ -1,29 +1,19 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { createMcpServer } from '../../../lambdas/mcp/create-mcp-server.js';
-import { errorOf } from '../../support/mcp-client.js';
+import { callTool, errorOf, type ToolOutput as Json, okTool } from '../../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: structured tool output inspected dynamically in assertions
-type Json = Record<string, any>;
 
 let runtime: TestRuntime;
 let client: Client;
 let calendarId: string;
 
-async function call(name: string, args: Json): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-async function quickAdd(text: string): Promise<Json> {
-  const result = await call('quick_add_event', { calendar_id: calendarId, text, return_event: true });
-  if (result.isError) throw new Error(JSON.stringify(errorOf(result)));
-  return result.structuredContent as Json;
-}
+const call = (name: string, args: Json) => callTool(client, name, args);
+const quickAdd = (text: string) =>
+  okTool(client, 'quick_add_event', { calendar_id: calendarId, text, return_event: true });
 
 beforeAll(async () => {
   // Monday 2026-02-16, 10:30 in New York.

@@ -3,9 +3,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient } from '../../support/mcp-client.js';
+import { callTool, okTool } from '../../support/mcp-client.js';
+import { serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 /** Monday 23 November 2026, noon UTC: "the last 30 days" reach back to 24 October. */
@@ -36,34 +35,20 @@ export interface Agent {
  */
 export async function startRulesHttp(): Promise<RulesHttp> {
   const runtime = await startTestRuntime({ clock: fixedClock(NOW), defaultTimezone: 'Europe/Berlin' });
-  const server = await startHttpServer({
-    host: '127.0.0.1',
-    port: 0,
-    handle: (request) => routeHttpRequest(request, runtime),
-    logger: runtime.logger,
-  });
+  const served = await serveRuntime(runtime);
   const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
     name: 'Work',
     time_zone: 'Europe/Berlin',
     owner_email: OWNER,
   });
   const agent = async (label: string, right: 'read' | 'write'): Promise<Agent> => {
-    const key = await runtime.newKey(label);
-    await runtime.access.setGrant(key.keyId, calendarResource(calendar.id), right);
-    const client = await connectHttpClient(`${server.url}/mcp`, undefined, {
-      authorization: `Bearer ${key.token}`,
-    });
-    const call = async (name: string, args: Record<string, unknown>) =>
-      (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const { client, keyId } = await served.connect(label);
+    await runtime.access.setGrant(keyId, calendarResource(calendar.id), right);
     return {
-      keyId: key.keyId,
+      keyId,
       client,
-      call,
-      async ok<T>(name: string, args: Record<string, unknown>) {
-        const result = await call(name, args);
-        if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-        return result.structuredContent as T;
-      },
+      call: (name, args) => callTool(client, name, args),
+      ok: <T>(name: string, args: Record<string, unknown>) => okTool<T>(client, name, args),
     };
   };
   const agents = { alice: await agent('alice', 'write'), bob: await agent('bob', 'read') };
@@ -81,11 +66,7 @@ export async function startRulesHttp(): Promise<RulesHttp> {
       });
       return event.id;
     },
-    async close() {
-      for (const { client } of Object.values(agents)) await client.close();
-      await server.close();
-      await runtime.close();
-    },
+    close: () => served.close(),
   };
 }
 

@@ -1,14 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { syncAll } from '../../../lambdas/core/shadow/sync-all.js';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { addCalendar, addConnection, startShadowRuntime } from '../../core/shadow/shadow-fixture.js';
 import { type FakeGoogleCalendar, startFakeGoogleCalendar } from '../../support/fake-google-calendar.js';
-import { connectHttpClient } from '../../support/mcp-client.js';
+import { okTool } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import type { TestRuntime } from '../../support/test-runtime.js';
 
 const OWNER = 'ann@example.com';
@@ -24,16 +22,13 @@ const window = { start: '2026-11-09T00:00:00+01:00', end: '2026-11-21T00:00:00+0
 describe('rules over a connected calendar: the shadow when synced, the provider before', () => {
   let google: FakeGoogleCalendar;
   let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let agent: Client;
   let calendarId: string;
   let seriesId: string;
 
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const result = (await agent.callTool({ name, arguments: args })) as CallToolResult;
-    if (result.isError) throw new Error(`${name}: ${JSON.stringify(result.content)}`);
-    return result.structuredContent as Record<string, unknown>;
-  };
+  const call = (name: string, args: Record<string, unknown>) =>
+    okTool<Record<string, unknown>>(agent, name, args);
   const eventListings = () =>
     google.requests.filter((r) => r.method === 'GET' && /\/events$/.test(r.path)).length;
 
@@ -44,12 +39,7 @@ describe('rules over a connected calendar: the shadow when synced, the provider 
       google,
       defaultTimezone: BERLIN,
     });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (r) => routeHttpRequest(r, runtime),
-      logger: runtime.logger,
-    });
+    served = await serveRuntime(runtime);
     await addConnection(
       runtime,
       { connection_id: 'g1', provider: 'google', connection_kind: 'oauth', account: OWNER },
@@ -64,9 +54,9 @@ describe('rules over a connected calendar: the shadow when synced, the provider 
         primary: true,
       })
     ).calendar_id;
-    const key = await runtime.newKey('agent');
+    const key = await served.connect('agent');
     await runtime.access.setGrant(key.keyId, calendarResource(calendarId), 'write');
-    agent = await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${key.token}` });
+    agent = key.client;
     const at = (date: string, time: string) => ({ date_time: `${date}T${time}:00`, time_zone: BERLIN });
     seriesId = (
       await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
@@ -86,9 +76,7 @@ describe('rules over a connected calendar: the shadow when synced, the provider 
   });
 
   afterAll(async () => {
-    await agent?.close();
-    await server?.close();
-    await runtime?.close();
+    await served?.close();
     await google?.close();
   });
 

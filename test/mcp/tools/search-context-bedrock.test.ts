@@ -1,12 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { embedderFrom } from '../../../lambdas/runtime/embedder-config.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { type FakeBedrock, startFakeBedrock } from '../../support/fake-bedrock.js';
-import { connectHttpClient } from '../../support/mcp-client.js';
-import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
+import { callTool, okTool } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
+import { startTestRuntime } from '../../support/test-runtime.js';
 
 const MEMORIES = [
   'Redis evicts session keys under memory pressure: raised maxmemory and set volatile-lru.',
@@ -14,20 +12,13 @@ const MEMORIES = [
   'Decided to deploy with blue/green on Fridays only after the smoke tests pass.',
 ];
 
-async function ok(client: Client, name: string, args: Record<string, unknown>) {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
-  return result.structuredContent as Record<string, unknown>;
-}
-
 /**
  * search_context over HTTP with the embedder a deployment selects by MERIDIAN_EMBEDDINGS=bedrock,
  * Bedrock being a local fake of InvokeModel (no real Bedrock here).
  */
 describe('search_context with the Bedrock embedder (MERIDIAN_EMBEDDINGS=bedrock)', () => {
   let bedrock: FakeBedrock;
-  let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let client: Client;
   let projectId: string;
 
@@ -42,26 +33,17 @@ describe('search_context with the Bedrock embedder (MERIDIAN_EMBEDDINGS=bedrock)
       MERIDIAN_EMBEDDING_DIMENSION: '512',
       MERIDIAN_BEDROCK_ENDPOINT: bedrock.endpoint,
     });
-    runtime = await startTestRuntime({ projectFolders: null, embedder });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
-    const key = await runtime.newKey('owner');
-    client = await connectHttpClient(`${server.url}/mcp`, undefined, {
-      authorization: `Bearer ${key.token}`,
-    });
-    const init = await ok(client, 'initialize_context', {
+    served = await serveRuntime(await startTestRuntime({ projectFolders: null, embedder }));
+    client = (await served.connect('owner')).client;
+    const init = await okTool(client, 'initialize_context', {
       project_path: '/srv/shop',
       mode: 'none',
       files: [],
     });
     projectId = init.project_id as string;
-    const branch = await ok(client, 'create_branch', { project_id: projectId, branch_topic: 'main' });
+    const branch = await okTool(client, 'create_branch', { project_id: projectId, branch_topic: 'main' });
     for (const content of MEMORIES) {
-      await ok(client, 'update_memory', {
+      await okTool(client, 'update_memory', {
         project_id: projectId,
         branch_id: branch.branch_id,
         role: 'assistant',
@@ -71,9 +53,7 @@ describe('search_context with the Bedrock embedder (MERIDIAN_EMBEDDINGS=bedrock)
   }, 60_000);
 
   afterAll(async () => {
-    await client?.close();
-    await server?.close();
-    await runtime?.close();
+    await served?.close();
     await bedrock?.close();
     vi.unstubAllEnvs();
   });
@@ -81,7 +61,7 @@ describe('search_context with the Bedrock embedder (MERIDIAN_EMBEDDINGS=bedrock)
   it('embeds the memories and the query with Titan v2 at 512 dimensions and finds the right one', async () => {
     const before = bedrock.requests.length;
 
-    const answer = await ok(client, 'search_context', {
+    const answer = await okTool(client, 'search_context', {
       project_id: projectId,
       query: 'why were customers billed two times',
     });
@@ -103,10 +83,7 @@ describe('search_context with the Bedrock embedder (MERIDIAN_EMBEDDINGS=bedrock)
   it('answers NETWORK_ERROR, saying to retry, when Bedrock stays throttled', async () => {
     bedrock.failNext(4, 'ThrottlingException', 429);
 
-    const result = (await client.callTool({
-      name: 'search_context',
-      arguments: { project_id: projectId, query: 'redis' },
-    })) as CallToolResult;
+    const result = await callTool(client, 'search_context', { project_id: projectId, query: 'redis' });
 
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.structuredContent ?? result.content)).toMatch(/NETWORK_ERROR/);

@@ -1,51 +1,30 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
-import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: structured tool output inspected dynamically in assertions
-type Json = Record<string, any>;
+import { callTool, errorOf, type ToolOutput as Json, okTool } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
+import { startTestRuntime } from '../../support/test-runtime.js';
 
 /** What the write tools answer: compact receipts by default, the whole event on request. */
 describe('write tools answer compactly', () => {
-  let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let agent: Client;
   let calendarId: string;
   const ny = 'America/New_York';
   const at = (local: string) => ({ date_time: local, time_zone: ny });
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ clock: fixedClock('2026-03-02T13:00:00Z'), defaultTimezone: ny });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (r) => routeHttpRequest(r, runtime),
-      logger: runtime.logger,
-    });
-    agent = await connectHttpClient(`${server.url}/mcp`, undefined, {
-      authorization: `Bearer ${(await runtime.newKey('agent')).token}`,
-    });
+    served = await serveRuntime(
+      await startTestRuntime({ clock: fixedClock('2026-03-02T13:00:00Z'), defaultTimezone: ny }),
+    );
+    agent = (await served.connect('agent')).client;
     calendarId = (await call('create_calendar', { summary: 'Work', time_zone: ny })).calendar_id;
   });
 
-  afterAll(async () => {
-    await agent.close();
-    await server.close();
-    await runtime.close();
-  });
+  afterAll(() => served?.close());
 
-  const raw = async (name: string, args: Json) =>
-    (await agent.callTool({ name, arguments: args })) as CallToolResult;
-  async function call(name: string, args: Json): Promise<Json> {
-    const result = await raw(name, args);
-    if (result.isError) throw new Error(`${name}: ${JSON.stringify(errorOf(result))}`);
-    return result.structuredContent as Json;
-  }
+  const raw = (name: string, args: Json) => callTool(agent, name, args);
+  const call = (name: string, args: Json) => okTool(agent, name, args);
   const create = (summary: string, day: string, extra: Json = {}) =>
     call('create_event', {
       calendar_id: calendarId,
