@@ -1,11 +1,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
-import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
-import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient } from '../../support/mcp-client.js';
+import { callTool } from '../../support/mcp-client.js';
+import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 const SERIES = 200;
@@ -18,20 +16,16 @@ const SERIES = 200;
  */
 describe('reading a calendar with hundreds of series shares the event loop', { timeout: 120_000 }, () => {
   let runtime: TestRuntime;
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  let served: ServedRuntime;
   let agent: Client;
   let calendarId: string;
 
   beforeAll(async () => {
     runtime = await startTestRuntime({ defaultTimezone: 'UTC' });
-    server = await startHttpServer({
-      host: '127.0.0.1',
-      port: 0,
-      handle: (request) => routeHttpRequest(request, runtime),
-      logger: runtime.logger,
-    });
+    served = await serveRuntime(runtime);
     calendarId = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Busy', time_zone: 'UTC' })).id;
-    const key = await runtime.newKey('agent');
+    const key = await served.connect('agent');
+    agent = key.client;
     await runtime.access.setGrant(key.keyId, calendarResource(calendarId), 'read');
     // Series started in 2020, every five hours: all of them reach the window, each many times.
     const create = (i: number) => {
@@ -47,20 +41,15 @@ describe('reading a calendar with hundreds of series shares the event loop', { t
     for (let i = 0; i < SERIES; i += 20) {
       await Promise.all(Array.from({ length: 20 }, (_, j) => create(i + j)));
     }
-    agent = await connectHttpClient(`${server.url}/mcp`, undefined, { authorization: `Bearer ${key.token}` });
   }, 120_000);
 
-  afterAll(async () => {
-    await agent?.close();
-    await server?.close();
-    await runtime?.close();
-  });
+  afterAll(() => served?.close());
 
   const timedCall = async (name: string, args: Record<string, unknown>) => {
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
     const started = performance.now();
-    const result = (await agent.callTool({ name, arguments: args })) as CallToolResult;
+    const result = await callTool(agent, name, args);
     const ms = performance.now() - started;
     loop.disable();
     return { result, ms, longestTurnMs: loop.max / 1e6 };
