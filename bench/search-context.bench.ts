@@ -70,7 +70,7 @@ async function compareWithMinisearch(dir: string): Promise<void> {
   });
   await search.search('bench', 'warm up', OPTIONS);
   const bare = keywordIndex();
-  bare.addAll(items.map((item, id) => ({ id, text: item.text })));
+  bare.addAll(items.map((item) => ({ id: item.item_id, text: item.text })));
   // One timed call runs all 100 queries, so each sample weighs cheap and expensive queries alike.
   const result = await compare(
     {
