@@ -6,7 +6,7 @@ import {
 } from '../core/memory/idle-compression-sweep.js';
 import type { Logger } from '../core/ports/index.js';
 import { MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV } from './environment-names.js';
-import { intervalMsFrom, type SyncTimer, startSyncTimer } from './sync-timer.js';
+import { intervalMsFrom, type SyncTimer, startSyncTimer, type TimerFunctions } from './sync-timer.js';
 
 /** The sweep's cadence when the variable is unset; the AWS schedule's default too. */
 export const DEFAULT_MEMORY_COMPRESSION_INTERVAL_MINUTES = 5;
@@ -67,15 +67,18 @@ export function startIdleCompressionTimer(
   deps: IdleSweepDeps,
   logger: Logger,
   intervalMs: number | undefined,
+  /** @default the global setInterval / clearInterval */
+  timers?: TimerFunctions,
 ): SyncTimer | undefined {
   if (intervalMs === undefined) return undefined;
   const run = idleCompressionRuns(deps, logger);
-  // Not at start: a context goes idle 30 minutes after its last write, never at a restart.
   return startSyncTimer({
     name: 'memory compression',
     intervalMs,
     run: () => run(),
     logger,
+    // Not at start: a context goes idle 30 minutes after its last write, never at a restart.
     runAtStart: false,
+    ...(timers ? { timers } : {}),
   });
 }
