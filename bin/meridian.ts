@@ -31,6 +31,10 @@ import {
 } from '../lambdas/runtime/cli/sync-command.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
+import {
+  memoryCompressionIntervalMs,
+  startIdleCompressionTimer,
+} from '../lambdas/runtime/memory-compression-run.js';
 import { startHttpServer } from '../lambdas/runtime/node-http-server.js';
 import { createStderrLogger } from '../lambdas/runtime/stderr-logger.js';
 import { syncAndLog } from '../lambdas/runtime/sync-run.js';
@@ -75,7 +79,8 @@ All are enabled when nothing is chosen.
 Every command takes --data-dir DIR (MERIDIAN_DATA_DIR, default ./.meridian) and --timezone ZONE
 (MERIDIAN_TIMEZONE; without it tools use UTC and report timezone_configured: false).
 Defaults for serve: 127.0.0.1:8787 (HTTP_HOST, HTTP_PORT); it syncs connected calendars every 5 minutes
-(MERIDIAN_SYNC_INTERVAL_MINUTES, 0 turns it off). Browsers may call it only from the origins in
+(MERIDIAN_SYNC_INTERVAL_MINUTES, 0 turns it off). serve and stdio compress memory contexts idle for
+30 minutes every 5 minutes (MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES, 0 turns it off). Browsers may call it only from the origins in
 --allowed-origins (MERIDIAN_ALLOWED_ORIGINS, e.g. https://app.example.com) and, on loopback, from
 localhost; on loopback it also refuses a Host that is not localhost (DNS rebinding).
 `;
@@ -140,6 +145,7 @@ async function serve(): Promise<void> {
   const settings = config();
   // Read before anything starts: a bad value stops `serve` with a message, not later in the log.
   const syncEvery = syncIntervalMs(process.env);
+  const compressEvery = memoryCompressionIntervalMs(process.env);
   const defaultToolsets = toolsetsFlag();
   const runtime = await createEmbeddedRuntime(settings);
   // The tool listing (a JSON Schema per tool) is built once per process, and building it holds the
@@ -167,8 +173,10 @@ async function serve(): Promise<void> {
           run: () => syncAndLog(runtime, runtime.logger),
           logger: runtime.logger,
         });
+  const compression = startIdleCompressionTimer(idleSweepDeps(runtime), runtime.logger, compressEvery);
   const stop = async () => {
     await timer?.stop();
+    await compression?.stop();
     await server.close();
     await runtime.close();
     process.exit(0);
@@ -178,16 +186,19 @@ async function serve(): Promise<void> {
 }
 
 async function stdio(): Promise<void> {
+  const compressEvery = memoryCompressionIntervalMs(process.env);
   const defaultToolsets = toolsetsFlag();
   const runtime = await createEmbeddedRuntime(config());
   // The same pipeline as HTTP: the local owner is admitted with the --toolsets of the command.
   const deps = { ...runtime, defaultToolsets };
   const server = createMcpServer(deps, await admitConnection(deps, { kind: 'local-owner' }));
+  const compression = startIdleCompressionTimer(idleSweepDeps(runtime), runtime.logger, compressEvery);
   // The client closing stdin ends the session; the embedded store would otherwise keep us alive.
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    await compression?.stop();
     await server.close();
     await runtime.close();
     process.exit(0);
@@ -196,6 +207,11 @@ async function stdio(): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await server.connect(new StdioServerTransport());
+}
+
+/** What the idle-compression sweep needs of the embedded runtime. */
+function idleSweepDeps(runtime: EmbeddedRuntime) {
+  return { store: runtime.store, memory: runtime.memory.memory, clock: runtime.clock };
 }
 
 /** Runs a one-shot command against the data dir (or, with --aws, the deployed table), then releases it. */

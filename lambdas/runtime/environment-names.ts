@@ -53,6 +53,8 @@ export const HTTP_HOST_ENV = 'HTTP_HOST';
 export const HTTP_PORT_ENV = 'HTTP_PORT';
 /** How often `meridian serve` syncs connected calendars, in minutes (0: never). */
 export const SYNC_INTERVAL_MINUTES_ENV = 'MERIDIAN_SYNC_INTERVAL_MINUTES';
+/** How often `serve` and `stdio` compress idle memory contexts, in minutes (0: never). */
+export const MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV = 'MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES';
 /** A CalDAV password for `meridian connect caldav`, instead of the prompt. */
 export const CALDAV_PASSWORD_ENV = 'MERIDIAN_CALDAV_PASSWORD';
 /** Set by CI systems: `meridian sync` then prints plain lines instead of progress bars. */

@@ -19,6 +19,8 @@ export interface SyncTimerOptions {
   runAtStart?: boolean;
   /** @default the global setInterval / clearInterval */
   timers?: TimerFunctions;
+  /** What runs, as log lines name it. @default 'sync' */
+  name?: string;
 }
 
 export interface SyncTimer {
@@ -35,12 +37,25 @@ export interface SyncTimer {
  * syncIntervalMs({ MERIDIAN_SYNC_INTERVAL_MINUTES: '0' }); // undefined
  */
 export function syncIntervalMs(env: NodeJS.ProcessEnv): number | undefined {
-  const text = env[SYNC_INTERVAL_MINUTES_ENV]?.trim();
-  const minutes = text === undefined || text === '' ? DEFAULT_SYNC_INTERVAL_MINUTES : Number(text);
+  return intervalMsFrom(env, SYNC_INTERVAL_MINUTES_ENV, DEFAULT_SYNC_INTERVAL_MINUTES);
+}
+
+/**
+ * Whole minutes from the variable `name` (0 to 1440), as milliseconds: `defaultMinutes` when
+ * unset, undefined when `0` (the timer is off). Anything else is refused with what fits.
+ *
+ * @example
+ * intervalMsFrom({ MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES: '10' }, MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV, 5); // 600000
+ */
+export function intervalMsFrom(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  defaultMinutes: number,
+): number | undefined {
+  const text = env[name]?.trim();
+  const minutes = text === undefined || text === '' ? defaultMinutes : Number(text);
   if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440) {
-    throw new Error(
-      `${SYNC_INTERVAL_MINUTES_ENV} must be a whole number of minutes from 0 (off) to 1440; got "${text}".`,
-    );
+    throw new Error(`${name} must be a whole number of minutes from 0 (off) to 1440; got "${text}".`);
   }
   return minutes === 0 ? undefined : minutes * 60_000;
 }
@@ -58,18 +73,19 @@ export function startSyncTimer(options: SyncTimerOptions): SyncTimer {
   const timers = options.timers ?? { setInterval, clearInterval };
   let running: Promise<void> | undefined;
   let stopped = false;
+  const name = options.name ?? 'sync';
 
   const tick = () => {
     if (stopped) return;
     if (running) {
-      options.logger.info('sync: previous run still going, skipping this tick');
+      options.logger.info(`${name}: previous run still going, skipping this tick`);
       return;
     }
     running = options
       .run()
       .then(
         () => undefined,
-        (error: unknown) => options.logger.error('sync: run failed', { error }),
+        (error: unknown) => options.logger.error(`${name}: run failed`, { error }),
       )
       .finally(() => {
         running = undefined;

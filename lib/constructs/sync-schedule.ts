@@ -1,19 +1,18 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
 import { meridianFunction } from './meridian-function.js';
-import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
+import { invokeOnSchedule, wholeMinutes } from './scheduled-invoke.js';
 
 /** The handler the sync function deploys. */
 export const SYNC_HANDLER_ENTRY = fileURLToPath(
@@ -73,12 +72,7 @@ export class SyncSchedule extends Construct {
     super(scope, id);
     if (props.defaultTimezone !== undefined) requireZone(props.defaultTimezone, 'defaultTimezone');
     const rate = props.syncRate ?? DEFAULT_SYNC_RATE;
-    const minutes = rate.toMinutes({ integral: false });
-    if (!Number.isInteger(minutes) || minutes < 1) {
-      throw new Error(
-        `syncRate must be a whole number of minutes, at least 1 (got ${rate.toHumanString()}).`,
-      );
-    }
+    const minutes = wholeMinutes(rate, 'syncRate');
 
     this.logGroup = new LogGroup(this, 'LogGroup', { retention: RetentionDays.ONE_MONTH });
     // As for the MCP function: an explicit role that may write to this log group only.
@@ -107,39 +101,11 @@ export class SyncSchedule extends Construct {
     });
     this.function = fn;
 
-    this.schedule = new Schedule(this, 'Schedule', {
-      schedule: ScheduleExpression.rate(rate),
-      target: new LambdaInvoke(fn, {
-        role: this.schedulerRole(fn),
-        input: ScheduleTargetInput.fromObject({}),
-        // No retries: the next run is one period away, and a retry could overlap it.
-        retryAttempts: 0,
-      }),
+    this.schedule = invokeOnSchedule(this, fn, {
+      rate,
       description: `Meridian: sync connected calendars into the shadow calendar every ${minutes} min`,
+      purpose: 'the Meridian sync function',
     });
-  }
-
-  /**
-   * The role EventBridge Scheduler assumes to invoke the function. Its own rather than the one
-   * the target would create at stack level, so that it sits in this construct and its one finding
-   * is acknowledged here. Only schedules of this account may assume it (confused deputy).
-   */
-  private schedulerRole(fn: IFunction): Role {
-    const role = new Role(this, 'SchedulerRole', {
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-      description: 'EventBridge Scheduler: invoke the Meridian sync function',
-    });
-    // The target grants it with the function's grantInvoke (see the acknowledgement).
-    acknowledgeWildcardResource(
-      role,
-      `${fn.functionArn}:*`,
-      "<function ARN>:* is written by the Scheduler target's grantInvoke, which covers the sync " +
-        "function's versions and aliases next to the function itself; the schedule invokes the " +
-        'unqualified ARN, and the wildcard reaches no other function.',
-    );
-    return role;
   }
 
   /**

@@ -7,6 +7,7 @@ import { BookingWorkflow } from '../constructs/booking-workflow.js';
 import type { GoogleOAuthClient } from '../constructs/google-client.js';
 import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
+import { MemoryCompressionSchedule } from '../constructs/memory-compression-schedule.js';
 import type { MemorySearchEmbeddings } from '../constructs/memory-search-embeddings.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
 
@@ -83,8 +84,8 @@ export interface ServiceStackProps extends StackProps {
 
 /**
  * Everything stateless that serves Meridian: the MCP function behind its REST API, the booking
- * workflow (an Express state machine and its step functions) that book_slot starts, and the
- * scheduled sync of the shadow calendar. The stateful resources they use (table, key, bucket) come from
+ * workflow (an Express state machine and its step functions) that book_slot starts, the
+ * scheduled sync of the shadow calendar and the scheduled compression of idle project memory. The stateful resources they use (table, key, bucket) come from
  * the retained `DataStack` as objects, so CDK wires the cross-stack references and the grants
  * name exactly those resources.
  */
@@ -92,6 +93,7 @@ export class ServiceStack extends Stack {
   readonly mcpFunction: McpFunction;
   readonly mcpApi: McpApi;
   readonly syncSchedule: SyncSchedule;
+  readonly memoryCompression: MemoryCompressionSchedule;
   readonly booking: BookingWorkflow;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -129,6 +131,11 @@ export class ServiceStack extends Stack {
       defaultTimezone: props.defaultTimezone,
       googleOAuthClient: props.googleOAuthClient,
       syncRate: props.syncRate,
+    });
+
+    this.memoryCompression = new MemoryCompressionSchedule(this, 'MemoryCompression', {
+      table: props.table,
+      memoryBucket: props.memoryBucket,
     });
 
     new CfnOutput(this, 'McpEndpointUrl', {

@@ -13,6 +13,7 @@ import {
   lambdaEsbuildOptions,
   outputsLoadedAtStart,
 } from '../../lib/constructs/lambda-bundling.js';
+import { MEMORY_COMPRESSION_HANDLER_ENTRY } from '../../lib/constructs/memory-compression-schedule.js';
 import { SYNC_HANDLER_ENTRY } from '../../lib/constructs/sync-schedule.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'meridian-step-sync-bundles-'));
@@ -133,6 +134,22 @@ describe('the bundled sync function', () => {
       /lambdas\/mcp\//,
       /lambdas\/runtime\/compose\.ts$/,
       /node_modules\/(@aws-sdk\/client-sfn|@modelcontextprotocol|chrono-node)\//,
+    ];
+    for (const pattern of absent) expect(matching(loaded, pattern)).toEqual([]);
+  }, 60_000);
+});
+
+describe('the bundled memory compression function', () => {
+  it('loads the sweep and the memory store, and nothing of calendars, booking, secrets or the MCP tools', async () => {
+    const loaded = await loadedAtStart(MEMORY_COMPRESSION_HANDLER_ENTRY, 'memory-compression');
+
+    expect(matching(loaded, /lambdas\/core\/memory\/idle-compression-sweep\.ts$/)).toHaveLength(1);
+    expect(matching(loaded, /lambdas\/core\/memory\/memory-store\.ts$/)).toHaveLength(1);
+    const absent = [
+      /lambdas\/core\/(booking|calendar|shadow)\//,
+      /lambdas\/mcp\//,
+      /lambdas\/runtime\/compose\.ts$/,
+      /node_modules\/(@aws-sdk\/client-(sfn|kms|s3)|@aws-crypto|@modelcontextprotocol|minisearch)\//,
     ];
     for (const pattern of absent) expect(matching(loaded, pattern)).toEqual([]);
   }, 60_000);

@@ -13,6 +13,7 @@ import { blobKeysOf, inlineBodies, offloadBodies } from './memory-bodies.js';
 import {
   generationPrefix,
   INITIAL_GENERATION,
+  idleIndexAttributes,
   memoryPartition,
   pointerKey,
   recordItemKey,
@@ -82,6 +83,33 @@ export class MemoryGenerations implements MemoryStateStore {
           'was not kept. Read the restored state (get_active_summary) and repeat the change if it still applies.',
         { project_id: projectId },
       );
+    }
+  }
+
+  /**
+   * Takes the project out of the idle sweep's index: the pointer `seen` put back as it was, without
+   * the index attributes, if nothing was written since it was read (generation and revision
+   * unchanged). The revision stays, as nothing in the memory changed. Answers false when a write
+   * came first: that write keeps the project in the index.
+   */
+  async leaveIdleIndex(projectId: string, seen: Pointer): Promise<boolean> {
+    try {
+      await this.deps.store.put(
+        { ...pointerKey(projectId), ...seen },
+        {
+          condition: {
+            op: 'and',
+            conditions: [
+              { op: 'eq', attribute: 'generation', value: seen.generation },
+              { op: 'eq', attribute: 'revision', value: seen.revision },
+            ],
+          },
+        },
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionFailedError) return false;
+      throw error;
     }
   }
 
@@ -215,7 +243,8 @@ export class MemoryGenerations implements MemoryStateStore {
       revision: this.token(),
       updated_at: this.deps.clock.now().toISOString(),
     };
-    const item = { ...pointerKey(projectId), ...pointer };
+    // Every write may leave a context to compress: the pointer joins the idle sweep's index.
+    const item = { ...pointerKey(projectId), ...pointer, ...idleIndexAttributes(pointer.updated_at) };
     try {
       await this.deps.store.put(item, { condition: isExpected });
     } catch (error) {

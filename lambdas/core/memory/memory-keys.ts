@@ -1,5 +1,5 @@
 import type { ItemKey } from '../ports/index.js';
-import { MEMORY_RECORD, PK_PREFIX, SK } from '../storage/key-prefixes.js';
+import { GSI1PK, MEMORY_RECORD, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 
 /**
  * Where a project's memory lives in the table (docs/data-model.md, "Entities (project memory)"):
@@ -15,6 +15,18 @@ export const memoryPartition = (projectId: string) => `${PK_PREFIX.memory}${proj
 export const pointerKey = (projectId: string): ItemKey => ({
   pk: memoryPartition(projectId),
   sk: SK.memory.pointer,
+});
+
+/** The project whose memory partition `pk` is. */
+export const projectOfPartition = (pk: string) => pk.slice(PK_PREFIX.memory.length);
+
+/**
+ * What puts a pointer in the idle-compression index: sorted by its `updated_at`, so the sweep
+ * reads only projects whose last write is old enough (see GSI1PK.idleMemory).
+ */
+export const idleIndexAttributes = (updatedAt: string) => ({
+  gsi1pk: GSI1PK.idleMemory,
+  gsi1sk: updatedAt,
 });
 
 export const folderKey = (projectId: string): ItemKey => ({

@@ -1,6 +1,7 @@
 import { DomainError, isDomainError } from '../errors.js';
 import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
 import { MEMORY_RECORD } from '../storage/key-prefixes.js';
+import { queryAll } from '../storage/query-all.js';
 import { categorize } from './categories.js';
 import { mergeEntries, unpackEntries } from './context-body.js';
 import { compressIfIdle, restoreContext } from './context-compression.js';
@@ -15,6 +16,7 @@ import {
   fileRecord,
   generationPrefix,
   gitLinkRecord,
+  memoryPartition,
 } from './memory-keys.js';
 import type { MemoryItem, MemoryReader } from './memory-records.js';
 import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
@@ -243,6 +245,16 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       last_updated: activity.reduce((a, b) => (a > b ? a : b)),
       status: context?.compressed ? 'compressed' : 'active',
     };
+  }
+
+  /** The branches of `generation` that keep entries as rows (contexts not compressed); bodies unread. */
+  async branchesWithRows(projectId: string, generation: string): Promise<string[]> {
+    const rows = await queryAll(this.deps.store, {
+      partition: memoryPartition(projectId),
+      beginsWith: `${generationPrefix(generation)}${MEMORY_RECORD.entryPrefix}`,
+      consistent: true,
+    });
+    return [...new Set(rows.map((row) => Entry.shape.branch_id.parse(row.branch_id)))];
   }
 
   /** See {@link compressIfIdle}. */

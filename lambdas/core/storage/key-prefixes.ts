@@ -119,6 +119,14 @@ export const GSI1PK = {
   nativeCalendarPrefix: 'NCAL#',
   projects: 'PROJECTS',
   rules: 'RULES',
+  /**
+   * Memory pointers (`MEM#<project id>` / `POINTER`) of projects that may hold contexts to
+   * compress, sorted by `gsi1sk` = the pointer's `updated_at` (the project's last write). Every
+   * write puts the pointer anyway, so the index costs update_memory no write of its own; the
+   * idle sweep drops a project from it once nothing is left to compress
+   * (core/memory/idle-compression-sweep.ts).
+   */
+  idleMemory: 'MEMIDLE',
 } as const;
 
 /** What follows the native id in a native calendar's `gsi1pk`. */

@@ -9,6 +9,7 @@ import { BOOKING_TASKS } from '../../../lambdas/booking/booking-definition.js';
 import { BOOKING_STEPS_ENTRY } from '../../../lib/constructs/booking-workflow.js';
 import { LAMBDA_ENTRY_NAME, lambdaEsbuildOptions } from '../../../lib/constructs/lambda-bundling.js';
 import { MCP_HANDLER_ENTRY } from '../../../lib/constructs/mcp-function.js';
+import { MEMORY_COMPRESSION_HANDLER_ENTRY } from '../../../lib/constructs/memory-compression-schedule.js';
 import { SYNC_HANDLER_ENTRY } from '../../../lib/constructs/sync-schedule.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'meridian-bundling-'));
@@ -90,12 +91,14 @@ describe('lambda-bundling', () => {
       MERIDIAN_DATA_KEY_ARN: 'arn:aws:kms:eu-west-1:123456789012:key/00000000-0000-0000-0000-000000000000',
       MERIDIAN_BOOKING_STATE_MACHINE_ARN:
         'arn:aws:states:eu-west-1:123456789012:stateMachine:meridian-booking',
+      MERIDIAN_MEMORY_BUCKET_NAME: 'meridian-memory',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
 
     it.each([
       ['the MCP function', MCP_HANDLER_ENTRY, ['handler']],
       ['the sync job', SYNC_HANDLER_ENTRY, ['handler']],
+      ['the memory compression job', MEMORY_COMPRESSION_HANDLER_ENTRY, ['handler']],
       ['the booking steps', BOOKING_STEPS_ENTRY, BOOKING_TASKS.map((task) => task.handler)],
     ])(
       'bundles %s into chunks that all load in a fresh Node process, exporting its handlers',

@@ -46,7 +46,9 @@ describe('SyncSchedule', () => {
     it('invokes the sync function every 5 minutes by default, with an empty event and no retries', () => {
       const { template, functionId, schedulerRoleId } = synthesize();
 
-      const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule'));
+      const schedules = Object.entries(template.findResources('AWS::Scheduler::Schedule'))
+        .filter(([id]) => id.startsWith('SyncSchedule'))
+        .map(([, schedule]) => schedule);
       expect(schedules).toHaveLength(1);
       expect(schedules[0]!.Properties).toMatchObject({
         ScheduleExpression: 'rate(5 minutes)',

@@ -29,6 +29,10 @@ function syncFunctionId({ service }: MeridianStacks): string {
   return service.getLogicalId(service.syncSchedule.function.node.defaultChild as CfnElement);
 }
 
+function memoryCompressionFunctionId({ service }: MeridianStacks): string {
+  return service.getLogicalId(service.memoryCompression.function.node.defaultChild as CfnElement);
+}
+
 describe('ServiceStack', () => {
   describe('cdk-nag AwsSolutions checks', () => {
     it('leaves no unacknowledged error or warning', () => {
@@ -71,6 +75,8 @@ describe('ServiceStack', () => {
           indexWildcard,
           // The Scheduler target's grantInvoke: the sync function and its versions and aliases.
           `AwsSolutions::AwsSolutions-IAM5[Resource::<${syncFunctionId(stacks!)}.Arn>:*]`,
+          // The same for the memory compression function (lib/constructs/memory-compression-schedule.ts).
+          `AwsSolutions::AwsSolutions-IAM5[Resource::<${memoryCompressionFunctionId(stacks!)}.Arn>:*]`,
           'AwsSolutions::AwsSolutions-L1',
         ].sort(),
       );

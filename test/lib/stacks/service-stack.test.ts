@@ -288,13 +288,17 @@ describe('ServiceStack', () => {
       expect(throughOutputs(variables.MERIDIAN_MEMORY_BUCKET_NAME)).toEqual({ Ref: bucketId });
     });
 
-    it('gives no other function access to the memory bucket', () => {
+    it('gives the memory bucket to the MCP function and the memory compression function only', () => {
       const { service } = synthesizeBoth();
 
       const onS3 = (s: Statement) => actionsOf(s).some((a) => a.startsWith('s3:'));
 
-      expect(statements(service).filter(onS3)).toEqual(statements(service, MCP).filter(onS3));
+      expect(statements(service).filter(onS3)).toEqual([
+        ...statements(service, MCP).filter(onS3),
+        ...statements(service, 'MemoryCompressionRole').filter(onS3),
+      ]);
       expect(statements(service, MCP).filter(onS3)).toHaveLength(1);
+      expect(statements(service, 'MemoryCompressionRole').filter(onS3)).toHaveLength(1);
     });
   });
 
@@ -303,8 +307,9 @@ describe('ServiceStack', () => {
       const template = synthesize();
 
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
-      // The MCP function's, the API's access logs, the sync function's, one per booking step, the state machine's.
-      expect(groups).toHaveLength(3 + BOOKING_TASKS.length + 1);
+      // The MCP function's, the API's access logs, the sync function's, the memory compression
+      // function's, one per booking step, the state machine's.
+      expect(groups).toHaveLength(4 + BOOKING_TASKS.length + 1);
       for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
     });
   });
@@ -410,7 +415,8 @@ describe('ServiceStack', () => {
       const template = synthesize({
         googleOAuthClient: { clientId: 'id.apps.googleusercontent.com', clientSecret: 'desktop-secret' },
       });
-      const graphFunctions = functionsWith(template, 'MERIDIAN_TABLE_NAME');
+      // The functions that run the object graph (the memory compression function reaches no provider).
+      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN');
 
       expect(graphFunctions).toBeGreaterThan(2);
       expect(functionsWith(template, 'MERIDIAN_GOOGLE_CLIENT_ID')).toBe(graphFunctions);

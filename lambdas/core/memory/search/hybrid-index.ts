@@ -62,7 +62,7 @@ const CANDIDATES = 50;
 export const VECTOR_FLOOR = 0.2;
 const EMBED_BATCH = 512;
 /** Changes whenever the stored layout does; part of the blob key, so old layouts are never read. */
-export const INDEX_FORMAT = 'meridian-search-index/2';
+export const INDEX_FORMAT = 'meridian-search-index/3';
 
 /**
  * A project's search index: BM25 over the text (minisearch) and one vector per item, fused with
@@ -84,8 +84,8 @@ export class HybridIndex {
   }
 
   /**
-   * Indexes `items` as of `revision`. Vectors of `previous` (same model) are reused for items whose
-   * text did not change, so a write re-embeds only what it wrote.
+   * Indexes `items` as of `revision`, keywords from scratch. Vectors of `previous` (same model) are
+   * reused for items whose text did not change, so a write re-embeds only what it wrote.
    */
   static async build(
     items: readonly MemoryItem[],
@@ -93,30 +93,35 @@ export class HybridIndex {
     revision: string,
     previous?: HybridIndex,
   ): Promise<HybridIndex> {
-    const kept: IndexedItem[] = items.map(({ item_id, branch_id, kind, category, created_at, text }) => ({
-      item_id,
-      branch_id,
-      kind,
-      ...(category === undefined ? {} : { category }),
-      created_at,
-      text,
-    }));
+    const kept = indexedItems(items);
     const keywords = keywordIndex();
-    keywords.addAll(kept.map((item, id) => ({ id, text: item.text })));
-    const vectors = VectorMatrix.empty(kept.length, embedder.dimension);
+    keywords.addAll(kept.map(keywordDocument));
     const reusable = previous?.modelId === embedder.modelId ? previous : undefined;
-    const toEmbed: number[] = [];
-    kept.forEach((item, at) => {
-      if (!reusable?.copyVector(item, vectors, at)) toEmbed.push(at);
-    });
-    for (let from = 0; from < toEmbed.length; from += EMBED_BATCH) {
-      const batch = toEmbed.slice(from, from + EMBED_BATCH);
-      const embedded = await embedder.embed(batch.map((at) => kept[at]!.text));
-      batch.forEach((at, i) => {
-        assertDimension(embedded[i]!, embedder);
-        vectors.set(at, embedded[i]!);
-      });
-    }
+    const vectors = await HybridIndex.embedAll(kept, embedder, reusable);
+    return new HybridIndex(revision, embedder.modelId, embedder.dimension, kept, keywords, vectors);
+  }
+
+  /**
+   * `previous` brought to `items` as of `revision`: its keyword index loses the items that are
+   * gone or whose text changed and gains the new texts (BM25 over the result is the keyword index
+   * {@link build} makes of `items`, without tokenising the rest again), and its vectors are reused
+   * likewise. Undefined when that cannot be done — another model or dimension, or `previous`
+   * already updated once (its keyword index now belongs to that update) — and the caller builds.
+   *
+   * @example
+   * const next = (await HybridIndex.update(cached, items, embedder, revision)) ?? (await HybridIndex.build(items, embedder, revision, cached));
+   */
+  static async update(
+    previous: HybridIndex,
+    items: readonly MemoryItem[],
+    embedder: Embedder,
+    revision: string,
+  ): Promise<HybridIndex | undefined> {
+    if (previous.modelId !== embedder.modelId || previous.dimension !== embedder.dimension) return undefined;
+    const kept = indexedItems(items);
+    const keywords = previous.takeKeywords(kept);
+    if (keywords === undefined) return undefined;
+    const vectors = await HybridIndex.embedAll(kept, embedder, previous);
     return new HybridIndex(revision, embedder.modelId, embedder.dimension, kept, keywords, vectors);
   }
 
@@ -179,16 +184,17 @@ export class HybridIndex {
       );
     };
     const depth = Math.max(CANDIDATES, options.top_k * 2);
-    const filtered = options.branch_id !== undefined || options.category !== undefined;
+    // Equal scores in item order, so an updated index ranks exactly as a fresh build: minisearch
+    // orders ties by when it indexed each document.
     const byKeyword = this.keywords
-      .search(
-        query,
-        filtered
-          ? { ...KEYWORD_SEARCH_OPTIONS, filter: (result) => accepts(result.id as number) }
-          : KEYWORD_SEARCH_OPTIONS,
-      )
+      .search(query, KEYWORD_SEARCH_OPTIONS)
+      .flatMap((result) => {
+        const at = this.positionOf(result.id as string);
+        return at !== undefined && accepts(at) ? [{ at, score: result.score }] : [];
+      })
+      .sort((a, b) => b.score - a.score || a.at - b.at)
       .slice(0, depth)
-      .map((result) => result.id as number);
+      .map((hit) => hit.at);
     const [queryVector] = await embedder.embed([query]);
     const byMeaning = this.vectors.nearest(queryVector!, depth, VECTOR_FLOOR, accepts);
 
@@ -225,15 +231,91 @@ export class HybridIndex {
 
   /** Copies this index's vector of `item` into `target` when the item is here with the same text. */
   private copyVector(item: IndexedItem, target: VectorMatrix, at: number): boolean {
-    this.positions ??= new Map(this.items.map((kept, position) => [kept.item_id, position]));
-    const position = this.positions.get(item.item_id);
+    const position = this.positionOf(item.item_id);
     if (position === undefined || this.items[position]!.text !== item.text) return false;
     target.copy(this.vectors, position, at);
     return true;
   }
 
+  /**
+   * Where an item is in this index; undefined for one it does not hold (a search still running on
+   * an index whose keywords an update took over may meet the newer items).
+   */
+  private positionOf(itemId: string): number | undefined {
+    this.positions ??= new Map(this.items.map((kept, position) => [kept.item_id, position]));
+    return this.positions.get(itemId);
+  }
+
+  /**
+   * This index's keyword index brought to `kept`, once: the items gone or changed are removed (with
+   * the text they were indexed with, so their terms leave at once, not at a later vacuum), the new
+   * texts added. Undefined when an update took it already, or when it does not match this index's
+   * items (it was damaged): the caller then builds from scratch.
+   */
+  private takeKeywords(kept: readonly IndexedItem[]): MiniSearch<KeywordDocument> | undefined {
+    if (this.keywordsTaken) return undefined;
+    this.keywordsTaken = true;
+    const textNow = new Map(kept.map((item) => [item.item_id, item.text]));
+    try {
+      for (const item of this.items) {
+        if (textNow.get(item.item_id) !== item.text) this.keywords.remove(keywordDocument(item));
+      }
+      for (const item of kept) {
+        const at = this.positionOf(item.item_id);
+        if (at === undefined || this.items[at]!.text !== item.text) this.keywords.add(keywordDocument(item));
+      }
+    } catch {
+      return undefined;
+    }
+    return this.keywords;
+  }
+
+  /** One vector per item: copied from `reusable` where it holds the same text, else embedded in batches. */
+  private static async embedAll(
+    kept: readonly IndexedItem[],
+    embedder: Embedder,
+    reusable: HybridIndex | undefined,
+  ): Promise<VectorMatrix> {
+    const vectors = VectorMatrix.empty(kept.length, embedder.dimension);
+    const toEmbed: number[] = [];
+    kept.forEach((item, at) => {
+      if (!reusable?.copyVector(item, vectors, at)) toEmbed.push(at);
+    });
+    for (let from = 0; from < toEmbed.length; from += EMBED_BATCH) {
+      const batch = toEmbed.slice(from, from + EMBED_BATCH);
+      const embedded = await embedder.embed(batch.map((at) => kept[at]!.text));
+      batch.forEach((at, i) => {
+        assertDimension(embedded[i]!, embedder);
+        vectors.set(at, embedded[i]!);
+      });
+    }
+    return vectors;
+  }
+
   private positions?: Map<string, number>;
+  private keywordsTaken = false;
 }
+
+/** What the index keeps of each item, one per id (the first), in the order given. */
+function indexedItems(items: readonly MemoryItem[]): IndexedItem[] {
+  const seen = new Set<string>();
+  const kept: IndexedItem[] = [];
+  for (const { item_id, branch_id, kind, category, created_at, text } of items) {
+    if (seen.has(item_id)) continue;
+    seen.add(item_id);
+    kept.push({
+      item_id,
+      branch_id,
+      kind,
+      ...(category === undefined ? {} : { category }),
+      created_at,
+      text,
+    });
+  }
+  return kept;
+}
+
+const keywordDocument = (item: IndexedItem): KeywordDocument => ({ id: item.item_id, text: item.text });
 
 interface StoredIndex {
   format: string;

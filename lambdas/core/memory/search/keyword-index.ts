@@ -1,9 +1,9 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch';
 import { normaliseTerm } from './text-terms.js';
 
-/** What the keyword index holds per memory: its position in the hybrid index and its text. */
+/** What the keyword index holds per memory: its item id and its text. */
 export interface KeywordDocument {
-  id: number;
+  id: string;
   text: string;
 }
 

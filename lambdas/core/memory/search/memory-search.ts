@@ -13,8 +13,11 @@ export interface MemorySearchDeps {
 
 export interface MemorySearchAnswer extends HybridAnswer {
   search_time_ms: number;
-  /** Where the index came from: this process's cache, the blob store, or built from the table now. */
-  index_source: 'memory' | 'blob' | 'built';
+  /**
+   * Where the index came from: this process's cache, the blob store, an earlier index (cached or
+   * stored) updated with what changed since, or built from the table now.
+   */
+  index_source: 'memory' | 'blob' | 'updated' | 'built';
 }
 
 /** Projects whose index stays in memory between calls (a warm Lambda, the embedded server). */
@@ -28,7 +31,7 @@ const CACHED_PROJECTS = 8;
  */
 export class MemorySearch {
   private readonly cache = new Map<string, HybridIndex>();
-  private readonly loading = new Map<string, Promise<{ index: HybridIndex; source: 'blob' | 'built' }>>();
+  private readonly loading = new Map<string, Promise<{ index: HybridIndex; source: LoadedSource }>>();
 
   constructor(private readonly deps: MemorySearchDeps) {}
 
@@ -68,19 +71,36 @@ export class MemorySearch {
     projectId: string,
     key: string,
     revision: string,
-    previous: HybridIndex | undefined,
-  ): Promise<{ index: HybridIndex; source: 'blob' | 'built' }> {
+    cached: HybridIndex | undefined,
+  ): Promise<{ index: HybridIndex; source: LoadedSource }> {
     const stored = await this.read(key);
     if (stored !== undefined) {
       this.remember(projectId, stored);
       return { index: stored, source: 'blob' };
     }
-    const items = await this.deps.reader.items(projectId);
-    const built = await HybridIndex.build(items, this.deps.embedder, revision, previous);
-    await this.store(key, built);
-    this.remember(projectId, built);
+    const [items, previous] = await Promise.all([
+      this.deps.reader.items(projectId),
+      cached?.modelId === this.deps.embedder.modelId ? cached : this.readEarlier(projectId, key),
+    ]);
+    const { embedder } = this.deps;
+    const updated = previous && (await HybridIndex.update(previous, items, embedder, revision));
+    const index = updated || (await HybridIndex.build(items, embedder, revision, previous ?? cached));
+    await this.store(key, index);
+    this.remember(projectId, index);
     await this.forgetOthers(projectId, key);
-    return { index: built, source: 'built' };
+    return { index, source: updated ? 'updated' : 'built' };
+  }
+
+  /**
+   * An index this project stored for an earlier revision with this model and layout (a cold
+   * process after a write), to update rather than build; undefined when there is none readable.
+   */
+  private async readEarlier(projectId: string, current: string): Promise<HybridIndex | undefined> {
+    const { blobs } = await this.deps.blobs.list({
+      prefix: modelFolder(projectId, this.deps.embedder.modelId),
+    });
+    const earlier = blobs.find((blob) => blob.key !== current);
+    return earlier === undefined ? undefined : this.read(earlier.key);
   }
 
   private async read(key: string): Promise<HybridIndex | undefined> {
@@ -147,6 +167,14 @@ export function indexFolder(projectId: string): string {
  * they are opaque strings that may hold characters a blob key may not.
  */
 export function indexKey(projectId: string, modelId: string, revision: string): string {
-  const digest = (text: string) => sha256Hex(new TextEncoder().encode(text)).slice(0, 32);
-  return `${indexFolder(projectId)}${digest(`${INDEX_FORMAT} ${modelId}`)}-${digest(revision)}.json`;
+  return `${modelFolder(projectId, modelId)}${digest(revision)}.json`;
 }
+
+/** The key prefix of a project's indexes built by one model in this layout. */
+function modelFolder(projectId: string, modelId: string): string {
+  return `${indexFolder(projectId)}${digest(`${INDEX_FORMAT} ${modelId}`)}-`;
+}
+
+const digest = (text: string) => sha256Hex(new TextEncoder().encode(text)).slice(0, 32);
+
+type LoadedSource = Exclude<MemorySearchAnswer['index_source'], 'memory'>;

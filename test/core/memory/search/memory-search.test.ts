@@ -142,7 +142,7 @@ describe('MemorySearch', () => {
       expect((await search.search('p1', 'heap snapshot', DEFAULTS)).index_source).toBe('memory');
     });
 
-    it('rebuilds a stale index when the memory changed, re-embedding only the new item', async () => {
+    it('updates a stale index when the memory changed, re-embedding only the new item', async () => {
       const embedder = counting(localEmbedder());
       const search = searchWith(embedder);
       const before = await search.search('p1', 'redis evicting session keys', DEFAULTS);
@@ -161,7 +161,7 @@ describe('MemorySearch', () => {
       const found = await search.search('p1', 'zeppelin', DEFAULTS);
       const after = await search.search('p1', 'redis evicting session keys', DEFAULTS);
 
-      expect(found.index_source).toBe('built');
+      expect(found.index_source).toBe('updated');
       expect(found.results.map((hit) => hit.item_id)).toEqual(['new-1']);
       // The new item and the two queries; the other 205 vectors came from the previous index.
       expect(embedded(embedder)).toBe(3);

@@ -1,0 +1,3 @@
+import { describeIdleSweep } from './idle-compression-sweep-suite.js';
+
+describeIdleSweep('dynalite');

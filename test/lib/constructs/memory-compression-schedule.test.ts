@@ -1,0 +1,148 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { acknowledgements, meridianStacks, synthWithNag, testApp, unacknowledged } from '../synth-helpers.js';
+
+type Resource = { Type: string; Properties: Record<string, unknown> };
+interface Statement {
+  Action: string | string[];
+  Effect: string;
+  Resource: unknown;
+}
+
+/** The service template and the logical ids of the memory compression construct's resources. */
+function synthesize() {
+  const { service } = meridianStacks(testApp());
+  const template = Template.fromStack(service);
+  const only = (type: string, prefix: string) => {
+    const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
+    expect(ids, `${type} ${prefix}`).toHaveLength(1);
+    return ids[0]!;
+  };
+  return {
+    template,
+    functionId: only('AWS::Lambda::Function', 'MemoryCompressionFunction'),
+    logGroupId: only('AWS::Logs::LogGroup', 'MemoryCompressionLogGroup'),
+    scheduleId: only('AWS::Scheduler::Schedule', 'MemoryCompressionSchedule'),
+    schedulerRoleId: only('AWS::IAM::Role', 'MemoryCompressionSchedulerRole'),
+    resource: (id: string) => template.toJSON().Resources[id] as Resource,
+  };
+}
+
+/** Statements of the IAM policies whose logical id starts with `prefix`. */
+function statementsOf(template: Template, prefix: string): Statement[] {
+  return Object.entries(template.findResources('AWS::IAM::Policy'))
+    .filter(([id]) => id.startsWith(prefix))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+describe('MemoryCompressionSchedule', () => {
+  it('invokes the compression function every 5 minutes, with an empty event and no retries', () => {
+    const { functionId, scheduleId, schedulerRoleId, resource } = synthesize();
+
+    expect(resource(scheduleId).Properties).toMatchObject({
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Target: {
+        Arn: { 'Fn::GetAtt': [functionId, 'Arn'] },
+        RoleArn: { 'Fn::GetAtt': [schedulerRoleId, 'Arn'] },
+        Input: '{}',
+        RetryPolicy: { MaximumRetryAttempts: 0 },
+      },
+    });
+  });
+
+  it('lets only EventBridge Scheduler of this account assume its role, to invoke that function only', () => {
+    const { template, functionId, schedulerRoleId, resource } = synthesize();
+    const functionArn = { 'Fn::GetAtt': [functionId, 'Arn'] };
+
+    expect(resource(schedulerRoleId).Properties.AssumeRolePolicyDocument).toMatchObject({
+      Statement: [
+        {
+          Principal: { Service: 'scheduler.amazonaws.com' },
+          Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+        },
+      ],
+    });
+    expect(statementsOf(template, 'MemoryCompressionSchedulerRole')).toEqual([
+      {
+        Action: 'lambda:InvokeFunction',
+        Effect: 'Allow',
+        Resource: [functionArn, { 'Fn::Join': ['', [functionArn, ':*']] }],
+      },
+    ]);
+  });
+
+  it('runs the bundled compression handler with the table and the memory bucket, and no data key', () => {
+    const { functionId, logGroupId, resource } = synthesize();
+
+    const properties = resource(functionId).Properties;
+    expect(properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: 300,
+      LoggingConfig: { LogGroup: { Ref: logGroupId } },
+    });
+    const variables = (properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(Object.keys(variables).sort()).toEqual([
+      'MERIDIAN_MEMORY_BUCKET_NAME',
+      'MERIDIAN_TABLE_NAME',
+      'NODE_OPTIONS',
+      'POWERTOOLS_SERVICE_NAME',
+    ]);
+    expect(variables.POWERTOOLS_SERVICE_NAME).toBe('meridian-memory-compression');
+  });
+
+  it('may query, get, put and delete table items (never scan), use the memory bucket and write its logs', () => {
+    const { template, logGroupId } = synthesize();
+
+    const statements = statementsOf(template, 'MemoryCompressionRole');
+    const actions = statements.flatMap(actionsOf);
+    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+    ]);
+    expect([...new Set(actions.map((a) => a.split(':')[0]))].sort()).toEqual([
+      'dynamodb',
+      'kms',
+      'logs',
+      's3',
+    ]);
+    expect(statements.find((s) => actionsOf(s)[0]!.startsWith('logs:'))?.Resource).toEqual({
+      'Fn::GetAtt': [logGroupId, 'Arn'],
+    });
+    // Only the table's key (DynamoDB and the bucket's SSE-KMS use it): no Encryption SDK data key use of its own.
+    const kmsStatements = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('kms:')));
+    for (const s of kmsStatements) expect(JSON.stringify(s.Resource)).toContain('DataKey');
+  });
+
+  it('leaves nothing unacknowledged in cdk-nag and acknowledges exactly the reviewed findings, with reasons', () => {
+    let functionId = '';
+    const report = synthWithNag((app) => {
+      const { service } = meridianStacks(app);
+      functionId = service.getLogicalId(service.memoryCompression.function.node.defaultChild as never);
+    });
+
+    expect(unacknowledged(report)).toEqual([]);
+    const acknowledged = acknowledgements(report, 'Service/MemoryCompression/');
+    expect([...new Set(acknowledged.map((a) => a.acknowledgedId.replace(/\{.*\}/, '<ARN>')))].sort()).toEqual(
+      [
+        'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+        'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
+        'AwsSolutions::AwsSolutions-IAM5[Action::s3:Abort*]',
+        'AwsSolutions::AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+        'AwsSolutions::AwsSolutions-IAM5[Action::s3:GetBucket*]',
+        'AwsSolutions::AwsSolutions-IAM5[Action::s3:GetObject*]',
+        'AwsSolutions::AwsSolutions-IAM5[Action::s3:List*]',
+        'AwsSolutions::AwsSolutions-IAM5[Resource::<ARN>/*]',
+        'AwsSolutions::AwsSolutions-IAM5[Resource::<ARN>/index/*]',
+        `AwsSolutions::AwsSolutions-IAM5[Resource::<${functionId}.Arn>:*]`,
+        'AwsSolutions::AwsSolutions-L1',
+      ].sort(),
+    );
+    for (const a of acknowledged) expect(a.reason.length).toBeGreaterThan(80);
+  });
+});
