@@ -132,6 +132,7 @@ export function composeDeps(platform: Platform): McpDeps & {
     authorize: (principal, projectId, right) => memory.authorize(principal, projectId, right),
     cloud: platform.memorySync?.cloud,
     quotas: platform.memorySync?.quotas,
+    compressor: nodeGzip,
   });
   return {
     activeHolds: async (calendarId: string) => (await locks.activeHolds(calendarId)).holds,

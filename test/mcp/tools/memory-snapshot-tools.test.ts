@@ -229,4 +229,53 @@ describe('snapshot and cloud sync tools over HTTP (real Client, grants, s3rver b
       await bare.close();
     }
   });
+  it('does not count compressing an idle context, or loading it back, as a change to sync', async () => {
+    let now = Date.parse('2026-11-24T09:00:00Z');
+    const idle = await served(
+      await startTestRuntime({ memorySync: { cloud: bucket.cloud }, clock: { now: () => new Date(now) } }),
+    );
+    try {
+      const { client } = await idle.client('owner');
+      const project = (
+        await ok(client, 'initialize_context', { project_path: '/nowhere/idle', mode: 'none' })
+      ).project_id;
+      const branch = (await ok(client, 'create_branch', { project_id: project, branch_topic: 'billing' }))
+        .branch_id;
+      for (const content of ['Invoices are issued on the 1st.', 'Refunds go back to the original card.']) {
+        await ok(client, 'update_memory', { project_id: project, branch_id: branch, role: 'user', content });
+      }
+      expect(await ok(client, 'sync_to_cloud', { project_id: project })).toMatchObject({
+        status: 'uploaded',
+      });
+
+      now += 31 * 60_000; // idle: the next read compresses the context
+      const summary = await ok(client, 'get_active_summary', { project_id: project, branch_id: branch });
+      expect(summary.status).toBe('compressed');
+      expect(await ok(client, 'sync_from_cloud', { project_id: project })).toMatchObject({
+        status: 'up_to_date',
+      });
+      expect(await ok(client, 'sync_to_cloud', { project_id: project })).toMatchObject({
+        status: 'up_to_date',
+      });
+
+      const loaded = await ok(client, 'load_context', { project_id: project, branch_id: branch });
+      expect(loaded.message).toBe('Decompressed and restored.');
+      expect(await ok(client, 'sync_from_cloud', { project_id: project })).toMatchObject({
+        status: 'up_to_date',
+      });
+
+      // A real change still counts.
+      await ok(client, 'update_memory', {
+        project_id: project,
+        branch_id: branch,
+        role: 'user',
+        content: 'VAT is 19%.',
+      });
+      expect(errorOf(await call(client, 'sync_from_cloud', { project_id: project }))).toMatchObject({
+        code: 'CONFLICT',
+      });
+    } finally {
+      await idle.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors.js';
-import type { EnvelopeEncryption } from '../../ports/index.js';
+import type { Compressor, EnvelopeEncryption } from '../../ports/index.js';
 import { BlobExistsError, BlobIntegrityError, BlobNotFoundError, type BlobStore } from '../blob-store.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import type { SyncQuotas } from './sync-quota.js';
@@ -24,6 +24,8 @@ export interface CloudTarget {
 
 export interface CloudSyncDeps extends SnapshotDeps {
   cloud: CloudTarget;
+  /** Unpacks compressed contexts, so "changed since the last sync" ignores compression (content-fingerprint.ts). */
+  compressor: Compressor;
   quotas: SyncQuotas;
 }
 

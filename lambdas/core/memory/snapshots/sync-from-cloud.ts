@@ -10,10 +10,10 @@ import {
   type RemoteSnapshot,
   sameRemote,
 } from './cloud-target.js';
-import { memoryFingerprint } from './memory-fingerprint.js';
+import { contentFingerprint } from './content-fingerprint.js';
 import { restoreSnapshot } from './restore-snapshot.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
-import { countKind } from './snapshot-records.js';
+import { countKind, toMemoryRecord } from './snapshot-records.js';
 import { spendSyncQuota } from './sync-quota.js';
 import type { SyncOptions } from './sync-to-cloud.js';
 
@@ -54,7 +54,7 @@ export async function syncFromCloud(
     );
   }
   const { records } = await deps.state.exportState(projectId);
-  const fingerprint = memoryFingerprint(records);
+  const fingerprint = await contentFingerprint(records, deps.compressor);
   // Never synced: only an empty memory has nothing to lose.
   const localChanged = recorded ? recorded.local_fingerprint !== fingerprint : records.length > 0;
   if (localChanged && !options.force) {
@@ -85,7 +85,7 @@ export async function syncFromCloud(
   await recordCloudSync(deps.store, projectId, {
     remote_snapshot_id: remote.snapshot_id,
     remote_version: remote.version,
-    local_fingerprint: restored.fingerprint,
+    local_fingerprint: await restoredContent(deps, projectId, remote),
     direction: 'pull',
     synced_at: deps.clock.now().toISOString(),
   });
@@ -152,4 +152,18 @@ async function keepLocally(deps: CloudSyncDeps, built: BuiltSnapshot): Promise<{
     // Restore checks them against this manifest hash, so reusing them cannot restore other bytes.
     return { sizeBytes: built.archiveBytes.byteLength + built.manifestBytes.byteLength };
   }
+}
+
+/** The content fingerprint of the snapshot just restored: what the memory held when the pull ended. */
+async function restoredContent(
+  deps: CloudSyncDeps,
+  projectId: string,
+  remote: RemoteSnapshot,
+): Promise<string> {
+  const { verified } = await readSnapshotPlaintext(deps, {
+    projectId,
+    snapshotId: remote.snapshot_id,
+    manifestSha256: remote.manifest_sha256,
+  });
+  return contentFingerprint(verified.items.map(toMemoryRecord), deps.compressor);
 }

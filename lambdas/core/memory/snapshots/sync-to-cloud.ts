@@ -8,8 +8,9 @@ import {
   publishHead,
   sameRemote,
 } from './cloud-target.js';
+import { contentFingerprint } from './content-fingerprint.js';
 import { createSnapshot } from './create-snapshot.js';
-import { memoryFingerprint } from './memory-fingerprint.js';
+import { toMemoryRecord } from './snapshot-records.js';
 import { spendSyncQuota } from './sync-quota.js';
 
 export interface PushResult {
@@ -60,7 +61,7 @@ export async function syncToCloud(
     );
   }
   const { records } = await deps.state.exportState(projectId);
-  const localChanged = recorded?.local_fingerprint !== memoryFingerprint(records);
+  const localChanged = recorded?.local_fingerprint !== (await contentFingerprint(records, deps.compressor));
   if (!localChanged && !remoteChanged && remote) {
     return {
       status: 'up_to_date',
@@ -73,7 +74,7 @@ export async function syncToCloud(
   await spendSyncQuota(deps.store, projectId, 'upload', deps.quotas.uploadsPerDay, deps.clock.now());
   options.onPhase?.('snapshot');
   const snapshot = await createSnapshot(deps, projectId, { description: `Pushed to ${deps.cloud.location}` });
-  const { built } = await readSnapshotPlaintext(deps, {
+  const { built, verified } = await readSnapshotPlaintext(deps, {
     projectId,
     snapshotId: snapshot.snapshot_id,
     manifestSha256: snapshot.manifest_sha256,
@@ -100,7 +101,7 @@ export async function syncToCloud(
   await recordCloudSync(deps.store, projectId, {
     remote_snapshot_id: snapshot.snapshot_id,
     remote_version: version,
-    local_fingerprint: snapshot.fingerprint,
+    local_fingerprint: await contentFingerprint(verified.items.map(toMemoryRecord), deps.compressor),
     direction: 'push',
     synced_at: deps.clock.now().toISOString(),
   });

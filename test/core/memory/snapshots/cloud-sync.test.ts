@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeGzip } from '../../../../lambdas/adapters/compression/node-gzip.js';
 import { isDomainError } from '../../../../lambdas/core/errors.js';
 import { snapshotKeys } from '../../../../lambdas/core/memory/snapshot-vault.js';
 import type { CloudSyncDeps, CloudTarget } from '../../../../lambdas/core/memory/snapshots/cloud-target.js';
@@ -46,6 +47,7 @@ describe('cloud sync of project memory (two servers, s3rver bucket, Encryption S
     ...world.deps,
     cloud,
     quotas,
+    compressor: nodeGzip,
   });
   const fingerprint = async (world: SnapshotWorld, projectId: string) =>
     memoryFingerprint((await world.memory.exportState(projectId)).records);
