@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isDomainError } from '../lambdas/core/errors.js';
+import { computeOn } from '../lambdas/mcp/computation-turns.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
 import type { McpHttpDeps } from '../lambdas/mcp/deps.js';
 import { isLoopbackHost } from '../lambdas/mcp/http/origin-policy.js';
@@ -29,6 +30,7 @@ import {
   progressLines,
   syncCommand,
 } from '../lambdas/runtime/cli/sync-command.js';
+import { startComputationThread } from '../lambdas/runtime/computation-thread.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
 import { startHttpServer } from '../lambdas/runtime/node-http-server.js';
@@ -141,6 +143,9 @@ async function serve(): Promise<void> {
   // Read before anything starts: a bad value stops `serve` with a message, not later in the log.
   const syncEvery = syncIntervalMs(process.env);
   const defaultToolsets = toolsetsFlag();
+  // Started first: the thread loads the time core while the runtime opens its store.
+  const computations = startComputationThread();
+  computeOn(computations);
   const runtime = await createEmbeddedRuntime(settings);
   // The tool listing (a JSON Schema per tool) is built once per process, and building it holds the
   // event loop for tens of milliseconds: built here, before the port opens, no request — /health
@@ -171,6 +176,7 @@ async function serve(): Promise<void> {
     await timer?.stop();
     await server.close();
     await runtime.close();
+    await computations.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
