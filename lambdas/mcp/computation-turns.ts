@@ -54,11 +54,11 @@ const inOwnTurn: ComputationRunner = {
 let runner: ComputationRunner = inOwnTurn;
 
 /**
- * Makes every later {@link compute} run on `offThread`; undefined goes back to one job per turn
- * on this thread. Called by the composition of `meridian serve` only.
+ * Makes every later {@link compute} of this process run on `offThread`. Called by the
+ * composition of `meridian serve` only.
  */
-export function computeOn(offThread: ComputationRunner | undefined): void {
-  runner = offThread ?? inOwnTurn;
+export function computeOn(offThread: ComputationRunner): void {
+  runner = offThread;
 }
 
 /**
