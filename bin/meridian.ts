@@ -143,9 +143,6 @@ async function serve(): Promise<void> {
   // Read before anything starts: a bad value stops `serve` with a message, not later in the log.
   const syncEvery = syncIntervalMs(process.env);
   const defaultToolsets = toolsetsFlag();
-  // Started first: the thread loads the time core while the runtime opens its store.
-  const computations = startComputationThread();
-  computeOn(computations);
   const runtime = await createEmbeddedRuntime(settings);
   // The tool listing (a JSON Schema per tool) is built once per process, and building it holds the
   // event loop for tens of milliseconds: built here, before the port opens, no request — /health
@@ -164,6 +161,11 @@ async function serve(): Promise<void> {
   });
   // The one line tools and scripts wait for; everything else goes to stderr.
   console.log(`Meridian ${VERSION} listening on ${server.url}${MCP_PATH} (data: ${settings.dataDir})`);
+  // The time tools' work runs on a thread of its own, so /health is never held behind it (ADR 0008).
+  // Started once the port is open: loading the time core there takes about a second of CPU, which
+  // would otherwise compete with the start on a small machine; a call sent meanwhile waits for it.
+  const computations = startComputationThread();
+  computeOn(computations);
   const timer =
     syncEvery === undefined
       ? undefined

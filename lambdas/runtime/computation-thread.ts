@@ -28,9 +28,9 @@ function errorOf(reply: Extract<ComputationReply, { error: unknown }>): Error {
 /**
  * Starts the thread that runs the time tools' computations for `meridian serve`, so that they
  * never hold the event loop that answers requests (see computation-turns.ts for the measurements).
- * Jobs run one at a time, in arrival order. The thread loads the time core (about 1 s) while the
- * server starts; jobs sent meanwhile wait for it. If it dies, the calls it held fail as internal
- * errors and the next call starts a new one.
+ * Jobs run one at a time, in arrival order. The thread first loads the time core (about 1 s of
+ * CPU); jobs sent meanwhile wait for it. If it dies, the calls it held fail as internal errors
+ * and the next call starts a new one.
  *
  * @example
  * const thread = startComputationThread();
