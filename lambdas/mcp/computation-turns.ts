@@ -19,7 +19,7 @@ import {
  * `meridian serve` installs a {@link ComputationRunner} on a worker thread instead
  * (runtime/computation-thread.ts). Measured with ten worst-case calls at once on a 2-core machine,
  * one job held the loop 40–75 ms idle and up to 1,035 ms of wall time when other processes
- * loaded the cores, and a /health probe waited behind it (slowest 1,181 ms). A job cannot be
+ * loaded the cores, and a /health probe waited behind it (slowest 1,351 ms). A job cannot be
  * cut into shorter turns: its longest part is rrule's synchronous period loop, which cannot
  * yield and resume; a smaller WorkBudget would refuse rules that succeed today. On a thread of
  * its own the job holds no loop at all, and the probe is answered as soon as the OS schedules
