@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isDomainError } from '../lambdas/core/errors.js';
+import { computeOn } from '../lambdas/mcp/computation-turns.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
 import type { McpHttpDeps } from '../lambdas/mcp/deps.js';
 import { isLoopbackHost } from '../lambdas/mcp/http/origin-policy.js';
@@ -29,6 +30,7 @@ import {
   progressLines,
   syncCommand,
 } from '../lambdas/runtime/cli/sync-command.js';
+import { startComputationThread } from '../lambdas/runtime/computation-thread.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
 import {
@@ -165,6 +167,11 @@ async function serve(): Promise<void> {
   });
   // The one line tools and scripts wait for; everything else goes to stderr.
   console.log(`Meridian ${VERSION} listening on ${server.url}${MCP_PATH} (data: ${settings.dataDir})`);
+  // The time tools' work runs on a thread of its own, so /health is never held behind it (ADR 0008).
+  // Started once the port is open: loading the time core there takes about a second of CPU, which
+  // would otherwise compete with the start on a small machine; a call sent meanwhile waits for it.
+  const computations = startComputationThread();
+  computeOn(computations);
   const timer =
     syncEvery === undefined
       ? undefined
@@ -179,6 +186,7 @@ async function serve(): Promise<void> {
     await compression?.stop();
     await server.close();
     await runtime.close();
+    await computations.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);

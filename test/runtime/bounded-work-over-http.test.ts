@@ -10,8 +10,9 @@ import { connectHttpClient, errorOf } from '../support/mcp-client.js';
 
 /**
  * Issue 8, finding 4: one expand_rrule call took 12 s and held /health for 7.4 s. With work
- * budgets, worst-case time and recurrence calls are refused (or answered) in bounded work, so a
- * liveness probe sent while ten of them run at once still answers promptly.
+ * budgets, worst-case time and recurrence calls are refused (or answered) in bounded work, and
+ * `serve` runs that work on a thread of its own (runtime/computation-thread.ts), so a liveness
+ * probe sent while ten of them run at once answers within the issue's 200 ms.
  */
 const WORST_CASES: Array<{ name: string; arguments: Record<string, unknown> }> = [
   {
@@ -119,7 +120,9 @@ async function underLoad(mcpUrl: string, clients: Client[], calls: typeof WORST_
   return { probes: latencies, outcomes: result };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The value `fraction` of `values` are at or below (nearest rank): 0.5 the median, 0.9 the p90. */
+const percentile = (values: number[], fraction: number) =>
+  [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(fraction * values.length) - 1)]!;
 
 const ms = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
 
@@ -155,11 +158,13 @@ describe('bounded work per call, over HTTP (meridian serve)', { timeout: 120_000
       WORST_CASES.map(() => ({ name: 'resolve_datetime', arguments: { expression: 'now' } })),
     );
     const worst = await underLoad(server.url, clients, WORST_CASES);
+    const figures = (probes: number[]) =>
+      `${ms(probes)} ms (median ${percentile(probes, 0.5).toFixed(0)}, p90 ${percentile(probes, 0.9).toFixed(0)}, ` +
+      `max ${Math.max(...probes).toFixed(0)})`;
     console.info(
-      `/health idle ${idle.toFixed(0)} ms; during ten trivial calls ${ms(trivial.probes)} ms ` +
-        `(median ${median(trivial.probes).toFixed(0)}; calls done by ${ms(trivial.outcomes.map((o) => o.ms))} ms); ` +
-        `during ten worst-case calls ${ms(worst.probes)} ms (median ${median(worst.probes).toFixed(0)}; ` +
-        `calls done by ${ms(worst.outcomes.map((o) => o.ms))} ms)`,
+      `/health idle ${idle.toFixed(0)} ms; during ten trivial calls ${figures(trivial.probes)}; ` +
+        `calls done by ${ms(trivial.outcomes.map((o) => o.ms))} ms; during ten worst-case calls ${figures(worst.probes)}; ` +
+        `calls done by ${ms(worst.outcomes.map((o) => o.ms))} ms`,
     );
 
     expect(worst.outcomes.map((o) => o.code)).toEqual([
@@ -174,14 +179,16 @@ describe('bounded work per call, over HTTP (meridian serve)', { timeout: 120_000
       'WORK_LIMIT_EXCEEDED',
       'INVALID_RRULE',
     ]);
-    // The target is 200 ms. A probe that arrives while a call's bounded job runs waits for it
-    // (~100 ms of CPU, see computation-turns.ts) — several times that in wall time when other
-    // processes share the cores, as they do on a 2-core CI machine. Measured there (load average
-    // 8–16), the median probe took 49–168 ms and the slowest up to 650 ms. So the typical probe is
-    // held to 250 ms (the target with room for a busier machine), and every probe to the bound that
-    // still separates bounded from unbounded work: before the work budget, one call held /health
-    // for 7.4 s.
-    expect(median(worst.probes)).toBeLessThan(250);
+    // The issue's target: /health within 200 ms. Before the computation thread, a probe that arrived
+    // while a call's bounded job ran waited for it: 40–75 ms of CPU, but up to 1,035 ms of wall time
+    // with two CPU burners on the 2 cores (load average 5–16); this test then failed 5 runs of 6
+    // (p90 66–926 ms, slowest 1,351 ms). Off the loop, a probe waits only for serve's own handling
+    // of the ten requests (3–7 ms of CPU each: a server per request, the API key read from the
+    // embedded store, JSON and TOON), stretched by the same load: over 20 runs, medians 5–53 ms,
+    // p90s 35–223 ms (one run above 200), slowest 92–393 ms. The max stays at the bound that
+    // separates bounded from unbounded work (one unbounded call held /health for 7.4 s).
+    expect(percentile(worst.probes, 0.5)).toBeLessThanOrEqual(200);
+    expect(percentile(worst.probes, 0.9)).toBeLessThanOrEqual(200);
     expect(Math.max(...worst.probes)).toBeLessThan(1000);
   });
 });

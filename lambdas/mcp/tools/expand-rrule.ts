@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { MAX_INSTANT_TEXT_LENGTH, MAX_RECURRENCE_LINE_LENGTH } from '../../core/input-limits.js';
 import {
   DEFAULT_PAGE_SIZE,
-  expandRrule,
   MAX_DURATION_MINUTES,
   MAX_INSTANCES,
 } from '../../core/time/recurrence/expand-rrule.js';
-import { inOwnTurn } from '../computation-turns.js';
+import { compute } from '../computation-turns.js';
 import { boundedString, ianaZone, outputFormat, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
@@ -81,18 +80,16 @@ export const expandRruleTool = defineTool({
   annotations: PURE_COMPUTATION,
   needs: 'time',
   run: async (_deps, input) => {
-    const result = await inOwnTurn(() =>
-      expandRrule({
-        rrule: input.rrule,
-        dtstart: input.dtstart,
-        timezone: input.timezone,
-        durationMinutes: input.duration_minutes,
-        count: input.count,
-        exdates: input.exdates,
-        after: input.after,
-        before: input.before,
-      }),
-    );
+    const result = await compute('expandRrule', {
+      rrule: input.rrule,
+      dtstart: input.dtstart,
+      timezone: input.timezone,
+      durationMinutes: input.duration_minutes,
+      count: input.count,
+      exdates: input.exdates,
+      after: input.after,
+      before: input.before,
+    });
     return {
       instances: result.instances.map((i) => ({ start: i.start, end: i.end, local_start: i.localStart })),
       count: result.instances.length,

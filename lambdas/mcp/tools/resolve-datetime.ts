@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../../core/time/resolve/components.js';
-import { resolveDatetime } from '../../core/time/resolve/resolve-datetime.js';
-import { inOwnTurn } from '../computation-turns.js';
+import { compute } from '../computation-turns.js';
+import { timeAt } from '../computations.js';
 import { ianaZone, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 import { ambiguityFields } from './ambiguity-output.js';
@@ -48,5 +48,5 @@ export const resolveDatetimeTool = defineTool({
   output: ResolveDatetimeOutput,
   annotations: PURE_COMPUTATION,
   needs: 'time',
-  run: (deps, input) => inOwnTurn(() => resolveDatetime(deps, input)),
+  run: (deps, input) => compute('resolveDatetime', { at: timeAt(deps), input }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { readQuickAdd } from '../../../core/calendar/quick-add.js';
-import { inOwnTurn } from '../../computation-turns.js';
+import { compute } from '../../computation-turns.js';
+import { timeAt } from '../../computations.js';
 import { ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { ambiguityFields } from '../ambiguity-output.js';
@@ -42,7 +42,11 @@ export const quickAddEventTool = defineTool({
   run: async (deps, input, { principal }) => {
     const calendar = await deps.calendars.calendarFor(principal, input.calendar_id, 'write');
     const zone = input.timezone ?? calendar.time_zone ?? deps.defaultTimezone;
-    const { draft, reading } = await inOwnTurn(() => readQuickAdd(deps, input.text, zone));
+    const { draft, reading } = await compute('readQuickAdd', {
+      at: timeAt(deps),
+      text: input.text,
+      timezone: zone,
+    });
     const event = await deps.calendars.createEvent(principal, calendar.calendar_id, draft);
     return { ...eventReceipt(event, input.return_event), understood: reading };
   },
