@@ -170,7 +170,7 @@ async function serve(): Promise<void> {
   // The time tools' work runs on a thread of its own, so /health is never held behind it (ADR 0008).
   // Started once the port is open: loading the time core there takes about a second of CPU, which
   // would otherwise compete with the start on a small machine; a call sent meanwhile waits for it.
-  const computations = startComputationThread();
+  const computations = startComputationThread(runtime.logger);
   computeOn(computations);
   const timer =
     syncEvery === undefined

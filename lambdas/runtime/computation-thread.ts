@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { DomainError } from '../core/errors.js';
+import type { Logger } from '../core/ports/index.js';
 import type { ComputationRunner } from '../mcp/computation-turns.js';
 import type { ComputationReply, ComputationRequest } from './computation-messages.js';
 
@@ -33,12 +34,12 @@ function errorOf(reply: Extract<ComputationReply, { error: unknown }>): Error {
  * and the next call starts a new one.
  *
  * @example
- * const thread = startComputationThread();
+ * const thread = startComputationThread(logger);
  * computeOn(thread);
  * // … later
  * await thread.close();
  */
-export function startComputationThread(): ComputationThread {
+export function startComputationThread(logger?: Logger): ComputationThread {
   const pending = new Map<number, Pending>();
   let nextId = 0;
 
@@ -56,8 +57,16 @@ export function startComputationThread(): ComputationThread {
       if ('error' in reply) waiting?.reject(errorOf(reply));
       else waiting?.resolve(reply.result as never);
     });
-    // An 'error' (an uncaught exception in the thread) is followed by 'exit'.
-    started.on('error', () => undefined);
+    // An 'error' (an uncaught exception in the thread, or a thread that could not load) is
+    // followed by 'exit', which fails the calls it held; the operator needs the cause.
+    started.on('error', (error) =>
+      logger?.error(
+        'The computation thread failed; time tool calls it held fail, the next starts a new one',
+        {
+          error: error instanceof Error ? error.message : String(error),
+        },
+      ),
+    );
     started.on('exit', (code) => {
       if (worker === started) worker = undefined;
       for (const [id, waiting] of pending) {
