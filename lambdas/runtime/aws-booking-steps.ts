@@ -4,6 +4,7 @@ import { guardStep, type StepWork } from '../core/booking/guard-step.js';
 import { once } from '../core/once.js';
 import type { BookingStepName, BookingSteps, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
+import { hasShadow } from '../core/shadow/has-shadow.js';
 import { requireZone } from '../core/time/zones.js';
 import { configuredTimezone, requiredEnv } from './aws-environment.js';
 import { awsTableStore } from './aws-table-store.js';
@@ -59,7 +60,10 @@ export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): B
     shadow: {
       busyIntervals: async (calendarId, fromMs, toMs) =>
         (await graph()).shadow.busyIntervals(calendarId, fromMs, toMs),
-      recordBooking: async (calendarId, booking) => (await graph()).shadow.recordBooking(calendarId, booking),
+      // Release on a native calendar records nothing: it need not load the calendars at all.
+      recordBooking: async (calendarId, booking) => {
+        if (hasShadow(calendarId)) await (await graph()).shadow.recordBooking(calendarId, booking);
+      },
       freshness: async (calendarId) => (await graph()).shadow.freshness(calendarId),
     },
   });

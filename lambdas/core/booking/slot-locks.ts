@@ -37,6 +37,12 @@ const LockItem = z.object({
 });
 type LockItem = z.infer<typeof LockItem>;
 
+/**
+ * A read of a calendar's lock item started ahead of an acquire or release
+ * ({@link SlotLocks.prefetch}), so that it overlaps the caller's other round trips.
+ */
+export type LockItemRead = Promise<LockItem | undefined>;
+
 /** A half-open interval [start_ms, end_ms) in epoch milliseconds. */
 export interface SlotInterval {
   start_ms: number;
@@ -95,15 +101,34 @@ export class SlotLocks {
   }
 
   /**
+   * Starts reading the calendar's lock item now, for an {@link acquire} or {@link release} that
+   * starts later. The early read can only be stale, never wrong: the write that follows it is
+   * conditioned on the version it saw, so a change in between costs one more round, as with any
+   * concurrent writer. A read never used fails silently (it is not an unhandled rejection).
+   */
+  prefetch(calendarId: string): LockItemRead {
+    const read = this.read(calendarId);
+    read.catch(() => undefined);
+    return read;
+  }
+
+  /**
    * Takes a hold on `interval` for `owner`, or returns the one `owner` already has (so a retried
    * step does not take a second). Throws SLOT_TAKEN when a booking just made overlaps (times shown
    * in `zone`), LOCK_CONTENDED when an active hold of another owner overlaps or the item stays too
-   * busy to write.
+   * busy to write. `early` (from {@link prefetch}) stands for the first round's read.
    */
-  async acquire(calendarId: string, owner: string, interval: SlotInterval, zone = 'UTC'): Promise<Hold> {
+  async acquire(
+    calendarId: string,
+    owner: string,
+    interval: SlotInterval,
+    zone = 'UTC',
+    early?: LockItemRead,
+  ): Promise<Hold> {
+    const read = this.reader(calendarId, early);
     try {
       return await this.compareAndSet(async () => {
-        const item = await this.read(calendarId);
+        const item = await read();
         const now = this.now();
         const active = (item?.holds ?? []).filter((h) => h.expires_at_ms > now);
         const mine = active.find((h) => h.owner === owner && !h.booked && overlaps(h, interval));
@@ -145,15 +170,18 @@ export class SlotLocks {
   /**
    * Drops the hold (owner and token must match) — or, given the booking it made, turns it into a
    * booked entry for {@link BOOKED_VISIBLE_MS}. True if the hold was there; a no-op if already gone.
+   * `early` (from {@link prefetch}) stands for the first round's read.
    */
   async release(
     calendarId: string,
     hold: Pick<Hold, 'owner' | 'token'>,
     booked?: NonNullable<Hold['booked']>,
+    early?: LockItemRead,
   ): Promise<boolean> {
+    const read = this.reader(calendarId, early);
     try {
       return await this.compareAndSet(async () => {
-        const item = await this.read(calendarId);
+        const item = await read();
         const released = item?.holds.find(
           (h) => h.owner === hold.owner && h.token === hold.token && !h.booked,
         );
@@ -187,6 +215,16 @@ export class SlotLocks {
       random: () => this.unitRandom(),
       sleep: this.deps.pause,
     });
+  }
+
+  /** Reads for compare-and-set rounds: the early read for the first, a fresh one after. */
+  private reader(calendarId: string, early: LockItemRead | undefined): () => LockItemRead {
+    let first = early;
+    return () => {
+      const read = first ?? this.read(calendarId);
+      first = undefined;
+      return read;
+    };
   }
 
   private async read(calendarId: string): Promise<LockItem | undefined> {

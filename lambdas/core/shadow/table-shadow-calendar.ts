@@ -3,6 +3,7 @@ import type { CalendarService } from '../calendar/calendar-service.js';
 import { CalendarEvent } from '../calendar/event.js';
 import type { BusyInterval, Clock, DocumentStore, Freshness, ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
+import { hasShadow } from './has-shadow.js';
 import { busyFromEntries } from './shadow-busy.js';
 import { READ_SLACK_MS, ShadowStore, syncCovers } from './shadow-store.js';
 import { applyChanges } from './shadow-writes.js';
@@ -40,7 +41,7 @@ export class TableShadowCalendar implements ShadowCalendar {
     calendarId: string,
     fromMs: number,
     toMs: number,
-  ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true }> {
+  ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true; live?: true }> {
     const record = await this.deps.registry.requireCalendar(calendarId);
     const zone = record.time_zone ?? this.deps.defaultTimezone ?? 'UTC';
     if (record.provider === 'native') {
@@ -54,6 +55,7 @@ export class TableShadowCalendar implements ShadowCalendar {
       return {
         intervals,
         synced_at: this.deps.clock.now().toISOString(),
+        live: true,
         ...(native.complete ? {} : { incomplete: true as const }),
       };
     }
@@ -70,8 +72,8 @@ export class TableShadowCalendar implements ShadowCalendar {
   }
 
   async recordBooking(calendarId: string, event: CalendarEvent): Promise<void> {
-    const record = await this.deps.registry.requireCalendar(calendarId);
-    if (record.provider === 'native') return;
+    if (!hasShadow(calendarId)) return;
+    await this.deps.registry.requireCalendar(calendarId);
     const stamped = CalendarEvent.parse({ ...event, calendar_id: calendarId });
     await applyChanges(
       this.deps.store,
@@ -83,7 +85,7 @@ export class TableShadowCalendar implements ShadowCalendar {
 
   async freshness(calendarId: string): Promise<Freshness> {
     const now = this.deps.clock.now();
-    if (calendarId.startsWith('native/')) return { synced_at: now.toISOString(), age_seconds: 0 };
+    if (!hasShadow(calendarId)) return { synced_at: now.toISOString(), age_seconds: 0 };
     const syncedAt = (await this.shadowStore.readState(calendarId))?.synced_at;
     if (syncedAt === undefined) return {};
     return {
