@@ -1,15 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bookingParts } from '../core/booking/booking-parts.js';
 import { guardStep, type StepWork } from '../core/booking/guard-step.js';
+import { isNativeCalendarId } from '../core/calendar/native-calendar-id.js';
 import { once } from '../core/once.js';
 import type { BookingStepName, BookingSteps, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
-import { hasShadow } from '../core/shadow/has-shadow.js';
-import { requireZone } from '../core/time/zones.js';
-import { configuredTimezone, requiredEnv } from './aws-environment.js';
+import { checkZone, configuredTimezone, requiredEnv } from './aws-environment.js';
 import { awsTableStore } from './aws-table-store.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
-import { DATA_KEY_ARN_ENV, TIMEZONE_ENV } from './environment-names.js';
+import { DATA_KEY_ARN_ENV } from './environment-names.js';
 import { nodeRandom } from './node-random.js';
 
 /**
@@ -38,7 +37,7 @@ const STEP_MODULES: Readonly<Record<BookingStepName, () => Promise<StepWork>>> =
  */
 export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): BookingSteps {
   const defaultTimezone = configuredTimezone(env);
-  if (defaultTimezone !== undefined) requireZone(defaultTimezone, TIMEZONE_ENV);
+  if (defaultTimezone !== undefined) checkZone(defaultTimezone);
   requiredEnv(env, DATA_KEY_ARN_ENV);
   const store = awsTableStore(env);
   const graph = once(async () => {
@@ -62,7 +61,7 @@ export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): B
         (await graph()).shadow.busyIntervals(calendarId, fromMs, toMs),
       // Release on a native calendar records nothing: it need not load the calendars at all.
       recordBooking: async (calendarId, booking) => {
-        if (hasShadow(calendarId)) await (await graph()).shadow.recordBooking(calendarId, booking);
+        if (!isNativeCalendarId(calendarId)) await (await graph()).shadow.recordBooking(calendarId, booking);
       },
       freshness: async (calendarId) => (await graph()).shadow.freshness(calendarId),
     },

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import {
@@ -10,7 +9,6 @@ import {
 } from '../ports/index.js';
 import { linearJitter, retry } from '../retry.js';
 import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
-import { formatInstant, formatUtc } from '../time/instants.js';
 import { Hold } from './booking-schemas.js';
 
 /**
@@ -134,9 +132,11 @@ export class SlotLocks {
         const mine = active.find((h) => h.owner === owner && !h.booked && overlaps(h, interval));
         if (mine) return mine;
         const blocking = active.filter((h) => overlaps(h, interval));
-        const booked = blocking.find((h) => h.booked);
-        if (booked) throw bookedJustNow(booked, zone, calendarId);
-        if (blocking.length > 0) throw contended(blocking, now);
+        if (blocking.length > 0) {
+          // Loaded only to refuse: its times are written with luxon, which a hold taken needs not.
+          const { refusal } = await import('./lock-refusals.js');
+          throw refusal(blocking, now, zone, calendarId);
+        }
 
         const fence = (item?.fence ?? 0) + 1;
         const hold: Hold = { owner, token: fence, ...interval, expires_at_ms: now + this.deps.ttlMs };
@@ -264,35 +264,4 @@ export class SlotLocks {
     const [high = 0, low = 0] = this.deps.random.bytes(2);
     return (high * 256 + low) / 65_536;
   }
-}
-
-function bookedJustNow(entry: Hold, zone: string, calendarId: string): DomainError {
-  const start = formatInstant(DateTime.fromMillis(entry.start_ms, { zone }));
-  const end = formatInstant(DateTime.fromMillis(entry.end_ms, { zone }));
-  const { event_id, summary } = entry.booked ?? { event_id: '', summary: '' };
-  return new DomainError(
-    'SLOT_TAKEN',
-    `The slot overlaps "${summary}" (${start} – ${end}) on ${calendarId}, booked moments ago. Nothing was ` +
-      'booked: pick a free slot (find_free_slots with slot_minutes) and call book_slot again.',
-    { conflict: { source: 'booking', event_id, summary, start, end } },
-  );
-}
-
-function contended(blocking: Hold[], now: number): DomainError {
-  const until = Math.min(...blocking.map((h) => h.expires_at_ms));
-  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
-  return new DomainError(
-    'LOCK_CONTENDED',
-    `Another booking is in progress for an overlapping slot on this calendar. Retry in ${seconds} s: ` +
-      'if that booking succeeds you will get SLOT_TAKEN, so you may prefer another slot (find_free_slots). ' +
-      'Nothing was booked.',
-    {
-      retry_after_seconds: seconds,
-      held: blocking.map((h) => ({ start: utcText(h.start_ms), end: utcText(h.end_ms) })),
-    },
-  );
-}
-
-function utcText(ms: number): string {
-  return formatUtc(DateTime.fromMillis(ms, { zone: 'utc' }));
 }

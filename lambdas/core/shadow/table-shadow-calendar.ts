@@ -1,9 +1,9 @@
 import type { CalendarRecord, CalendarRegistry } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { CalendarEvent } from '../calendar/event.js';
+import { isNativeCalendarId } from '../calendar/native-calendar-id.js';
 import type { BusyInterval, Clock, DocumentStore, Freshness, ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
-import { hasShadow } from './has-shadow.js';
 import { busyFromEntries } from './shadow-busy.js';
 import { READ_SLACK_MS, ShadowStore, syncCovers } from './shadow-store.js';
 import { applyChanges } from './shadow-writes.js';
@@ -72,7 +72,7 @@ export class TableShadowCalendar implements ShadowCalendar {
   }
 
   async recordBooking(calendarId: string, event: CalendarEvent): Promise<void> {
-    if (!hasShadow(calendarId)) return;
+    if (isNativeCalendarId(calendarId)) return;
     await this.deps.registry.requireCalendar(calendarId);
     const stamped = CalendarEvent.parse({ ...event, calendar_id: calendarId });
     await applyChanges(
@@ -85,7 +85,7 @@ export class TableShadowCalendar implements ShadowCalendar {
 
   async freshness(calendarId: string): Promise<Freshness> {
     const now = this.deps.clock.now();
-    if (!hasShadow(calendarId)) return { synced_at: now.toISOString(), age_seconds: 0 };
+    if (isNativeCalendarId(calendarId)) return { synced_at: now.toISOString(), age_seconds: 0 };
     const syncedAt = (await this.shadowStore.readState(calendarId))?.synced_at;
     if (syncedAt === undefined) return {};
     return {
