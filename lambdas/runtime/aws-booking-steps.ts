@@ -2,10 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bookingParts } from '../core/booking/booking-parts.js';
 import { guardStep, type StepWork } from '../core/booking/guard-step.js';
 import { isNativeCalendarId } from '../core/calendar/native-calendar-id.js';
-import { once } from '../core/once.js';
 import type { BookingStepName, BookingSteps, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
 import { checkZone, configuredTimezone, requiredEnv } from './aws-environment.js';
+import { lazyAwsCalendars } from './aws-lazy-calendars.js';
 import { awsTableStore } from './aws-table-store.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import { DATA_KEY_ARN_ENV } from './environment-names.js';
@@ -40,13 +40,7 @@ export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): B
   if (defaultTimezone !== undefined) checkZone(defaultTimezone);
   requiredEnv(env, DATA_KEY_ARN_ENV);
   const store = awsTableStore(env);
-  const graph = once(async () => {
-    const [{ awsPlatform }, { composeProviders }] = await Promise.all([
-      import('./aws-platform.js'),
-      import('./compose-providers.js'),
-    ]);
-    return composeProviders(awsPlatform(env, logger, { store }));
-  });
+  const calendars = lazyAwsCalendars(env, logger, store);
   const parts = bookingParts({
     store,
     clock: systemClock,
@@ -55,15 +49,16 @@ export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): B
     lockTtlMs: lockTtlSecondsFrom(env) * 1000,
     defaultTimezone,
     logger,
-    calendars: { providerFor: async (record) => (await graph()).calendars.providerFor(record) },
+    calendars: { providerFor: calendars.providerFor },
     shadow: {
       busyIntervals: async (calendarId, fromMs, toMs) =>
-        (await graph()).shadow.busyIntervals(calendarId, fromMs, toMs),
+        (await calendars.shadow()).busyIntervals(calendarId, fromMs, toMs),
       // Release on a native calendar records nothing: it need not load the calendars at all.
       recordBooking: async (calendarId, booking) => {
-        if (!isNativeCalendarId(calendarId)) await (await graph()).shadow.recordBooking(calendarId, booking);
+        if (!isNativeCalendarId(calendarId))
+          await (await calendars.shadow()).recordBooking(calendarId, booking);
       },
-      freshness: async (calendarId) => (await graph()).shadow.freshness(calendarId),
+      freshness: async (calendarId) => (await calendars.shadow()).freshness(calendarId),
     },
   });
   const step = (name: BookingStepName) =>
