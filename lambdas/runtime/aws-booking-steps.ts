@@ -40,7 +40,7 @@ export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): B
   if (defaultTimezone !== undefined) checkZone(defaultTimezone);
   requiredEnv(env, DATA_KEY_ARN_ENV);
   const store = awsTableStore(env);
-  const calendars = lazyAwsCalendars(env, logger, store);
+  const calendars = lazyAwsCalendars(env, store);
   const parts = bookingParts({
     store,
     clock: systemClock,

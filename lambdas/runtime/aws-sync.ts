@@ -1,5 +1,4 @@
 import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
-import type { Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
 import type { SyncDeps } from '../core/shadow/sync-types.js';
 import { checkZone, configuredTimezone, requiredEnv } from './aws-environment.js';
@@ -15,15 +14,15 @@ import { nodeRandom } from './node-random.js';
  * that. Configuration is checked at once, so a misconfigured function fails its cold start.
  *
  * @example
- * const deps = createAwsSyncDeps(process.env, logger);
+ * const deps = createAwsSyncDeps(process.env);
  * await syncAndLog(deps, logger);
  */
-export function createAwsSyncDeps(env: NodeJS.ProcessEnv, logger: Logger): SyncDeps {
+export function createAwsSyncDeps(env: NodeJS.ProcessEnv): SyncDeps {
   const defaultTimezone = configuredTimezone(env);
   if (defaultTimezone !== undefined) checkZone(defaultTimezone);
   requiredEnv(env, DATA_KEY_ARN_ENV);
   const store = awsTableStore(env);
-  const { providerFor } = lazyAwsCalendars(env, logger, store);
+  const { providerFor } = lazyAwsCalendars(env, store);
   return {
     store,
     registry: new CalendarRegistry(store),

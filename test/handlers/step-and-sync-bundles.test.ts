@@ -62,7 +62,10 @@ const CALENDAR_TOOL_SIDE = [
   /node_modules\/(@aws-sdk\/client-sfn|@modelcontextprotocol)\//,
 ];
 const STEP_MODULE = /lambdas\/core\/booking\/(lock|verify|write|release)-step\.ts$|booking-compensation\.ts$/;
-const CALENDAR_GRAPH = [/lambdas\/runtime\/aws-platform\.ts$/, /lambdas\/runtime\/compose-providers\.ts$/];
+const CALENDAR_GRAPH = [
+  /lambdas\/runtime\/compose-providers\.ts$/,
+  /lambdas\/runtime\/provider-factories\.ts$/,
+];
 
 describe('the bundled booking steps', () => {
   it('load the table and the holds at start, and each step’s code, calendars and the shadow on first use', async () => {
