@@ -28,6 +28,7 @@ import {
   interleave,
   kb,
   LAMBDA_ENV,
+  ms,
   PROBE,
   type ProbeResult,
   probe,
@@ -123,6 +124,11 @@ export async function run(): Promise<void> {
       reportFigure(
         `${subject.name} after Node bootstrap (medians)`,
         `${describeTiming(subject)}; ${describeTiming(floor)}`,
+      );
+      const cpu = (s: Subject) => sample(s, (r) => r.cpuMs).medianMs;
+      reportFigure(
+        `${subject.name}: CPU time to its first answer (medians; steadier than elapsed time on a loaded machine)`,
+        `${ms(cpu(subject))} vs ${ms(cpu(floor))} → ${(cpu(subject) / cpu(floor)).toFixed(2)}×`,
       );
       const requestsOf = async (s: Subject) => {
         const input = s === floor ? {} : await event();
