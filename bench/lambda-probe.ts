@@ -40,6 +40,7 @@ const handler = loaded[exportName];
 const imported = performance.now();
 const response = await handler(event, context);
 const answered = performance.now();
+const cpu = process.cpuUsage();
 let tools = null;
 let toolSucceeded = null;
 try {
@@ -51,7 +52,8 @@ try {
   if (Array.isArray(result?.content)) toolSucceeded = result.isError !== true;
 } catch {}
 const result = { importStart, importMs: imported - importStart, invokeMs: answered - imported,
-  sinceStartMs: answered, statusCode: response?.statusCode ?? null, tools, toolSucceeded };
+  sinceStartMs: answered, cpuMs: (cpu.user + cpu.system) / 1000, statusCode: response?.statusCode ?? null,
+  tools, toolSucceeded };
 process.stdout.write('\\n${RESULT_MARKER}' + JSON.stringify(result) + '\\n', () => process.exit(0));
 `;
 
@@ -60,6 +62,11 @@ export interface ProbeResult {
   importMs: number;
   invokeMs: number;
   sinceStartMs: number;
+  /**
+   * CPU time the process used until the answer (user + system), bootstrap included: unlike the
+   * elapsed times, it barely moves with the load other processes put on the machine.
+   */
+  cpuMs: number;
   /** An HTTP handler's status; null for other handlers (a booking step). */
   statusCode: number | null;
   tools: number | null;

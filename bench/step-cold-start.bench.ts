@@ -5,7 +5,8 @@
  * Each sample is a fresh process that imports the bundle and answers one real event: the state
  * the state machine would pass that step (made by the earlier steps, run in this process on the
  * same table) or the schedule's `{}` — so the time includes what a step loads on first use.
- * Samples alternate A B B A … so machine load hits both alike.
+ * Samples alternate A B B A … so machine load hits both alike. One more run of each, untimed, goes
+ * through a proxy that notes the table requests of the first answer.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { STEP_ERROR } from '../lambdas/core/booking/step-errors.js';
 import type { BookingStepName } from '../lambdas/core/ports/index.js';
 import { BOOKING_STEPS_ENTRY } from '../lib/constructs/booking-workflow.js';
 import { SYNC_HANDLER_ENTRY } from '../lib/constructs/sync-schedule.js';
+import { startTableRequestLog } from '../test/support/table-request-log.js';
 import { startTestRuntime, type TestRuntime } from '../test/support/test-runtime.js';
 import { reportFigure, reportRatio } from './harness.js';
 import {
@@ -26,6 +28,7 @@ import {
   interleave,
   kb,
   LAMBDA_ENV,
+  ms,
   PROBE,
   type ProbeResult,
   probe,
@@ -85,6 +88,7 @@ function stepEvents(runtime: TestRuntime, calendar: BookingInput['calendar']) {
 export async function run(): Promise<void> {
   const outDir = mkdtempSync(join(tmpdir(), 'meridian-step-cold-start-'));
   const runtime = await startTestRuntime();
+  const tableLog = await startTableRequestLog(runtime.endpoint);
   try {
     const stepsBundle = await bundle('booking-steps', BOOKING_STEPS_ENTRY, outDir);
     const syncBundle = await bundle('sync', SYNC_HANDLER_ENTRY, outDir);
@@ -92,15 +96,17 @@ export async function run(): Promise<void> {
     const probeFile = join(outDir, 'probe.mjs');
     writeFileSync(probeFile, PROBE);
     const env = { ...LAMBDA_ENV, ...tableEnvironment(runtime), POWERTOOLS_LOG_LEVEL: 'WARN' };
+    // Untimed runs only: the table through a proxy that notes each request's operation.
+    const loggedEnv = { ...env, AWS_ENDPOINT_URL_DYNAMODB: tableLog.endpoint };
     const created = await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Bench', time_zone: 'UTC' });
     const events = stepEvents(runtime, await runtime.registry.requireCalendar(created.id));
 
     let written = 0;
-    const invoke = async (subject: Subject, event: unknown): Promise<ProbeResult> => {
+    const invoke = async (subject: Subject, event: unknown, withEnv = env): Promise<ProbeResult> => {
       written += 1;
       const eventFile = join(outDir, `event-${written}.json`);
       writeFileSync(eventFile, JSON.stringify(event));
-      return probe(probeFile, eventFile, subject, env);
+      return probe(probeFile, eventFile, subject, withEnv);
     };
     const measureAgainstBaseline = async (subject: Subject, event: () => Promise<unknown>) => {
       const floor: Subject = { ...baseline, results: [] };
@@ -118,6 +124,22 @@ export async function run(): Promise<void> {
       reportFigure(
         `${subject.name} after Node bootstrap (medians)`,
         `${describeTiming(subject)}; ${describeTiming(floor)}`,
+      );
+      const cpu = (s: Subject) => sample(s, (r) => r.cpuMs).medianMs;
+      reportFigure(
+        `${subject.name}: CPU time to its first answer (medians; steadier than elapsed time on a loaded machine)`,
+        `${ms(cpu(subject))} vs ${ms(cpu(floor))} → ${(cpu(subject) / cpu(floor)).toFixed(2)}×`,
+      );
+      const requestsOf = async (s: Subject) => {
+        const input = s === floor ? {} : await event();
+        tableLog.take();
+        await invoke(s, input, loggedEnv);
+        return tableLog.take();
+      };
+      const [mine, theirs] = [await requestsOf(subject), await requestsOf(floor)];
+      reportFigure(
+        `${subject.name}: table requests of its first answer`,
+        `${mine.length} (${mine.join(', ')}); ${floor.name} ${theirs.length} (${theirs.join(', ')})`,
       );
     };
 
@@ -138,6 +160,7 @@ export async function run(): Promise<void> {
         .join(', '),
     );
   } finally {
+    await tableLog.close();
     await runtime.close();
     rmSync(outDir, { recursive: true, force: true });
   }

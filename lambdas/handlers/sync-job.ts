@@ -12,7 +12,7 @@ import { fromPowertools } from './powertools-logger.js';
 const powertools = new Logger({ serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian-sync' });
 const logger = fromPowertools(powertools);
 // Once per container: warm invocations reuse the DynamoDB client and the providers' cached tokens.
-const deps = createAwsSyncDeps(process.env, logger);
+const deps = createAwsSyncDeps(process.env);
 
 /**
  * What the EventBridge Scheduler sends (the schedule's input is `{}`); an operator invoking the

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bookingParts } from '../core/booking/booking-parts.js';
 import { guardStep, type StepWork } from '../core/booking/guard-step.js';
-import { once } from '../core/once.js';
+import { isNativeCalendarId } from '../core/calendar/native-calendar-id.js';
 import type { BookingStepName, BookingSteps, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
-import { requireZone } from '../core/time/zones.js';
-import { configuredTimezone, requiredEnv } from './aws-environment.js';
+import { checkZone, configuredTimezone, requiredEnv } from './aws-environment.js';
+import { lazyAwsCalendars } from './aws-lazy-calendars.js';
 import { awsTableStore } from './aws-table-store.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
-import { DATA_KEY_ARN_ENV, TIMEZONE_ENV } from './environment-names.js';
+import { DATA_KEY_ARN_ENV } from './environment-names.js';
 import { nodeRandom } from './node-random.js';
 
 /**
@@ -37,16 +37,10 @@ const STEP_MODULES: Readonly<Record<BookingStepName, () => Promise<StepWork>>> =
  */
 export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): BookingSteps {
   const defaultTimezone = configuredTimezone(env);
-  if (defaultTimezone !== undefined) requireZone(defaultTimezone, TIMEZONE_ENV);
+  if (defaultTimezone !== undefined) checkZone(defaultTimezone);
   requiredEnv(env, DATA_KEY_ARN_ENV);
   const store = awsTableStore(env);
-  const graph = once(async () => {
-    const [{ awsPlatform }, { composeProviders }] = await Promise.all([
-      import('./aws-platform.js'),
-      import('./compose-providers.js'),
-    ]);
-    return composeProviders(awsPlatform(env, logger, { store }));
-  });
+  const calendars = lazyAwsCalendars(env, store);
   const parts = bookingParts({
     store,
     clock: systemClock,
@@ -55,12 +49,16 @@ export function createAwsBookingSteps(env: NodeJS.ProcessEnv, logger: Logger): B
     lockTtlMs: lockTtlSecondsFrom(env) * 1000,
     defaultTimezone,
     logger,
-    calendars: { providerFor: async (record) => (await graph()).calendars.providerFor(record) },
+    calendars: { providerFor: calendars.providerFor },
     shadow: {
       busyIntervals: async (calendarId, fromMs, toMs) =>
-        (await graph()).shadow.busyIntervals(calendarId, fromMs, toMs),
-      recordBooking: async (calendarId, booking) => (await graph()).shadow.recordBooking(calendarId, booking),
-      freshness: async (calendarId) => (await graph()).shadow.freshness(calendarId),
+        (await calendars.shadow()).busyIntervals(calendarId, fromMs, toMs),
+      // Release on a native calendar records nothing: it need not load the calendars at all.
+      recordBooking: async (calendarId, booking) => {
+        if (!isNativeCalendarId(calendarId))
+          await (await calendars.shadow()).recordBooking(calendarId, booking);
+      },
+      freshness: async (calendarId) => (await calendars.shadow()).freshness(calendarId),
     },
   });
   const step = (name: BookingStepName) =>

@@ -20,3 +20,15 @@ export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
 export function configuredTimezone(env: NodeJS.ProcessEnv): string | undefined {
   return env[TIMEZONE_ENV]?.trim() || undefined;
 }
+
+/**
+ * An IANA zone as the runtime's Intl knows it, checked without loading luxon (a cold start need
+ * not); the full check (with suggestions) runs at synth and when the object graph is built.
+ */
+export function checkZone(timezone: string): void {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+  } catch {
+    throw new Error(`${TIMEZONE_ENV} "${timezone}" is not an IANA time zone (e.g. "Europe/Paris").`);
+  }
+}

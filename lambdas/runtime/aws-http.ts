@@ -4,20 +4,11 @@ import type { Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
 import { type McpHttpDeps, sliceLoader, type TimeSlice } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
-import { configuredTimezone, requiredEnv } from './aws-environment.js';
+import { checkZone, configuredTimezone, requiredEnv } from './aws-environment.js';
 import { awsTableStore } from './aws-table-store.js';
-import { BOOKING_STATE_MACHINE_ARN_ENV, DATA_KEY_ARN_ENV, TIMEZONE_ENV } from './environment-names.js';
+import { BOOKING_STATE_MACHINE_ARN_ENV, DATA_KEY_ARN_ENV } from './environment-names.js';
 import { nodeRandom } from './node-random.js';
 import { VERSION } from './version.js';
-
-/** An IANA zone as the runtime's Intl knows it; the full check (with suggestions) runs at synth. */
-function checkZone(timezone: string): void {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
-  } catch {
-    throw new Error(`${TIMEZONE_ENV} "${timezone}" is not an IANA time zone (e.g. "Europe/Paris").`);
-  }
-}
 
 /**
  * Composition root of the MCP function, split in two for its cold start. Built at once: what

@@ -2,13 +2,13 @@ import type { DocumentStore, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
 import { requireZone } from '../core/time/zones.js';
 import { configuredTimezone, requiredEnv } from './aws-environment.js';
+import { kmsEnvelope } from './aws-kms-envelope.js';
 import { awsMemoryBlobs } from './aws-memory-blobs.js';
 import { awsTableStore } from './aws-table-store.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import type { Platform } from './compose.js';
 import { embedderFrom } from './embedder-config.js';
 import { DATA_KEY_ARN_ENV, TIMEZONE_ENV } from './environment-names.js';
-import { lazyEnvelope } from './lazy-envelope.js';
 import { memorySyncFrom } from './memory-sync-config.js';
 import { nodeRandom } from './node-random.js';
 import { providerFactories } from './provider-factories.js';
@@ -33,13 +33,7 @@ export function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: Shar
   const embedder = embedderFrom(env);
   return {
     store: shared.store ?? awsTableStore(env),
-    // The Encryption SDK (and its KMS client) loads on the first secret read, not at cold start.
-    encryption: lazyEnvelope(async () => {
-      const { EncryptionSdkEnvelope, kmsKeyring } = await import(
-        '../adapters/encryption/encryption-sdk-envelope.js'
-      );
-      return new EncryptionSdkEnvelope(kmsKeyring(dataKeyArn));
-    }),
+    encryption: kmsEnvelope(dataKeyArn),
     clock: systemClock,
     random: nodeRandom,
     logger,

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { GoogleCalendarProvider } from '../adapters/google/google-calendar-provider.js';
 import type { ConnectionRecord } from '../core/calendar/calendar-registry.js';
 import { configuredTimezone } from './aws-environment.js';
 import {
@@ -60,8 +59,13 @@ export function providerFactories(
     ...(google
       ? {
           google: async (connection: ConnectionRecord, secret: string) => {
-            // Loaded on first use: see google-client-loader.ts.
-            const { OAuth2Client } = await import('../adapters/google/google-client-loader.js');
+            // Loaded on first use: see google-client-loader.ts. The adapter too, so that a function
+            // whose first event reaches no Google calendar (a booking step on a native one) loads
+            // none of it.
+            const [{ OAuth2Client }, { GoogleCalendarProvider }] = await Promise.all([
+              import('../adapters/google/google-client-loader.js'),
+              import('../adapters/google/google-calendar-provider.js'),
+            ]);
             const auth = new OAuth2Client({
               clientId: google.clientId,
               clientSecret: google.clientSecret,

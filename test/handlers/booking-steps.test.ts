@@ -8,38 +8,59 @@ import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.j
 import { LocalBookingWorkflow } from '../../lambdas/adapters/workflow/local-booking-workflow.js';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { isDomainError } from '../../lambdas/core/errors.js';
-import type { BookingSteps } from '../../lambdas/core/ports/index.js';
+import type { BookingStepName, BookingSteps } from '../../lambdas/core/ports/index.js';
 import { lambdaContext } from '../support/lambda-fetch.js';
+import { startTableRequestLog } from '../support/table-request-log.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 type StepHandlers = typeof import('../../lambdas/handlers/booking-steps.js');
 
-/** Each step as a task state invokes its Lambda: the state's input as the event. */
-function stepsOf(handlers: StepHandlers): BookingSteps {
-  const invoke = (handler: StepHandlers['lockHandler']) => (input: unknown) =>
-    Promise.resolve(handler(input, lambdaContext()));
+/**
+ * Each step as a task state invokes its Lambda: the state's input as the event. `after` is told
+ * which step just answered (or failed).
+ */
+function stepsOf(handlers: StepHandlers, after: (step: BookingStepName) => void): BookingSteps {
+  const invoke = (step: BookingStepName, handler: StepHandlers['lockHandler']) => (input: unknown) =>
+    Promise.resolve(handler(input, lambdaContext())).finally(() => after(step));
   return {
-    lock: invoke(handlers.lockHandler),
-    verify: invoke(handlers.verifyHandler),
-    write: invoke(handlers.writeHandler),
-    release: invoke(handlers.releaseHandler),
-    compensate: invoke(handlers.compensateHandler),
+    lock: invoke('lock', handlers.lockHandler),
+    verify: invoke('verify', handlers.verifyHandler),
+    write: invoke('write', handlers.writeHandler),
+    release: invoke('release', handlers.releaseHandler),
+    compensate: invoke('compensate', handlers.compensateHandler),
   };
+}
+
+/** How many requests of each operation, e.g. `{ GetItem: 2, Query: 3 }`. */
+function countsOf(operations: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const operation of operations) counts[operation] = (counts[operation] ?? 0) + 1;
+  return counts;
 }
 
 describe('booking step Lambda handlers', () => {
   let dynalite: Awaited<ReturnType<typeof startDynalite>>;
+  let tableLog: Awaited<ReturnType<typeof startTableRequestLog>>;
   let runtime: TestRuntime;
   let calendarId: string;
+  /** The table requests of each step invoked so far (the step functions' own, not the tools'). */
+  const requestsOf = new Map<BookingStepName, string[][]>();
 
   beforeAll(async () => {
     dynalite = await startDynalite();
+    tableLog = await startTableRequestLog(dynalite.endpoint);
     let handlers: StepHandlers | undefined;
+    const noteRequests = (step: BookingStepName) =>
+      requestsOf.set(step, [...(requestsOf.get(step) ?? []), tableLog.take()]);
     runtime = await startTestRuntime({
       endpoint: dynalite.endpoint,
       // book_slot's workflow invokes the handlers, not the steps composed in this process.
       booking: () => ({
-        book: (input) => new LocalBookingWorkflow({ steps: stepsOf(handlers!), retryDelayMs: 0 }).book(input),
+        book: (input) => {
+          tableLog.take();
+          const steps = stepsOf(handlers!, noteRequests);
+          return new LocalBookingWorkflow({ steps, retryDelayMs: 0 }).book(input);
+        },
       }),
     });
     Object.assign(process.env, {
@@ -49,7 +70,8 @@ describe('booking step Lambda handlers', () => {
       AWS_REGION: 'eu-west-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: dynalite.endpoint,
+      // The step functions reach the table through the log; the test runtime, directly.
+      AWS_ENDPOINT_URL_DYNAMODB: tableLog.endpoint,
     });
     handlers = await import('../../lambdas/handlers/booking-steps.js');
     calendarId = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Desk', time_zone: 'UTC' })).id;
@@ -57,11 +79,32 @@ describe('booking step Lambda handlers', () => {
 
   afterAll(async () => {
     await runtime?.close();
+    await tableLog?.close();
     await dynalite?.close();
   });
 
   const book = (start: string, end: string, summary: string) =>
     runtime.booking.book(LOCAL_OWNER, { calendar_id: calendarId, start, end, summary });
+
+  it('books a native calendar with the table round trips each step needs: Verify reads the calendar once', async () => {
+    requestsOf.clear();
+
+    await book('2031-03-05T09:00:00Z', '2031-03-05T10:00:00Z', 'Counted');
+
+    expect(
+      Object.fromEntries([...requestsOf].map(([step, [requests]]) => [step, countsOf(requests!)])),
+    ).toEqual({
+      // The claim, then the lock item read and written.
+      lock: { PutItem: 2, GetItem: 1 },
+      // The hold and the calendar's record, then one listing of its events (its three indexes):
+      // the native calendar is its own live source, not read a second time.
+      verify: { GetItem: 2, Query: 3 },
+      // The hold before and after the event is written, and the commit.
+      write: { GetItem: 2, PutItem: 2 },
+      // The lock item and the idempotency record, each read and written: no registry read.
+      release: { GetItem: 2, PutItem: 2 },
+    });
+  });
 
   it('books a slot through Lock, Verify, Write and Release: the event is in the calendar', async () => {
     const booking = await book('2031-03-03T09:00:00Z', '2031-03-03T10:00:00Z', 'Planning');

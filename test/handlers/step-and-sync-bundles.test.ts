@@ -63,7 +63,10 @@ const CALENDAR_TOOL_SIDE = [
   /node_modules\/(@aws-sdk\/client-sfn|@modelcontextprotocol)\//,
 ];
 const STEP_MODULE = /lambdas\/core\/booking\/(lock|verify|write|release)-step\.ts$|booking-compensation\.ts$/;
-const CALENDAR_GRAPH = [/lambdas\/runtime\/aws-platform\.ts$/, /lambdas\/runtime\/compose-providers\.ts$/];
+const CALENDAR_GRAPH = [
+  /lambdas\/runtime\/compose-providers\.ts$/,
+  /lambdas\/runtime\/provider-factories\.ts$/,
+];
 
 describe('the bundled booking steps', () => {
   it('load the table and the holds at start, and each step’s code, calendars and the shadow on first use', async () => {
@@ -124,15 +127,30 @@ describe('the bundled booking steps', () => {
 });
 
 describe('the bundled sync function', () => {
-  it('loads calendars and the shadow sync, and nothing of booking, holds or the MCP tools', async () => {
+  it('loads the registry and the sync run at start; providers, recurrence code and a calendar’s sync on first use', async () => {
     const loaded = await loadedAtStart(SYNC_HANDLER_ENTRY, 'sync');
 
     expect(matching(loaded, /lambdas\/core\/shadow\/sync-all\.ts$/)).toHaveLength(1);
-    expect(matching(loaded, /lambdas\/core\/calendar\/calendar-service\.ts$/)).toHaveLength(1);
+    expect(matching(loaded, /lambdas\/core\/calendar\/calendar-registry\.ts$/)).toHaveLength(1);
+    const deferred = [
+      /lambdas\/core\/shadow\/(sync-calendar|shadow-writes|table-shadow-calendar)\.ts$/,
+      /lambdas\/core\/calendar\/(native\/|series)/,
+      /lambdas\/adapters\/(google|caldav|encryption)\//,
+      /lambdas\/runtime\/(aws-platform|compose-providers)\.ts$/,
+      /node_modules\/(luxon|rrule|ical\.js|tsdav|google-auth-library|@aws-crypto)\//,
+    ];
+    for (const pattern of deferred) expect(matching(loaded, pattern)).toEqual([]);
+  }, 60_000);
+
+  it('loads nothing of booking, holds, grants or the MCP tools, even once it syncs a calendar', async () => {
+    const metafile = await bundleOf(SYNC_HANDLER_ENTRY, 'sync-calendar');
+
+    const loaded = loadedAfter(metafile, [/core\/shadow\/sync-calendar\.ts$/, ...CALENDAR_GRAPH]);
+
+    expect(matching(loaded, /lambdas\/core\/shadow\/sync-calendar\.ts$/)).toHaveLength(1);
     const absent = [
       /lambdas\/core\/booking\//,
-      /lambdas\/mcp\//,
-      /lambdas\/runtime\/compose\.ts$/,
+      ...CALENDAR_TOOL_SIDE,
       /node_modules\/(@aws-sdk\/client-sfn|@modelcontextprotocol|chrono-node)\//,
     ];
     for (const pattern of absent) expect(matching(loaded, pattern)).toEqual([]);

@@ -21,15 +21,20 @@ export async function compensate(
   // On the replay path the record belongs to the earlier call that made the booking.
   const owner = state.lock?.outcome === 'replay' ? state.lock.booking.booking_id : state.booking_id;
 
+  // Whichever way the record decides, a hold of this calendar is released: its lock item is
+  // read while the record is.
+  const lockItem = state.lock ? locks.prefetch(calendarId) : undefined;
   // A failure in Lock leaves at most a pending claim of ours: nothing can have been committed.
   const record = state.lock ? await idempotency.find(state.idempotency_key) : undefined;
   if (record && record.owner === owner && record.status !== 'pending' && record.booking) {
     await recordInShadow(deps.shadow, calendarId, record.booking);
     if (record.hold) {
-      await locks.release(calendarId, record.hold, {
-        event_id: record.booking.event_id,
-        summary: record.booking.summary,
-      });
+      await locks.release(
+        calendarId,
+        record.hold,
+        { event_id: record.booking.event_id, summary: record.booking.summary },
+        lockItem,
+      );
     }
     await idempotency.markCompleted(record);
     return {
@@ -47,11 +52,17 @@ export async function compensate(
       if (!isDomainError(error, 'NOT_FOUND')) throw error;
     }
   }
-  if (state.lock?.outcome === 'acquired') await locks.release(calendarId, state.lock.hold);
-  // Conditional on owner and status: a claim that is not ours, or not pending, stays as it is.
-  if (!state.lock || record?.owner === state.booking_id) {
-    await idempotency.clear(state.idempotency_key, state.booking_id);
-  }
+  // The hold and the pending claim are dropped together: a retry that finds the claim gone
+  // before the hold meets LOCK_CONTENDED, as it would while the hold stood.
+  await Promise.all([
+    state.lock?.outcome === 'acquired'
+      ? locks.release(calendarId, state.lock.hold, undefined, lockItem)
+      : undefined,
+    // Conditional on owner and status: a claim that is not ours, or not pending, stays as it is.
+    !state.lock || record?.owner === state.booking_id
+      ? idempotency.clear(state.idempotency_key, state.booking_id)
+      : undefined,
+  ]);
 
   const payload = { ...failure, details };
   return { outcome: 'failed', error: payload.code, cause: JSON.stringify(payload) };

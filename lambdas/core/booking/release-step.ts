@@ -18,13 +18,17 @@ export async function release(
   const calendarId = state.calendar.calendar_id;
 
   await recordInShadow(deps.shadow, calendarId, booking);
+  // The record is read while the hold is released; it is marked completed only after, so that
+  // a failed release leaves the hold in the record for compensation to release.
+  const record = idempotency.find(state.idempotency_key);
+  record.catch(() => undefined);
   if (state.lock.hold) {
     await locks.release(calendarId, state.lock.hold, {
       event_id: booking.event_id,
       summary: booking.summary,
     });
   }
-  const record = await idempotency.find(state.idempotency_key);
-  if (record && record.owner === booking.booking_id) await idempotency.markCompleted(record);
+  const found = await record;
+  if (found && found.owner === booking.booking_id) await idempotency.markCompleted(found);
   return BookingResult.parse({ ...booking, idempotent_replay: replay });
 }

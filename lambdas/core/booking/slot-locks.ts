@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import {
@@ -10,7 +9,6 @@ import {
 } from '../ports/index.js';
 import { linearJitter, retry } from '../retry.js';
 import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
-import { formatInstant, formatUtc } from '../time/instants.js';
 import { Hold } from './booking-schemas.js';
 
 /**
@@ -36,6 +34,12 @@ const LockItem = z.object({
   version: z.number().int().positive(),
 });
 type LockItem = z.infer<typeof LockItem>;
+
+/**
+ * A read of a calendar's lock item started ahead of an acquire or release
+ * ({@link SlotLocks.prefetch}), so that it overlaps the caller's other round trips.
+ */
+export type LockItemRead = Promise<LockItem | undefined>;
 
 /** A half-open interval [start_ms, end_ms) in epoch milliseconds. */
 export interface SlotInterval {
@@ -95,23 +99,44 @@ export class SlotLocks {
   }
 
   /**
+   * Starts reading the calendar's lock item now, for an {@link acquire} or {@link release} that
+   * starts later. The early read can only be stale, never wrong: the write that follows it is
+   * conditioned on the version it saw, so a change in between costs one more round, as with any
+   * concurrent writer. A read never used fails silently (it is not an unhandled rejection).
+   */
+  prefetch(calendarId: string): LockItemRead {
+    const read = this.read(calendarId);
+    read.catch(() => undefined);
+    return read;
+  }
+
+  /**
    * Takes a hold on `interval` for `owner`, or returns the one `owner` already has (so a retried
    * step does not take a second). Throws SLOT_TAKEN when a booking just made overlaps (times shown
    * in `zone`), LOCK_CONTENDED when an active hold of another owner overlaps or the item stays too
-   * busy to write.
+   * busy to write. `early` (from {@link prefetch}) stands for the first round's read.
    */
-  async acquire(calendarId: string, owner: string, interval: SlotInterval, zone = 'UTC'): Promise<Hold> {
+  async acquire(
+    calendarId: string,
+    owner: string,
+    interval: SlotInterval,
+    zone = 'UTC',
+    early?: LockItemRead,
+  ): Promise<Hold> {
+    const read = this.reader(calendarId, early);
     try {
       return await this.compareAndSet(async () => {
-        const item = await this.read(calendarId);
+        const item = await read();
         const now = this.now();
         const active = (item?.holds ?? []).filter((h) => h.expires_at_ms > now);
         const mine = active.find((h) => h.owner === owner && !h.booked && overlaps(h, interval));
         if (mine) return mine;
         const blocking = active.filter((h) => overlaps(h, interval));
-        const booked = blocking.find((h) => h.booked);
-        if (booked) throw bookedJustNow(booked, zone, calendarId);
-        if (blocking.length > 0) throw contended(blocking, now);
+        if (blocking.length > 0) {
+          // Loaded only to refuse: its times are written with luxon, which a hold taken needs not.
+          const { refusal } = await import('./lock-refusals.js');
+          throw refusal(blocking, now, zone, calendarId);
+        }
 
         const fence = (item?.fence ?? 0) + 1;
         const hold: Hold = { owner, token: fence, ...interval, expires_at_ms: now + this.deps.ttlMs };
@@ -145,15 +170,18 @@ export class SlotLocks {
   /**
    * Drops the hold (owner and token must match) — or, given the booking it made, turns it into a
    * booked entry for {@link BOOKED_VISIBLE_MS}. True if the hold was there; a no-op if already gone.
+   * `early` (from {@link prefetch}) stands for the first round's read.
    */
   async release(
     calendarId: string,
     hold: Pick<Hold, 'owner' | 'token'>,
     booked?: NonNullable<Hold['booked']>,
+    early?: LockItemRead,
   ): Promise<boolean> {
+    const read = this.reader(calendarId, early);
     try {
       return await this.compareAndSet(async () => {
-        const item = await this.read(calendarId);
+        const item = await read();
         const released = item?.holds.find(
           (h) => h.owner === hold.owner && h.token === hold.token && !h.booked,
         );
@@ -187,6 +215,16 @@ export class SlotLocks {
       random: () => this.unitRandom(),
       sleep: this.deps.pause,
     });
+  }
+
+  /** Reads for compare-and-set rounds: the early read for the first, a fresh one after. */
+  private reader(calendarId: string, early: LockItemRead | undefined): () => LockItemRead {
+    let first = early;
+    return () => {
+      const read = first ?? this.read(calendarId);
+      first = undefined;
+      return read;
+    };
   }
 
   private async read(calendarId: string): Promise<LockItem | undefined> {
@@ -226,35 +264,4 @@ export class SlotLocks {
     const [high = 0, low = 0] = this.deps.random.bytes(2);
     return (high * 256 + low) / 65_536;
   }
-}
-
-function bookedJustNow(entry: Hold, zone: string, calendarId: string): DomainError {
-  const start = formatInstant(DateTime.fromMillis(entry.start_ms, { zone }));
-  const end = formatInstant(DateTime.fromMillis(entry.end_ms, { zone }));
-  const { event_id, summary } = entry.booked ?? { event_id: '', summary: '' };
-  return new DomainError(
-    'SLOT_TAKEN',
-    `The slot overlaps "${summary}" (${start} – ${end}) on ${calendarId}, booked moments ago. Nothing was ` +
-      'booked: pick a free slot (find_free_slots with slot_minutes) and call book_slot again.',
-    { conflict: { source: 'booking', event_id, summary, start, end } },
-  );
-}
-
-function contended(blocking: Hold[], now: number): DomainError {
-  const until = Math.min(...blocking.map((h) => h.expires_at_ms));
-  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
-  return new DomainError(
-    'LOCK_CONTENDED',
-    `Another booking is in progress for an overlapping slot on this calendar. Retry in ${seconds} s: ` +
-      'if that booking succeeds you will get SLOT_TAKEN, so you may prefer another slot (find_free_slots). ' +
-      'Nothing was booked.',
-    {
-      retry_after_seconds: seconds,
-      held: blocking.map((h) => ({ start: utcText(h.start_ms), end: utcText(h.end_ms) })),
-    },
-  );
-}
-
-function utcText(ms: number): string {
-  return formatUtc(DateTime.fromMillis(ms, { zone: 'utc' }));
 }

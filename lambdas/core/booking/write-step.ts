@@ -18,9 +18,12 @@ export async function write({ deps, locks, idempotency }: BookingParts, raw: unk
   const input = WriteState.parse(raw);
   const calendarId = input.calendar.calendar_id;
   const { hold } = input.lock;
+  // The provider is resolved (on a cold start: loaded) while the hold is checked.
+  const resolved = deps.calendars.providerFor(input.calendar);
+  resolved.catch(() => undefined);
   if (!(await locks.isHeld(calendarId, hold, fencingMarginMs(deps.lockTtlMs)))) throw holdLost();
 
-  const { provider, ref } = await deps.calendars.providerFor(input.calendar);
+  const { provider, ref } = await resolved;
   const zone = zoneOf(input.calendar, deps.defaultTimezone);
   let eventId: string;
   try {

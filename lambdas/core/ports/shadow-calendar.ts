@@ -27,14 +27,16 @@ export interface ShadowCalendar {
    * `synced_at` is the last successful sync, present only when the synced window covers the
    * asked range: without it the intervals are not a complete view, and a caller that needs
    * certainty (booking) must ask the provider. A native calendar is read directly and is always
-   * current (`synced_at` is now). `incomplete` is set when a recurring series has more
-   * occurrences there than one expansion gives: time missing from `intervals` may still be busy.
+   * current (`synced_at` is now, and `live` says the answer is the calendar itself, not a
+   * copy: a second, live read would find nothing more). `incomplete` is set when a recurring
+   * series has more occurrences there than one expansion gives: time missing from `intervals`
+   * may still be busy.
    */
   busyIntervals(
     calendarId: string,
     fromMs: number,
     toMs: number,
-  ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true }>;
+  ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true; live?: true }>;
 
   /**
    * Records an event Meridian itself just wrote to the provider (a booking), so the shadow shows

@@ -1,6 +1,5 @@
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError } from '../errors.js';
-import { syncCalendar } from './sync-calendar.js';
 import type { CalendarSyncResult, SyncDeps, SyncOptions } from './sync-types.js';
 
 export interface SyncAllOptions extends SyncOptions {
@@ -53,6 +52,10 @@ export async function syncAll(deps: SyncDeps, options: SyncAllOptions = {}): Pro
   for (const record of chosen) {
     options.onProgress?.({ calendar_id: record.calendar_id, phase: 'waiting', done: 0, total: 0 });
   }
+  // Loaded only when there is a calendar to sync: a run over native calendars alone (the sync
+  // function's cold start on such a deployment) loads no provider sync or shadow writes.
+  const { syncCalendar } =
+    chosen.length > 0 ? await import('./sync-calendar.js') : { syncCalendar: undefined };
   const results = await mapWithConcurrency(
     chosen,
     options.concurrency ?? DEFAULT_SYNC_CONCURRENCY,
@@ -67,7 +70,7 @@ export async function syncAll(deps: SyncDeps, options: SyncAllOptions = {}): Pro
           deleted: 0,
         });
       }
-      return syncCalendar(deps, record, options);
+      return syncCalendar!(deps, record, options);
     },
   );
   const count = (status: CalendarSyncResult['status']) => results.filter((r) => r.status === status).length;

@@ -1,6 +1,7 @@
 import type { CalendarRecord, CalendarRegistry } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { CalendarEvent } from '../calendar/event.js';
+import { isNativeCalendarId } from '../calendar/native-calendar-id.js';
 import type { BusyInterval, Clock, DocumentStore, Freshness, ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
 import { busyFromEntries } from './shadow-busy.js';
@@ -44,7 +45,7 @@ export class TableShadowCalendar implements ShadowCalendar {
     calendarId: string,
     fromMs: number,
     toMs: number,
-  ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true }> {
+  ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true; live?: true }> {
     const record = await this.deps.registry.requireCalendar(calendarId);
     const zone = record.time_zone ?? this.deps.defaultTimezone ?? 'UTC';
     if (record.provider === 'native') {
@@ -58,6 +59,7 @@ export class TableShadowCalendar implements ShadowCalendar {
       return {
         intervals,
         synced_at: this.deps.clock.now().toISOString(),
+        live: true,
         ...(native.complete ? {} : { incomplete: true as const }),
       };
     }
@@ -74,8 +76,8 @@ export class TableShadowCalendar implements ShadowCalendar {
   }
 
   async recordBooking(calendarId: string, event: CalendarEvent): Promise<void> {
-    const record = await this.deps.registry.requireCalendar(calendarId);
-    if (record.provider === 'native') return;
+    if (isNativeCalendarId(calendarId)) return;
+    await this.deps.registry.requireCalendar(calendarId);
     const stamped = CalendarEvent.parse({ ...event, calendar_id: calendarId });
     await applyChanges(
       this.deps.store,
@@ -87,7 +89,7 @@ export class TableShadowCalendar implements ShadowCalendar {
 
   async freshness(calendarId: string): Promise<Freshness> {
     const now = this.deps.clock.now();
-    if (calendarId.startsWith('native/')) return { synced_at: now.toISOString(), age_seconds: 0 };
+    if (isNativeCalendarId(calendarId)) return { synced_at: now.toISOString(), age_seconds: 0 };
     const syncedAt = (await this.shadowStore.readState(calendarId))?.synced_at;
     if (syncedAt === undefined) return {};
     return {
