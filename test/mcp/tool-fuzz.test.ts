@@ -14,7 +14,7 @@ import { type JsonSchema, type StringPools, schemaArbitrary } from '../support/j
 import { startSyncBucket } from '../support/sync-bucket.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 import { insightSeedCalls } from './tool-fuzz-insight-seeds.js';
-import { poolsWithIds } from './tool-fuzz-pools.js';
+import { memoryPools, poolsWithIds } from './tool-fuzz-pools.js';
 
 /**
  * Every tool, called through the real server with arguments generated from its published
@@ -248,7 +248,31 @@ describe('every tool under generated and mutated arguments', () => {
         },
       },
     );
-    pools = poolsWithIds(calendar.id, [event.id, series.id]);
+    const childBranch = await runtime.memory.createBranch(LOCAL_OWNER, memoryProject, {
+      topic: 'Fuzz child',
+      parent_branch_id: memoryBranch,
+    });
+    const { accept_suggestions: accepted, reject_suggestions: rejected } = seeds as Record<
+      string,
+      { session_id: string; context_ids?: string[] }
+    >;
+    pools = {
+      ...poolsWithIds(calendar.id, [event.id, series.id]),
+      ...memoryPools({
+        projectId: memoryProject,
+        branchIds: [memoryBranch, childBranch.branch_id],
+        snapshotId: (seeds.restore_snapshot as { snapshot_id: string }).snapshot_id,
+        sessionIds: [accepted!.session_id, rejected!.session_id],
+        contextIds: accepted!.context_ids ?? [],
+        entryId: (
+          await runtime.memory.updateMemory(LOCAL_OWNER, memoryProject, {
+            branch_id: childBranch.branch_id,
+            role: 'user',
+            content: 'Replace me: the fuzz run rewrites this entry.',
+          })
+        ).entry.entry_id,
+      }),
+    };
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
     client = new Client({ name: 'fuzz', version: '1.0.0' });
