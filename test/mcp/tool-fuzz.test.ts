@@ -201,6 +201,8 @@ describe('every tool under generated and mutated arguments', () => {
   let seeds: Record<string, object>;
   let pools: StringPools;
   const tally = new Map<string, Map<Outcome, number>>();
+  /** The slowest call of each tool, reported after a long run. */
+  const slowest = new Map<string, { ms: number; args: string }>();
 
   beforeAll(async () => {
     bucket = await startSyncBucket();
@@ -286,7 +288,9 @@ describe('every tool under generated and mutated arguments', () => {
     await bucket?.close();
     for (const [tool, outcomes] of tally) {
       const total = [...outcomes.values()].reduce((sum, n) => sum + n, 0);
+      const slow = slowest.get(tool);
       console.log(`fuzz ${tool}: ${total} calls`, Object.fromEntries(outcomes));
+      if (total > 1) console.log(`fuzz ${tool}: slowest ${slow?.ms.toFixed(0)} ms for ${slow?.args}`);
     }
   });
 
@@ -321,7 +325,10 @@ describe('every tool under generated and mutated arguments', () => {
       expect((error as McpError).message.length, described).toBeLessThan(1000);
       outcome = 'invalid_params';
     }
-    expect(performance.now() - started, `${name} took too long`).toBeLessThan(SLOW_CALL_MS);
+    const elapsed = performance.now() - started;
+    if (elapsed > (slowest.get(name)?.ms ?? -1))
+      slowest.set(name, { ms: elapsed, args: JSON.stringify(args)?.slice(0, 200) ?? String(args) });
+    expect(elapsed, `${name} took too long`).toBeLessThan(SLOW_CALL_MS);
     const outcomes = tally.get(name) ?? new Map<Outcome, number>();
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
     tally.set(name, outcomes);
