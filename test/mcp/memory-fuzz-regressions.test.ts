@@ -1,0 +1,71 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
+import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
+import { errorOf } from '../support/mcp-client.js';
+import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
+
+/**
+ * Inputs a long fuzz run of the memory tools (test/mcp/tool-fuzz.test.ts) found mishandled,
+ * each called through the real server as an agent would.
+ */
+describe('memory tools on inputs a long fuzz run found', () => {
+  let runtime: TestRuntime;
+  let client: Client;
+  let projectId: string;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ projectFolders: null });
+    projectId = (await runtime.rules.projects.create({ name: 'Regressions' })).project_id;
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
+    client = new Client({ name: 'regressions', version: '1.0.0' });
+    await client.connect(clientSide);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await runtime?.close();
+  });
+
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+  describe('an unlinked git branch of the longest allowed name', () => {
+    const longBranch = `feature/${'g'.repeat(192)}`;
+
+    it.each([
+      ['get_active_summary', {}],
+      ['search_context', { query: 'retry' }],
+    ])('%s names it without repeating all 200 characters', async (tool, extra) => {
+      const result = await call(tool, { project_id: projectId, git_branch: longBranch, ...extra });
+
+      const error = errorOf(result);
+      expect(error.code).toBe('BRANCH_NOT_FOUND');
+      expect(error.message).toContain('feature/ggg');
+      expect(JSON.stringify(error)).not.toContain(longBranch);
+    });
+  });
+
+  it('accept_suggestions names a long unknown context id without repeating it whole', async () => {
+    const session = await runtime.insights.suggestContexts(LOCAL_OWNER, {
+      project_id: projectId,
+      current_context: 'retry',
+      top_k: 5,
+    });
+    const longId = 'c'.repeat(300);
+
+    const result = await call('accept_suggestions', {
+      project_id: projectId,
+      session_id: session.session_id,
+      context_ids: [longId],
+    });
+
+    const error = errorOf(result);
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toContain('(300 characters)');
+    expect(JSON.stringify(error)).not.toContain(longId);
+  });
+});
