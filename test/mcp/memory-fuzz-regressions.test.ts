@@ -3,7 +3,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
+import { fixedClock, type RandomSource } from '../../lambdas/core/ports/index.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
+import { nodeRandom } from '../../lambdas/runtime/node-random.js';
 import { errorOf } from '../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
@@ -67,5 +69,54 @@ describe('memory tools on inputs a long fuzz run found', () => {
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.message).toContain('(300 characters)');
     expect(JSON.stringify(error)).not.toContain(longId);
+  });
+});
+
+describe('create_branch when a new id clashes', () => {
+  // Branch ids end in four random hex digits: the first two ids drawn here are the same.
+  let drawn = 0;
+  const clashingTails: RandomSource = {
+    ...nodeRandom,
+    bytes: (length) => (length === 2 && drawn++ < 2 ? new Uint8Array(2) : nodeRandom.bytes(length)),
+  };
+  let runtime: TestRuntime;
+  let client: Client;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({
+      projectFolders: null,
+      clock: fixedClock('2026-03-01T12:00:00Z'),
+      random: clashingTails,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
+    client = new Client({ name: 'regressions', version: '1.0.0' });
+    await client.connect(clientSide);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await runtime?.close();
+  });
+
+  it('creates the second branch of a topic in the same second under another id', async () => {
+    const projectId = (await runtime.rules.projects.create({ name: 'Clash' })).project_id;
+    const create = async () =>
+      (await client.callTool({
+        name: 'create_branch',
+        arguments: { project_id: projectId, branch_topic: 'Fuzz topic' },
+      })) as CallToolResult;
+
+    const first = await create();
+    const second = await create();
+
+    expect(first.isError).toBeFalsy();
+    expect(second.isError).toBeFalsy();
+    const ids = [first, second].map(
+      (result) => (result.structuredContent as { branch_id: string }).branch_id,
+    );
+    expect(ids[0]).toBe('fuzz_topic_20260301_120000_0000');
+    expect(ids[1]).not.toBe(ids[0]);
+    expect(await runtime.memory.memory.listBranches(projectId)).toHaveLength(2);
   });
 });
