@@ -3,11 +3,39 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
-import { fixedClock, type RandomSource } from '../../lambdas/core/ports/index.js';
+import { type DocumentStore, fixedClock, type RandomSource } from '../../lambdas/core/ports/index.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
 import { errorOf } from '../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
+
+/** Counts the rows `store` deletes and the store calls that do it, until stopped. */
+function countingDeletes(store: DocumentStore) {
+  const { delete: single, batchDelete } = store;
+  const counts = { rows: 0, calls: 0 };
+  store.delete = (key, options) => {
+    counts.rows++;
+    counts.calls++;
+    return single.call(store, key, options);
+  };
+  store.batchDelete = (keys) => {
+    counts.rows += keys.length;
+    counts.calls++;
+    return batchDelete.call(store, keys);
+  };
+  return {
+    get rows() {
+      return counts.rows;
+    },
+    get calls() {
+      return counts.calls;
+    },
+    stop() {
+      store.delete = single;
+      store.batchDelete = batchDelete;
+    },
+  };
+}
 
 /**
  * Inputs a long fuzz run of the memory tools (test/mcp/tool-fuzz.test.ts) found mishandled,
@@ -49,6 +77,28 @@ describe('memory tools on inputs a long fuzz run found', () => {
       expect(error.message).toContain('feature/ggg');
       expect(JSON.stringify(error)).not.toContain(longBranch);
     });
+  });
+
+  it('restore_snapshot discards the replaced memory in batches, not one delete per row', async () => {
+    // A long fuzz run found restores (restore_snapshot, sync_from_cloud) past 5 s at a few
+    // thousand entries: most of the time went to deleting the old rows one at a time.
+    const { branch_id } = await runtime.memory.createBranch(LOCAL_OWNER, projectId, { topic: 'Restore' });
+    for (let n = 1; n <= 60; n++) {
+      await runtime.memory.updateMemory(LOCAL_OWNER, projectId, {
+        branch_id,
+        role: 'user',
+        content: `Entry ${n}.`,
+      });
+    }
+    const { snapshot_id } = await runtime.snapshots.create(LOCAL_OWNER, projectId);
+    const deletes = countingDeletes(runtime.store);
+
+    const result = await call('restore_snapshot', { project_id: projectId, snapshot_id });
+
+    expect(result.isError).toBeFalsy();
+    expect(deletes.rows).toBeGreaterThanOrEqual(60);
+    expect(deletes.calls).toBeLessThanOrEqual(10);
+    deletes.stop();
   });
 
   it('accept_suggestions names a long unknown context id without repeating it whole', async () => {
