@@ -347,6 +347,9 @@ describe('every tool under generated and mutated arguments', () => {
   const names = ALL_TOOLS.map((tool) => tool.name).filter((name) => !ONLY || ONLY.includes(name));
   // Calendar tools write (events, calendars, bookings); a long run gives them a tenth of the cases.
   const runsFor = (name: string) => (CALENDAR_FREE.has(name) || RUNS <= 50 ? RUNS : Math.ceil(RUNS / 10));
+  // A whole property's time, not a call's (SLOW_CALL_MS bounds each call): a long run of a tool whose
+  // calls grow the memory they read (a sync fingerprints all of it) needs more than ten minutes.
+  const PROPERTY_TIMEOUT_MS = Math.max(600_000, ...names.map((name) => runsFor(name) * 250));
 
   // Before any fuzzing: fuzzed calls may delete the events these calls name.
   it('answers a valid call of every tool with a result', async () => {
@@ -374,7 +377,7 @@ describe('every tool under generated and mutated arguments', () => {
         { numRuns: runsFor(name) },
       );
     },
-    600_000,
+    PROPERTY_TIMEOUT_MS,
   );
 
   it.each(names)(
@@ -386,6 +389,6 @@ describe('every tool under generated and mutated arguments', () => {
         { numRuns: runsFor(name) },
       );
     },
-    600_000,
+    PROPERTY_TIMEOUT_MS,
   );
 });
