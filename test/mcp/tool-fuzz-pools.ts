@@ -120,3 +120,63 @@ export function poolsWithIds(calendarId: string, eventIds: readonly string[]): S
     event_id: [...eventIds, 'missing', `${eventIds[0]}_20260302T090000Z`, 'e'.repeat(996), '#'.repeat(400)],
   };
 }
+
+/** The run's memory: a project with branches, a snapshot and open suggestion sessions. */
+export interface FuzzMemoryIds {
+  projectId: string;
+  branchIds: readonly string[];
+  snapshotId: string;
+  sessionIds: readonly string[];
+  contextIds: readonly string[];
+  /** An entry update_memory may replace (entry_id). */
+  entryId: string;
+}
+
+/**
+ * constantFrom draws a pool's values uniformly, and a memory call reaches past its lookups only
+ * when project_id and branch_id both name what exists: repeating the real ids makes that common.
+ */
+const often = (values: readonly string[]) => Array.from({ length: 12 }, () => values).flat();
+
+/** Text with the anchors grounding compares (numbers, versions, paths, dates, quotes, negation). */
+const MEMORY_TEXT = [
+  'The HTTP timeout is 30 seconds; retryWithBackoff() in src/retry.ts retries 3 times.',
+  'The HTTP timeout is 45 seconds.',
+  'We do not retry on 404. Version 2.3.1 ships on 2026-03-02 with "strict mode" on.',
+  'Fixed the fuzz bug in lambdas/core/memory/search.ts:42 (see #1234).',
+  'AWS key AKIAIOSFODNN7EXAMPLE, password=hunter2, postgres://u:p@db:5432/x',
+  '-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----',
+  // Thousands of short sentences: one claim each for grounding, one token run for search.
+  'It is 1. '.repeat(1_700),
+  'retry '.repeat(2_600),
+];
+
+/** The memory pools, with the run's own project, branches, snapshot and suggestion sessions. */
+export function memoryPools(ids: FuzzMemoryIds): StringPools {
+  const projectIds = [...often([ids.projectId]), 'prj_missing', 'p'.repeat(64), 'p'.repeat(65)];
+  const branchIds = [...often(ids.branchIds), 'br_missing', 'b'.repeat(120)];
+  const gitBranches = ['main', 'feature/fuzz', 'feature/other', 'a..b', 'g'.repeat(200)];
+  return {
+    project_id: projectIds,
+    branch_id: branchIds,
+    parent_branch: branchIds,
+    cortex_branch_id: branchIds,
+    context_id: [...ids.contextIds, ...ids.branchIds.map((id) => `ctx_${id}`), 'ctx_missing'],
+    context_ids: [...often(ids.contextIds), 'ctx_missing'],
+    session_id: [...often(ids.sessionIds), 'sug_missing', `sug_${'s'.repeat(60)}`],
+    snapshot_id: [
+      ...often([ids.snapshotId]),
+      'snap_20260301T120000000_00000000',
+      'snap_99999999T999999999_ffffffff',
+    ],
+    entry_id: [...often([ids.entryId]), 'ent_missing', 'e'.repeat(64)],
+    git_branch: gitBranches,
+    git_branch_name: gitBranches,
+    project_path: ['/srv/fuzz', '/srv/other', 'relative/path', '/', `/${'d'.repeat(1023)}`],
+    content: MEMORY_TEXT,
+    response_text: MEMORY_TEXT,
+    current_context: MEMORY_TEXT,
+    query: ['HTTP timeout', 'retry', 'src/retry.ts', '"strict mode"', 'fuzz bug', ...MEMORY_TEXT],
+    evidence_sources: ['src/retry.ts', 'README.md', ...ids.contextIds],
+  };
+}

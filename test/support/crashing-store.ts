@@ -22,5 +22,9 @@ export function crashingStore(store: DocumentStore, budget: number): DocumentSto
       spend();
       return store.batchPut(items);
     },
+    batchDelete: async (keys) => {
+      spend();
+      return store.batchDelete(keys);
+    },
   };
 }

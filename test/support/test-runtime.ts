@@ -13,7 +13,12 @@ import { FileBlobStore } from '../../lambdas/adapters/files/file-blob-store.js';
 import { NodeProjectFolderReader } from '../../lambdas/adapters/files/node-project-folder.js';
 import { LocalBookingWorkflow } from '../../lambdas/adapters/workflow/local-booking-workflow.js';
 import type { BlobStore } from '../../lambdas/core/memory/blob-store.js';
-import { type Clock, type ProjectFolderReader, systemClock } from '../../lambdas/core/ports/index.js';
+import {
+  type Clock,
+  type ProjectFolderReader,
+  type RandomSource,
+  systemClock,
+} from '../../lambdas/core/ports/index.js';
 import { composeDeps, type Platform } from '../../lambdas/runtime/compose.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
 import { withAllTools } from '../../lambdas/runtime/with-all-tools.js';
@@ -29,7 +34,8 @@ const silentLogger = { info: () => undefined, warn: () => undefined, error: () =
  * wrap or replace the steps (fault injection), `lockTtlSeconds` for another hold lifetime.
  * Memory blobs go to files in a fresh temporary folder (as embedded) unless `memoryBlobs` is
  * given; project folders are readable (as embedded) unless `projectFolders` is null (as on AWS);
- * search embeds with the local embedder unless `embedder` is given.
+ * search embeds with the local embedder unless `embedder` is given, and ids come from `random`
+ * (default: Node's CSPRNG).
  */
 export async function startTestRuntime(
   options: {
@@ -44,6 +50,7 @@ export async function startTestRuntime(
     projectFolders?: ProjectFolderReader | null;
     memorySync?: Platform['memorySync'];
     embedder?: Platform['embedder'];
+    random?: RandomSource;
   } = {},
 ) {
   const blobDir = options.memoryBlobs ? undefined : await mkdtemp(join(tmpdir(), 'meridian-blobs-'));
@@ -59,7 +66,7 @@ export async function startTestRuntime(
     store: new DynamoDbDocumentStore({ client, tableName }),
     encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
     clock: options.clock ?? systemClock,
-    random: nodeRandom,
+    random: options.random ?? nodeRandom,
     logger: silentLogger,
     version: 'test',
     defaultTimezone: options.defaultTimezone,

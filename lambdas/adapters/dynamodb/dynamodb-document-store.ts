@@ -151,6 +151,23 @@ export class DynamoDbDocumentStore implements DocumentStore {
     }
   }
 
+  async batchDelete(keys: readonly ItemKey[]): Promise<void> {
+    // One request may not hold two writes to the same key.
+    const unique = [...new Map(keys.map((key) => [keyId(key), keyOf(key)])).values()];
+    for (const chunk of chunksOf(unique, BATCH_WRITE_LIMIT)) {
+      await retryUntilDone(
+        chunk.map((key) => ({ DeleteRequest: { Key: key } })),
+        async (requests) => {
+          const output = await storageCall(() =>
+            this.#documents.send(new BatchWriteCommand({ RequestItems: { [this.#table]: requests } })),
+          );
+          return (output.UnprocessedItems?.[this.#table] ?? []) as typeof requests;
+        },
+        { ...this.#retry, operation: 'batchDelete' },
+      );
+    }
+  }
+
   async batchGet<T extends StoredItem = StoredItem>(keys: readonly ItemKey[]): Promise<T[]> {
     // BatchGetItem rejects duplicate keys in one request.
     const unique = [...new Map(keys.map((key) => [keyId(key), keyOf(key)])).values()];

@@ -1,5 +1,6 @@
 import type { Principal, Right } from '../access/rights.js';
 import { DomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
 import { buildContextGraph, type GraphBranch } from './graph/context-graph.js';
 import { type GraphPage, pageOfGraph } from './graph/graph-page.js';
 import { type GroundingReport, verifyAgainstMemory } from './grounding/verify-response.js';
@@ -107,7 +108,7 @@ export class MemoryInsights {
     if (unknown.length > 0) {
       throw new DomainError(
         'INVALID_INPUT',
-        `context_ids ${unknown.map((id) => `"${id}"`).join(', ')} were not suggested in session "${session.session_id}"; accept only ids from its suggestions${suggested.length > 0 ? ` (${suggested.slice(0, 10).join(', ')})` : ' (it had none: call reject_suggestions)'}.`,
+        `context_ids ${unknown.map(echo).join(', ')} were not suggested in session "${session.session_id}"; accept only ids from its suggestions${suggested.length > 0 ? ` (${suggested.slice(0, 10).join(', ')})` : ' (it had none: call reject_suggestions)'}.`,
         {
           field: 'context_ids',
           expected: 'context ids from the session’s suggestions',

@@ -1,6 +1,7 @@
 import type { AccessStore } from '../access/access-store.js';
 import type { Principal, Right } from '../access/rights.js';
 import { DomainError, isDomainError } from '../errors.js';
+import { echo, excerpt } from '../input-limits.js';
 import type { DocumentStore, ProjectFolderReader } from '../ports/index.js';
 import { projectResource } from '../rules/project-access.js';
 import type { ProjectStore } from '../rules/project-store.js';
@@ -130,9 +131,12 @@ export class MemoryService {
     if (branchId === undefined) {
       throw new DomainError(
         'BRANCH_NOT_FOUND',
-        `No memory branch is linked to git branch "${gitBranch}"${head ? ' (read from .git/HEAD)' : ''}. ` +
+        `No memory branch is linked to git branch ${echo(gitBranch)}${head ? ' (read from .git/HEAD)' : ''}. ` +
           'Link one with link_git_branch, or pass branch_id.',
-        { field: selector.git_branch === undefined ? 'branch_id' : 'git_branch', git_branch: gitBranch },
+        {
+          field: selector.git_branch === undefined ? 'branch_id' : 'git_branch',
+          git_branch: excerpt(gitBranch),
+        },
       );
     }
     return {

@@ -48,6 +48,9 @@ const FILE_WRITE_CONCURRENCY = 16;
 /** Bounds the branch cache of a long-lived process. */
 const MAX_KNOWN_BRANCHES = 10_000;
 
+/** Ids tried for a new branch before a clash is a fault (each is 1 in 65,536 to clash). */
+const BRANCH_ID_ATTEMPTS = 5;
+
 const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
 
 /**
@@ -78,16 +81,27 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     if (input.parent_branch_id !== undefined) {
       await this.requireBranchIn(projectId, generation, input.parent_branch_id, 'parent_branch');
     }
-    const branch = Branch.parse({
-      branch_id: this.branchId(input.topic),
-      topic: input.topic,
-      ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
-      created_at: this.now(),
-      version: 1,
-    });
-    await this.putRecord(projectId, generation, branchRecord(branch.branch_id), branch, { op: 'not_exists' });
-    await this.touch(projectId, generation);
-    return branch;
+    // The id's random tail is short (four hex digits, as the reference writes ids): a branch of
+    // the same topic made in the same second may already hold it, so try another tail.
+    for (let attempt = 1; ; attempt++) {
+      const branch = Branch.parse({
+        branch_id: this.branchId(input.topic),
+        topic: input.topic,
+        ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
+        created_at: this.now(),
+        version: 1,
+      });
+      try {
+        await this.putRecord(projectId, generation, branchRecord(branch.branch_id), branch, {
+          op: 'not_exists',
+        });
+      } catch (error) {
+        if (error instanceof ConditionFailedError && attempt < BRANCH_ID_ATTEMPTS) continue;
+        throw error;
+      }
+      await this.touch(projectId, generation);
+      return branch;
+    }
   }
 
   /** Every branch of the project, oldest first. */

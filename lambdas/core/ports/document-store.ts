@@ -74,6 +74,8 @@ export interface DocumentStore {
   query<T extends StoredItem = StoredItem>(options: QueryOptions): Promise<QueryPage<T>>;
   /** Writes many items (any number; chunked and retried as the store needs). Not atomic as a whole. */
   batchPut(items: readonly StoredItem[]): Promise<void>;
+  /** Deletes many items by key (any number; chunked and retried), unconditionally. Not atomic as a whole. */
+  batchDelete(keys: readonly ItemKey[]): Promise<void>;
   /** Reads many items by key (any number); missing keys are simply absent from the result. */
   batchGet<T extends StoredItem = StoredItem>(keys: readonly ItemKey[]): Promise<T[]>;
 }

@@ -512,7 +512,22 @@ export function describeDocumentStoreContract(label: string, makeStore: () => Pr
 
       it('accepts empty batches', async () => {
         await store.batchPut([]);
+        await store.batchDelete([]);
         expect(await store.batchGet([])).toEqual([]);
+      });
+    });
+
+    describe('batchDelete', () => {
+      it('deletes 60 of 70 items, a duplicate and a missing key included, and leaves the other 10', async () => {
+        const partition = freshPartition('BATCH');
+        const items = Array.from({ length: 70 }, (_, n) => ({ pk: partition, sk: sortKey(n), n }));
+        await store.batchPut(items);
+        const doomed = items.slice(0, 60).map(({ pk, sk }) => ({ pk, sk }));
+
+        await store.batchDelete([...doomed, doomed[0]!, { pk: partition, sk: sortKey(999) }]);
+
+        const left = await store.query<(typeof items)[number]>({ partition, consistent: true });
+        expect(left.items.map((item) => item.n)).toStrictEqual([60, 61, 62, 63, 64, 65, 66, 67, 68, 69]);
       });
     });
   });

@@ -252,6 +252,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
           delete: (key, options) => store.delete(key, options),
           query: (options) => store.query(options),
           batchPut: (items) => store.batchPut(items),
+          batchDelete: (keys) => store.batchDelete(keys),
           batchGet: (keys) => store.batchGet(keys),
           put: async (item, options) => {
             await store.put(item, options);

@@ -267,6 +267,7 @@ describe('creating a calendar interrupted by a crash', () => {
       query: (options) => runtime.store.query(options),
       batchGet: (keys) => runtime.store.batchGet(keys),
       batchPut: (items) => runtime.store.batchPut(items),
+      batchDelete: (keys) => runtime.store.batchDelete(keys),
       delete: (key, options) => runtime.store.delete(key, options),
       put: async (item, options) => {
         if (item.pk.startsWith(PK_PREFIX.calendar)) throw new Error('ProvisionedThroughputExceededException');
