@@ -227,6 +227,7 @@ function beforePut(
     query: (options) => store.query(options),
     batchPut: (items) => store.batchPut(items),
     batchGet: (keys) => store.batchGet(keys),
+    batchDelete: (keys) => store.batchDelete(keys),
     async put(item, options) {
       if (!fired && matches(item)) {
         fired = true;
