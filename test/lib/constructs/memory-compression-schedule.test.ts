@@ -1,41 +1,13 @@
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { acknowledgements, meridianStacks, synthWithNag, testApp, unacknowledged } from '../synth-helpers.js';
-
-type Resource = { Type: string; Properties: Record<string, unknown> };
-interface Statement {
-  Action: string | string[];
-  Effect: string;
-  Resource: unknown;
-}
+import { acknowledgements, meridianStacks, synthWithNag, unacknowledged } from '../synth-helpers.js';
+import { actionsOf, statementsOf, synthesizeScheduled } from './scheduled-function-template.js';
 
 /** The service template and the logical ids of the memory compression construct's resources. */
 function synthesize() {
-  const { service } = meridianStacks(testApp());
-  const template = Template.fromStack(service);
-  const only = (type: string, prefix: string) => {
-    const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
-    expect(ids, `${type} ${prefix}`).toHaveLength(1);
-    return ids[0]!;
-  };
-  return {
-    template,
-    functionId: only('AWS::Lambda::Function', 'MemoryCompressionFunction'),
-    logGroupId: only('AWS::Logs::LogGroup', 'MemoryCompressionLogGroup'),
-    scheduleId: only('AWS::Scheduler::Schedule', 'MemoryCompressionSchedule'),
-    schedulerRoleId: only('AWS::IAM::Role', 'MemoryCompressionSchedulerRole'),
-    resource: (id: string) => template.toJSON().Resources[id] as Resource,
-  };
+  const synthesized = synthesizeScheduled('MemoryCompression');
+  expect(synthesized.scheduleIds).toHaveLength(1);
+  return { ...synthesized, scheduleId: synthesized.scheduleIds[0]! };
 }
-
-/** Statements of the IAM policies whose logical id starts with `prefix`. */
-function statementsOf(template: Template, prefix: string): Statement[] {
-  return Object.entries(template.findResources('AWS::IAM::Policy'))
-    .filter(([id]) => id.startsWith(prefix))
-    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
-}
-
-const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 
 describe('MemoryCompressionSchedule', () => {
   it('invokes the compression function every 5 minutes, with an empty event and no retries', () => {

@@ -6,40 +6,12 @@ import { MemoryBucket } from '../../../lib/constructs/memory-bucket.js';
 import { MeridianTable } from '../../../lib/constructs/meridian-table.js';
 import { ServiceStack, type ServiceStackProps } from '../../../lib/stacks/service-stack.js';
 import { acknowledgements, meridianStacks, synthWithNag, testApp, unacknowledged } from '../synth-helpers.js';
-
-type Resource = { Type: string; Properties: Record<string, unknown> };
-interface Statement {
-  Action: string | string[];
-  Effect: string;
-  Resource: unknown;
-}
+import { actionsOf, statementsOf, synthesizeScheduled } from './scheduled-function-template.js';
 
 /** The service template and the logical ids of the sync construct's resources. */
 function synthesize(props: Partial<ServiceStackProps> = {}) {
-  const { service } = meridianStacks(testApp(), props);
-  const template = Template.fromStack(service);
-  const only = (type: string, prefix: string) => {
-    const ids = Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
-    expect(ids, `${type} ${prefix}`).toHaveLength(1);
-    return ids[0]!;
-  };
-  return {
-    template,
-    functionId: only('AWS::Lambda::Function', 'SyncScheduleFunction'),
-    logGroupId: only('AWS::Logs::LogGroup', 'SyncScheduleLogGroup'),
-    schedulerRoleId: only('AWS::IAM::Role', 'SyncScheduleSchedulerRole'),
-    resource: (id: string) => template.toJSON().Resources[id] as Resource,
-  };
+  return synthesizeScheduled('SyncSchedule', props);
 }
-
-/** Statements of the IAM policies whose logical id starts with `prefix`. */
-function statementsOf(template: Template, prefix: string): Statement[] {
-  return Object.entries(template.findResources('AWS::IAM::Policy'))
-    .filter(([id]) => id.startsWith(prefix))
-    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
-}
-
-const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 
 describe('SyncSchedule', () => {
   describe('schedule', () => {
