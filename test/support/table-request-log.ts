@@ -1,5 +1,4 @@
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startReverseProxy } from './reverse-proxy.js';
 
 /**
  * A reverse proxy in front of a local DynamoDB (dynalite, DynamoDB Local) that notes the
@@ -13,39 +12,19 @@ import type { AddressInfo } from 'node:net';
  * expect(log.take()).toEqual(['GetItem', 'PutItem']);
  */
 export async function startTableRequestLog(target: string) {
-  const upstream = new URL(target);
   let operations: string[] = [];
-  const server = createServer((incoming, outgoing) => {
-    operations.push(String(incoming.headers['x-amz-target'] ?? '').replace(/^DynamoDB_\d+\./, ''));
-    const forwarded = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forwarded.on('error', () => outgoing.destroy());
-    incoming.pipe(forwarded);
+  const proxy = await startReverseProxy(target, {
+    onRequest: (incoming) =>
+      operations.push(String(incoming.headers['x-amz-target'] ?? '').replace(/^DynamoDB_\d+\./, '')),
   });
-  await new Promise<void>((resolvePromise) => server.listen(0, '127.0.0.1', resolvePromise));
   return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    endpoint: proxy.url,
     /** The operations forwarded since the last take, in arrival order; the log starts afresh. */
     take(): string[] {
       const taken = operations;
       operations = [];
       return taken;
     },
-    close: () =>
-      new Promise<void>((resolvePromise) => {
-        server.closeAllConnections();
-        server.close(() => resolvePromise());
-      }),
+    close: proxy.close,
   };
 }
