@@ -124,6 +124,27 @@ describe('the bundled booking steps', () => {
     expect(matching(loaded, /lambdas\/core\/shadow\/table-shadow-calendar\.ts$/)).toHaveLength(1);
     for (const pattern of CALENDAR_TOOL_SIDE) expect(matching(loaded, pattern)).toEqual([]);
   }, 60_000);
+
+  for (const step of ['verify', 'write'])
+    it(`load for ${step} no recurrence code until a calendar or the shadow meets a series`, async () => {
+      const metafile = await bundleOf(BOOKING_STEPS_ENTRY, `steps-${step}-recurrence`);
+
+      const loaded = loadedAfter(metafile, [
+        new RegExp(`core/booking/${step}-step\\.ts$`),
+        ...CALENDAR_GRAPH,
+      ]);
+
+      expect(matching(loaded, /lambdas\/core\/calendar\/native\/native-calendar-provider\.ts$/)).toHaveLength(
+        1,
+      );
+      expect(matching(loaded, /lambdas\/core\/shadow\/shadow-busy\.ts$/)).toHaveLength(1);
+      for (const pattern of [
+        /lambdas\/core\/calendar\/(series|recurrence-lines)\.ts$/,
+        /lambdas\/core\/time\/recurrence\//,
+        /node_modules\/(rrule|ical\.js)\//,
+      ])
+        expect(matching(loaded, pattern)).toEqual([]);
+    }, 60_000);
 });
 
 describe('the bundled sync function', () => {

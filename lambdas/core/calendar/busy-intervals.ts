@@ -1,5 +1,5 @@
 import type { CalendarEvent } from './event.js';
-import { eventTimeMs } from './series.js';
+import { eventTimeMs } from './event-times.js';
 
 export interface Interval {
   start: number;

@@ -1,5 +1,5 @@
 import type { CalendarEvent, EventDraft } from './event.js';
-import { applyPatch } from './series.js';
+import { applyPatch } from './event-times.js';
 
 /**
  * A new event from what a caller asked for, with the defaults every provider shares (confirmed,

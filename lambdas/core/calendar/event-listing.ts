@@ -7,9 +7,9 @@ import { checkWindow } from '../time/window.js';
 import type { CalendarRecord } from './calendar-registry.js';
 import type { CalendarService } from './calendar-service.js';
 import type { CalendarEvent } from './event.js';
+import { eventTimeMs } from './event-times.js';
 import type { EventView } from './event-view.js';
 import { decodeCursor, encodeCursor } from './page-by-start.js';
-import { eventTimeMs } from './series.js';
 
 export const MAX_LIST_RESULTS = 2500;
 export const DEFAULT_LIST_RESULTS = 10;

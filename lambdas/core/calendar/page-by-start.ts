@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import type { EventPage } from '../ports/index.js';
 import type { CalendarEvent } from './event.js';
-import { eventTimeMs } from './series.js';
+import { eventTimeMs } from './event-times.js';
 
 const Cursor = z.tuple([z.number(), z.string()]);
 

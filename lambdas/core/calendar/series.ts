@@ -1,10 +1,18 @@
 import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
-import { clampedIso, formatInstant, parseInstant } from '../time/instants.js';
+import { clampedIso, formatInstant } from '../time/instants.js';
 import { expandRrule, recurrenceBudget } from '../time/recurrence/expand-rrule.js';
 import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';
+import {
+  applyPatch,
+  eventTimeMs,
+  instanceId,
+  originalKey,
+  overlapsWindow,
+  parseInstanceId,
+} from './event-times.js';
 import {
   formatRecurrence,
   parseRecurrence,
@@ -12,6 +20,16 @@ import {
   rulePart,
   withRuleParts,
 } from './recurrence-lines.js';
+
+// Re-exported: the CalDAV and Google paths load series code anyway and keep one import.
+export {
+  applyPatch,
+  eventTimeMs,
+  instanceId,
+  originalKey,
+  overlapsWindow,
+  parseInstanceId,
+} from './event-times.js';
 
 /**
  * A recurring series as native and CalDAV calendars store it: one master (with `recurrence`)
@@ -27,7 +45,6 @@ export interface Series {
 export const MAX_SERIES_INSTANCES = 5000;
 
 const WALL = "yyyy-MM-dd'T'HH:mm:ss";
-const INSTANCE_ID = /^(.+)_(\d{8}(?:T\d{6}Z)?)$/;
 
 interface SeriesShape {
   zone: string;
@@ -37,30 +54,6 @@ interface SeriesShape {
   startMs: number;
   durationMs: number;
   recurrence: RecurrenceSet;
-}
-
-/** Start of an event time as epoch ms; all-day dates are midnight UTC (series expand in UTC). */
-export function eventTimeMs(time: EventTime, zone = 'UTC'): number {
-  // 'YYYY-MM-DD' parses as UTC midnight: the wall clock of local midnight.
-  if ('date' in time) return wallClockToInstant(Date.parse(time.date), zone, RFC_5545);
-  return Date.parse(time.date_time);
-}
-
-/** The key of an original start: `YYYYMMDDTHHMMSSZ` (UTC) for timed, `YYYYMMDD` for all-day. */
-export function originalKey(time: EventTime): string {
-  if ('date' in time) return time.date.replace(/-/g, '');
-  return DateTime.fromMillis(Date.parse(time.date_time), { zone: 'utc' }).toFormat("yyyyMMdd'T'HHmmss'Z'");
-}
-
-/** `<master id>_<original key>`, the id Google gives instances too. */
-export function instanceId(masterId: string, originalStart: EventTime): string {
-  return `${masterId}_${originalKey(originalStart)}`;
-}
-
-/** Splits an instance id into master id and original key; undefined for a plain id. */
-export function parseInstanceId(id: string): { masterId: string; key: string } | undefined {
-  const match = INSTANCE_ID.exec(id);
-  return match ? { masterId: match[1]!, key: match[2]! } : undefined;
 }
 
 function keyToMs(key: string): number {
@@ -145,13 +138,6 @@ function originalStarts(
   }
 }
 
-/** Overlap with [fromMs, toMs): a zero-length event counts when it sits inside the window. */
-export function overlapsWindow(event: CalendarEvent, fromMs: number, toMs: number): boolean {
-  const start = eventTimeMs(event.start);
-  const end = Math.max(eventTimeMs(event.end), start);
-  return start < toMs && (end > fromMs || (end === start && start >= fromMs));
-}
-
 /**
  * The occurrences of a series that overlap [fromMs, toMs), in start order: generated instances,
  * with edited ones replacing theirs, cancelled and excluded ones left out.
@@ -213,36 +199,6 @@ export function findOccurrence(series: Series, id: string, defaultZone?: string)
   const ms = keyToMs(parsed.key);
   if (!originalStarts(shape, ms, ms).includes(ms)) throw notFound();
   return occurrence(series.master, shape, ms);
-}
-
-/**
- * A caller's event time: a timed one an RFC 3339 instant within years 0001–9999 (parseInstant),
- * an all-day one a real date. Unchecked, "" or "2026-02-30" reached the store as NaN.
- */
-function checkEventTime(time: EventTime | undefined, field: 'start' | 'end'): void {
-  if (time === undefined) return;
-  if (!('date' in time)) {
-    parseInstant(time.date_time, field);
-  } else if (!DateTime.fromISO(time.date, { zone: 'utc' }).isValid) {
-    throw new DomainError('INVALID_DATETIME', `"${field}.date" must be a real date such as "2026-03-15".`, {
-      field,
-    });
-  }
-}
-
-/** Applies a patch to an event and checks the result still makes sense. */
-export function applyPatch(event: CalendarEvent, patch: EventPatch): CalendarEvent {
-  checkEventTime(patch.start, 'start');
-  checkEventTime(patch.end, 'end');
-  const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
-  const next = { ...event, ...defined } as CalendarEvent;
-  if ('date' in next.start !== 'date' in next.end) {
-    throw new DomainError('INVALID_INPUT', 'start and end must both be dates (all-day) or both date-times.');
-  }
-  if (eventTimeMs(next.end) < eventTimeMs(next.start)) {
-    throw new DomainError('INVALID_INPUT', 'end is before start: move end later or start earlier.');
-  }
-  return next;
 }
 
 /** Scope `this`: edits one occurrence; the rest of the series is unchanged. */

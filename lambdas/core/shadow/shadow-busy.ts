@@ -1,6 +1,6 @@
 import { blocksTime } from '../calendar/busy-intervals.js';
 import type { CalendarEvent } from '../calendar/event.js';
-import { eventTimeMs, expandSeriesWithin } from '../calendar/series.js';
+import { eventTimeMs } from '../calendar/event-times.js';
 import { isDomainError } from '../errors.js';
 import type { BusyInterval } from '../ports/index.js';
 import { TurnSharer } from '../turns.js';
@@ -69,6 +69,8 @@ export async function eventsFromEntries(
     // the window.
     const allDay = [master, ...series.overrides].some((event) => 'date' in event.start);
     const slack = allDay ? READ_SLACK_MS : 0;
+    // Loaded here, not at import: a window with no series never pays for the recurrence code.
+    const { expandSeriesWithin } = await import('../calendar/series.js');
     try {
       const expanded = expandSeriesWithin(series, fromMs - slack, toMs + slack, zone);
       events.push(...expanded.events);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type CalendarEvent, EventStatus, EventTime, Transparency } from '../calendar/event.js';
+import { eventTimeMs, originalKey } from '../calendar/event-times.js';
 import { LONG_EVENT_MS, sortableUtc } from '../calendar/native/native-items.js';
-import { eventTimeMs, originalKey } from '../calendar/series.js';
 import type { StoredItem } from '../ports/index.js';
 import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 

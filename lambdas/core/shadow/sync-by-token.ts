@@ -1,5 +1,5 @@
 import type { CalendarEvent, EventTime } from '../calendar/event.js';
-import { parseInstanceId } from '../calendar/series.js';
+import { parseInstanceId } from '../calendar/event-times.js';
 import type { CalendarRef, TokenSyncSource } from '../ports/index.js';
 import { applyChanges, replaceAll } from './shadow-writes.js';
 import type { SourceContext, SourceOutcome } from './sync-types.js';

@@ -18,23 +18,10 @@ import { queryAll } from '../../storage/query-all.js';
 import { TurnSharer } from '../../turns.js';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../event.js';
 import { eventFromDraft } from '../event-from-draft.js';
+import { applyPatch, eventTimeMs, overlapsWindow, parseInstanceId } from '../event-times.js';
 import { markSelf } from '../owner-attendee.js';
 import { decodeCursor, encodeCursor, isAfterCursor, sortByStart } from '../page-by-start.js';
-import {
-  applyPatch,
-  editOccurrence,
-  editSeries,
-  eventTimeMs,
-  excludeOccurrence,
-  expandSeries,
-  expandSeriesWithin,
-  findOccurrence,
-  overlapsWindow,
-  parseInstanceId,
-  type Series,
-  splitSeries,
-  truncateSeries,
-} from '../series.js';
+import type { Series } from '../series.js';
 import { matchesText } from '../text-match.js';
 import {
   eventSk,
@@ -51,6 +38,12 @@ import {
   startIndexOf,
 } from './native-items.js';
 import { committedSeries, finalize, resolveSeries } from './native-pending.js';
+
+/**
+ * The recurrence code (rrule, ical.js), loaded only once a read or write meets a series: a one-off
+ * event's create, update or lookup, and a window without series, never pay for it on a cold start.
+ */
+const seriesCode = () => import('../series.js');
 
 export interface NativeProviderDeps {
   store: DocumentStore;
@@ -145,6 +138,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     const turns = new TurnSharer();
     for (const series of await committedSeries(this.deps.store, calendar.native_id, seriesItems, nowMs)) {
       await turns.pass();
+      const { expandSeriesWithin } = await seriesCode();
       const expanded = expandSeriesWithin(series, fromMs, toMs, this.zoneOf(calendar));
       const instances = expanded.events;
       incomplete ||= !expanded.complete;
@@ -196,6 +190,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     const stored = await this.load(calendar, eventId);
     if (stored.kind === 'event') return this.owned(calendar, stored.event);
     if (stored.series.master.id === eventId) return this.owned(calendar, stored.series.master);
+    const { findOccurrence } = await seriesCode();
     return this.owned(calendar, findOccurrence(stored.series, eventId, this.zoneOf(calendar)));
   }
 
@@ -217,6 +212,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     });
     if (event.recurrence?.length) {
       const series: Series = { master: event, overrides: [] };
+      const { expandSeries } = await seriesCode();
       // Validates the rule now rather than on the first listing.
       expandSeries(series, eventTimeMs(event.start), eventTimeMs(event.start) + 1, this.zoneOf(calendar));
       await this.deps.store.put(seriesToItem(calendar.native_id, series, 1), {
@@ -246,6 +242,7 @@ export class NativeCalendarProvider implements CalendarProvider {
       await this.putEvent(calendar, written, stored.version);
       return { ...written, etag: `"${stored.version + 1}"` };
     }
+    const { editOccurrence, editSeries, splitSeries } = await seriesCode();
     const isMaster = stored.series.master.id === eventId;
     if (isMaster || options.scope === 'all') {
       const { series, written } = editSeries(
@@ -300,6 +297,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     if (eventId === masterId || options.scope === 'all') {
       return this.deleteItem(calendar, seriesSk(masterId), stored.version, eventId);
     }
+    const { excludeOccurrence, truncateSeries } = await seriesCode();
     const remaining =
       options.scope === 'this'
         ? excludeOccurrence(stored.series, eventId, zone)
@@ -386,6 +384,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     master: CalendarEvent,
   ): Promise<CalendarEvent> {
     const series: Series = { master, overrides: [] };
+    const { expandSeries } = await seriesCode();
     expandSeries(series, eventTimeMs(master.start), eventTimeMs(master.start) + 1, this.zoneOf(calendar));
     const pending = { kind: 'promotion', since: this.deps.clock.now().getTime() } as const;
     try {

@@ -3,7 +3,8 @@ import type { StoredItem } from '../../ports/index.js';
 import { GSI1PK, NATIVE_INDEX_SUFFIX, PK_PREFIX, SK } from '../../storage/key-prefixes.js';
 import { clampedIso } from '../../time/instants.js';
 import { CalendarEvent } from '../event.js';
-import { eventTimeMs, type Series } from '../series.js';
+import { eventTimeMs } from '../event-times.js';
+import type { Series } from '../series.js';
 
 /**
  * How native calendars lie in the table (docs/data-model.md):
