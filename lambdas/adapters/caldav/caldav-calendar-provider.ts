@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { CalendarEvent, EventDraft, EventPatch, ProviderCalendar } from '../../core/calendar/event.js';
 import { eventFromDraft } from '../../core/calendar/event-from-draft.js';
+import { applyPatch, eventTimeMs } from '../../core/calendar/event-times.js';
 import { pageByStart } from '../../core/calendar/page-by-start.js';
 import {
-  applyPatch,
   editOccurrence,
   editSeries,
-  eventTimeMs,
   excludeOccurrence,
   expandSeries,
   type Series,

@@ -1,11 +1,6 @@
 import type { CalendarEvent } from '../../core/calendar/event.js';
-import {
-  expandSeriesWithin,
-  findOccurrence,
-  overlapsWindow,
-  parseInstanceId,
-  type Series,
-} from '../../core/calendar/series.js';
+import { overlapsWindow, parseInstanceId } from '../../core/calendar/event-times.js';
+import { expandSeriesWithin, findOccurrence, type Series } from '../../core/calendar/series.js';
 import { DomainError } from '../../core/errors.js';
 import type { ParsedResource } from './ical-mapping.js';
 

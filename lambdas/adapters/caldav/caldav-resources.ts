@@ -1,4 +1,4 @@
-import { parseInstanceId } from '../../core/calendar/series.js';
+import { parseInstanceId } from '../../core/calendar/event-times.js';
 import { DomainError, isDomainError } from '../../core/errors.js';
 import type { CalendarRef } from '../../core/ports/index.js';
 import { collectionUrl } from './caldav-calendars.js';

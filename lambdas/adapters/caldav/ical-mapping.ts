@@ -1,8 +1,8 @@
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import type { CalendarEvent, EventTime } from '../../core/calendar/event.js';
+import { instanceId, originalKey } from '../../core/calendar/event-times.js';
 import { markSelf } from '../../core/calendar/owner-attendee.js';
-import { instanceId, originalKey } from '../../core/calendar/series.js';
 import { DomainError } from '../../core/errors.js';
 import { formatInstant } from '../../core/time/instants.js';
 import {

@@ -21,16 +21,6 @@ import {
   withRuleParts,
 } from './recurrence-lines.js';
 
-// Re-exported: the CalDAV and Google paths load series code anyway and keep one import.
-export {
-  applyPatch,
-  eventTimeMs,
-  instanceId,
-  originalKey,
-  overlapsWindow,
-  parseInstanceId,
-} from './event-times.js';
-
 /**
  * A recurring series as native and CalDAV calendars store it: one master (with `recurrence`)
  * and the occurrences edited one by one (overrides, each with `original_start`). Google keeps

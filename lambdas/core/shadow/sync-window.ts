@@ -1,5 +1,6 @@
 import type { CalendarEvent } from '../calendar/event.js';
-import { eventTimeMs, expandSeries, overlapsWindow } from '../calendar/series.js';
+import { eventTimeMs, overlapsWindow } from '../calendar/event-times.js';
+import { expandSeries } from '../calendar/series.js';
 import { isDomainError } from '../errors.js';
 import { isMaster, type SyncState } from './shadow-items.js';
 import { READ_SLACK_MS } from './shadow-store.js';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SyncingCalDavProvider } from '../../../lambdas/adapters/caldav/caldav-sync.js';
 import { blocksTime } from '../../../lambdas/core/calendar/busy-intervals.js';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
-import { eventTimeMs } from '../../../lambdas/core/calendar/series.js';
+import { eventTimeMs } from '../../../lambdas/core/calendar/event-times.js';
 import type { CalendarRef } from '../../../lambdas/core/ports/index.js';
 import { syncAll } from '../../../lambdas/core/shadow/sync-all.js';
 import type { SyncDeps } from '../../../lambdas/core/shadow/sync-types.js';

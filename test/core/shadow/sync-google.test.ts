@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blocksTime } from '../../../lambdas/core/calendar/busy-intervals.js';
 import type { CalendarRecord } from '../../../lambdas/core/calendar/calendar-registry.js';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
-import { eventTimeMs } from '../../../lambdas/core/calendar/series.js';
+import { eventTimeMs } from '../../../lambdas/core/calendar/event-times.js';
 import type { CalendarProvider, CalendarRef } from '../../../lambdas/core/ports/index.js';
 import { ShadowStore } from '../../../lambdas/core/shadow/shadow-store.js';
 import { syncAll } from '../../../lambdas/core/shadow/sync-all.js';
