@@ -1,12 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, CallToolResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { MAX_CALENDAR_ID_BYTES, MAX_EVENT_ID_BYTES } from '../../lambdas/core/input-limits.js';
 import { fixedClock } from '../../lambdas/core/ports/index.js';
-import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
-import { errorOf } from '../support/mcp-client.js';
+import { connectInMemory, errorOf } from '../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 /**
@@ -22,10 +20,7 @@ describe('input robustness', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime({ clock: fixedClock('2026-03-01T12:00:00Z'), defaultTimezone: 'UTC' });
     calendarId = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Team', time_zone: 'UTC' })).id;
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
-    client = new Client({ name: 'robustness', version: '1.0.0' });
-    await client.connect(clientSide);
+    client = await connectInMemory(runtime, 'robustness');
   });
 
   afterAll(async () => {

@@ -1,12 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { type DocumentStore, fixedClock, type RandomSource } from '../../lambdas/core/ports/index.js';
-import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
-import { errorOf } from '../support/mcp-client.js';
+import { connectInMemory, errorOf } from '../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 /** Counts the rows `store` deletes and the store calls that do it, until stopped. */
@@ -49,10 +47,7 @@ describe('memory tools on inputs a long fuzz run found', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime({ projectFolders: null });
     projectId = (await runtime.rules.projects.create({ name: 'Regressions' })).project_id;
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
-    client = new Client({ name: 'regressions', version: '1.0.0' });
-    await client.connect(clientSide);
+    client = await connectInMemory(runtime, 'regressions');
   });
 
   afterAll(async () => {
@@ -138,10 +133,7 @@ describe('create_branch when a new id clashes', () => {
       clock: fixedClock('2026-03-01T12:00:00Z'),
       random: clashingTails,
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
-    client = new Client({ name: 'regressions', version: '1.0.0' });
-    await client.connect(clientSide);
+    client = await connectInMemory(runtime, 'regressions');
   });
 
   afterAll(async () => {

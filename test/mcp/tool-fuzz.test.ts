@@ -1,16 +1,15 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../lambdas/core/ports/index.js';
-import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 
 const ALL_TOOLS = Object.values(TOOLSETS).flat();
 
 import { type JsonSchema, type StringPools, schemaArbitrary } from '../support/json-schema-arbitrary.js';
+import { connectInMemory } from '../support/mcp-client.js';
 import { startSyncBucket } from '../support/sync-bucket.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 import { insightSeedCalls } from './tool-fuzz-insight-seeds.js';
@@ -284,10 +283,7 @@ describe('every tool under generated and mutated arguments', () => {
         ).entry.entry_id,
       }),
     };
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
-    client = new Client({ name: 'fuzz', version: '1.0.0' });
-    await client.connect(clientSide);
+    client = await connectInMemory(runtime, 'fuzz');
     tools = (await client.listTools()).tools;
   });
 

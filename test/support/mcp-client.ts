@@ -1,6 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
+import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
+import type { TestRuntime } from './test-runtime.js';
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -16,6 +20,15 @@ export async function connectHttpClient(mcpUrl: string, fetch?: FetchLike, heade
     ...(headers ? { requestInit: { headers } } : {}),
   });
   await client.connect(transport);
+  return client;
+}
+
+/** The SDK's real Client connected in memory to a server over `runtime`, as the local owner. */
+export async function connectInMemory(runtime: TestRuntime, name = 'meridian-test') {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(runtime, { principal: LOCAL_OWNER }).connect(serverSide);
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(clientSide);
   return client;
 }
 
