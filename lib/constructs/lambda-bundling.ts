@@ -39,8 +39,17 @@ export const LAMBDA_EXTERNAL_MODULES: string[] = [];
  * default export, while Node — which ignores `module` — loads its CommonJS build, whose default
  * export is what core/time/recurrence imports (`import rrulePackage from 'rrule'`). Bundling the
  * CommonJS build gives the Lambda the module the code runs against under Node and vitest.
+ *
+ * `@aws-crypto/client-node` names only its CommonJS build (no `module` field), whose `require()`s
+ * of its sibling packages resolve to their ESM builds. esbuild must then wrap every ES module
+ * those reach — the KMS client and, through it, the SDK core that DynamoDB shares — in lazy
+ * initialisers, which V8 parses twice: about 30 ms of every booking step's cold start. Its ESM
+ * build keeps the whole bundle ESM.
  */
-export const LAMBDA_ALIASES: Readonly<Record<string, string>> = { rrule: 'rrule/dist/es5/rrule.js' };
+export const LAMBDA_ALIASES: Readonly<Record<string, string>> = {
+  rrule: 'rrule/dist/es5/rrule.js',
+  '@aws-crypto/client-node': '@aws-crypto/client-node/build/module/src/index.js',
+};
 
 /** Source maps are only read when Node is told to; the function's environment sets this. */
 export const SOURCE_MAPS_NODE_OPTIONS = '--enable-source-maps';
