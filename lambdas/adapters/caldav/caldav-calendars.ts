@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
-import { IANAZone } from 'luxon';
 import type { ProviderCalendar } from '../../core/calendar/event.js';
+import { IANAZone } from '../../core/time/luxon.js';
 import type { Collection } from './caldav-client.js';
 import { buildVtimezone } from './vtimezone.js';
 

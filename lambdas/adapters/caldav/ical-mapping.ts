@@ -1,10 +1,10 @@
 import ICAL from 'ical.js';
-import { DateTime } from 'luxon';
 import type { CalendarEvent, EventTime } from '../../core/calendar/event.js';
 import { instanceId, originalKey } from '../../core/calendar/event-times.js';
 import { markSelf } from '../../core/calendar/owner-attendee.js';
 import { DomainError } from '../../core/errors.js';
 import { formatInstant } from '../../core/time/instants.js';
+import { DateTime } from '../../core/time/luxon.js';
 import {
   readAttendees,
   readColorId,

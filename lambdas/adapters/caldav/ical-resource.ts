@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
-import { IANAZone } from 'luxon';
 import type { CalendarEvent } from '../../core/calendar/event.js';
 import { originalKey } from '../../core/calendar/event-times.js';
+import { IANAZone } from '../../core/time/luxon.js';
 import { parseCalendar, recurrenceKey, type WriteContext, writeVevent } from './ical-mapping.js';
 import { buildVtimezone } from './vtimezone.js';
 

@@ -1,8 +1,8 @@
 import ICAL from 'ical.js';
-import { DateTime, IANAZone } from 'luxon';
 import type { EventTime } from '../../core/calendar/event.js';
 import { DomainError } from '../../core/errors.js';
 import { formatInstant, parseInstant } from '../../core/time/instants.js';
+import { DateTime, IANAZone } from '../../core/time/luxon.js';
 import { RFC_5545, wallClockToInstant } from '../../core/time/wall-clock-to-instant.js';
 
 /**

@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { IANAZone } from 'luxon';
+import { IANAZone } from '../../core/time/luxon.js';
 
 /**
  * Builds RFC 5545 VTIMEZONE components from the IANA database (through luxon/Intl).

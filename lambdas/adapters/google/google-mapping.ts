@@ -1,5 +1,4 @@
 import type { calendar_v3 } from '@googleapis/calendar';
-import { DateTime, IANAZone } from 'luxon';
 import type {
   Attendee,
   CalendarEvent,
@@ -10,6 +9,7 @@ import type {
 } from '../../core/calendar/event.js';
 import type { CalendarRef } from '../../core/ports/index.js';
 import { formatInstant } from '../../core/time/instants.js';
+import { DateTime, IANAZone } from '../../core/time/luxon.js';
 
 /**
  * Google Calendar ⇄ domain shapes. Google is camelCase with optional-everything; the domain model

@@ -1,8 +1,8 @@
-import { DateTime } from 'luxon';
 import type { EventPatch, EventTime } from '../../core/calendar/event.js';
 import { DomainError } from '../../core/errors.js';
 import type { WriteOptions } from '../../core/ports/index.js';
 import { formatInstant } from '../../core/time/instants.js';
+import { DateTime } from '../../core/time/luxon.js';
 import type { GoogleEventsApi } from './google-events-api.js';
 import { type GoogleEvent, toEventTime, toGoogleEvent } from './google-mapping.js';
 import { endAfter, googleTimeMs, ruleCount, shiftByEdit, untilBefore, withRuleEnd } from './google-series.js';

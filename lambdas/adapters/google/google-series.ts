@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon';
 import type { EventTime } from '../../core/calendar/event.js';
 import { DomainError } from '../../core/errors.js';
 import { formatInstant } from '../../core/time/instants.js';
+import { DateTime } from '../../core/time/luxon.js';
 import { RFC_5545, wallClockToInstant } from '../../core/time/wall-clock-to-instant.js';
 import type { GoogleTime } from './google-mapping.js';
 

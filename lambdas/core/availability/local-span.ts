@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon';
 import { formatInstant } from '../time/instants.js';
+import { DateTime } from '../time/luxon.js';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 

@@ -1,4 +1,4 @@
-import type { IANAZone } from 'luxon';
+import type { IANAZone } from '../time/luxon.js';
 import { CLOCK_READS, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import { MINUTE_MS } from './time-window.js';
 

@@ -1,7 +1,7 @@
-import { DateTime, type IANAZone } from 'luxon';
 import type { Interval } from '../calendar/busy-intervals.js';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
+import { DateTime, type IANAZone } from '../time/luxon.js';
 import { requireZone } from '../time/zones.js';
 import { firstInstantAt } from './wall-clock.js';
 

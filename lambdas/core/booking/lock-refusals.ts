@@ -1,6 +1,6 @@
-import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
 import { formatInstant, formatUtc } from '../time/instants.js';
+import { DateTime } from '../time/luxon.js';
 import type { Hold } from './booking-schemas.js';
 
 /**

@@ -1,9 +1,9 @@
-import { DateTime } from 'luxon';
 import { blocksTime, eventIntervals } from '../calendar/busy-intervals.js';
 import type { CalendarEvent } from '../calendar/event.js';
 import { DomainError } from '../errors.js';
 import type { BusyInterval, CalendarProvider, CalendarRef } from '../ports/index.js';
 import { formatInstant } from '../time/instants.js';
+import { DateTime } from '../time/luxon.js';
 import { overlaps, type SlotInterval } from './slot-locks.js';
 
 /** Events read per page when looking for a conflict; one page nearly always decides. */

@@ -1,8 +1,8 @@
-import { DateTime } from 'luxon';
 import type { EventDraft } from '../calendar/event.js';
 import { DomainError } from '../errors.js';
 import { ConditionFailedError } from '../ports/index.js';
 import { formatInstant } from '../time/instants.js';
+import { DateTime } from '../time/luxon.js';
 import { type BookingParts, fencingMarginMs, slotOf, zoneOf } from './booking-parts.js';
 import { type BookingInput, type BookingResult, WriteOutput, WriteState } from './booking-schemas.js';
 import { BookingStepError, holdLost, STEP_ERROR, toStepError } from './step-errors.js';

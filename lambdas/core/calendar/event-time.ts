@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import { formatInstant, parseInstant } from '../time/instants.js';
+import { DateTime } from '../time/luxon.js';
 import { parseWallClock } from '../time/recurrence/wall-clock-text.js';
 import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import { requireZone } from '../time/zones.js';

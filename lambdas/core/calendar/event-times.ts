@@ -1,6 +1,6 @@
-import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
 import { parseInstant } from '../time/instants.js';
+import { DateTime } from '../time/luxon.js';
 import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';
 

@@ -1,6 +1,6 @@
-import { DateTime } from 'luxon';
 import { formatInstant } from '../time/instants.js';
 import { intlOffsetMs } from '../time/intl-offset.js';
+import { DateTime } from '../time/luxon.js';
 import { formatUtcMs, formatWithOffset } from '../time/recurrence/wall-clock-text.js';
 import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import type { CalendarEvent, EventTime } from './event.js';

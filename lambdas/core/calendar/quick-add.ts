@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon';
 import { DomainError, isDomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
 import type { TimeDeps } from '../ports/index.js';
+import { DateTime } from '../time/luxon.js';
 import { type ResolvedDatetime, resolveDatetime } from '../time/resolve/resolve-datetime.js';
 import { WorkBudget } from '../work-budget.js';
 import type { EventDraft } from './event.js';

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
-import { DateTime, IANAZone } from 'luxon';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
+import { DateTime, IANAZone } from '../time/luxon.js';
 import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 
 /**

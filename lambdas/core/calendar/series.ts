@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
 import { clampedIso, formatInstant } from '../time/instants.js';
+import { DateTime } from '../time/luxon.js';
 import { expandRrule, recurrenceBudget } from '../time/recurrence/expand-rrule.js';
 import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import type { CalendarEvent, EventPatch, EventTime } from './event.js';

@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon';
 import { DomainError } from '../errors.js';
+import { DateTime } from '../time/luxon.js';
 
 /** An ISO week and the window it covers: Monday 00:00 to the next Monday 00:00, local time. */
 export interface IsoWeekWindow {

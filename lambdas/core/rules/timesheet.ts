@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime } from '../time/luxon.js';
 
 /** One counted event on the timesheet: already classified, already filtered (see countsOnTimesheet). */
 export interface TimesheetEntry {

@@ -1,4 +1,4 @@
-import type { IANAZone } from 'luxon';
+import type { IANAZone } from './luxon.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
-import { DateTime, FixedOffsetZone } from 'luxon';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
+import { DateTime, FixedOffsetZone } from './luxon.js';
 
 // RFC 3339 §5.6 date-time: a full date, 'T' (or space/lowercase t), a time, and a mandatory offset.
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;

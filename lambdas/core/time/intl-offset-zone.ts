@@ -1,5 +1,5 @@
-import { IANAZone } from 'luxon';
 import { intlOffsetMs } from './intl-offset.js';
+import { IANAZone } from './luxon.js';
 
 /**
  * luxon's IANAZone with a cheaper offset reading (see intl-offset.ts). luxon asks a zone for

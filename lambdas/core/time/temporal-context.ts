@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon';
 import type { TimeDeps } from '../ports/index.js';
 import { nextOffsetTransition } from './dst.js';
 import { formatInstant, formatOffset, formatUtc } from './instants.js';
+import { DateTime } from './luxon.js';
 import { effectiveZone } from './zones.js';
 
 export interface TemporalContext {

@@ -1,5 +1,5 @@
-import type { Zone } from 'luxon';
 import { intlOffsetMs } from './intl-offset.js';
+import type { Zone } from './luxon.js';
 
 /**
  * The one conversion from a wall-clock reading in a zone to an instant. A wall time is carried

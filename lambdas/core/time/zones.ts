@@ -1,8 +1,8 @@
 import { closest, distance } from 'fastest-levenshtein';
-import { IANAZone } from 'luxon';
 import { DomainError } from '../errors.js';
 import { echo, MAX_ZONE_NAME_LENGTH } from '../input-limits.js';
 import { IntlOffsetZone } from './intl-offset-zone.js';
+import { IANAZone } from './luxon.js';
 
 // ICU (and so Intl.supportedValuesOf) still lists some zones under their pre-rename IANA names.
 // Suggest the names IANA uses today; both spellings are accepted as input.

@@ -1,5 +1,5 @@
-import type { IANAZone } from 'luxon';
 import { intlOffsetMs } from '../intl-offset.js';
+import type { IANAZone } from '../luxon.js';
 import type { OffsetLookup } from '../wall-clock-to-instant.js';
 import type { WallMs } from './wall-clock-text.js';
 

@@ -1,5 +1,5 @@
 import { Meridiem, type ParsingComponents, type ParsingContext } from 'chrono-node';
-import type { DateTime } from 'luxon';
+import type { DateTime } from '../luxon.js';
 import type { WallClock } from './wall-clock.js';
 
 /**

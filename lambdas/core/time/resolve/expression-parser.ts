@@ -1,6 +1,6 @@
 import { Chrono, type ParsedComponents } from 'chrono-node';
-import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
+import { DateTime } from '../luxon.js';
 import { type AmbiguityFamily, familiesOf } from './ambiguity.js';
 import { BUILTIN_PARSERS, REFINERS } from './builtin-parsers.js';
 import { type Category, MIDNIGHT_TAG, TAG_PREFIX } from './components.js';

@@ -1,4 +1,4 @@
-import type { DateTime } from 'luxon';
+import type { DateTime } from '../luxon.js';
 
 /**
  * A plain-English reading of an instant in its own zone, for the agent to echo back to a user:

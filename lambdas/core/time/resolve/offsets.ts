@@ -1,5 +1,5 @@
-import type { DateTime, Zone } from 'luxon';
 import { DomainError } from '../../errors.js';
+import type { DateTime, Zone } from '../luxon.js';
 import { type DurationUnit, NUMBER_WORDS, UNITS } from './vocabulary.js';
 import { type WallClock, wallClockInZone, wallClockOf } from './wall-clock.js';
 

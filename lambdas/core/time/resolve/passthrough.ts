@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon';
 import { DomainError } from '../../errors.js';
+import { DateTime } from '../luxon.js';
 import type { ResolveContext } from './resolve-context.js';
 import { wallClockInZone } from './wall-clock.js';
 

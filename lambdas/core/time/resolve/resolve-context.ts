@@ -1,4 +1,4 @@
-import type { DateTime, Zone } from 'luxon';
+import type { DateTime, Zone } from '../luxon.js';
 import type { AmbiguityFamily, ReadingRules } from './ambiguity.js';
 import { type WallClock, wallClockOf } from './wall-clock.js';
 

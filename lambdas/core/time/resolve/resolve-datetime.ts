@@ -1,8 +1,8 @@
-import { DateTime, type Zone } from 'luxon';
 import { DomainError } from '../../errors.js';
 import { echo } from '../../input-limits.js';
 import type { TimeDeps } from '../../ports/index.js';
 import { formatInstant, formatUtc, parseInstant } from '../instants.js';
+import { DateTime, type Zone } from '../luxon.js';
 import { effectiveZone } from '../zones.js';
 import type { AmbiguityFamily } from './ambiguity.js';
 import type { Category } from './components.js';

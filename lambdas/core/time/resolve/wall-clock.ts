@@ -1,4 +1,4 @@
-import { DateTime, type Zone } from 'luxon';
+import { DateTime, type Zone } from '../luxon.js';
 import { RFC_5545, wallClockToInstant } from '../wall-clock-to-instant.js';
 
 /**
