@@ -10,10 +10,12 @@
  * work, not the document store's export (the same in both cases); the blob store is the file
  * adapter, the catalog dynalite, the encryption the real Encryption SDK with a raw AES key.
  */
+
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeGzip } from '../lambdas/adapters/compression/node-gzip.js';
 import { startDynalite } from '../lambdas/adapters/dynamodb/dynalite-server.js';
 import { DynamoDbDocumentStore } from '../lambdas/adapters/dynamodb/dynamodb-document-store.js';
 import { createLocalDynamoDbClient, ensureTable } from '../lambdas/adapters/dynamodb/local-dynamodb.js';
@@ -90,6 +92,7 @@ export async function run(): Promise<void> {
       state: new MapMemoryState(memoryItems()),
       blobs,
       encryption,
+      compressor: nodeGzip,
       store: new DynamoDbDocumentStore({ client, tableName: 'bench-snapshots' }),
       clock: systemClock,
       random: nodeRandom,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { DomainError } from '../errors.js';
 
 /**
@@ -160,7 +160,7 @@ export function keyAfterCursor(cursor: string | undefined): string | undefined {
  * them into an array: snapshots hash tens of thousands of item texts).
  */
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return hash('sha256', bytes, 'hex');
 }
 
 /**

@@ -111,7 +111,8 @@ export class SnapshotIntegrityError extends Error {
 }
 
 const encoder = new TextEncoder();
-const itemHash = (item: unknown): string => sha256Hex(canonicalJson(item));
+/** An item's SHA-256 as a manifest lists it: over its canonical JSON. */
+export const itemHash = (item: unknown): string => sha256Hex(canonicalJson(item));
 
 /**
  * Serialises a snapshot: the archive, then the manifest that hashes it and everything in it.

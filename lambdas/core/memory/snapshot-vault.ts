@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.js';
-import type { EnvelopeEncryption } from '../ports/index.js';
-import { assertBlobKey, BlobNotFoundError, type BlobStore } from './blob-store.js';
+import type { Compressor, EnvelopeEncryption } from '../ports/index.js';
+import { assertBlobKey, BlobNotFoundError, type BlobStore, sha256Hex } from './blob-store.js';
 import {
   type BuiltSnapshot,
   type SnapshotExpectation,
@@ -11,15 +11,25 @@ import {
 
 /**
  * Encrypted, create-only storage of snapshots in the blob store. Each snapshot is two objects,
- * `projects/<project>/snapshots/<snapshot>/archive` and `…/manifest`, each encrypted on its own
- * through the EnvelopeEncryption port (AWS Encryption SDK: KMS keyring on AWS, raw AES locally)
- * with the encryption context `{project_id, snapshot_id}`, which decryption checks: an object
- * copied under another project's or snapshot's key does not decrypt as that one.
+ * `projects/<project>/snapshots/<snapshot>/archive` and `…/manifest`, each gzipped and then
+ * encrypted on its own through the EnvelopeEncryption port (AWS Encryption SDK: KMS keyring on
+ * AWS, raw AES locally) with the encryption context `{project_id, snapshot_id}`, which decryption
+ * checks: an object copied under another project's or snapshot's key does not decrypt as that one.
+ *
+ * Why gzip: memory is text that shrinks 3–10×, and the Encryption SDK costs about as much per
+ * byte as everything else a snapshot does, so fewer bytes make snapshots, restores and syncs
+ * faster and the objects smaller. Hashes are over the plaintext (snapshot-manifest.ts), so
+ * compression changes nothing a verification checks. Compression happens before encryption
+ * (ciphertext does not compress); what a snapshot's size could tell about its content is
+ * limited to its total length, and only to someone who can read the bucket's object sizes.
+ * Snapshots stored before compression (plain canonical JSON) still read.
  */
 
 export interface SnapshotVaultDeps {
   blobs: BlobStore;
   encryption: EnvelopeEncryption;
+  /** gzip, applied under the encryption. */
+  compressor: Compressor;
 }
 
 export interface StoredSnapshot {
@@ -81,8 +91,10 @@ export async function writeSnapshot(
   const { project_id: projectId, snapshot_id: snapshotId } = snapshot.manifest.body;
   const keys = snapshotKeys(projectId, snapshotId);
   const context = contextOf(projectId, snapshotId);
-  const archive = await deps.encryption.encrypt(snapshot.archiveBytes, context);
-  const manifest = await deps.encryption.encrypt(snapshot.manifestBytes, context);
+  const [archive, manifest] = await Promise.all([
+    seal(deps, snapshot.archiveBytes, context),
+    seal(deps, snapshot.manifestBytes, context),
+  ]);
   await deps.blobs.put(keys.archive, archive);
   await deps.blobs.put(keys.manifest, manifest);
   return {
@@ -91,6 +103,44 @@ export async function writeSnapshot(
     sizeBytes: archive.byteLength + manifest.byteLength,
     manifestSha256: snapshot.manifestSha256,
   };
+}
+
+/**
+ * Whether a snapshot just written reads back as written: both objects fetched, decrypted under
+ * their context, unzipped, and hashed, and the hashes equal to those the build recorded — the
+ * manifest's own, and the archive's, which covers every byte of every item. The build hashed
+ * each item over exactly these bytes, so this checks every hash without parsing the archive and
+ * hashing its items a second time ({@link readSnapshot} does that where the bytes' origin is
+ * what is in question: restore and pull).
+ *
+ * @throws SnapshotNotFoundError when an object is missing
+ */
+export async function readsBackAsWritten(deps: SnapshotVaultDeps, snapshot: BuiltSnapshot): Promise<boolean> {
+  const { project_id: projectId, snapshot_id: snapshotId } = snapshot.manifest.body;
+  const keys = snapshotKeys(projectId, snapshotId);
+  const context = contextOf(projectId, snapshotId);
+  const expected = { projectId, snapshotId };
+  try {
+    const [manifest, archive] = await Promise.all(
+      [keys.manifest, keys.archive].map(async (key, i) =>
+        openOrRefuse(
+          deps,
+          await getOrNotFound(deps, key, expected),
+          context,
+          i === 0 ? 'manifest' : 'archive',
+        ),
+      ),
+    );
+    return (
+      manifest!.byteLength === snapshot.manifestBytes.byteLength &&
+      sha256Hex(manifest!) === snapshot.manifestSha256 &&
+      archive!.byteLength === snapshot.manifest.body.archive.size &&
+      sha256Hex(archive!) === snapshot.manifest.body.archive.sha256
+    );
+  } catch (error) {
+    if (error instanceof SnapshotIntegrityError) return false;
+    throw error;
+  }
 }
 
 /**
@@ -122,8 +172,8 @@ export async function readSnapshotPlaintext(
     getOrNotFound(deps, keys.archive, expected),
   ]);
   const [manifestBytes, archiveBytes] = await Promise.all([
-    decryptOrRefuse(deps, manifest, context, 'manifest'),
-    decryptOrRefuse(deps, archive, context, 'archive'),
+    openOrRefuse(deps, manifest, context, 'manifest'),
+    openOrRefuse(deps, archive, context, 'archive'),
   ]);
   const verified = verifySnapshot(manifestBytes, archiveBytes, expected);
   return {
@@ -149,20 +199,44 @@ async function getOrNotFound(deps: SnapshotVaultDeps, key: string, expected: Sna
   }
 }
 
-async function decryptOrRefuse(
+async function seal(
+  deps: SnapshotVaultDeps,
+  plaintext: Uint8Array,
+  context: Record<string, string>,
+): Promise<Uint8Array> {
+  return deps.encryption.encrypt(await deps.compressor.compress(plaintext), context);
+}
+
+/** gzip's magic number. Canonical JSON, what snapshots stored before compression hold, starts with `{`. */
+const isGzip = (bytes: Uint8Array) => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+
+/** Decrypts and unzips one object; anything that fails is an integrity failure of the snapshot. */
+async function openOrRefuse(
   deps: SnapshotVaultDeps,
   ciphertext: Uint8Array,
   context: Record<string, string>,
   what: string,
 ): Promise<Uint8Array> {
+  let plaintext: Uint8Array;
   try {
-    return await deps.encryption.decrypt(ciphertext, context);
+    plaintext = await deps.encryption.decrypt(ciphertext, context);
   } catch (cause) {
     // The Encryption SDK authenticates every byte: a flipped bit, a truncation or a context that
     // is not this snapshot's all end here. Which one is in `cause`, for the logs.
     throw new SnapshotIntegrityError(
       'DECRYPTION_FAILED',
       `The snapshot's ${what} does not decrypt as ${context.project_id}/${context.snapshot_id}: it was changed or belongs elsewhere.`,
+      { cause },
+    );
+  }
+  if (!isGzip(plaintext)) return plaintext;
+  try {
+    // Authenticated bytes this vault wrote, so never a decompression bomb from outside.
+    return await deps.compressor.decompress(plaintext);
+  } catch (cause) {
+    throw new SnapshotIntegrityError(
+      what === 'manifest' ? 'MANIFEST_UNREADABLE' : 'ARCHIVE_UNREADABLE',
+      `The snapshot's ${what} decrypts but does not unzip.`,
       { cause },
     );
   }

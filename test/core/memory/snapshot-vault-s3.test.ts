@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
 import {
   EncryptionSdkEnvelope,
   rawAesKeyring,
@@ -27,6 +28,7 @@ describe('snapshot vault over S3 (s3rver, real Encryption SDK)', () => {
     deps = {
       blobs: new S3BlobStore({ client, bucket: BUCKET }),
       encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
+      compressor: nodeGzip,
     };
   });
   afterAll(async () => {

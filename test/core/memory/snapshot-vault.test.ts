@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
 import {
   EncryptionSdkEnvelope,
   rawAesKeyring,
@@ -56,6 +57,7 @@ describe('snapshot vault (real Encryption SDK, raw AES keyring; files blob store
     deps = {
       blobs: new FileBlobStore(root),
       encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
+      compressor: nodeGzip,
     };
   });
   afterEach(async () => {
@@ -104,6 +106,59 @@ describe('snapshot vault (real Encryption SDK, raw AES keyring; files blob store
         expect(raw).not.toContain('Postgres');
         expect(raw).not.toContain('entry-1');
       }
+    });
+
+    it('gzips each object under the encryption: a snapshot of repetitive text stores far fewer bytes', async () => {
+      const items = Array.from({ length: 500 }, (_, i) => ({
+        id: `entry-${i}`,
+        kind: 'entry',
+        data: { content: `${SECRET_LOOKING_CONTENT}; see src/billing/${i}.ts` },
+      }));
+      const built = buildSnapshot(input({ items, blobs: [] }));
+
+      const stored = await writeSnapshot(deps, built);
+
+      const plaintextBytes = built.archiveBytes.byteLength + built.manifestBytes.byteLength;
+      expect(stored.sizeBytes).toBeLessThan(plaintextBytes / 3);
+      const archive = await deps.encryption.decrypt(await deps.blobs.get(stored.archiveKey), {
+        project_id: 'proj-1',
+        snapshot_id: 'snap-1',
+      });
+      expect(Buffer.from(await nodeGzip.decompress(archive))).toEqual(Buffer.from(built.archiveBytes));
+    });
+
+    it('still reads a snapshot stored before compression (plain canonical JSON under the encryption)', async () => {
+      const built = buildSnapshot(input());
+      const keys = snapshotKeys('proj-1', 'snap-1');
+      const context = { project_id: 'proj-1', snapshot_id: 'snap-1' };
+      await deps.blobs.put(keys.archive, await deps.encryption.encrypt(built.archiveBytes, context));
+      await deps.blobs.put(keys.manifest, await deps.encryption.encrypt(built.manifestBytes, context));
+
+      const read = await readSnapshot(deps, {
+        projectId: 'proj-1',
+        snapshotId: 'snap-1',
+        manifestSha256: built.manifestSha256,
+      });
+
+      expect(read.items).toEqual(input().items);
+    });
+
+    it('refuses an archive that decrypts to a broken gzip stream as unreadable, not as a crash', async () => {
+      const built = buildSnapshot(input());
+      const keys = snapshotKeys('proj-1', 'snap-1');
+      const context = { project_id: 'proj-1', snapshot_id: 'snap-1' };
+      const zipped = await nodeGzip.compress(built.archiveBytes);
+      const broken = zipped.slice(0, Math.floor(zipped.length / 2));
+      await deps.blobs.put(keys.archive, await deps.encryption.encrypt(broken, context));
+      await deps.blobs.put(
+        keys.manifest,
+        await deps.encryption.encrypt(await nodeGzip.compress(built.manifestBytes), context),
+      );
+
+      const error = await thrown(readSnapshot(deps, { projectId: 'proj-1', snapshotId: 'snap-1' }));
+
+      expect(error).toBeInstanceOf(SnapshotIntegrityError);
+      expect((error as SnapshotIntegrityError).reason).toBe('ARCHIVE_UNREADABLE');
     });
 
     it('refuses to write a snapshot id twice, and the first snapshot stays readable', async () => {

@@ -41,7 +41,9 @@ async function bundleAndRun(options: ReturnType<typeof lambdaEsbuildOptions>) {
 function esmRequiredFromCommonJs(metafile: Metafile): string[] {
   return Object.entries(metafile.inputs).flatMap(([file, input]) =>
     input.imports
-      .filter((imported) => imported.kind === 'require-call' && metafile.inputs[imported.path]?.format === 'esm')
+      .filter(
+        (imported) => imported.kind === 'require-call' && metafile.inputs[imported.path]?.format === 'esm',
+      )
       .map((imported) => `${file} -> ${imported.path}`),
   );
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors.js';
-import type { Compressor, EnvelopeEncryption } from '../../ports/index.js';
+import type { EnvelopeEncryption } from '../../ports/index.js';
 import { BlobExistsError, BlobIntegrityError, BlobNotFoundError, type BlobStore } from '../blob-store.js';
+import type { SnapshotVaultDeps } from '../snapshot-vault.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import type { SyncQuotas } from './sync-quota.js';
 
@@ -24,9 +25,12 @@ export interface CloudTarget {
 
 export interface CloudSyncDeps extends SnapshotDeps {
   cloud: CloudTarget;
-  /** Unpacks compressed contexts, so "changed since the last sync" ignores compression (content-fingerprint.ts). */
-  compressor: Compressor;
   quotas: SyncQuotas;
+}
+
+/** The cloud bucket and key as a snapshot vault, packing with the deployment's compressor. */
+export function cloudVault(deps: CloudSyncDeps): SnapshotVaultDeps {
+  return { blobs: deps.cloud.blobs, encryption: deps.cloud.encryption, compressor: deps.compressor };
 }
 
 const HeadBody = z.object({ snapshot_id: z.string(), manifest_sha256: z.string() });

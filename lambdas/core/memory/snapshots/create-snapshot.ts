@@ -1,6 +1,5 @@
-import { buildSnapshot, SnapshotIntegrityError } from '../snapshot-manifest.js';
-import { readSnapshot, writeSnapshot } from '../snapshot-vault.js';
-import { memoryFingerprint } from './memory-fingerprint.js';
+import { buildSnapshot } from '../snapshot-manifest.js';
+import { readsBackAsWritten, writeSnapshot } from '../snapshot-vault.js';
 import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { newSnapshotId } from './snapshot-ids.js';
@@ -13,8 +12,6 @@ export interface CreateSnapshotOptions {
 }
 
 export interface CreatedSnapshot extends SnapshotEntry {
-  /** The fingerprint of the state captured (memory-fingerprint.ts). */
-  fingerprint: string;
   /** The generation the state was captured from. */
   generation: string;
   /** That generation's revision when it was captured: a later write changes it. */
@@ -25,7 +22,7 @@ export interface CreatedSnapshot extends SnapshotEntry {
  * Captures the project's memory as a snapshot: every record of the current generation (large
  * bodies inlined), in an archive and a manifest (the previous snapshot's manifest hash
  * chained in), each encrypted under `{project_id, snapshot_id}` and stored create-only. Then
- * reads both back, decrypts and checks every hash: `verified` is true only if that held.
+ * reads both back, decrypts, unzips and checks their hashes: `verified` is true only if they held.
  *
  * @example
  * const snap = await createSnapshot(deps, 'prj_1', { description: 'Before the refactor' });
@@ -52,7 +49,7 @@ export async function createSnapshot(
     blobs: [],
   });
   const stored = await writeSnapshot(deps, built);
-  const verified = await readsBack(deps, projectId, snapshotId, built.manifestSha256);
+  const verified = await readsBackAsWritten(deps, built);
   const entry: SnapshotEntry = {
     snapshot_id: snapshotId,
     created_at: createdAt,
@@ -64,20 +61,5 @@ export async function createSnapshot(
     verified,
   };
   await catalog.add(projectId, entry);
-  return { ...entry, fingerprint: memoryFingerprint(records), generation, revision };
-}
-
-async function readsBack(
-  deps: SnapshotDeps,
-  projectId: string,
-  snapshotId: string,
-  manifestSha256: string,
-): Promise<boolean> {
-  try {
-    await readSnapshot(deps, { projectId, snapshotId, manifestSha256 });
-    return true;
-  } catch (error) {
-    if (error instanceof SnapshotIntegrityError) return false;
-    throw error;
-  }
+  return { ...entry, generation, revision };
 }

@@ -1,6 +1,5 @@
 import type { Principal, Right } from '../../access/rights.js';
 import { DomainError } from '../../errors.js';
-import type { Compressor } from '../../ports/index.js';
 import { type CloudSyncDeps, type CloudTarget, reportingNetworkErrors } from './cloud-target.js';
 import { type CreateSnapshotOptions, createSnapshot } from './create-snapshot.js';
 import { type RestorePhase, restoreSnapshot } from './restore-snapshot.js';
@@ -17,8 +16,6 @@ export interface MemorySnapshotsDeps extends SnapshotDeps {
   cloud?: CloudTarget | undefined;
   /** @default 100 uploads and 20 downloads a day per project */
   quotas?: SyncQuotas | undefined;
-  /** What compressed contexts were packed with (MemoryStore's). */
-  compressor: Compressor;
 }
 
 /**

@@ -1,12 +1,11 @@
 import { DomainError } from '../../errors.js';
 import { MemoryChangedError } from '../memory-records.js';
-import { SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
+import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
 import { readSnapshot, SnapshotNotFoundError } from '../snapshot-vault.js';
 import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
-import { memoryFingerprint } from './memory-fingerprint.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
-import { countKind, toMemoryRecord } from './snapshot-records.js';
+import { countKind, recordsMatchManifest, toMemoryRecord } from './snapshot-records.js';
 
 /**
  * How many backups a restore takes while writes keep landing before its switch; then it gives
@@ -26,8 +25,6 @@ export interface RestoredSnapshot {
   restored_contexts: number;
   restored_branches: number;
   verified: true;
-  /** The fingerprint of the state now current (memory-fingerprint.ts). */
-  fingerprint: string;
 }
 
 /**
@@ -39,7 +36,7 @@ export interface RestoredSnapshot {
  * 4. activate it with one conditional write, only if the memory is still at the backup's
  *    generation and revision (CONFLICT if another restore got there first; a write since the
  *    backup means a new backup and another try, up to BACKUP_ATTEMPTS);
- * 5. read the state back and compare its fingerprint with the snapshot's;
+ * 5. read the state back and check every record against the hash the snapshot's manifest lists;
  * 6. drop the generation it replaced (the backup snapshot holds it).
  *
  * A failure before 4 discards the staged generation; a failed check at 5 activates the old one
@@ -69,7 +66,7 @@ export async function restoreSnapshot(
     throw error;
   }
   const previous = backup.generation;
-  const expected = memoryFingerprint(records);
+  const expected = snapshot.manifest.body.items;
   phase('check');
   await checkActivated(deps, projectId, { staged, previous, expected, activatedRevision });
   await discardQuietly(deps, projectId, previous);
@@ -80,7 +77,6 @@ export async function restoreSnapshot(
     restored_contexts: countKind(snapshot.items, 'context'),
     restored_branches: countKind(snapshot.items, 'branch'),
     verified: true,
-    fingerprint: expected,
   };
 }
 
@@ -157,7 +153,12 @@ export async function verifiedSnapshot(
 async function checkActivated(
   deps: SnapshotDeps,
   projectId: string,
-  generations: { staged: string; previous: string; expected: string; activatedRevision: string },
+  generations: {
+    staged: string;
+    previous: string;
+    expected: ManifestBody['items'];
+    activatedRevision: string;
+  },
 ): Promise<void> {
   let matches = false;
   let revision = generations.activatedRevision;
@@ -166,7 +167,7 @@ async function checkActivated(
     if (now.generation === generations.staged && now.revision !== generations.activatedRevision) return;
     revision = now.revision;
     matches =
-      now.generation === generations.staged && memoryFingerprint(now.records) === generations.expected;
+      now.generation === generations.staged && recordsMatchManifest(now.records, generations.expected);
   } catch (error) {
     await rollBack(deps, projectId, { ...generations, revision });
     throw error;

@@ -1,4 +1,10 @@
-import type { Clock, DocumentStore, EnvelopeEncryption, RandomSource } from '../../ports/index.js';
+import type {
+  Clock,
+  Compressor,
+  DocumentStore,
+  EnvelopeEncryption,
+  RandomSource,
+} from '../../ports/index.js';
 import type { BlobStore } from '../blob-store.js';
 import type { MemoryStateStore } from '../memory-records.js';
 
@@ -9,6 +15,8 @@ export interface SnapshotDeps {
   blobs: BlobStore;
   /** The deployment's data key (KMS on AWS, the raw AES master key locally). */
   encryption: EnvelopeEncryption;
+  /** gzip: what snapshots are packed with under the encryption, and compressed contexts with (MemoryStore's). */
+  compressor: Compressor;
   /** The table the snapshot catalog lives in. */
   store: DocumentStore;
   clock: Clock;

@@ -1,6 +1,6 @@
 import { MEMORY_RECORD } from '../../storage/key-prefixes.js';
 import type { MemoryRecord } from '../memory-records.js';
-import type { SnapshotItem } from '../snapshot-manifest.js';
+import { itemHash, type ManifestBody, type SnapshotItem } from '../snapshot-manifest.js';
 
 /**
  * How the store's records travel inside a snapshot: one item per record, its kind named by the
@@ -29,4 +29,23 @@ export function toMemoryRecord(item: SnapshotItem): MemoryRecord {
 /** How many of the items are of `kind` (restored_branches, restored_contexts). */
 export function countKind(items: readonly SnapshotItem[], kind: 'branch' | 'context'): number {
   return items.filter((item) => item.kind === kind).length;
+}
+
+/**
+ * Whether `records` are exactly the items a manifest lists: the same ids, each record hashing to
+ * its item's recorded SHA-256 (under the kind the manifest gave it). What a restore checks the
+ * state it activated against.
+ */
+export function recordsMatchManifest(
+  records: readonly MemoryRecord[],
+  listed: ManifestBody['items'],
+): boolean {
+  if (records.length !== listed.length) return false;
+  const byId = new Map(listed.map((item) => [item.id, item]));
+  return records.every((record) => {
+    const item = byId.get(record.key);
+    return (
+      item !== undefined && itemHash({ id: record.key, kind: item.kind, data: record.body }) === item.sha256
+    );
+  });
 }

@@ -6,6 +6,7 @@ import { readCloudSyncState, recordCloudSync } from './cloud-sync-state.js';
 import {
   type CloudSyncDeps,
   cloudPath,
+  cloudVault,
   latestRemoteSnapshot,
   type RemoteSnapshot,
   sameRemote,
@@ -111,7 +112,7 @@ async function download(deps: CloudSyncDeps, projectId: string, head: RemoteSnap
   const snapshotId = head.snapshot_id;
   let remote: Awaited<ReturnType<typeof readSnapshotPlaintext>>;
   try {
-    remote = await readSnapshotPlaintext(deps.cloud, {
+    remote = await readSnapshotPlaintext(cloudVault(deps), {
       projectId,
       snapshotId,
       manifestSha256: head.manifest_sha256,

@@ -4,6 +4,7 @@ import { readCloudSyncState, recordCloudSync } from './cloud-sync-state.js';
 import {
   type CloudSyncDeps,
   cloudPath,
+  cloudVault,
   latestRemoteSnapshot,
   publishHead,
   sameRemote,
@@ -80,9 +81,9 @@ export async function syncToCloud(
     manifestSha256: snapshot.manifest_sha256,
   });
   options.onPhase?.('upload');
-  const uploaded = await writeSnapshot(deps.cloud, built);
+  const uploaded = await writeSnapshot(cloudVault(deps), built);
   options.onPhase?.('verify');
-  await readSnapshot(deps.cloud, {
+  await readSnapshot(cloudVault(deps), {
     projectId,
     snapshotId: snapshot.snapshot_id,
     manifestSha256: built.manifestSha256,

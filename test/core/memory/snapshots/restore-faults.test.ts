@@ -36,6 +36,8 @@ describe('restoreSnapshot under a fault at each step (old or new state, never a 
     const projectId = `prj_fault${++project}`;
     const a = await seedMemory(world, projectId, `a${project}`);
     const snap = await createSnapshot(world.deps, projectId);
+    const fingerprint = async () => memoryFingerprint((await world.memory.exportState(projectId)).records);
+    const fresh = await fingerprint();
     await world.memory.write(projectId, {
       key: 'ENT#main#b',
       body: { entry_id: 'b', content: 'written after' },
@@ -44,8 +46,7 @@ describe('restoreSnapshot under a fault at each step (old or new state, never a 
       key: a[0]!.key,
       body: { branch_id: 'main', topic: 'renamed', created_at: '2026-11-23T20:00:00Z', version: 2 },
     });
-    const fingerprint = async () => memoryFingerprint((await world.memory.exportState(projectId)).records);
-    return { projectId, snap, old: await fingerprint(), fresh: snap.fingerprint, fingerprint };
+    return { projectId, snap, old: await fingerprint(), fresh, fingerprint };
   }
 
   it('counts the steps of a restore that meets no fault', async () => {

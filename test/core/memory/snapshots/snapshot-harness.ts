@@ -68,6 +68,7 @@ export async function startSnapshotWorld(): Promise<SnapshotWorld> {
       state: memory,
       blobs,
       encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
+      compressor: nodeGzip,
       store,
       clock,
       random: nodeRandom,
