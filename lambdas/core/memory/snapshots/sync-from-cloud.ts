@@ -86,7 +86,9 @@ export async function syncFromCloud(
   await recordCloudSync(deps.store, projectId, {
     remote_snapshot_id: remote.snapshot_id,
     remote_version: remote.version,
-    local_fingerprint: await restoredContent(deps, projectId, remote),
+    // What the memory held when the restore ended: the downloaded items, which the restore
+    // checked the activated state against (the same manifest hash).
+    local_fingerprint: await contentFingerprint(downloaded.items.map(toMemoryRecord), deps.compressor),
     direction: 'pull',
     synced_at: deps.clock.now().toISOString(),
   });
@@ -153,18 +155,4 @@ async function keepLocally(deps: CloudSyncDeps, built: BuiltSnapshot): Promise<{
     // Restore checks them against this manifest hash, so reusing them cannot restore other bytes.
     return { sizeBytes: built.archiveBytes.byteLength + built.manifestBytes.byteLength };
   }
-}
-
-/** The content fingerprint of the snapshot just restored: what the memory held when the pull ended. */
-async function restoredContent(
-  deps: CloudSyncDeps,
-  projectId: string,
-  remote: RemoteSnapshot,
-): Promise<string> {
-  const { verified } = await readSnapshotPlaintext(deps, {
-    projectId,
-    snapshotId: remote.snapshot_id,
-    manifestSha256: remote.manifest_sha256,
-  });
-  return contentFingerprint(verified.items.map(toMemoryRecord), deps.compressor);
 }
