@@ -53,6 +53,9 @@ const BRANCH_ID_ATTEMPTS = 5;
 
 const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
 
+/** Projects whose items stay in memory between calls, as the search index's do. */
+const ITEMS_CACHED_PROJECTS = 8;
+
 /**
  * A project's memory in the document store: branches, each with one context of entries appended
  * by conditional writes (a new key per entry, so concurrent writers never overwrite each other),
@@ -68,6 +71,8 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
    * generation, which the conditional revision write catches.
    */
   private readonly knownBranches = new Set<string>();
+  /** The items of each project's last revision read, most recently used last (see {@link items}). */
+  private readonly recentItems = new Map<string, { revision: string; items: readonly MemoryItem[] }>();
 
   constructor(private readonly memoryDeps: MemoryStoreDeps) {
     super(memoryDeps);
@@ -302,8 +307,32 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     await this.touch(projectId, generation);
   }
 
+  /**
+   * Every item of the project (or of one branch), oldest first. The items of a project's current
+   * revision are kept for the next call (a warm Lambda, the embedded server), so that grounding,
+   * suggestions and the graph, which read the whole memory, cost one pointer read while nothing
+   * changed; any write, from any process, moves the revision (MemoryGenerations.touch).
+   */
   async items(projectId: string, options: { branch_id?: string } = {}): Promise<MemoryItem[]> {
-    const { generation } = await this.pointer(projectId);
+    const pointer = await this.pointer(projectId);
+    const revision = `${pointer.generation}:${pointer.revision}`;
+    let all = this.recentItems.get(projectId);
+    if (all?.revision !== revision) {
+      all = { revision, items: await this.readItems(projectId, pointer.generation) };
+      this.recentItems.delete(projectId);
+      this.recentItems.set(projectId, all);
+      if (this.recentItems.size > ITEMS_CACHED_PROJECTS)
+        this.recentItems.delete(this.recentItems.keys().next().value!);
+    }
+    const { branch_id } = options;
+    // Files belong to the project, not to a branch.
+    return branch_id === undefined
+      ? [...all.items]
+      : all.items.filter((item) => item.kind !== 'file' && item.branch_id === branch_id);
+  }
+
+  /** The items of one generation as stored, frozen: callers share them. */
+  private async readItems(projectId: string, generation: string): Promise<readonly MemoryItem[]> {
     const rows = await this.queryRecords(projectId, generation, '');
     const items: MemoryItem[] = [];
     const entries: Entry[] = [];
@@ -317,14 +346,14 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
         if (!context.compressed || !context.body_gz) continue;
         entries.push(...(await unpackEntries(this.memoryDeps.compressor, context.body_gz)));
         if (context.summary) items.push(summaryItem(projectId, context, context.compressed_at ?? ''));
-      } else if (key.startsWith(MEMORY_RECORD.filePrefix) && options.branch_id === undefined) {
+      } else if (key.startsWith(MEMORY_RECORD.filePrefix)) {
         items.push(fileItem(projectId, StoredFile.parse(row)));
       }
     }
     items.push(...mergeEntries(entries).map((entry) => entryItem(projectId, entry)));
     return items
-      .filter((item) => options.branch_id === undefined || item.branch_id === options.branch_id)
-      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.item_id.localeCompare(b.item_id));
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.item_id.localeCompare(b.item_id))
+      .map((item) => Object.freeze(item));
   }
 
   /**

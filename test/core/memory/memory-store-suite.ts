@@ -104,6 +104,65 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
       });
     });
 
+    describe('items', () => {
+      /** The store, counting the table queries it sends. */
+      const counting = () => {
+        const calls = { query: 0, get: 0 };
+        const store = new Proxy(runtime.store, {
+          get(target, name, receiver) {
+            const value = Reflect.get(target, name, receiver);
+            if (name !== 'query' && name !== 'get')
+              return typeof value === 'function' ? value.bind(target) : value;
+            return (...args: unknown[]) => {
+              calls[name] += 1;
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          },
+        });
+        return { store, calls };
+      };
+
+      it('reads the records once per revision: a repeated read with nothing written costs one pointer read', async () => {
+        await append('The cart keeps items for 30 days');
+        const { store, calls } = counting();
+        const reader = anotherProcess(store);
+        const first = await reader.items(projectId);
+        const queriesAfterFirst = calls.query;
+
+        const second = await reader.items(projectId);
+
+        expect(second).toEqual(first);
+        expect(calls.query).toBe(queriesAfterFirst);
+        expect(calls.get).toBe(2);
+      });
+
+      it('sees on its next read what another process wrote since', async () => {
+        await append('First decision');
+        const reader = anotherProcess();
+        expect((await reader.items(projectId)).map((i) => i.text)).toEqual(['First decision']);
+        now += 1000;
+
+        await append('Second decision', anotherProcess());
+
+        expect((await reader.items(projectId)).map((i) => i.text)).toEqual([
+          'First decision',
+          'Second decision',
+        ]);
+      });
+
+      it('answers each caller its own list: sorting one does not reorder the next', async () => {
+        await append('Alpha');
+        now += 1000;
+        await append('Beta');
+        const reader = anotherProcess();
+
+        (await reader.items(projectId)).reverse();
+
+        expect((await reader.items(projectId)).map((i) => i.text)).toEqual(['Alpha', 'Beta']);
+        expect(Object.isFrozen((await reader.items(projectId))[0])).toBe(true);
+      });
+    });
+
     describe('replaceEntry', () => {
       it('lets one of two replacements of the same version win and refuses the other with CONFLICT', async () => {
         const entry = await append('First draft.');
