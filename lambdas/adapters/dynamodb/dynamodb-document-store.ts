@@ -8,6 +8,7 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { mapWithConcurrency } from '../../core/concurrency.js';
 import { isDomainError } from '../../core/errors.js';
 import {
   type Condition,
@@ -27,6 +28,13 @@ import { GSI1_KEYS, TABLE_DESIGN, TABLE_KEYS } from './table-design.js';
 /** DynamoDB's per-request limits for BatchWriteItem and BatchGetItem. */
 const BATCH_WRITE_LIMIT = 25;
 const BATCH_GET_LIMIT = 100;
+/**
+ * Batch requests in flight at once. One after another, a restore's staging of 5,000 records and
+ * its drop of the 5,000 it replaced took 0.5 s each on dynalite (200 round trips apiece); the keys
+ * of one call are distinct, so the order the batches land in changes nothing. Unprocessed items
+ * are retried per batch, with backoff, as before.
+ */
+const BATCHES_AT_ONCE = 4;
 
 export interface DynamoDbDocumentStoreOptions {
   /** A low-level client (AWS, dynalite or DynamoDB Local); the store wraps it in a document client. */
@@ -137,8 +145,8 @@ export class DynamoDbDocumentStore implements DocumentStore {
     // One request may not hold two writes to the same key: the last write of a key wins, as it would
     // with sequential puts.
     const unique = [...new Map(items.map((item) => [keyId(item), item])).values()];
-    for (const chunk of chunksOf(unique, BATCH_WRITE_LIMIT)) {
-      await retryUntilDone(
+    await mapWithConcurrency(chunksOf(unique, BATCH_WRITE_LIMIT), BATCHES_AT_ONCE, (chunk) =>
+      retryUntilDone(
         chunk.map((item) => ({ PutRequest: { Item: item } })),
         async (requests) => {
           const output = await storageCall(() =>
@@ -147,15 +155,15 @@ export class DynamoDbDocumentStore implements DocumentStore {
           return (output.UnprocessedItems?.[this.#table] ?? []) as typeof requests;
         },
         { ...this.#retry, operation: 'batchPut' },
-      );
-    }
+      ),
+    );
   }
 
   async batchDelete(keys: readonly ItemKey[]): Promise<void> {
     // One request may not hold two writes to the same key.
     const unique = [...new Map(keys.map((key) => [keyId(key), keyOf(key)])).values()];
-    for (const chunk of chunksOf(unique, BATCH_WRITE_LIMIT)) {
-      await retryUntilDone(
+    await mapWithConcurrency(chunksOf(unique, BATCH_WRITE_LIMIT), BATCHES_AT_ONCE, (chunk) =>
+      retryUntilDone(
         chunk.map((key) => ({ DeleteRequest: { Key: key } })),
         async (requests) => {
           const output = await storageCall(() =>
@@ -164,16 +172,16 @@ export class DynamoDbDocumentStore implements DocumentStore {
           return (output.UnprocessedItems?.[this.#table] ?? []) as typeof requests;
         },
         { ...this.#retry, operation: 'batchDelete' },
-      );
-    }
+      ),
+    );
   }
 
   async batchGet<T extends StoredItem = StoredItem>(keys: readonly ItemKey[]): Promise<T[]> {
     // BatchGetItem rejects duplicate keys in one request.
     const unique = [...new Map(keys.map((key) => [keyId(key), keyOf(key)])).values()];
     const found: T[] = [];
-    for (const chunk of chunksOf(unique, BATCH_GET_LIMIT)) {
-      await retryUntilDone(
+    await mapWithConcurrency(chunksOf(unique, BATCH_GET_LIMIT), BATCHES_AT_ONCE, (chunk) =>
+      retryUntilDone(
         chunk,
         async (pending) => {
           const output = await storageCall(() =>
@@ -183,8 +191,8 @@ export class DynamoDbDocumentStore implements DocumentStore {
           return (output.UnprocessedKeys?.[this.#table]?.Keys ?? []) as ItemKey[];
         },
         { ...this.#retry, operation: 'batchGet' },
-      );
-    }
+      ),
+    );
     return found;
   }
 
