@@ -16,12 +16,13 @@ import {
  * AWS, raw AES locally) with the encryption context `{project_id, snapshot_id}`, which decryption
  * checks: an object copied under another project's or snapshot's key does not decrypt as that one.
  *
- * Why gzip: memory is text that shrinks 3–10×, and the Encryption SDK costs about as much per
- * byte as everything else a snapshot does, so fewer bytes make snapshots, restores and syncs
- * faster and the objects smaller. Hashes are over the plaintext (snapshot-manifest.ts), so
- * compression changes nothing a verification checks. Compression happens before encryption
- * (ciphertext does not compress); what a snapshot's size could tell about its content is
- * limited to its total length, and only to someone who can read the bucket's object sizes.
+ * Why gzip: memory is text that shrinks several times over (the bench's 10,000 items: 3.62 MB
+ * to 0.6 MB), and the Encryption SDK costs about as much per byte as everything else a snapshot
+ * does, so fewer bytes make snapshots, restores and syncs faster and the objects smaller. Hashes
+ * are over the plaintext (snapshot-manifest.ts), so compression changes nothing a verification
+ * checks. Compression happens before encryption (ciphertext does not compress); what a
+ * snapshot's size could tell about its content is limited to its total length, and only to
+ * someone who can read the bucket's object sizes.
  * Snapshots stored before compression (plain canonical JSON) still read.
  */
 
@@ -120,22 +121,18 @@ export async function readsBackAsWritten(deps: SnapshotVaultDeps, snapshot: Buil
   const keys = snapshotKeys(projectId, snapshotId);
   const context = contextOf(projectId, snapshotId);
   const expected = { projectId, snapshotId };
+  const open = async (key: string, what: 'manifest' | 'archive') =>
+    openOrRefuse(deps, await getOrNotFound(deps, key, expected), context, what);
   try {
-    const [manifest, archive] = await Promise.all(
-      [keys.manifest, keys.archive].map(async (key, i) =>
-        openOrRefuse(
-          deps,
-          await getOrNotFound(deps, key, expected),
-          context,
-          i === 0 ? 'manifest' : 'archive',
-        ),
-      ),
-    );
+    const [manifest, archive] = await Promise.all([
+      open(keys.manifest, 'manifest'),
+      open(keys.archive, 'archive'),
+    ]);
     return (
-      manifest!.byteLength === snapshot.manifestBytes.byteLength &&
-      sha256Hex(manifest!) === snapshot.manifestSha256 &&
-      archive!.byteLength === snapshot.manifest.body.archive.size &&
-      sha256Hex(archive!) === snapshot.manifest.body.archive.sha256
+      manifest.byteLength === snapshot.manifestBytes.byteLength &&
+      sha256Hex(manifest) === snapshot.manifestSha256 &&
+      archive.byteLength === snapshot.manifest.body.archive.size &&
+      sha256Hex(archive) === snapshot.manifest.body.archive.sha256
     );
   } catch (error) {
     if (error instanceof SnapshotIntegrityError) return false;
