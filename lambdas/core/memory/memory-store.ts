@@ -53,8 +53,12 @@ const BRANCH_ID_ATTEMPTS = 5;
 
 const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
 
-/** Projects whose items stay in memory between calls, as the search index's do. */
-const ITEMS_CACHED_PROJECTS = 8;
+/**
+ * How many items stay in memory between calls, over all projects (the least recently read go
+ * first): at a few hundred bytes of text each, tens of MB in a 1 GB function. A project with more
+ * is read from the table on every call, as without the cache.
+ */
+const ITEMS_KEPT_AT_MOST = 50_000;
 
 /**
  * A project's memory in the document store: branches, each with one context of entries appended
@@ -319,16 +323,26 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     let all = this.recentItems.get(projectId);
     if (all?.revision !== revision) {
       all = { revision, items: await this.readItems(projectId, pointer.generation) };
-      this.recentItems.delete(projectId);
-      this.recentItems.set(projectId, all);
-      if (this.recentItems.size > ITEMS_CACHED_PROJECTS)
-        this.recentItems.delete(this.recentItems.keys().next().value!);
+      this.keepItems(projectId, all);
     }
     const { branch_id } = options;
     // Files belong to the project, not to a branch.
     return branch_id === undefined
       ? [...all.items]
       : all.items.filter((item) => item.kind !== 'file' && item.branch_id === branch_id);
+  }
+
+  private keepItems(projectId: string, read: { revision: string; items: readonly MemoryItem[] }): void {
+    this.recentItems.delete(projectId);
+    if (read.items.length > ITEMS_KEPT_AT_MOST) return;
+    this.recentItems.set(projectId, read);
+    let kept = 0;
+    for (const { items } of this.recentItems.values()) kept += items.length;
+    for (const [oldest, { items }] of this.recentItems) {
+      if (kept <= ITEMS_KEPT_AT_MOST) break;
+      this.recentItems.delete(oldest);
+      kept -= items.length;
+    }
   }
 
   /** The items of one generation as stored, frozen: callers share them. */
