@@ -61,6 +61,11 @@ export class MemoryGenerations implements MemoryStateStore {
       : { generation: INITIAL_GENERATION, revision: INITIAL_REVISION, updated_at: '' };
   }
 
+  async currentState(projectId: string): Promise<Required<ExpectedState>> {
+    const { generation, revision } = await this.pointer(projectId);
+    return { generation, revision };
+  }
+
   /** Opaque; changes whenever anything in the project's memory changes. */
   async revision(projectId: string): Promise<string> {
     const pointer = await this.pointer(projectId);

@@ -64,6 +64,8 @@ export interface ExpectedState {
 export interface MemoryStateStore {
   /** The current generation and every record in it. */
   exportState(projectId: string): Promise<ExportedState>;
+  /** The current generation and revision alone (one read): what a write to the memory moves. */
+  currentState(projectId: string): Promise<Required<ExpectedState>>;
   /** Writes `records` as a new generation, not yet current; answers its id. */
   stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string>;
   /**

@@ -98,6 +98,8 @@ export const SK = {
     snapshotPrefix: 'SNAP#',
     /** What the last cloud sync pushed or pulled, and the local state it left. */
     cloudSync: 'SYNC',
+    /** Which snapshot holds exactly the state at one generation and revision (a restore's backup). */
+    stateHeldBy: 'HELD',
     /** `QUOTA#<yyyy-mm-dd>#<upload|download>`: cloud syncs used on one UTC day. */
     quotaPrefix: 'QUOTA#',
   },

@@ -133,6 +133,33 @@ describe('snapshot and cloud sync tools over HTTP (real Client, grants, s3rver b
     expect(await branchCount()).toBe(Number(before) + 1);
   });
 
+  it('backs a restore up with the snapshot that already holds the state, saving no copy of it', async () => {
+    const total = async () =>
+      Number((await ok(owner, 'list_snapshots', { project_id: projectId, format: 'json' })).total_snapshots);
+    const a = await ok(owner, 'create_snapshot', { project_id: projectId, description: 'A' });
+    await ok(owner, 'create_branch', { project_id: projectId, branch_topic: 'only in B' });
+    const branchesInB = await branchCount();
+    const b = await ok(owner, 'create_snapshot', { project_id: projectId, description: 'B' });
+    const made = await total();
+
+    // Nothing was written since B was made: B is the backup.
+    const toA = await ok(owner, 'restore_snapshot', { project_id: projectId, snapshot_id: a.snapshot_id });
+    expect(toA.backup_snapshot_id).toBe(b.snapshot_id);
+    // The memory is A's now: undoing is backed up by A.
+    const undo = await ok(owner, 'restore_snapshot', { project_id: projectId, snapshot_id: b.snapshot_id });
+    expect(undo.backup_snapshot_id).toBe(a.snapshot_id);
+    expect(await branchCount()).toBe(branchesInB);
+    expect(await total()).toBe(made);
+
+    // A write since the last restore: the state is in no snapshot, so a new automatic one keeps it.
+    await ok(owner, 'create_branch', { project_id: projectId, branch_topic: 'after the undo' });
+    const again = await ok(owner, 'restore_snapshot', { project_id: projectId, snapshot_id: a.snapshot_id });
+    expect([a.snapshot_id, b.snapshot_id]).not.toContain(again.backup_snapshot_id);
+    expect(await total()).toBe(made + 1);
+    await ok(owner, 'restore_snapshot', { project_id: projectId, snapshot_id: again.backup_snapshot_id });
+    expect(await branchCount()).toBe(Number(branchesInB) + 1);
+  });
+
   it('pushes encrypted to the bucket, then finds both sides up to date', async () => {
     const pushed = await ok(owner, 'sync_to_cloud', { project_id: projectId });
     expect(pushed).toMatchObject({ success: true, status: 'uploaded', encrypted: true });

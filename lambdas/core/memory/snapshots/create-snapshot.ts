@@ -61,5 +61,10 @@ export async function createSnapshot(
     verified,
   };
   await catalog.add(projectId, entry);
+  // Spares a restore that follows with no write in between its backup; only an optimisation.
+  if (verified)
+    await catalog
+      .noteStateHeld(projectId, { generation, revision, snapshot_id: snapshotId })
+      .catch(() => undefined);
   return { ...entry, generation, revision };
 }

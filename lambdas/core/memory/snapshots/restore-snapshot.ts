@@ -3,7 +3,7 @@ import { MemoryChangedError } from '../memory-records.js';
 import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
 import { readSnapshot, SnapshotNotFoundError } from '../snapshot-vault.js';
 import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
-import { SnapshotCatalog } from './snapshot-catalog.js';
+import { SnapshotCatalog, type StateHeld } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { countKind, recordsMatchManifest, toMemoryRecord } from './snapshot-records.js';
 
@@ -19,7 +19,11 @@ export type RestorePhase = (typeof RESTORE_PHASES)[number];
 
 export interface RestoredSnapshot {
   snapshot_id: string;
-  /** The automatic snapshot of the state this restore replaced: restore it to undo. */
+  /**
+   * The snapshot holding the state this restore replaced: restore it to undo. A new automatic
+   * one, or the snapshot that already held that state (the one restored before, or one made
+   * since the last write).
+   */
   backup_snapshot_id: string;
   restored_items: number;
   restored_contexts: number;
@@ -31,7 +35,8 @@ export interface RestoredSnapshot {
  * Replaces the project's memory with a snapshot's, old-or-new and never a mix:
  *
  * 1. read, decrypt and verify the snapshot (any flipped bit: INTEGRITY_FAILED, nothing touched);
- * 2. save the current state as an automatic snapshot (the undo);
+ * 2. save the current state as an automatic snapshot (the undo), unless a verified snapshot
+ *    holds it already: the one the last restore activated, or one made since the last write;
  * 3. stage the records as a new generation nothing reads yet (large bodies go to new blobs);
  * 4. activate it with one conditional write, only if the memory is still at the backup's
  *    generation and revision (CONFLICT if another restore got there first; a write since the
@@ -69,6 +74,11 @@ export async function restoreSnapshot(
   const expected = snapshot.manifest.body.items;
   phase('check');
   await checkActivated(deps, projectId, { staged, previous, expected, activatedRevision });
+  await noteQuietly(deps, projectId, {
+    generation: staged,
+    revision: activatedRevision,
+    snapshot_id: snapshotId,
+  });
   await discardQuietly(deps, projectId, previous);
   return {
     snapshot_id: snapshotId,
@@ -91,8 +101,8 @@ async function activateOverBackup(
   projectId: string,
   snapshotId: string,
   staged: string,
-  first: CreatedSnapshot,
-): Promise<{ backup: CreatedSnapshot; activatedRevision: string }> {
+  first: Backup,
+): Promise<{ backup: Backup; activatedRevision: string }> {
   let backup = first;
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -108,8 +118,16 @@ async function activateOverBackup(
   }
 }
 
-/** The automatic snapshot of the current state that a restore can be undone with; it must verify. */
-async function backupOf(deps: SnapshotDeps, projectId: string, snapshotId: string): Promise<CreatedSnapshot> {
+/** What a restore switches over: the snapshot holding the state it replaces, and that state. */
+type Backup = Pick<CreatedSnapshot, 'snapshot_id' | 'generation' | 'revision'>;
+
+/**
+ * The snapshot of the current state that a restore can be undone with: one that holds it already,
+ * else a new automatic one, which must verify.
+ */
+async function backupOf(deps: SnapshotDeps, projectId: string, snapshotId: string): Promise<Backup> {
+  const held = await snapshotHoldingCurrentState(deps, projectId);
+  if (held) return held;
   const backup = await createSnapshot(deps, projectId, {
     description: `Automatic, before restoring ${snapshotId}`,
     automatic: true,
@@ -122,6 +140,32 @@ async function backupOf(deps: SnapshotDeps, projectId: string, snapshotId: strin
     );
   }
   return backup;
+}
+
+/**
+ * A snapshot that already holds the current state exactly — the one a restore activated, or one
+ * made since the last write — read back and verified again, so that restoring twice in a row, or
+ * undoing a restore, does not save the same state once more. Undefined when none is known or it
+ * no longer verifies: then a new backup is taken.
+ */
+async function snapshotHoldingCurrentState(
+  deps: SnapshotDeps,
+  projectId: string,
+): Promise<Backup | undefined> {
+  const state = await deps.state.currentState(projectId);
+  const entry = await new SnapshotCatalog(deps.store).snapshotHolding(projectId, state);
+  if (!entry) return undefined;
+  try {
+    await readSnapshot(deps, {
+      projectId,
+      snapshotId: entry.snapshot_id,
+      manifestSha256: entry.manifest_sha256,
+    });
+  } catch (error) {
+    if (error instanceof SnapshotIntegrityError || error instanceof SnapshotNotFoundError) return undefined;
+    throw error;
+  }
+  return { snapshot_id: entry.snapshot_id, ...state };
 }
 
 /**
@@ -191,6 +235,15 @@ async function rollBack(
     revision: generations.revision,
   });
   await discardQuietly(deps, projectId, generations.staged);
+}
+
+/** The note only spares a later backup; failing to write it must not fail the restore. */
+async function noteQuietly(deps: SnapshotDeps, projectId: string, held: StateHeld): Promise<void> {
+  try {
+    await new SnapshotCatalog(deps.store).noteStateHeld(projectId, held);
+  } catch {
+    // The next restore takes a new backup instead.
+  }
 }
 
 /** Leftover generations are garbage nobody reads; failing to drop one must not fail the restore. */

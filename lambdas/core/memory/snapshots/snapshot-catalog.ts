@@ -23,7 +23,12 @@ export const SnapshotEntry = z.object({
 });
 export type SnapshotEntry = z.infer<typeof SnapshotEntry>;
 
+/** That the memory at one generation and revision holds exactly one snapshot's items. */
+const StateHeld = z.object({ generation: z.string(), revision: z.string(), snapshot_id: z.string() });
+export type StateHeld = z.infer<typeof StateHeld>;
+
 const partition = (projectId: string) => `${PK_PREFIX.memorySnapshots}${projectId}`;
+const heldKey = (projectId: string) => ({ pk: partition(projectId), sk: SK.memorySnapshots.stateHeldBy });
 const entryKey = (projectId: string, snapshotId: string) => ({
   pk: partition(projectId),
   sk: `${SK.memorySnapshots.snapshotPrefix}${snapshotId}`,
@@ -54,6 +59,28 @@ export class SnapshotCatalog {
       consistent: true,
     });
     return items.map((item) => SnapshotEntry.parse(item));
+  }
+
+  /**
+   * Notes that the memory at `held.generation` / `held.revision` is exactly snapshot
+   * `held.snapshot_id`: after a snapshot is made of it, or after a restore activated it. One note
+   * per project, the latest; any write moves the revision, so an older state never matches again.
+   */
+  async noteStateHeld(projectId: string, held: StateHeld): Promise<void> {
+    await this.store.put({ ...heldKey(projectId), ...StateHeld.parse(held) });
+  }
+
+  /** The verified snapshot that holds the memory at this generation and revision, if one is known. */
+  async snapshotHolding(
+    projectId: string,
+    state: { generation: string; revision: string },
+  ): Promise<SnapshotEntry | undefined> {
+    const raw = await this.store.get(heldKey(projectId), { consistent: true });
+    const held = raw ? StateHeld.safeParse(raw) : undefined;
+    if (!held?.success || held.data.generation !== state.generation || held.data.revision !== state.revision)
+      return undefined;
+    const entry = await this.find(projectId, held.data.snapshot_id);
+    return entry?.verified ? entry : undefined;
   }
 
   /** The newest snapshot, whose manifest the next one chains to. */

@@ -8,7 +8,7 @@ export const restoreSnapshotTool = defineTool({
   title: 'Restore memory snapshot',
   description:
     "Replaces a project's memory with a snapshot, verified first (INTEGRITY_FAILED: nothing changed). The current " +
-    'memory is saved as an automatic snapshot; restore backup_snapshot_id to undo.',
+    'memory is kept in a snapshot (a new automatic one unless one holds it already); restore backup_snapshot_id to undo.',
   input: z.object({ project_id: projectIdField, snapshot_id: snapshotIdField }),
   output: z.object({
     success: z.boolean(),

@@ -131,12 +131,17 @@ describe('cloud sync of project memory (two servers, s3rver bucket, Encryption S
       expect(await fingerprint(laptop, projectId)).toBe(await fingerprint(server, projectId));
       if (outcome === 'restored') {
         expect(pulled.downloaded_bytes).toBeGreaterThan(0);
-        // The replaced state is kept as an automatic snapshot, through the restore path.
+        // The replaced state is kept in a snapshot, through the restore path: a new automatic one,
+        // or, when nothing changed here since the push, the snapshot the push made of it.
         const backup = await new SnapshotCatalog(laptop.deps.store).find(
           projectId,
           pulled.backup_snapshot_id!,
         );
-        expect(backup).toMatchObject({ automatic: true, item_count: before.records.length });
+        expect(backup).toMatchObject({
+          automatic: what !== 'remote',
+          item_count: before.records.length,
+          verified: true,
+        });
       } else {
         expect(await laptop.memory.exportState(projectId)).toEqual(before);
       }

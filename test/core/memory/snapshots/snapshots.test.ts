@@ -142,6 +142,32 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
       },
     );
 
+    it('takes a new backup when the snapshot holding the current state no longer verifies', async () => {
+      const projectId = nextProject();
+      await seedMemory(world, projectId, 'a');
+      const first = await createSnapshot(world.deps, projectId);
+      await world.memory.write(projectId, {
+        key: 'ENT#main#later',
+        body: { entry_id: 'later', content: 'later' },
+      });
+      // Made with no write since: it holds the current state, and would back the restore up.
+      const holding = await createSnapshot(world.deps, projectId);
+      const current = await world.memory.exportState(projectId);
+      await flipStoredBit(
+        world,
+        snapshotKeys(projectId, holding.snapshot_id).archive,
+        (length) => length >> 1,
+      );
+
+      const restored = await restoreSnapshot(world.deps, projectId, first.snapshot_id);
+
+      expect(restored.backup_snapshot_id).not.toBe(holding.snapshot_id);
+      const backup = await new SnapshotCatalog(world.deps.store).find(projectId, restored.backup_snapshot_id);
+      expect(backup).toMatchObject({ automatic: true, verified: true, item_count: current.records.length });
+      await restoreSnapshot(world.deps, projectId, restored.backup_snapshot_id);
+      expect(await fingerprintOf(projectId)).toBe(memoryFingerprint(current.records));
+    });
+
     it('refuses a snapshot id the project does not have with NOT_FOUND', async () => {
       const projectId = nextProject();
       const error = await rejection(
