@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import type { Compressor, EnvelopeEncryption } from '../ports/index.js';
 import { assertBlobKey, BlobNotFoundError, type BlobStore, sha256Hex } from './blob-store.js';
@@ -137,6 +138,51 @@ export async function readsBackAsWritten(deps: SnapshotVaultDeps, snapshot: Buil
   } catch (error) {
     if (error instanceof SnapshotIntegrityError) return false;
     throw error;
+  }
+}
+
+/** Where a manifest records its archive's hash; the rest of it is not read here. */
+const ArchiveRecord = z.object({
+  body: z.object({ archive: z.object({ sha256: z.string(), size: z.number() }) }),
+});
+
+/**
+ * Whether a stored snapshot is still exactly as made: both parts decrypted and unzipped, the
+ * manifest hashing to the hash its catalog entry recorded, and the archive to the hash that
+ * manifest records. What a restore checks a snapshot it would keep as its backup with: the
+ * items were hashed one by one when the snapshot was built, over the bytes these hashes cover.
+ * (Restoring *from* a snapshot verifies every item: {@link readSnapshot}.)
+ */
+export async function readsBackIntact(
+  deps: SnapshotVaultDeps,
+  expected: Required<SnapshotExpectation>,
+): Promise<boolean> {
+  const keys = snapshotKeys(expected.projectId, expected.snapshotId);
+  const context = contextOf(expected.projectId, expected.snapshotId);
+  const open = async (key: string, what: 'manifest' | 'archive') =>
+    openOrRefuse(deps, await getOrNotFound(deps, key, expected), context, what);
+  try {
+    const [manifest, archive] = await Promise.all([
+      open(keys.manifest, 'manifest'),
+      open(keys.archive, 'archive'),
+    ]);
+    if (sha256Hex(manifest) !== expected.manifestSha256) return false;
+    const recorded = archiveRecordOf(manifest);
+    return (
+      recorded !== undefined && archive.byteLength === recorded.size && sha256Hex(archive) === recorded.sha256
+    );
+  } catch (error) {
+    if (error instanceof SnapshotIntegrityError || error instanceof SnapshotNotFoundError) return false;
+    throw error;
+  }
+}
+
+function archiveRecordOf(manifest: Uint8Array): { sha256: string; size: number } | undefined {
+  try {
+    const parsed = ArchiveRecord.safeParse(JSON.parse(Buffer.from(manifest).toString('utf8')));
+    return parsed.success ? parsed.data.body.archive : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../../../lambdas/core/memory/snapshot-manifest.js';
 import {
   readSnapshot,
+  readsBackIntact,
   SnapshotNotFoundError,
   type SnapshotVaultDeps,
   snapshotKeys,
@@ -159,6 +160,17 @@ describe('snapshot vault (real Encryption SDK, raw AES keyring; files blob store
 
       expect(error).toBeInstanceOf(SnapshotIntegrityError);
       expect((error as SnapshotIntegrityError).reason).toBe('ARCHIVE_UNREADABLE');
+    });
+
+    it('finds a stored snapshot intact only against the manifest hash recorded for it, and not after a flipped bit', async () => {
+      const built = buildSnapshot(input());
+      const stored = await writeSnapshot(deps, built);
+      const expected = { projectId: 'proj-1', snapshotId: 'snap-1', manifestSha256: built.manifestSha256 };
+
+      expect(await readsBackIntact(deps, expected)).toBe(true);
+      expect(await readsBackIntact(deps, { ...expected, manifestSha256: '0'.repeat(64) })).toBe(false);
+      await flipStoredBit(stored.archiveKey, (length) => length >> 1);
+      expect(await readsBackIntact(deps, expected)).toBe(false);
     });
 
     it('refuses to write a snapshot id twice, and the first snapshot stays readable', async () => {

@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors.js';
 import { MemoryChangedError } from '../memory-records.js';
 import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
-import { readSnapshot, SnapshotNotFoundError } from '../snapshot-vault.js';
+import { readSnapshot, readsBackIntact, SnapshotNotFoundError } from '../snapshot-vault.js';
 import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
 import { SnapshotCatalog, type StateHeld } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
@@ -144,9 +144,9 @@ async function backupOf(deps: SnapshotDeps, projectId: string, snapshotId: strin
 
 /**
  * A snapshot that already holds the current state exactly — the one a restore activated, or one
- * made since the last write — read back and verified again, so that restoring twice in a row, or
- * undoing a restore, does not save the same state once more. Undefined when none is known or it
- * no longer verifies: then a new backup is taken.
+ * made since the last write — read back and found intact (readsBackIntact), so that restoring
+ * twice in a row, or undoing a restore, does not save the same state once more. Undefined when
+ * none is known or it is no longer intact: then a new backup is taken.
  */
 async function snapshotHoldingCurrentState(
   deps: SnapshotDeps,
@@ -155,16 +155,12 @@ async function snapshotHoldingCurrentState(
   const state = await deps.state.currentState(projectId);
   const entry = await new SnapshotCatalog(deps.store).snapshotHolding(projectId, state);
   if (!entry) return undefined;
-  try {
-    await readSnapshot(deps, {
-      projectId,
-      snapshotId: entry.snapshot_id,
-      manifestSha256: entry.manifest_sha256,
-    });
-  } catch (error) {
-    if (error instanceof SnapshotIntegrityError || error instanceof SnapshotNotFoundError) return undefined;
-    throw error;
-  }
+  const intact = await readsBackIntact(deps, {
+    projectId,
+    snapshotId: entry.snapshot_id,
+    manifestSha256: entry.manifest_sha256,
+  });
+  if (!intact) return undefined;
   return { snapshot_id: entry.snapshot_id, ...state };
 }
 
