@@ -107,51 +107,19 @@ export async function writeSnapshot(
   };
 }
 
-/**
- * Whether a snapshot just written reads back as written: both objects fetched, decrypted under
- * their context, unzipped, and hashed, and the hashes equal to those the build recorded — the
- * manifest's own, and the archive's, which covers every byte of every item. The build hashed
- * each item over exactly these bytes, so this checks every hash without parsing the archive and
- * hashing its items a second time ({@link readSnapshot} does that where the bytes' origin is
- * what is in question: restore and pull).
- *
- * @throws SnapshotNotFoundError when an object is missing
- */
-export async function readsBackAsWritten(deps: SnapshotVaultDeps, snapshot: BuiltSnapshot): Promise<boolean> {
-  const { project_id: projectId, snapshot_id: snapshotId } = snapshot.manifest.body;
-  const keys = snapshotKeys(projectId, snapshotId);
-  const context = contextOf(projectId, snapshotId);
-  const expected = { projectId, snapshotId };
-  const open = async (key: string, what: 'manifest' | 'archive') =>
-    openOrRefuse(deps, await getOrNotFound(deps, key, expected), context, what);
-  try {
-    const [manifest, archive] = await Promise.all([
-      open(keys.manifest, 'manifest'),
-      open(keys.archive, 'archive'),
-    ]);
-    return (
-      manifest.byteLength === snapshot.manifestBytes.byteLength &&
-      sha256Hex(manifest) === snapshot.manifestSha256 &&
-      archive.byteLength === snapshot.manifest.body.archive.size &&
-      sha256Hex(archive) === snapshot.manifest.body.archive.sha256
-    );
-  } catch (error) {
-    if (error instanceof SnapshotIntegrityError) return false;
-    throw error;
-  }
-}
-
 /** Where a manifest records its archive's hash; the rest of it is not read here. */
 const ArchiveRecord = z.object({
   body: z.object({ archive: z.object({ sha256: z.string(), size: z.number() }) }),
 });
 
 /**
- * Whether a stored snapshot is still exactly as made: both parts decrypted and unzipped, the
- * manifest hashing to the hash its catalog entry recorded, and the archive to the hash that
- * manifest records. What a restore checks a snapshot it would keep as its backup with: the
- * items were hashed one by one when the snapshot was built, over the bytes these hashes cover.
- * (Restoring *from* a snapshot verifies every item: {@link readSnapshot}.)
+ * Whether a stored snapshot is still exactly as made: both parts fetched, decrypted under their
+ * context and unzipped, the manifest hashing to the hash recorded for it (the catalog's), and the
+ * archive to the hash that manifest records — which covers every byte of every item, each hashed
+ * over exactly those bytes when the snapshot was built. So this checks every hash without parsing
+ * the archive and hashing its items again. A new snapshot is checked with it before it counts as
+ * verified, and so is a snapshot a restore would keep as its backup; restoring *from* a snapshot,
+ * where the bytes' origin is what is in question, recomputes every item's ({@link readSnapshot}).
  */
 export async function readsBackIntact(
   deps: SnapshotVaultDeps,

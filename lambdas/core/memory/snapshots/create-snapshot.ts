@@ -1,5 +1,5 @@
 import { buildSnapshot } from '../snapshot-manifest.js';
-import { readsBackAsWritten, writeSnapshot } from '../snapshot-vault.js';
+import { readsBackIntact, writeSnapshot } from '../snapshot-vault.js';
 import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { newSnapshotId } from './snapshot-ids.js';
@@ -49,7 +49,11 @@ export async function createSnapshot(
     blobs: [],
   });
   const stored = await writeSnapshot(deps, built);
-  const verified = await readsBackAsWritten(deps, built);
+  const verified = await readsBackIntact(deps, {
+    projectId,
+    snapshotId,
+    manifestSha256: built.manifestSha256,
+  });
   const entry: SnapshotEntry = {
     snapshot_id: snapshotId,
     created_at: createdAt,
