@@ -1,4 +1,5 @@
-import { buildSnapshot } from '../snapshot-manifest.js';
+import type { MemoryRecord } from '../memory-records.js';
+import { type BuiltSnapshot, buildSnapshot } from '../snapshot-manifest.js';
 import { readsBackIntact, writeSnapshot } from '../snapshot-vault.js';
 import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
@@ -32,6 +33,18 @@ export async function createSnapshot(
   projectId: string,
   options: CreateSnapshotOptions = {},
 ): Promise<CreatedSnapshot> {
+  return (await captureSnapshot(deps, projectId, options)).created;
+}
+
+/**
+ * {@link createSnapshot}, also answering what it built and the records it captured: what a push
+ * uploads and fingerprints without reading the snapshot back a second time.
+ */
+export async function captureSnapshot(
+  deps: SnapshotDeps,
+  projectId: string,
+  options: CreateSnapshotOptions = {},
+): Promise<{ created: CreatedSnapshot; built: BuiltSnapshot; records: MemoryRecord[] }> {
   const catalog = new SnapshotCatalog(deps.store);
   const [{ generation, revision, records }, previous] = await Promise.all([
     deps.state.exportState(projectId),
@@ -70,5 +83,5 @@ export async function createSnapshot(
     await catalog
       .noteStateHeld(projectId, { generation, revision, snapshot_id: snapshotId })
       .catch(() => undefined);
-  return { ...entry, generation, revision };
+  return { created: { ...entry, generation, revision }, built, records };
 }

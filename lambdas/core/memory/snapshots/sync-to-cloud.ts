@@ -1,5 +1,5 @@
 import { DomainError } from '../../errors.js';
-import { readSnapshot, readSnapshotPlaintext, writeSnapshot } from '../snapshot-vault.js';
+import { readsBackIntact, writeSnapshot } from '../snapshot-vault.js';
 import { readCloudSyncState, recordCloudSync } from './cloud-sync-state.js';
 import {
   type CloudSyncDeps,
@@ -10,8 +10,7 @@ import {
   sameRemote,
 } from './cloud-target.js';
 import { contentFingerprint } from './content-fingerprint.js';
-import { createSnapshot } from './create-snapshot.js';
-import { toMemoryRecord } from './snapshot-records.js';
+import { captureSnapshot } from './create-snapshot.js';
 import { spendSyncQuota } from './sync-quota.js';
 
 export interface PushResult {
@@ -74,20 +73,18 @@ export async function syncToCloud(
   }
   await spendSyncQuota(deps.store, projectId, 'upload', deps.quotas.uploadsPerDay, deps.clock.now());
   options.onPhase?.('snapshot');
-  const snapshot = await createSnapshot(deps, projectId, { description: `Pushed to ${deps.cloud.location}` });
-  const { built, verified } = await readSnapshotPlaintext(deps, {
-    projectId,
-    snapshotId: snapshot.snapshot_id,
-    manifestSha256: snapshot.manifest_sha256,
+  const captured = await captureSnapshot(deps, projectId, {
+    description: `Pushed to ${deps.cloud.location}`,
   });
+  const { created: snapshot, built } = captured;
+  if (!snapshot.verified) throw unverified(`The snapshot ${snapshot.snapshot_id} of the memory`, 'here');
   options.onPhase?.('upload');
   const uploaded = await writeSnapshot(cloudVault(deps), built);
   options.onPhase?.('verify');
-  await readSnapshot(cloudVault(deps), {
-    projectId,
-    snapshotId: snapshot.snapshot_id,
-    manifestSha256: built.manifestSha256,
-  });
+  const expected = { projectId, snapshotId: snapshot.snapshot_id, manifestSha256: built.manifestSha256 };
+  if (!(await readsBackIntact(cloudVault(deps), expected))) {
+    throw unverified(`The snapshot ${snapshot.snapshot_id} uploaded`, `from ${deps.cloud.location}`);
+  }
   options.onPhase?.('record');
   const version = await publish(
     deps,
@@ -102,7 +99,7 @@ export async function syncToCloud(
   await recordCloudSync(deps.store, projectId, {
     remote_snapshot_id: snapshot.snapshot_id,
     remote_version: version,
-    local_fingerprint: await contentFingerprint(verified.items.map(toMemoryRecord), deps.compressor),
+    local_fingerprint: await contentFingerprint(captured.records, deps.compressor),
     direction: 'push',
     synced_at: deps.clock.now().toISOString(),
   });
@@ -136,5 +133,13 @@ async function publish(
   throw new DomainError(
     'CONFLICT',
     `Another server pushed this project to ${deps.cloud.location} at the same time: call sync_from_cloud to take its snapshot, or retry with force: true.`,
+  );
+}
+
+/** A push stops before publishing anything when a copy it just wrote does not read back intact. */
+function unverified(what: string, where: string): DomainError {
+  return new DomainError(
+    'STORAGE_ERROR',
+    `${what} did not read back intact ${where}, so nothing was published. Retry the push.`,
   );
 }

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../../lambdas/adapters/compression/node-gzip.js';
 import { isDomainError } from '../../../../lambdas/core/errors.js';
 import { snapshotKeys } from '../../../../lambdas/core/memory/snapshot-vault.js';
-import type { CloudSyncDeps, CloudTarget } from '../../../../lambdas/core/memory/snapshots/cloud-target.js';
+import {
+  type CloudSyncDeps,
+  type CloudTarget,
+  latestRemoteSnapshot,
+} from '../../../../lambdas/core/memory/snapshots/cloud-target.js';
 import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
 import { SnapshotCatalog } from '../../../../lambdas/core/memory/snapshots/snapshot-catalog.js';
 import { syncFromCloud } from '../../../../lambdas/core/memory/snapshots/sync-from-cloud.js';
@@ -172,6 +176,28 @@ describe('cloud sync of project memory (two servers, s3rver bucket, Encryption S
 
     expect(isDomainError(error, 'INTEGRITY_FAILED')).toBe(true);
     expect(await laptop.memory.exportState(projectId)).toEqual(before);
+  });
+
+  it('publishes nothing when the uploaded copy does not read back intact (STORAGE_ERROR)', async () => {
+    const projectId = await inSync();
+    const head = await latestRemoteSnapshot(cloud, projectId);
+    await note(laptop, projectId, 'damaged on the way');
+    // A bucket that damages what it is given: one bit of every archive uploaded.
+    const damaging: CloudTarget = {
+      ...cloud,
+      blobs: Object.assign(Object.create(cloud.blobs), {
+        put: async (key: string, bytes: Uint8Array) => {
+          const copy = Buffer.from(bytes);
+          if (key.endsWith('/archive')) copy[copy.length >> 1] = (copy[copy.length >> 1] ?? 0) ^ 0x04;
+          return cloud.blobs.put(key, copy);
+        },
+      }),
+    };
+
+    const error = await rejection(syncToCloud({ ...sync(laptop), cloud: damaging }, projectId));
+
+    expect(isDomainError(error, 'STORAGE_ERROR')).toBe(true);
+    expect(await latestRemoteSnapshot(cloud, projectId)).toEqual(head);
   });
 
   it('refuses uploads past the daily quota with QUOTA_EXCEEDED', async () => {
