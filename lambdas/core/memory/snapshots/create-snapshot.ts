@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '../memory-records.js';
+import type { ExportedState, MemoryRecord } from '../memory-records.js';
 import { type BuiltSnapshot, buildSnapshot } from '../snapshot-manifest.js';
 import { readsBackIntact, writeSnapshot } from '../snapshot-vault.js';
 import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';
@@ -38,16 +38,19 @@ export async function createSnapshot(
 
 /**
  * {@link createSnapshot}, also answering what it built and the records it captured: what a push
- * uploads and fingerprints without reading the snapshot back a second time.
+ * uploads and fingerprints without reading the snapshot back a second time. Given `exported` (the
+ * state the caller just read, whose generation and revision date it), it snapshots that state
+ * instead of reading it again.
  */
 export async function captureSnapshot(
   deps: SnapshotDeps,
   projectId: string,
   options: CreateSnapshotOptions = {},
+  exported?: ExportedState,
 ): Promise<{ created: CreatedSnapshot; built: BuiltSnapshot; records: MemoryRecord[] }> {
   const catalog = new SnapshotCatalog(deps.store);
   const [{ generation, revision, records }, previous] = await Promise.all([
-    deps.state.exportState(projectId),
+    exported ?? deps.state.exportState(projectId),
     catalog.latest(projectId),
   ]);
   const snapshotId = newSnapshotId(deps.clock, deps.random);

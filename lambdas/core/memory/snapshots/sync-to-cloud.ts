@@ -60,8 +60,9 @@ export async function syncToCloud(
       { remote_snapshot_id: remote.snapshot_id },
     );
   }
-  const { records } = await deps.state.exportState(projectId);
-  const localChanged = recorded?.local_fingerprint !== (await contentFingerprint(records, deps.compressor));
+  const exported = await deps.state.exportState(projectId);
+  const localChanged =
+    recorded?.local_fingerprint !== (await contentFingerprint(exported.records, deps.compressor));
   if (!localChanged && !remoteChanged && remote) {
     return {
       status: 'up_to_date',
@@ -73,9 +74,14 @@ export async function syncToCloud(
   }
   await spendSyncQuota(deps.store, projectId, 'upload', deps.quotas.uploadsPerDay, deps.clock.now());
   options.onPhase?.('snapshot');
-  const captured = await captureSnapshot(deps, projectId, {
-    description: `Pushed to ${deps.cloud.location}`,
-  });
+  // The state just compared is the one pushed. A write since is pushed next time: the memory's
+  // fingerprint then differs from the one recorded below.
+  const captured = await captureSnapshot(
+    deps,
+    projectId,
+    { description: `Pushed to ${deps.cloud.location}` },
+    exported,
+  );
   const { created: snapshot, built } = captured;
   if (!snapshot.verified) throw unverified(`The snapshot ${snapshot.snapshot_id} of the memory`, 'here');
   options.onPhase?.('upload');
