@@ -125,15 +125,8 @@ export async function readsBackIntact(
   deps: SnapshotVaultDeps,
   expected: Required<SnapshotExpectation>,
 ): Promise<boolean> {
-  const keys = snapshotKeys(expected.projectId, expected.snapshotId);
-  const context = contextOf(expected.projectId, expected.snapshotId);
-  const open = async (key: string, what: 'manifest' | 'archive') =>
-    openOrRefuse(deps, await getOrNotFound(deps, key, expected), context, what);
   try {
-    const [manifest, archive] = await Promise.all([
-      open(keys.manifest, 'manifest'),
-      open(keys.archive, 'archive'),
-    ]);
+    const { manifest, archive } = await readParts(deps, expected);
     if (sha256Hex(manifest) !== expected.manifestSha256) return false;
     const recorded = archiveRecordOf(manifest);
     return (
@@ -176,6 +169,31 @@ export async function readSnapshotPlaintext(
   deps: SnapshotVaultDeps,
   expected: SnapshotExpectation,
 ): Promise<{ verified: VerifiedSnapshot; built: BuiltSnapshot; storedBytes: number }> {
+  const { manifest: manifestBytes, archive: archiveBytes, storedBytes } = await readParts(deps, expected);
+  const verified = verifySnapshot(manifestBytes, archiveBytes, expected);
+  return {
+    verified,
+    built: {
+      manifest: verified.manifest,
+      manifestBytes,
+      archiveBytes,
+      manifestSha256: verified.manifestSha256,
+    },
+    storedBytes,
+  };
+}
+
+/**
+ * A stored snapshot's two parts as plaintext (fetched, decrypted under their context, unzipped),
+ * and the bytes stored. Nothing is checked beyond what decryption checks.
+ *
+ * @throws SnapshotNotFoundError when a part is missing
+ * @throws SnapshotIntegrityError when a part does not decrypt or unzip
+ */
+async function readParts(
+  deps: SnapshotVaultDeps,
+  expected: SnapshotExpectation,
+): Promise<{ manifest: Uint8Array; archive: Uint8Array; storedBytes: number }> {
   const keys = snapshotKeys(expected.projectId, expected.snapshotId);
   const context = contextOf(expected.projectId, expected.snapshotId);
   const [manifest, archive] = await Promise.all([
@@ -186,15 +204,9 @@ export async function readSnapshotPlaintext(
     openOrRefuse(deps, manifest, context, 'manifest'),
     openOrRefuse(deps, archive, context, 'archive'),
   ]);
-  const verified = verifySnapshot(manifestBytes, archiveBytes, expected);
   return {
-    verified,
-    built: {
-      manifest: verified.manifest,
-      manifestBytes,
-      archiveBytes,
-      manifestSha256: verified.manifestSha256,
-    },
+    manifest: manifestBytes,
+    archive: archiveBytes,
     storedBytes: manifest.byteLength + archive.byteLength,
   };
 }
