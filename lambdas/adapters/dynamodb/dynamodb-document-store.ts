@@ -145,33 +145,36 @@ export class DynamoDbDocumentStore implements DocumentStore {
     // One request may not hold two writes to the same key: the last write of a key wins, as it would
     // with sequential puts.
     const unique = [...new Map(items.map((item) => [keyId(item), item])).values()];
-    await mapWithConcurrency(chunksOf(unique, BATCH_WRITE_LIMIT), BATCHES_AT_ONCE, (chunk) =>
-      retryUntilDone(
-        chunk.map((item) => ({ PutRequest: { Item: item } })),
-        async (requests) => {
-          const output = await storageCall(() =>
-            this.#documents.send(new BatchWriteCommand({ RequestItems: { [this.#table]: requests } })),
-          );
-          return (output.UnprocessedItems?.[this.#table] ?? []) as typeof requests;
-        },
-        { ...this.#retry, operation: 'batchPut' },
-      ),
+    await this.#writeInBatches(
+      unique.map((item) => ({ PutRequest: { Item: item } })),
+      'batchPut',
     );
   }
 
   async batchDelete(keys: readonly ItemKey[]): Promise<void> {
     // One request may not hold two writes to the same key.
     const unique = [...new Map(keys.map((key) => [keyId(key), keyOf(key)])).values()];
-    await mapWithConcurrency(chunksOf(unique, BATCH_WRITE_LIMIT), BATCHES_AT_ONCE, (chunk) =>
+    await this.#writeInBatches(
+      unique.map((key) => ({ DeleteRequest: { Key: key } })),
+      'batchDelete',
+    );
+  }
+
+  /** BatchWriteItem requests of distinct keys, 25 to a request, unprocessed ones retried. */
+  async #writeInBatches(
+    writes: readonly ({ PutRequest: { Item: StoredItem } } | { DeleteRequest: { Key: ItemKey } })[],
+    operation: string,
+  ): Promise<void> {
+    await mapWithConcurrency(chunksOf(writes, BATCH_WRITE_LIMIT), BATCHES_AT_ONCE, (chunk) =>
       retryUntilDone(
-        chunk.map((key) => ({ DeleteRequest: { Key: key } })),
+        chunk,
         async (requests) => {
           const output = await storageCall(() =>
             this.#documents.send(new BatchWriteCommand({ RequestItems: { [this.#table]: requests } })),
           );
           return (output.UnprocessedItems?.[this.#table] ?? []) as typeof requests;
         },
-        { ...this.#retry, operation: 'batchDelete' },
+        { ...this.#retry, operation },
       ),
     );
   }
