@@ -81,10 +81,7 @@ export async function captureSnapshot(
     verified,
   };
   await catalog.add(projectId, entry);
-  // Spares a restore that follows with no write in between its backup; only an optimisation.
-  if (verified)
-    await catalog
-      .noteStateHeld(projectId, { generation, revision, snapshot_id: snapshotId })
-      .catch(() => undefined);
+  // Spares a restore that follows with no write in between its backup.
+  if (verified) await catalog.noteStateHeld(projectId, { generation, revision, snapshot_id: snapshotId });
   return { created: { ...entry, generation, revision }, built, records };
 }

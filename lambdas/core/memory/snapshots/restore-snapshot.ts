@@ -3,7 +3,7 @@ import { MemoryChangedError } from '../memory-records.js';
 import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
 import { readSnapshot, readsBackIntact, SnapshotNotFoundError } from '../snapshot-vault.js';
 import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
-import { SnapshotCatalog, type StateHeld } from './snapshot-catalog.js';
+import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { countKind, recordsMatchManifest, toMemoryRecord } from './snapshot-records.js';
 
@@ -74,7 +74,7 @@ export async function restoreSnapshot(
   const expected = snapshot.manifest.body.items;
   phase('check');
   await checkActivated(deps, projectId, { staged, previous, expected, activatedRevision });
-  await noteQuietly(deps, projectId, {
+  await new SnapshotCatalog(deps.store).noteStateHeld(projectId, {
     generation: staged,
     revision: activatedRevision,
     snapshot_id: snapshotId,
@@ -231,15 +231,6 @@ async function rollBack(
     revision: generations.revision,
   });
   await discardQuietly(deps, projectId, generations.staged);
-}
-
-/** The note only spares a later backup; failing to write it must not fail the restore. */
-async function noteQuietly(deps: SnapshotDeps, projectId: string, held: StateHeld): Promise<void> {
-  try {
-    await new SnapshotCatalog(deps.store).noteStateHeld(projectId, held);
-  } catch {
-    // The next restore takes a new backup instead.
-  }
 }
 
 /** Leftover generations are garbage nobody reads; failing to drop one must not fail the restore. */

@@ -65,9 +65,15 @@ export class SnapshotCatalog {
    * Notes that the memory at `held.generation` / `held.revision` is exactly snapshot
    * `held.snapshot_id`: after a snapshot is made of it, or after a restore activated it. One note
    * per project, the latest; any write moves the revision, so an older state never matches again.
+   * Best effort, never thrown: the note only spares a later restore its backup, and a snapshot or
+   * restore that succeeded must not fail for want of it.
    */
   async noteStateHeld(projectId: string, held: StateHeld): Promise<void> {
-    await this.store.put({ ...heldKey(projectId), ...StateHeld.parse(held) });
+    try {
+      await this.store.put({ ...heldKey(projectId), ...StateHeld.parse(held) });
+    } catch {
+      // The next restore takes a new backup instead.
+    }
   }
 
   /** The verified snapshot that holds the memory at this generation and revision, if one is known. */
