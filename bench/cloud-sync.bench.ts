@@ -53,59 +53,45 @@ export async function run(): Promise<void> {
     await Promise.all([seed(laptop, 'l'), seed(server, 's')]);
     let writes = 0;
     // Every timed call starts from a change, so that no push or pull is answered "up to date".
-    const write = (world: SnapshotWorld) => {
-      writes += 1;
-      return world.memory.write(PROJECT, {
-        key: `ENT#main#w${writes}`,
-        body: { entry_id: `w${writes}`, branch_id: 'main', content: `Change ${writes}` },
-      });
-    };
-
-    const push = await compare(
-      {
-        name: 'sync_to_cloud',
-        fn: async () => {
-          await write(laptop);
-          await syncToCloud(sync(laptop), PROJECT, { force: true });
-        },
+    const afterAChange = (world: SnapshotWorld, name: string, operation: () => Promise<unknown>) => ({
+      name,
+      fn: async () => {
+        writes += 1;
+        await world.memory.write(PROJECT, {
+          key: `ENT#main#w${writes}`,
+          body: { entry_id: `w${writes}`, branch_id: 'main', content: `Change ${writes}` },
+        });
+        await operation();
       },
-      {
-        name: 'create_snapshot',
-        fn: async () => {
-          await write(laptop);
-          await createSnapshot(laptop.deps, PROJECT);
-        },
-      },
-      OPTIONS,
-    );
-    reportFigure(
-      `push of ${ENTRIES.toLocaleString('en-US')} entries vs create_snapshot alone (medians)`,
-      `${push.candidate.medianMs.toFixed(0)} ms vs ${push.baseline.medianMs.toFixed(0)} ms → ` +
-        `${(push.candidate.medianMs / push.baseline.medianMs).toFixed(2)}×`,
-    );
+    });
+    const report = (title: string, { candidate, baseline }: Awaited<ReturnType<typeof compare>>) =>
+      reportFigure(
+        `${title} (medians)`,
+        `${candidate.medianMs.toFixed(0)} ms vs ${baseline.medianMs.toFixed(0)} ms → ` +
+          `${(candidate.medianMs / baseline.medianMs).toFixed(2)}×`,
+      );
+    const entries = ENTRIES.toLocaleString('en-US');
 
+    report(
+      `push of ${entries} entries vs create_snapshot alone`,
+      await compare(
+        afterAChange(laptop, 'sync_to_cloud', () => syncToCloud(sync(laptop), PROJECT, { force: true })),
+        afterAChange(laptop, 'create_snapshot', () => createSnapshot(laptop.deps, PROJECT)),
+        OPTIONS,
+      ),
+    );
     const local = await createSnapshot(server.deps, PROJECT);
-    const pull = await compare(
-      {
-        name: 'sync_from_cloud (force)',
-        fn: async () => {
-          await write(server);
-          await syncFromCloud(sync(server), PROJECT, { force: true });
-        },
-      },
-      {
-        name: 'restore_snapshot',
-        fn: async () => {
-          await write(server);
-          await restoreSnapshot(server.deps, PROJECT, local.snapshot_id);
-        },
-      },
-      OPTIONS,
-    );
-    reportFigure(
-      `forced pull of ${ENTRIES.toLocaleString('en-US')} entries vs restore_snapshot alone (medians)`,
-      `${pull.candidate.medianMs.toFixed(0)} ms vs ${pull.baseline.medianMs.toFixed(0)} ms → ` +
-        `${(pull.candidate.medianMs / pull.baseline.medianMs).toFixed(2)}×`,
+    report(
+      `forced pull of ${entries} entries vs restore_snapshot alone`,
+      await compare(
+        afterAChange(server, 'sync_from_cloud (force)', () =>
+          syncFromCloud(sync(server), PROJECT, { force: true }),
+        ),
+        afterAChange(server, 'restore_snapshot', () =>
+          restoreSnapshot(server.deps, PROJECT, local.snapshot_id),
+        ),
+        OPTIONS,
+      ),
     );
   } finally {
     await Promise.all([laptop.close(), server.close()]);
