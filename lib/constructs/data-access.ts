@@ -33,23 +33,37 @@ export function grantTableAndDataKey(
     dataKey.grant(role, ...keyActions);
   }
 
-  const nag = Validations.of(role);
-  const grantGenerated =
-    "is written by the table's grantReadWriteData, because DynamoDB uses the table's " +
-    'customer-managed key on behalf of the caller; the statement names that one key.';
-  nag.acknowledge({
-    id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-    reason: `kms:GenerateDataKey* ${grantGenerated}`,
-  });
-  nag.acknowledge({
-    id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-    reason: `kms:ReEncrypt* ${grantGenerated}`,
-  });
-  acknowledgeWildcardResource(
-    role,
-    `${table.tableArn}/index/*`,
-    "<table ARN>/index/* is written by the table's grantReadWriteData for its indexes: the " +
+  acknowledgeTableGrantWildcards(role, table, {
+    keyActionsWrittenBy:
+      "is written by the table's grantReadWriteData, because DynamoDB uses the table's " +
+      'customer-managed key on behalf of the caller; the statement names that one key.',
+    indexWildcard:
+      "<table ARN>/index/* is written by the table's grantReadWriteData for its indexes: the " +
       'function queries gsi1, the only index (lib/constructs/table-keys.ts), and the wildcard ' +
       'covers the indexes of this one table and no other table.',
-  );
+  });
+}
+
+/**
+ * Acknowledges for cdk-nag, on `role`, the three wildcards a grant on the table leaves: the
+ * kms:GenerateDataKey* and kms:ReEncrypt* actions on the table's key, and `<table ARN>/index/*`.
+ * Each caller says why, for its own grant.
+ */
+export function acknowledgeTableGrantWildcards(
+  role: Role,
+  table: ITable,
+  reasons: {
+    /** Completes "kms:GenerateDataKey* …" and "kms:ReEncrypt* …". */
+    keyActionsWrittenBy: string;
+    indexWildcard: string;
+  },
+): void {
+  const nag = Validations.of(role);
+  for (const action of ['kms:GenerateDataKey*', 'kms:ReEncrypt*']) {
+    nag.acknowledge({
+      id: `AwsSolutions::AwsSolutions-IAM5[Action::${action}]`,
+      reason: `${action} ${reasons.keyActionsWrittenBy}`,
+    });
+  }
+  acknowledgeWildcardResource(role, `${table.tableArn}/index/*`, reasons.indexWildcard);
 }

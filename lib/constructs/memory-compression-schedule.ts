@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -12,10 +12,10 @@ import {
   SERVICE_NAME_ENV,
   TABLE_NAME_ENV,
 } from '../../lambdas/runtime/environment-names.js';
+import { acknowledgeTableGrantWildcards } from './data-access.js';
 import { SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 import { grantMemoryBucket } from './memory-bucket.js';
 import { meridianFunction } from './meridian-function.js';
-import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
 import { invokeOnSchedule } from './scheduled-invoke.js';
 
 /** The handler the memory compression function deploys. */
@@ -106,23 +106,13 @@ export class MemoryCompressionSchedule extends Construct {
       'kms:ReEncrypt*',
       'kms:GenerateDataKey*',
     );
-    const nag = Validations.of(role);
-    const why =
-      "is what DynamoDB needs of the table's customer-managed key to read and write items on the " +
-      "function's behalf (the set CDK's grantReadWriteData writes); the statement names that one key.";
-    nag.acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-      reason: `kms:GenerateDataKey* ${why}`,
-    });
-    nag.acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-      reason: `kms:ReEncrypt* ${why}`,
-    });
-    acknowledgeWildcardResource(
-      role,
-      `${table.tableArn}/index/*`,
-      "<table ARN>/index/* is written by the table's grant for its indexes: the sweep queries gsi1 " +
+    acknowledgeTableGrantWildcards(role, table, {
+      keyActionsWrittenBy:
+        "is what DynamoDB needs of the table's customer-managed key to read and write items on the " +
+        "function's behalf (the set CDK's grantReadWriteData writes); the statement names that one key.",
+      indexWildcard:
+        "<table ARN>/index/* is written by the table's grant for its indexes: the sweep queries gsi1 " +
         '(the idle index), the only index, and the wildcard covers the indexes of this one table.',
-    );
+    });
   }
 }
