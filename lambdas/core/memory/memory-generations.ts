@@ -42,6 +42,11 @@ const INITIAL_REVISION = '0';
 /** How many blob deletes run at once when a generation is discarded. */
 const DELETE_CONCURRENCY = 16;
 
+/** What {@link MemoryGenerations.revision} answers for a pointer: generation and revision in one token. */
+export function revisionToken(pointer: Pick<Pointer, 'generation' | 'revision'>): string {
+  return `${pointer.generation}:${pointer.revision}`;
+}
+
 /**
  * The generation layer under a project's memory. Every record lives under the generation the
  * pointer row names; a restore stages a whole new generation that nothing reads and then makes it
@@ -68,8 +73,7 @@ export class MemoryGenerations implements MemoryStateStore {
 
   /** Opaque; changes whenever anything in the project's memory changes. */
   async revision(projectId: string): Promise<string> {
-    const pointer = await this.pointer(projectId);
-    return `${pointer.generation}:${pointer.revision}`;
+    return revisionToken(await this.pointer(projectId));
   }
 
   /**

@@ -6,7 +6,7 @@ import { categorize } from './categories.js';
 import { mergeEntries, unpackEntries } from './context-body.js';
 import { compressIfIdle, restoreContext } from './context-compression.js';
 import { blobKeysOf } from './memory-bodies.js';
-import { MemoryGenerations, type MemoryStorageDeps } from './memory-generations.js';
+import { MemoryGenerations, type MemoryStorageDeps, revisionToken } from './memory-generations.js';
 import { entryItem, fileItem, summaryItem } from './memory-items.js';
 import {
   branchEntriesPrefix,
@@ -319,7 +319,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
    */
   async items(projectId: string, options: { branch_id?: string } = {}): Promise<MemoryItem[]> {
     const pointer = await this.pointer(projectId);
-    const revision = `${pointer.generation}:${pointer.revision}`;
+    const revision = revisionToken(pointer);
     let all = this.recentItems.get(projectId);
     if (all?.revision !== revision) {
       all = { revision, items: await this.readItems(projectId, pointer.generation) };
