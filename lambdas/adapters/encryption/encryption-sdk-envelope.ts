@@ -11,6 +11,14 @@ import type { EnvelopeEncryption } from '../../core/ports/index.js';
 const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
 
 /**
+ * Plaintext per authenticated frame. The SDK's default, 4 KiB, spends most of a large message's
+ * time on per-frame work in JavaScript: 3.6 MB took 33 ms to encrypt and 38 ms to decrypt, against
+ * 10 and 12 ms with 64 KiB frames (1 MiB frames gain nothing more). The frame length is in each
+ * message's header, so messages written with 4 KiB frames still decrypt.
+ */
+const FRAME_LENGTH = 64 * 1024;
+
+/**
  * Envelope encryption with the AWS Encryption SDK: a fresh data key per message, wrapped by the
  * keyring (a raw AES-256 key locally, KMS on AWS). The SDK authenticates the encryption context
  * but does not compare it with what the caller expects on decrypt, so we do.
@@ -19,7 +27,10 @@ export class EncryptionSdkEnvelope implements EnvelopeEncryption {
   constructor(private readonly keyring: KeyringNode) {}
 
   async encrypt(plaintext: Uint8Array, context: Record<string, string>): Promise<Uint8Array> {
-    const { result } = await encrypt(this.keyring, plaintext, { encryptionContext: context });
+    const { result } = await encrypt(this.keyring, plaintext, {
+      encryptionContext: context,
+      frameLength: FRAME_LENGTH,
+    });
     return result;
   }
 
