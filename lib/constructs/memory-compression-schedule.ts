@@ -32,8 +32,17 @@ export const MEMORY_COMPRESSION_RATE = Duration.minutes(5);
 /** A run stops visiting projects a minute before this (the handler's STOP_MARGIN_MS). */
 const COMPRESSION_TIMEOUT = Duration.minutes(5);
 
-/** What the sweep does in the table: read the idle index and contexts, write and delete records. */
-const TABLE_ACTIONS = ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'];
+/**
+ * What the sweep does in the table: read the idle index and contexts, write and delete records,
+ * and delete the generations restores replaced in batches (BatchWriteItem, deletes only).
+ */
+const TABLE_ACTIONS = [
+  'dynamodb:Query',
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
 
 export interface MemoryCompressionScheduleProps {
   /** The table holding project memory and its idle index (`MERIDIAN_TABLE_NAME`). */
@@ -46,8 +55,8 @@ export interface MemoryCompressionScheduleProps {
 /**
  * The scheduled compression of idle project memory (issue 10: contexts idle for 30 minutes are
  * compressed whether or not anyone reads them): a Lambda function (Node 22 on arm64, its own log
- * group, a role that may query, get, put and delete table items and use the memory bucket —
- * no Scan, no secrets) and an EventBridge Scheduler schedule that invokes it every
+ * group, a role that may query, get, put and delete table items (deletes also in batches) and
+ * use the memory bucket — no Scan, no secrets) and an EventBridge Scheduler schedule that invokes it every
  * {@link MEMORY_COMPRESSION_RATE}. The sweep reads only the idle index (core/memory/idle-compression-sweep.ts).
  */
 export class MemoryCompressionSchedule extends Construct {

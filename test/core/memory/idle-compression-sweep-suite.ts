@@ -4,12 +4,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
 import {
   type IdleSweepDeps,
+  STAGING_GRACE_MS,
   sweepIdleContexts,
 } from '../../../lambdas/core/memory/idle-compression-sweep.js';
+import { generationPrefix, memoryPartition } from '../../../lambdas/core/memory/memory-keys.js';
 import { IDLE_COMPRESSION_MS, MemoryStore } from '../../../lambdas/core/memory/memory-store.js';
 import type { Clock, DocumentStore, StoredItem } from '../../../lambdas/core/ports/index.js';
 import { projectResource } from '../../../lambdas/core/rules/project-access.js';
 import { GSI1PK, MEMORY_RECORD, SK } from '../../../lambdas/core/storage/key-prefixes.js';
+import { queryAll } from '../../../lambdas/core/storage/query-all.js';
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { nodeRandom } from '../../../lambdas/runtime/node-random.js';
@@ -69,6 +72,16 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
       return { project, branch };
     }
 
+    /** How many rows of `generation` the project's partition holds. */
+    const rowsOf = async (generation: string) =>
+      (
+        await queryAll(runtime.store, {
+          partition: memoryPartition(projectId),
+          beginsWith: generationPrefix(generation),
+          consistent: true,
+        })
+      ).length;
+
     beforeAll(async () => {
       runtime = await startTestRuntime({ clock, ...(endpoint ? { endpoint: endpoint() } : {}) });
       server = await startHttpServer({
@@ -108,7 +121,13 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
       now += 120_000;
       const summary = await sweepIdleContexts(sweepDeps());
 
-      expect(summary).toEqual({ projects: 1, contexts_compressed: 1, projects_released: 0, failures: [] });
+      expect(summary).toEqual({
+        projects: 1,
+        contexts_compressed: 1,
+        projects_released: 0,
+        generations_discarded: 0,
+        failures: [],
+      });
       const loaded = await ok('load_context', { project_id: projectId, branch_id: branchId });
       expect(loaded.metadata).toMatchObject({ compressed: true, message_count: 2 });
       expect(loaded.message).toBe('Decompressed and restored.');
@@ -183,6 +202,60 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
       expect(loaded.metadata).toMatchObject({ compressed: true, message_count: 2 });
     });
 
+    it('drops the generation a restore replaced once the project is idle, in batches, and keeps the restored memory', async () => {
+      for (let n = 1; n <= 30; n++) await write(`Note ${n}.`);
+      const { snapshot_id } = await ok('create_snapshot', { project_id: projectId });
+      await write('After the snapshot.');
+      const replaced = (await sweepDeps().memory.pointer(projectId)).generation;
+      await ok('restore_snapshot', { project_id: projectId, snapshot_id });
+      // The restore itself deleted nothing: the replaced rows wait for the sweep.
+      expect(await rowsOf(replaced)).toBeGreaterThan(30);
+
+      now += IDLE_COMPRESSION_MS - 60_000;
+      expect(await sweepIdleContexts(sweepDeps())).toMatchObject({ projects: 0, generations_discarded: 0 });
+      expect(await rowsOf(replaced)).toBeGreaterThan(30);
+      now += 120_000;
+      const replacedRows = await rowsOf(replaced);
+      const counted = countingBatchDeletes(runtime.store);
+      const summary = await sweepIdleContexts(sweepDeps(counted.store));
+
+      expect(summary).toMatchObject({ projects: 1, generations_discarded: 1, failures: [] });
+      expect(await rowsOf(replaced)).toBe(0);
+      expect(counted.counts).toEqual({ batches: 1, rows: replacedRows });
+      const loaded = await ok('load_context', { project_id: projectId, branch_id: branchId });
+      expect(loaded.metadata).toMatchObject({ message_count: 30 });
+      expect(loaded.content).toContain('Note 30.');
+      expect(loaded.content).not.toContain('After the snapshot.');
+    });
+
+    it('leaves a generation staged within the hour alone, as a restore may be staging it, and drops it after', async () => {
+      await write('Before the crash.');
+      // What a restore whose process died before its switch leaves: a whole generation nobody reads.
+      const memory = sweepDeps().memory;
+      const staged = await memory.stageGeneration(projectId, (await memory.exportState(projectId)).records);
+      expect(await rowsOf(staged)).toBeGreaterThan(0);
+
+      now += IDLE_COMPRESSION_MS + 1000;
+      expect(await sweepIdleContexts(sweepDeps())).toMatchObject({
+        projects: 1,
+        generations_discarded: 0,
+        projects_released: 0,
+      });
+      expect(await rowsOf(staged)).toBeGreaterThan(0);
+      now += STAGING_GRACE_MS;
+      // Nothing else is left to do, yet the project stayed in the index for this visit.
+      expect(await sweepIdleContexts(sweepDeps())).toMatchObject({
+        projects: 1,
+        contexts_compressed: 0,
+        generations_discarded: 1,
+        projects_released: 1,
+      });
+
+      expect(await rowsOf(staged)).toBe(0);
+      const loaded = await ok('load_context', { project_id: projectId, branch_id: branchId });
+      expect(loaded.content).toContain('Before the crash.');
+    });
+
     it('visits at most maxProjects a run, and the next run carries on from its cursor', async () => {
       const other = await newProject('Billing');
       await write('Shop note.');
@@ -202,7 +275,13 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
         maxProjects: 1,
         cursor: second.cursor!,
       });
-      expect(third).toEqual({ projects: 0, contexts_compressed: 0, projects_released: 0, failures: [] });
+      expect(third).toEqual({
+        projects: 0,
+        contexts_compressed: 0,
+        projects_released: 0,
+        generations_discarded: 0,
+        failures: [],
+      });
       for (const [project, branch] of [
         [projectId, branchId],
         [other.project, other.branch],
@@ -212,6 +291,30 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
       }
     });
   });
+}
+
+/** The store, counting the batch deletes sent through it and the rows they carried. */
+function countingBatchDeletes(store: DocumentStore): {
+  store: DocumentStore;
+  counts: { batches: number; rows: number };
+} {
+  const counts = { batches: 0, rows: 0 };
+  return {
+    counts,
+    store: {
+      get: (key, options) => store.get(key, options),
+      put: (item, options) => store.put(item, options),
+      query: (options) => store.query(options),
+      batchPut: (items) => store.batchPut(items),
+      batchGet: (keys) => store.batchGet(keys),
+      delete: (key, options) => store.delete(key, options),
+      batchDelete: (keys) => {
+        counts.batches += 1;
+        counts.rows += keys.length;
+        return store.batchDelete(keys);
+      },
+    },
+  };
 }
 
 /** The store, with `before` run (once) ahead of the first put that `matches`: a racing writer. */

@@ -66,12 +66,13 @@ describe('MemoryCompressionSchedule', () => {
     expect(variables.POWERTOOLS_SERVICE_NAME).toBe('meridian-memory-compression');
   });
 
-  it('may query, get, put and delete table items (never scan), use the memory bucket and write its logs', () => {
+  it('may query, get, put and delete table items, in batches too (never scan), use the memory bucket and write its logs', () => {
     const { template, logGroupId } = synthesize();
 
     const statements = statementsOf(template, 'MemoryCompressionRole');
     const actions = statements.flatMap(actionsOf);
     expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual([
+      'dynamodb:BatchWriteItem',
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
