@@ -1,7 +1,7 @@
 import type { Clock, DocumentStore } from '../ports/index.js';
 import { GSI1PK } from '../storage/key-prefixes.js';
 import { IDLE_COMPRESSION_MS } from './context-compression.js';
-import { generationStagedAt } from './memory-generations.js';
+import { dropMarkedGenerations } from './generation-drops.js';
 import { projectOfPartition } from './memory-keys.js';
 import type { MemoryStore } from './memory-store.js';
 
@@ -15,12 +15,7 @@ import type { MemoryStore } from './memory-store.js';
  * write that races the sweep keeps it there. Compressing writes the pointer (and so keeps the
  * project in the index), so a project leaves on the visit after the one that compressed it.
  *
- * The same visit drops the generations a restore replaced (restore_snapshot and sync_from_cloud
- * leave them, so that a restore does not wait for thousands of deletes) and those a restore
- * staged and never activated because its process died. A visit comes 30 minutes after the
- * project's last write at the earliest, long after a restore's rollback could need the generation
- * it replaced, and a generation staged less than {@link STAGING_GRACE_MS} ago is left alone, as a
- * restore may be staging it now; the project stays in the index until it is gone.
+ * Each run first drops the memory generations restores left behind (generation-drops.ts).
  */
 
 export interface IdleSweepDeps {
@@ -43,21 +38,15 @@ export interface IdleSweepOptions {
 export interface IdleSweepSummary {
   projects: number;
   contexts_compressed: number;
-  /** Projects that left the index: nothing of theirs was left to compress or drop. */
+  /** Projects that left the index: nothing of theirs was left to compress. */
   projects_released: number;
-  /** Generations dropped: replaced by a restore, or staged by one that never finished. */
+  /** Generations deleted: replaced by a restore, or staged by one that never switched to them. */
   generations_discarded: number;
   /** Projects whose visit failed; the index keeps them for the next run. */
   failures: { project_id: string; error: string }[];
   /** Present when the run stopped before the end of the index: pass it to the next run. */
   cursor?: string;
 }
-
-/**
- * How old a generation that is not current must be before the sweep drops it: a restore stages
- * for far less (a Lambda stops at 15 minutes), with room for clocks that disagree.
- */
-export const STAGING_GRACE_MS = 60 * 60_000;
 
 const DEFAULT_PAGE_SIZE = 25;
 const DEFAULT_MAX_PROJECTS = 500;
@@ -77,12 +66,16 @@ export async function sweepIdleContexts(
   options: IdleSweepOptions = {},
 ): Promise<IdleSweepSummary> {
   const cutoff = new Date(deps.clock.now().getTime() - IDLE_COMPRESSION_MS).toISOString();
+  const drops = await dropMarkedGenerations(
+    deps,
+    options.shouldStop ? { shouldStop: options.shouldStop } : {},
+  );
   const summary: IdleSweepSummary = {
     projects: 0,
     contexts_compressed: 0,
     projects_released: 0,
-    generations_discarded: 0,
-    failures: [],
+    generations_discarded: drops.discarded,
+    failures: drops.failures,
   };
   const maxProjects = options.maxProjects ?? DEFAULT_MAX_PROJECTS;
   let cursor = options.cursor;
@@ -101,7 +94,6 @@ export async function sweepIdleContexts(
       try {
         const visit = await sweepProject(deps, projectId, cutoff);
         summary.contexts_compressed += visit.compressed;
-        summary.generations_discarded += visit.discarded;
         if (visit.released) summary.projects_released += 1;
       } catch (error) {
         summary.failures.push({ project_id: projectId, error: String(error) });
@@ -112,54 +104,22 @@ export async function sweepIdleContexts(
   return cursor === undefined ? summary : { ...summary, cursor };
 }
 
-/**
- * One project: the generations no restore needs any more dropped, its idle contexts compressed,
- * or, with nothing left of either, the project out of the index.
- */
+/** One project: its idle contexts compressed, or, with none left, the project out of the index. */
 async function sweepProject(
   deps: IdleSweepDeps,
   projectId: string,
   cutoff: string,
-): Promise<{ compressed: number; discarded: number; released: boolean }> {
+): Promise<{ compressed: number; released: boolean }> {
   // Consistent, unlike the index: a write since the index was read means the project is not idle.
   const pointer = await deps.memory.pointer(projectId);
-  if (pointer.updated_at > cutoff) return { compressed: 0, discarded: 0, released: false };
-  const generations = await dropReplacedGenerations(deps, projectId, pointer.generation);
+  if (pointer.updated_at > cutoff) return { compressed: 0, released: false };
   const branches = await deps.memory.branchesWithRows(projectId, pointer.generation);
-  if (branches.length === 0 && generations.kept === 0) {
-    const released = await deps.memory.leaveIdleIndex(projectId, pointer);
-    return { compressed: 0, discarded: generations.discarded, released };
+  if (branches.length === 0) {
+    return { compressed: 0, released: await deps.memory.leaveIdleIndex(projectId, pointer) };
   }
   let compressed = 0;
   for (const branchId of branches) {
     if (await deps.memory.compressIfIdle(projectId, branchId)) compressed += 1;
   }
-  return { compressed, discarded: generations.discarded, released: false };
-}
-
-/**
- * Discards every generation but `current` staged before the grace period; answers how many it
- * discarded and how many it kept for a later visit. An id not in the time-ordered form is of an
- * unknown age: never dropped, and not waited for either.
- */
-async function dropReplacedGenerations(
-  deps: IdleSweepDeps,
-  projectId: string,
-  current: string,
-): Promise<{ discarded: number; kept: number }> {
-  const stagedBefore = deps.clock.now().getTime() - STAGING_GRACE_MS;
-  let discarded = 0;
-  let kept = 0;
-  for (const generation of await deps.memory.otherGenerations(projectId, current)) {
-    const stagedAt = generationStagedAt(generation);
-    if (stagedAt === undefined) continue;
-    if (stagedAt >= stagedBefore) {
-      kept += 1;
-      continue;
-    }
-    // Refuses (CONFLICT) if a restore made it current since the pointer was read: a failed visit.
-    await deps.memory.discardGeneration(projectId, generation);
-    discarded += 1;
-  }
-  return { discarded, kept };
+  return { compressed, released: false };
 }

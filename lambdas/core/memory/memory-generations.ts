@@ -9,11 +9,9 @@ import {
 } from '../ports/index.js';
 import { queryAll } from '../storage/query-all.js';
 import type { BlobStore } from './blob-store.js';
+import { markForDrop } from './generation-drops.js';
 import { blobKeysOf, inlineBodies, offloadBodies } from './memory-bodies.js';
 import {
-  afterGeneration,
-  allGenerationsRange,
-  generationOfSortKey,
   generationPrefix,
   INITIAL_GENERATION,
   idleIndexAttributes,
@@ -44,21 +42,6 @@ const INITIAL_REVISION = '0';
 
 /** How many blob deletes run at once when a generation is discarded. */
 const DELETE_CONCURRENCY = 16;
-
-/** Base-36 digits of the millisecond instant in a time-ordered id, after its one-letter prefix. */
-const ID_TIME_DIGITS = 9;
-
-/**
- * When a generation was staged, read from its time-ordered id: 0 for the initial generation,
- * undefined for an id not in that form (its age unknown, so nothing may assume it is old).
- */
-export function generationStagedAt(generation: string): number | undefined {
-  if (generation === INITIAL_GENERATION) return 0;
-  const digits = generation.slice(1, 1 + ID_TIME_DIGITS);
-  return /^[0-9a-z]+$/.test(digits) && digits.length === ID_TIME_DIGITS
-    ? Number.parseInt(digits, 36)
-    : undefined;
-}
 
 /** What {@link MemoryGenerations.revision} answers for a pointer: generation and revision in one token. */
 export function revisionToken(pointer: Pick<Pointer, 'generation' | 'revision'>): string {
@@ -210,6 +193,10 @@ export class MemoryGenerations implements MemoryStateStore {
 
   async stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string> {
     const generation = this.newGeneration();
+    // Marked before its first row, with the generation it is meant to replace: the sweep drops
+    // whichever of the two is not current an hour from now (generation-drops.ts).
+    const { generation: current } = await this.pointer(projectId);
+    await markForDrop(this.deps.store, this.deps.clock, projectId, [generation, current]);
     const items: StoredItem[] = [];
     for (const record of records) {
       const { row } = await offloadBodies(this.deps, projectId, record.body as Row);
@@ -232,30 +219,6 @@ export class MemoryGenerations implements MemoryStateStore {
           'finished first. Export the current state again and retry.',
         { project_id: projectId, expected_generation: expected.generation },
       );
-    }
-  }
-
-  /**
-   * The project's generations other than `current`, in id order (so oldest first): what restores
-   * replaced, and what a restore staged and never activated because its process died. A skip scan:
-   * one query for one row per generation, not a read of every record.
-   */
-  async otherGenerations(projectId: string, current: string): Promise<string[]> {
-    const others: string[] = [];
-    const range = allGenerationsRange();
-    let from: string = range.from;
-    for (;;) {
-      const { items } = await this.deps.store.query({
-        partition: memoryPartition(projectId),
-        between: { from, to: range.to },
-        limit: 1,
-        consistent: true,
-      });
-      const row = items[0];
-      if (!row) return others;
-      const generation = generationOfSortKey(row.sk);
-      if (generation !== current) others.push(generation);
-      from = afterGeneration(generation);
     }
   }
 
@@ -313,7 +276,7 @@ export class MemoryGenerations implements MemoryStateStore {
 
   /** A time-ordered id: sorts by creation, unique by its random tail. */
   protected timeOrderedId(prefix: string): string {
-    const ms = this.deps.clock.now().getTime().toString(36).padStart(ID_TIME_DIGITS, '0');
+    const ms = this.deps.clock.now().getTime().toString(36).padStart(9, '0');
     return `${prefix}${ms}${this.token()}`;
   }
 

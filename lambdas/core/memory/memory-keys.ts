@@ -37,23 +37,14 @@ export const folderKey = (projectId: string): ItemKey => ({
 /** The `sk` prefix of every record of one generation. */
 export const generationPrefix = (generation: string) => `${SK.memory.generationPrefix}${generation}#`;
 
-/**
- * The sort-key range that holds every generation's records, for a skip scan over generations
- * (MemoryGenerations.otherGenerations): `G#` up to `G$`, the next character after `#`, inclusive.
- */
-export const allGenerationsRange = () => ({
-  from: SK.memory.generationPrefix,
-  to: `${SK.memory.generationPrefix.slice(0, -1)}$`,
+/** The marker that `generation` is to be dropped unless current (generation-drops.ts). */
+export const dropMarkerKey = (projectId: string, generation: string): ItemKey => ({
+  pk: memoryPartition(projectId),
+  sk: `${SK.memory.dropPrefix}${generation}`,
 });
 
-/** The first sort key after every record of `generation`: `G#<generation>$`, as `$` follows `#`. */
-export const afterGeneration = (generation: string) => `${SK.memory.generationPrefix}${generation}$`;
-
-/** The generation a record's sort key (`G#<generation>#<record key>`) belongs to. */
-export const generationOfSortKey = (sk: string): string => {
-  const start = SK.memory.generationPrefix.length;
-  return sk.slice(start, sk.indexOf('#', start));
-};
+/** The generation a drop marker's `sk` names. */
+export const generationOfDropMarker = (sk: string) => sk.slice(SK.memory.dropPrefix.length);
 
 /** The table key of a record (its key inside the generation). */
 export const recordItemKey = (projectId: string, generation: string, recordKey: string): ItemKey => ({

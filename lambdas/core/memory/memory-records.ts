@@ -66,7 +66,11 @@ export interface MemoryStateStore {
   exportState(projectId: string): Promise<ExportedState>;
   /** The current generation and revision alone (one read): what a write to the memory moves. */
   currentState(projectId: string): Promise<Required<ExpectedState>>;
-  /** Writes `records` as a new generation, not yet current; answers its id. */
+  /**
+   * Writes `records` as a new generation, not yet current; answers its id. Whichever of it and
+   * the generation current now is not current later is the store's to delete (a sweep), not the
+   * caller's.
+   */
   stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string>;
   /**
    * Makes `generation` current if the current state is still `expected`; CONFLICT otherwise

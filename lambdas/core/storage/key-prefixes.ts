@@ -91,6 +91,8 @@ export const SK = {
     folder: 'FOLDER',
     /** `G#<generation>#<record key>` (see {@link MEMORY_RECORD}): the records of one generation. */
     generationPrefix: 'G#',
+    /** `DROP#<generation>`: that generation is dropped unless current (core/memory/generation-drops.ts). */
+    dropPrefix: 'DROP#',
   },
   memoryPath: { project: 'PROJECT' },
   memorySnapshots: {
@@ -129,6 +131,12 @@ export const GSI1PK = {
    * (core/memory/idle-compression-sweep.ts).
    */
   idleMemory: 'MEMIDLE',
+  /**
+   * Markers (`MEM#<project id>` / `DROP#<generation>`) of memory generations a restore staged or
+   * is replacing, sorted by `gsi1sk` = the instant after which the sweep drops the generation
+   * unless it is current (core/memory/generation-drops.ts).
+   */
+  generationsToDrop: 'MEMDROP',
 } as const;
 
 /** What follows the native id in a native calendar's `gsi1pk`. */

@@ -2,12 +2,16 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
+import { DROP_GRACE_MS } from '../../../lambdas/core/memory/generation-drops.js';
 import {
   type IdleSweepDeps,
-  STAGING_GRACE_MS,
   sweepIdleContexts,
 } from '../../../lambdas/core/memory/idle-compression-sweep.js';
-import { generationPrefix, memoryPartition } from '../../../lambdas/core/memory/memory-keys.js';
+import {
+  generationOfDropMarker,
+  generationPrefix,
+  memoryPartition,
+} from '../../../lambdas/core/memory/memory-keys.js';
 import { IDLE_COMPRESSION_MS, MemoryStore } from '../../../lambdas/core/memory/memory-store.js';
 import type { Clock, DocumentStore, StoredItem } from '../../../lambdas/core/ports/index.js';
 import { projectResource } from '../../../lambdas/core/rules/project-access.js';
@@ -81,6 +85,12 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
           consistent: true,
         })
       ).length;
+
+    /** The generations of the project marked to be dropped. */
+    const markers = async () =>
+      (await runtime.store.query({ index: 'gsi1', partition: GSI1PK.generationsToDrop })).items
+        .filter((item) => item.pk === memoryPartition(projectId))
+        .map((item) => generationOfDropMarker(item.sk));
 
     beforeAll(async () => {
       runtime = await startTestRuntime({ clock, ...(endpoint ? { endpoint: endpoint() } : {}) });
@@ -202,58 +212,91 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
       expect(loaded.metadata).toMatchObject({ compressed: true, message_count: 2 });
     });
 
-    it('drops the generation a restore replaced once the project is idle, in batches, and keeps the restored memory', async () => {
+    it('drops the generation a restore replaced an hour later, busy project or not, in one batch, and keeps the restored memory', async () => {
       for (let n = 1; n <= 30; n++) await write(`Note ${n}.`);
       const { snapshot_id } = await ok('create_snapshot', { project_id: projectId });
       await write('After the snapshot.');
       const replaced = (await sweepDeps().memory.pointer(projectId)).generation;
       await ok('restore_snapshot', { project_id: projectId, snapshot_id });
       // The restore itself deleted nothing: the replaced rows wait for the sweep.
-      expect(await rowsOf(replaced)).toBeGreaterThan(30);
-
-      now += IDLE_COMPRESSION_MS - 60_000;
-      expect(await sweepIdleContexts(sweepDeps())).toMatchObject({ projects: 0, generations_discarded: 0 });
-      expect(await rowsOf(replaced)).toBeGreaterThan(30);
-      now += 120_000;
       const replacedRows = await rowsOf(replaced);
+      expect(replacedRows).toBeGreaterThan(30);
+
+      // Written to every 10 minutes, so never idle: the generation still goes after the grace.
+      for (let minutes = 10; minutes < 60; minutes += 10) {
+        now += 10 * 60_000;
+        await write(`Busy at minute ${minutes}.`);
+        expect(await sweepIdleContexts(sweepDeps())).toMatchObject({ generations_discarded: 0 });
+      }
+      expect(await rowsOf(replaced)).toBe(replacedRows);
+      now += DROP_GRACE_MS - 50 * 60_000 + 1000;
       const counted = countingBatchDeletes(runtime.store);
       const summary = await sweepIdleContexts(sweepDeps(counted.store));
 
-      expect(summary).toMatchObject({ projects: 1, generations_discarded: 1, failures: [] });
+      expect(summary).toMatchObject({ projects: 0, generations_discarded: 1, failures: [] });
       expect(await rowsOf(replaced)).toBe(0);
       expect(counted.counts).toEqual({ batches: 1, rows: replacedRows });
+      expect(await markers()).toEqual([]);
       const loaded = await ok('load_context', { project_id: projectId, branch_id: branchId });
-      expect(loaded.metadata).toMatchObject({ message_count: 30 });
       expect(loaded.content).toContain('Note 30.');
+      expect(loaded.content).toContain('Busy at minute 50.');
       expect(loaded.content).not.toContain('After the snapshot.');
     });
 
-    it('leaves a generation staged within the hour alone, as a restore may be staging it, and drops it after', async () => {
+    it('drops what a restore that died before its switch staged, after the grace, and never the current memory', async () => {
       await write('Before the crash.');
-      // What a restore whose process died before its switch leaves: a whole generation nobody reads.
       const memory = sweepDeps().memory;
+      const current = (await memory.pointer(projectId)).generation;
+      // What a restore whose process died before its switch leaves: a generation nobody reads,
+      // and the current one marked too (the restore meant to replace it).
       const staged = await memory.stageGeneration(projectId, (await memory.exportState(projectId)).records);
-      expect(await rowsOf(staged)).toBeGreaterThan(0);
+      expect((await markers()).sort()).toEqual([current, staged].sort());
 
-      now += IDLE_COMPRESSION_MS + 1000;
-      expect(await sweepIdleContexts(sweepDeps())).toMatchObject({
-        projects: 1,
-        generations_discarded: 0,
-        projects_released: 0,
-      });
+      now += DROP_GRACE_MS - 60_000;
+      expect(await sweepIdleContexts(sweepDeps())).toMatchObject({ generations_discarded: 0 });
       expect(await rowsOf(staged)).toBeGreaterThan(0);
-      now += STAGING_GRACE_MS;
-      // Nothing else is left to do, yet the project stayed in the index for this visit.
-      expect(await sweepIdleContexts(sweepDeps())).toMatchObject({
-        projects: 1,
-        contexts_compressed: 0,
-        generations_discarded: 1,
-        projects_released: 1,
-      });
+      now += 120_000;
+      expect(await sweepIdleContexts(sweepDeps())).toMatchObject({ generations_discarded: 1, failures: [] });
 
       expect(await rowsOf(staged)).toBe(0);
+      expect(await rowsOf(current)).toBeGreaterThan(0);
+      expect(await markers()).toEqual([]);
       const loaded = await ok('load_context', { project_id: projectId, branch_id: branchId });
       expect(loaded.content).toContain('Before the crash.');
+    });
+
+    it('keeps the mark a restore sets while the sweep clears an old one, and drops that generation later', async () => {
+      await write('First state.');
+      const { snapshot_id } = await ok('create_snapshot', { project_id: projectId });
+      await write('Second state.');
+      const memory = sweepDeps().memory;
+      const current = (await memory.pointer(projectId)).generation;
+      // An old mark on the current generation, from a restore that failed an hour ago.
+      await memory.discardGeneration(
+        projectId,
+        await memory.stageGeneration(projectId, (await memory.exportState(projectId)).records),
+      );
+      now += DROP_GRACE_MS + 1000;
+      // A restore starts (marking the current generation again) just as the sweep clears that mark.
+      const racing = beforeDelete(
+        runtime.store,
+        (key) => key.sk.endsWith(current),
+        () => ok('restore_snapshot', { project_id: projectId, snapshot_id }),
+      );
+
+      expect(await sweepIdleContexts(sweepDeps(racing))).toMatchObject({
+        generations_discarded: 1,
+        failures: [],
+      });
+      expect(await markers()).toContain(current);
+      expect(await rowsOf(current)).toBeGreaterThan(0);
+      now += DROP_GRACE_MS + 1000;
+      expect(await sweepIdleContexts(sweepDeps())).toMatchObject({ generations_discarded: 1, failures: [] });
+
+      expect(await rowsOf(current)).toBe(0);
+      const loaded = await ok('load_context', { project_id: projectId, branch_id: branchId });
+      expect(loaded.content).toContain('First state.');
+      expect(loaded.content).not.toContain('Second state.');
     });
 
     it('visits at most maxProjects a run, and the next run carries on from its cursor', async () => {
@@ -313,6 +356,30 @@ function countingBatchDeletes(store: DocumentStore): {
         counts.rows += keys.length;
         return store.batchDelete(keys);
       },
+    },
+  };
+}
+
+/** The store, with `before` run (once) ahead of the first delete that `matches`: a racing writer. */
+function beforeDelete(
+  store: DocumentStore,
+  matches: (key: { pk: string; sk: string }) => boolean,
+  before: () => Promise<unknown>,
+): DocumentStore {
+  let fired = false;
+  return {
+    get: (key, options) => store.get(key, options),
+    put: (item, options) => store.put(item, options),
+    query: (options) => store.query(options),
+    batchPut: (items) => store.batchPut(items),
+    batchGet: (keys) => store.batchGet(keys),
+    batchDelete: (keys) => store.batchDelete(keys),
+    async delete(key, options) {
+      if (!fired && matches(key)) {
+        fired = true;
+        await before();
+      }
+      return store.delete(key, options);
     },
   };
 }
