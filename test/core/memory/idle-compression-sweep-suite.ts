@@ -21,6 +21,7 @@ import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.j
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { nodeRandom } from '../../../lambdas/runtime/node-random.js';
 import { connectHttpClient } from '../../support/mcp-client.js';
+import { passThroughStore } from '../../support/pass-through-store.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 type Structured = Record<string, unknown>;
@@ -342,22 +343,12 @@ function countingBatchDeletes(store: DocumentStore): {
   counts: { batches: number; rows: number };
 } {
   const counts = { batches: 0, rows: 0 };
-  return {
-    counts,
-    store: {
-      get: (key, options) => store.get(key, options),
-      put: (item, options) => store.put(item, options),
-      query: (options) => store.query(options),
-      batchPut: (items) => store.batchPut(items),
-      batchGet: (keys) => store.batchGet(keys),
-      delete: (key, options) => store.delete(key, options),
-      batchDelete: (keys) => {
-        counts.batches += 1;
-        counts.rows += keys.length;
-        return store.batchDelete(keys);
-      },
-    },
+  const batchDelete: DocumentStore['batchDelete'] = (keys) => {
+    counts.batches += 1;
+    counts.rows += keys.length;
+    return store.batchDelete(keys);
   };
+  return { counts, store: passThroughStore(store, { batchDelete }) };
 }
 
 /** The store, with `before` run (once) ahead of the first delete that `matches`: a racing writer. */
@@ -367,13 +358,7 @@ function beforeDelete(
   before: () => Promise<unknown>,
 ): DocumentStore {
   let fired = false;
-  return {
-    get: (key, options) => store.get(key, options),
-    put: (item, options) => store.put(item, options),
-    query: (options) => store.query(options),
-    batchPut: (items) => store.batchPut(items),
-    batchGet: (keys) => store.batchGet(keys),
-    batchDelete: (keys) => store.batchDelete(keys),
+  return passThroughStore(store, {
     async delete(key, options) {
       if (!fired && matches(key)) {
         fired = true;
@@ -381,7 +366,7 @@ function beforeDelete(
       }
       return store.delete(key, options);
     },
-  };
+  });
 }
 
 /** The store, with `before` run (once) ahead of the first put that `matches`: a racing writer. */
@@ -391,13 +376,7 @@ function beforePut(
   before: () => Promise<unknown>,
 ): DocumentStore {
   let fired = false;
-  return {
-    get: (key, options) => store.get(key, options),
-    delete: (key, options) => store.delete(key, options),
-    query: (options) => store.query(options),
-    batchPut: (items) => store.batchPut(items),
-    batchGet: (keys) => store.batchGet(keys),
-    batchDelete: (keys) => store.batchDelete(keys),
+  return passThroughStore(store, {
     async put(item, options) {
       if (!fired && matches(item)) {
         fired = true;
@@ -405,5 +384,5 @@ function beforePut(
       }
       return store.put(item, options);
     },
-  };
+  });
 }

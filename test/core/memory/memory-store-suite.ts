@@ -11,6 +11,7 @@ import {
 import { IDLE_COMPRESSION_MS, MemoryStore } from '../../../lambdas/core/memory/memory-store.js';
 import type { Clock, DocumentStore } from '../../../lambdas/core/ports/index.js';
 import { nodeRandom } from '../../../lambdas/runtime/node-random.js';
+import { passThroughStore } from '../../support/pass-through-store.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 /**
@@ -306,13 +307,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
         const staged = await runtime.memory.memory.stageGeneration(projectId, exported.records);
         // A store that activates the restore right after the entry row is written.
         const store = runtime.store;
-        const racing: DocumentStore = {
-          get: (key, options) => store.get(key, options),
-          delete: (key, options) => store.delete(key, options),
-          query: (options) => store.query(options),
-          batchPut: (items) => store.batchPut(items),
-          batchDelete: (keys) => store.batchDelete(keys),
-          batchGet: (keys) => store.batchGet(keys),
+        const racing = passThroughStore(store, {
           put: async (item, options) => {
             await store.put(item, options);
             if (item.sk.includes('#ENT#')) {
@@ -321,7 +316,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
               });
             }
           },
-        };
+        });
 
         await expect(append('Lost in the race?', anotherProcess(racing))).rejects.toMatchObject({
           code: 'CONFLICT',
