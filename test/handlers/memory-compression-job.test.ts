@@ -57,6 +57,7 @@ describe('memory compression Lambda handler', () => {
       projects: 0,
       contexts_compressed: 0,
       projects_released: 0,
+      generations_discarded: 0,
       failures: [],
     });
   });
@@ -64,7 +65,13 @@ describe('memory compression Lambda handler', () => {
   it('compresses the idle context and returns the totals of the run', async () => {
     const result = await handler({}, jobContext());
 
-    expect(result).toEqual({ projects: 1, contexts_compressed: 1, projects_released: 0, failures: [] });
+    expect(result).toEqual({
+      projects: 1,
+      contexts_compressed: 1,
+      projects_released: 0,
+      generations_discarded: 0,
+      failures: [],
+    });
     const view = await runtime.memory.memory.branchView(projectId, branchId);
     expect(view).toMatchObject({ status: 'compressed', rows: [] });
     expect(view.entries.map((e) => e.content)).toEqual(['Carts expire after 7 days.']);
