@@ -58,10 +58,13 @@ export async function restoreSnapshot(
 ): Promise<RestoredSnapshot> {
   const phase = options.onPhase ?? (() => undefined);
   phase('verify');
+  // Only reads, so it runs beside the verification; a new backup is written only once that passed.
+  const held = snapshotHoldingCurrentState(deps, projectId);
+  held.catch(() => undefined); // awaited below unless the verification throws first
   const snapshot = await verifiedSnapshot(deps, projectId, snapshotId);
   const records = snapshot.items.map(toMemoryRecord);
   phase('backup');
-  let backup = await backupOf(deps, projectId, snapshotId);
+  let backup = (await held) ?? (await newBackup(deps, projectId, snapshotId));
   phase('stage');
   const staged = await deps.state.stageGeneration(projectId, records);
   phase('activate');
@@ -127,8 +130,11 @@ type Backup = Pick<CreatedSnapshot, 'snapshot_id' | 'generation' | 'revision'>;
  * else a new automatic one, which must verify.
  */
 async function backupOf(deps: SnapshotDeps, projectId: string, snapshotId: string): Promise<Backup> {
-  const held = await snapshotHoldingCurrentState(deps, projectId);
-  if (held) return held;
+  return (await snapshotHoldingCurrentState(deps, projectId)) ?? newBackup(deps, projectId, snapshotId);
+}
+
+/** A new automatic snapshot of the current state, which must verify. */
+async function newBackup(deps: SnapshotDeps, projectId: string, snapshotId: string): Promise<Backup> {
   const backup = await createSnapshot(deps, projectId, {
     description: `Automatic, before restoring ${snapshotId}`,
     automatic: true,
