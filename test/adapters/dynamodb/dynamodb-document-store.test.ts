@@ -111,15 +111,15 @@ describe('DynamoDbDocumentStore', () => {
       expect(throttle.writeSizes.sort((a, b) => a - b)).toEqual([10, 25, 25]);
     });
 
-    it('keeps up to 4 batches in flight at once, and writes every item', async () => {
-      const items = itemsOf(`P#${randomUUID()}`, 250);
+    it('keeps up to 16 batches in flight at once, and writes every item', async () => {
+      const items = itemsOf(`P#${randomUUID()}`, 500);
       throttle.maxInFlight = 0;
 
       await store.batchPut(items);
 
-      expect(throttle.writeSizes).toHaveLength(10);
-      expect(throttle.maxInFlight).toBe(4);
-      expect(await store.batchGet(items)).toHaveLength(250);
+      expect(throttle.writeSizes).toHaveLength(20);
+      expect(throttle.maxInFlight).toBe(16);
+      expect(await store.batchGet(items)).toHaveLength(500);
     });
 
     it('retries unprocessed items until every item is written', async () => {
