@@ -46,9 +46,9 @@ export interface RestoredSnapshot {
  * A failure before 4 discards the staged generation; a failed check at 5 activates the old one
  * again. If the process dies instead, the staged generation is garbage nobody reads, and the
  * generation pointer names the old state or the new one. The generation a restore replaced (the
- * backup snapshot holds it) and one a dead process staged are dropped by the idle sweep
- * (idle-compression-sweep.ts), not here: at 5,000 entries on dynalite the deletes alone took half
- * a second, as long as staging, and nothing reads those rows while they wait.
+ * backup snapshot holds it) and one a dead process staged are dropped an hour later by the
+ * scheduled sweep (generation-drops.ts), not here: at 5,000 entries on dynalite the deletes alone
+ * took half a second, as long as staging, and nothing reads those rows while they wait.
  */
 export async function restoreSnapshot(
   deps: SnapshotDeps,
