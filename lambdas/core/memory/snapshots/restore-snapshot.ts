@@ -245,7 +245,7 @@ async function discardQuietly(deps: SnapshotDeps, projectId: string, generation:
   try {
     await deps.state.discardGeneration(projectId, generation);
   } catch {
-    // Left for the idle sweep, which drops generations no restore needs; the current one is unaffected.
+    // Marked when staged, so the scheduled sweep drops it (generation-drops.ts); the current one is unaffected.
   }
 }
 
