@@ -1,3 +1,4 @@
+import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError } from '../errors.js';
 import {
   type Clock,
@@ -40,8 +41,11 @@ type Row = Record<string, unknown>;
 /** The revision of a memory nothing was ever written to (no pointer row). */
 const INITIAL_REVISION = '0';
 
-/** How many blob deletes run at once when a generation is discarded. */
-const DELETE_CONCURRENCY = 16;
+/**
+ * Blob writes (staging) and deletes (discarding) a generation keeps in flight: each is a request
+ * to S3 on AWS, tens of milliseconds apart when sent one after another.
+ */
+const BLOB_REQUESTS_AT_ONCE = 16;
 
 /** What {@link MemoryGenerations.revision} answers for a pointer: generation and revision in one token. */
 export function revisionToken(pointer: Pick<Pointer, 'generation' | 'revision'>): string {
@@ -197,11 +201,11 @@ export class MemoryGenerations implements MemoryStateStore {
     // whichever of the two is not current an hour from now (generation-drops.ts).
     const { generation: current } = await this.pointer(projectId);
     await markForDrop(this.deps.store, this.deps.clock, projectId, [generation, current]);
-    const items: StoredItem[] = [];
-    for (const record of records) {
+    // Large bodies go to new blobs first, several at a time; rows, in batches, after.
+    const items: StoredItem[] = await mapWithConcurrency(records, BLOB_REQUESTS_AT_ONCE, async (record) => {
       const { row } = await offloadBodies(this.deps, projectId, record.body as Row);
-      items.push({ ...row, ...recordItemKey(projectId, generation, record.key) });
-    }
+      return { ...row, ...recordItemKey(projectId, generation, record.key) };
+    });
     await this.deps.store.batchPut(items);
     return generation;
   }
@@ -238,8 +242,10 @@ export class MemoryGenerations implements MemoryStateStore {
     // Rows in batches: one delete per row made a restore of a few thousand entries take seconds.
     await this.deps.store.batchDelete(rows.map((row) => ({ pk: row.pk, sk: row.sk })));
     const blobKeys = rows.flatMap(blobKeysOf);
-    for (let i = 0; i < blobKeys.length; i += DELETE_CONCURRENCY) {
-      await Promise.all(blobKeys.slice(i, i + DELETE_CONCURRENCY).map((key) => this.deps.blobs.delete(key)));
+    for (let i = 0; i < blobKeys.length; i += BLOB_REQUESTS_AT_ONCE) {
+      await Promise.all(
+        blobKeys.slice(i, i + BLOB_REQUESTS_AT_ONCE).map((key) => this.deps.blobs.delete(key)),
+      );
     }
   }
 

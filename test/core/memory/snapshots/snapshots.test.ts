@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeGzip } from '../../../../lambdas/adapters/compression/node-gzip.js';
 import { isDomainError } from '../../../../lambdas/core/errors.js';
+import type { BlobStore } from '../../../../lambdas/core/memory/blob-store.js';
+import { entryRecord } from '../../../../lambdas/core/memory/memory-keys.js';
 import { readSnapshot, snapshotKeys } from '../../../../lambdas/core/memory/snapshot-vault.js';
 import { createSnapshot } from '../../../../lambdas/core/memory/snapshots/create-snapshot.js';
 import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
 import { restoreSnapshot } from '../../../../lambdas/core/memory/snapshots/restore-snapshot.js';
 import { SnapshotCatalog } from '../../../../lambdas/core/memory/snapshots/snapshot-catalog.js';
+import { nodeRandom } from '../../../../lambdas/runtime/node-random.js';
 import {
   blobCount,
   flipStoredBit,
+  SeedableMemory,
   type SnapshotWorld,
   seedMemory,
   startSnapshotWorld,
@@ -78,6 +83,49 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
   });
 
   describe('restoreSnapshot', () => {
+    it('writes the large bodies it restores several at a time, each to its own blob', async () => {
+      const projectId = nextProject();
+      const records = Array.from({ length: 20 }, (_, i) => ({
+        key: entryRecord('main', `big-${i}`),
+        body: { entry_id: `big-${i}`, content: `Body ${i}: ${'a long note. '.repeat(1000)}` },
+      }));
+      for (const record of records) await world.memory.write(projectId, record);
+      const snap = await createSnapshot(world.deps, projectId);
+      const puts = { inFlight: 0, peak: 0, count: 0 };
+      const countingBlobs: BlobStore = {
+        get: (key, options) => world.blobs.get(key, options),
+        head: (key) => world.blobs.head(key),
+        delete: (key) => world.blobs.delete(key),
+        list: (prefix) => world.blobs.list(prefix),
+        async put(key, bytes) {
+          puts.count += 1;
+          puts.peak = Math.max(puts.peak, ++puts.inFlight);
+          try {
+            return await world.blobs.put(key, bytes);
+          } finally {
+            puts.inFlight -= 1;
+          }
+        },
+      };
+      const memory = new SeedableMemory({
+        store: world.deps.store,
+        blobs: countingBlobs,
+        clock: world.deps.clock,
+        random: nodeRandom,
+        compressor: nodeGzip,
+      });
+
+      await restoreSnapshot({ ...world.deps, state: memory }, projectId, snap.snapshot_id);
+
+      // 20 for the restored state; the backup was the snapshot itself (nothing written since).
+      expect(puts.count).toBe(20);
+      expect(puts.peak).toBeGreaterThan(1);
+      expect(puts.peak).toBeLessThanOrEqual(16);
+      const contentOf = (list: { key: string; body: unknown }[]) =>
+        Object.fromEntries(list.map((r) => [r.key, (r.body as { content: string }).content]));
+      expect(contentOf((await world.memory.exportState(projectId)).records)).toEqual(contentOf(records));
+    });
+
     it('brings back the snapshot state, large bodies included, after saving the current one', async () => {
       const projectId = nextProject();
       await seedMemory(world, projectId, 'a');
