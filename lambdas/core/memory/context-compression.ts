@@ -1,3 +1,4 @@
+import { mapWithConcurrency } from '../concurrency.js';
 import type { Clock } from '../ports/index.js';
 import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
 import type { BlobStore } from './blob-store.js';
@@ -20,6 +21,13 @@ export interface ContextDeps {
   compressor: Compressor;
   blobs: BlobStore;
 }
+
+/**
+ * Entry rows deleted (compressing) or put back (load_context) at once. Each write is conditional
+ * on that entry alone, which no batch write can carry, so they go one request each: one after
+ * another, a context of 200 entries cost load_context 200 round trips in a row.
+ */
+const ENTRY_WRITES_AT_ONCE = 16;
 
 const versionIs = (version: number): Condition => ({ op: 'eq', attribute: 'version', value: version });
 
@@ -61,17 +69,17 @@ export async function compressIfIdle(
     throw error;
   }
   await Promise.all(view.contextBlobs.map((key) => deps.blobs.delete(key)));
-  for (const entry of view.rows) {
+  await mapWithConcurrency(view.rows, ENTRY_WRITES_AT_ONCE, (entry) =>
     // Conditional on the version packed: an entry replaced meanwhile keeps its newer row.
-    await store
+    store
       .deleteRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), {
         op: 'and',
         conditions: [{ op: 'exists' }, versionIs(entry.version)],
       })
       .catch((error: unknown) => {
         if (!(error instanceof ConditionFailedError)) throw error;
-      });
-  }
+      }),
+  );
   await store.touch(projectId, view.generation);
   return true;
 }
@@ -89,15 +97,15 @@ export async function restoreContext(
   const view = await store.branchView(projectId, branchId);
   const context = view.context;
   if (!context?.compressed) return false;
-  for (const entry of view.entries) {
-    await store
+  await mapWithConcurrency(view.entries, ENTRY_WRITES_AT_ONCE, (entry) =>
+    store
       .putRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), entry, {
         op: 'not_exists',
       })
       .catch((error: unknown) => {
         if (!(error instanceof ConditionFailedError)) throw error; // a newer row is already there
-      });
-  }
+      }),
+  );
   const restored = ContextState.parse({
     branch_id: branchId,
     compressed: false,

@@ -216,6 +216,37 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
         expect(await runtime.memoryBlobs.head(compressed.contextBlobs[0]!)).toBeUndefined();
       });
 
+      it('deletes and puts back the entry rows of a 40-entry context several at a time, losing none', async () => {
+        for (let i = 0; i < 40; i++) await append(`Entry ${i}.`);
+        const writes = { inFlight: 0, peak: 0 };
+        const counted = <T>(write: () => Promise<T>) => {
+          writes.peak = Math.max(writes.peak, ++writes.inFlight);
+          return write().finally(() => {
+            writes.inFlight -= 1;
+          });
+        };
+        const memory = anotherProcess(
+          passThroughStore(runtime.store, {
+            put: (item, options) => counted(() => runtime.store.put(item, options)),
+            delete: (key, options) => counted(() => runtime.store.delete(key, options)),
+          }),
+        );
+        const before = await memory.branchView(projectId, branchId);
+        now += IDLE_COMPRESSION_MS + 1000;
+
+        expect(await memory.compressIfIdle(projectId, branchId)).toBe(true);
+        expect(writes.peak).toBeGreaterThan(1);
+        expect((await memory.branchView(projectId, branchId)).rows).toEqual([]);
+        writes.peak = 0;
+        expect(await memory.restoreContext(projectId, branchId)).toBe(true);
+
+        expect(writes.peak).toBeGreaterThan(1);
+        expect(writes.peak).toBeLessThanOrEqual(16);
+        const restored = await memory.branchView(projectId, branchId);
+        expect(restored.rows).toHaveLength(40);
+        expect(restored.rows).toEqual(before.entries);
+      });
+
       it('does not compress a context that was written within 30 minutes', async () => {
         await append('Still working.');
         now += IDLE_COMPRESSION_MS / 2;
