@@ -46,15 +46,18 @@ export async function syncFromCloud(
   options: SyncOptions = {},
 ): Promise<PullResult> {
   options.onPhase?.('compare');
-  const recorded = await readCloudSyncState(deps.store, projectId);
-  const remote = await latestRemoteSnapshot(deps.cloud, projectId);
+  // Three independent reads (the table, the bucket, the memory), at once.
+  const [recorded, remote, { records }] = await Promise.all([
+    readCloudSyncState(deps.store, projectId),
+    latestRemoteSnapshot(deps.cloud, projectId),
+    deps.state.exportState(projectId),
+  ]);
   if (!remote) {
     throw new DomainError(
       'NOT_FOUND',
       `${deps.cloud.location} holds no snapshot of project ${projectId}: push one first with sync_to_cloud.`,
     );
   }
-  const { records } = await deps.state.exportState(projectId);
   const fingerprint = await contentFingerprint(records, deps.compressor);
   // Never synced: only an empty memory has nothing to lose.
   const localChanged = recorded ? recorded.local_fingerprint !== fingerprint : records.length > 0;

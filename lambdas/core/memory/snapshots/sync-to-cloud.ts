@@ -49,8 +49,12 @@ export async function syncToCloud(
   options: SyncOptions = {},
 ): Promise<PushResult> {
   options.onPhase?.('compare');
-  const recorded = await readCloudSyncState(deps.store, projectId);
-  const remote = await latestRemoteSnapshot(deps.cloud, projectId);
+  // Three independent reads (the table, the bucket, the memory), at once.
+  const [recorded, remote, exported] = await Promise.all([
+    readCloudSyncState(deps.store, projectId),
+    latestRemoteSnapshot(deps.cloud, projectId),
+    deps.state.exportState(projectId),
+  ]);
   const remoteChanged = !sameRemote(remote, recorded);
   if (remoteChanged && remote && !options.force) {
     throw new DomainError(
@@ -60,7 +64,6 @@ export async function syncToCloud(
       { remote_snapshot_id: remote.snapshot_id },
     );
   }
-  const exported = await deps.state.exportState(projectId);
   const localChanged =
     recorded?.local_fingerprint !== (await contentFingerprint(exported.records, deps.compressor));
   if (!localChanged && !remoteChanged && remote) {
