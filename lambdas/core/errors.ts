@@ -37,6 +37,8 @@ export type ErrorCode =
   | 'WORK_LIMIT_EXCEEDED'
   /** A snapshot failed its integrity checks: nothing was restored from it. */
   | 'INTEGRITY_FAILED'
+  /** A snapshot is intact but in a format a newer version wrote: nothing was restored from it. */
+  | 'UNSUPPORTED_FORMAT'
   /** A daily allowance (cloud sync uploads or downloads) is used up. */
   | 'QUOTA_EXCEEDED';
 

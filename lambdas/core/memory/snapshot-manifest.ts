@@ -95,7 +95,9 @@ export type SnapshotIntegrityReason =
   | 'ARCHIVE_CHANGED'
   | 'ARCHIVE_UNREADABLE'
   | 'CONTENT_MISMATCH'
-  | 'DECRYPTION_FAILED';
+  | 'DECRYPTION_FAILED'
+  /** Authentic (it decrypted) but in a form this version does not read: a newer Meridian wrote it. */
+  | 'FORMAT_UNSUPPORTED';
 
 /** The snapshot is damaged, tampered with, or not the one asked for: nothing may be restored from it. */
 export class SnapshotIntegrityError extends Error {
@@ -259,6 +261,7 @@ function sameEntries(
 function readManifest(bytes: Uint8Array): SnapshotManifest {
   const text = decodeStrict(bytes, 'MANIFEST_UNREADABLE', 'manifest');
   const raw = parseJson(text, 'MANIFEST_UNREADABLE', 'manifest');
+  refuseOtherFormat((raw as { body?: { format?: unknown } } | null)?.body?.format);
   const parsed = SnapshotManifest.safeParse(raw);
   // The text as parsed (JSON.parse keeps its key order) re-serialises to itself only if canonical.
   if (!parsed.success || canonicalJson(raw) !== text) {
@@ -285,12 +288,28 @@ function readManifest(bytes: Uint8Array): SnapshotManifest {
 function readArchive(bytes: Uint8Array): { archive: SnapshotArchive; rawItems: unknown[] } {
   const text = decodeStrict(bytes, 'ARCHIVE_UNREADABLE', 'archive');
   const raw = parseJson(text, 'ARCHIVE_UNREADABLE', 'archive');
+  refuseOtherFormat((raw as { format?: unknown } | null)?.format);
   const parsed = SnapshotArchive.safeParse(raw);
   if (!parsed.success) {
     throw new SnapshotIntegrityError('ARCHIVE_UNREADABLE', 'The archive is not a Meridian snapshot archive.');
   }
   return { archive: parsed.data, rawItems: (raw as { items: unknown[] }).items };
 }
+
+/**
+ * A part naming another `meridian-snapshot/<n>` format was written by another version of
+ * Meridian (a newer one: this one reads every older format): refused as FORMAT_UNSUPPORTED, so
+ * the answer says to upgrade rather than that the snapshot is damaged.
+ */
+function refuseOtherFormat(format: unknown): void {
+  if (typeof format !== 'string' || format === SNAPSHOT_FORMAT || !format.startsWith(FORMAT_FAMILY)) return;
+  throw new SnapshotIntegrityError(
+    'FORMAT_UNSUPPORTED',
+    `The snapshot is in format ${JSON.stringify(format.slice(0, 40))}, which this version of Meridian does not read (it reads ${SNAPSHOT_FORMAT}).`,
+  );
+}
+
+const FORMAT_FAMILY = 'meridian-snapshot/';
 
 function decodeStrict(bytes: Uint8Array, reason: SnapshotIntegrityReason, what: string): string {
   try {

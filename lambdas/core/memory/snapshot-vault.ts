@@ -232,6 +232,7 @@ async function seal(
 
 /** gzip's magic number. Canonical JSON, what snapshots stored before compression hold, starts with `{`. */
 const isGzip = (bytes: Uint8Array) => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+const OPENING_BRACE = 0x7b;
 
 /** Decrypts and unzips one object; anything that fails is an integrity failure of the snapshot. */
 async function openOrRefuse(
@@ -252,7 +253,16 @@ async function openOrRefuse(
       { cause },
     );
   }
-  if (!isGzip(plaintext)) return plaintext;
+  if (!isGzip(plaintext)) {
+    // Authentic bytes that are neither gzip nor JSON: a form a newer Meridian writes, not damage.
+    if (plaintext.length > 0 && plaintext[0] !== OPENING_BRACE) {
+      throw new SnapshotIntegrityError(
+        'FORMAT_UNSUPPORTED',
+        `The snapshot's ${what} decrypts but is stored in a form this version of Meridian does not read.`,
+      );
+    }
+    return plaintext;
+  }
   try {
     // Authenticated bytes this vault wrote, so never a decompression bomb from outside.
     return await deps.compressor.decompress(plaintext);

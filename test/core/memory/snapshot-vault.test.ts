@@ -10,7 +10,7 @@ import {
 } from '../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { FileBlobStore } from '../../../lambdas/adapters/files/file-blob-store.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
-import { BlobExistsError } from '../../../lambdas/core/memory/blob-store.js';
+import { BlobExistsError, sha256Hex } from '../../../lambdas/core/memory/blob-store.js';
 import {
   buildSnapshot,
   type SnapshotInput,
@@ -160,6 +160,51 @@ describe('snapshot vault (real Encryption SDK, raw AES keyring; files blob store
 
       expect(error).toBeInstanceOf(SnapshotIntegrityError);
       expect((error as SnapshotIntegrityError).reason).toBe('ARCHIVE_UNREADABLE');
+    });
+
+    it('refuses a part that decrypts to neither gzip nor JSON as a form it does not read, not as damage', async () => {
+      const built = buildSnapshot(input());
+      const keys = snapshotKeys('proj-1', 'snap-1');
+      const context = { project_id: 'proj-1', snapshot_id: 'snap-1' };
+      // What a newer Meridian compressing another way (zstd's magic number first) would store.
+      const zstdLike = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, ...built.archiveBytes.subarray(0, 64)]);
+      await deps.blobs.put(keys.archive, await deps.encryption.encrypt(zstdLike, context));
+      await deps.blobs.put(
+        keys.manifest,
+        await deps.encryption.encrypt(await nodeGzip.compress(built.manifestBytes), context),
+      );
+
+      const error = await thrown(readSnapshot(deps, { projectId: 'proj-1', snapshotId: 'snap-1' }));
+
+      expect(error).toMatchObject({ name: 'SnapshotIntegrityError', reason: 'FORMAT_UNSUPPORTED' });
+    });
+
+    it('refuses a snapshot naming a newer snapshot format as a format it does not read, not as damage', async () => {
+      const built = buildSnapshot(input());
+      const newer = (bytes: Uint8Array) =>
+        new TextEncoder().encode(
+          new TextDecoder()
+            .decode(bytes)
+            .replace('"format":"meridian-snapshot/1"', '"format":"meridian-snapshot/2"'),
+        );
+      const manifestBytes = newer(built.manifestBytes);
+      await writeSnapshot(deps, {
+        ...built,
+        manifestBytes,
+        archiveBytes: newer(built.archiveBytes),
+        manifestSha256: sha256Hex(manifestBytes),
+      });
+
+      const error = await thrown(
+        readSnapshot(deps, {
+          projectId: 'proj-1',
+          snapshotId: 'snap-1',
+          manifestSha256: sha256Hex(manifestBytes),
+        }),
+      );
+
+      expect(error).toMatchObject({ name: 'SnapshotIntegrityError', reason: 'FORMAT_UNSUPPORTED' });
+      expect((error as Error).message).toContain('"meridian-snapshot/2"');
     });
 
     it('finds a stored snapshot intact only against the manifest hash recorded for it, and not after a flipped bit', async () => {

@@ -6,6 +6,7 @@ import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { countKind, recordsMatchManifest, toMemoryRecord } from './snapshot-records.js';
+import { snapshotRefusal } from './snapshot-refusal.js';
 
 /**
  * How many backups a restore takes while writes keep landing before its switch; then it gives
@@ -187,7 +188,8 @@ export async function verifiedSnapshot(
     return await readSnapshot(deps, { projectId, snapshotId, manifestSha256: entry.manifest_sha256 });
   } catch (error) {
     if (error instanceof SnapshotNotFoundError) throw snapshotNotFound(projectId, snapshotId, error);
-    if (error instanceof SnapshotIntegrityError) throw integrityFailure(snapshotId, error);
+    if (error instanceof SnapshotIntegrityError)
+      throw snapshotRefusal({ snapshotId }, error, 'Restore another snapshot (list_snapshots).');
     throw error;
   }
 }
@@ -255,16 +257,5 @@ function snapshotNotFound(projectId: string, snapshotId: string, cause?: unknown
     `Project ${projectId} has no snapshot "${snapshotId}". Call list_snapshots for the ids.`,
     { field: 'snapshot_id' },
     { cause },
-  );
-}
-
-/** The refusal a damaged snapshot gets: nothing was changed, and which check failed. */
-function integrityFailure(snapshotId: string, error: SnapshotIntegrityError): DomainError {
-  return new DomainError(
-    'INTEGRITY_FAILED',
-    `Snapshot ${snapshotId} failed its integrity check (${error.reason}): nothing was restored. ` +
-      'Restore another snapshot (list_snapshots).',
-    { snapshot_id: snapshotId, reason: error.reason },
-    { cause: error },
   );
 }

@@ -15,6 +15,7 @@ import { contentFingerprint } from './content-fingerprint.js';
 import { restoreSnapshot } from './restore-snapshot.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
 import { countKind, toMemoryRecord } from './snapshot-records.js';
+import { snapshotRefusal } from './snapshot-refusal.js';
 import { spendSyncQuota } from './sync-quota.js';
 import type { SyncOptions } from './sync-to-cloud.js';
 
@@ -124,11 +125,10 @@ async function download(deps: CloudSyncDeps, projectId: string, head: RemoteSnap
     });
   } catch (error) {
     if (!(error instanceof SnapshotIntegrityError)) throw error;
-    throw new DomainError(
-      'INTEGRITY_FAILED',
-      `Snapshot ${snapshotId} in ${deps.cloud.location} failed its integrity check (${error.reason}): nothing was restored.`,
-      { snapshot_id: snapshotId, reason: error.reason },
-      { cause: error },
+    throw snapshotRefusal(
+      { snapshotId, where: deps.cloud.location },
+      error,
+      'Push it again with sync_to_cloud from the Meridian that made it.',
     );
   }
   const catalog = new SnapshotCatalog(deps.store);
