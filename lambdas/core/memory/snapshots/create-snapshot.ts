@@ -80,8 +80,11 @@ export async function captureSnapshot(
     manifest_sha256: built.manifestSha256,
     verified,
   };
-  await catalog.add(projectId, entry);
-  // Spares a restore that follows with no write in between its backup.
-  if (verified) await catalog.noteStateHeld(projectId, { generation, revision, snapshot_id: snapshotId });
+  // The note spares a restore that follows with no write in between its backup. Written beside
+  // the entry: a note whose entry failed to land matches no catalogued snapshot, so it is ignored.
+  await Promise.all([
+    catalog.add(projectId, entry),
+    verified && catalog.noteStateHeld(projectId, { generation, revision, snapshot_id: snapshotId }),
+  ]);
   return { created: { ...entry, generation, revision }, built, records };
 }
