@@ -1,5 +1,6 @@
 import { type Clock, ConditionFailedError, type DocumentStore, type StoredItem } from '../ports/index.js';
 import { GSI1PK } from '../storage/key-prefixes.js';
+import { visitIndexUpTo } from '../storage/visit-index.js';
 import { dropMarkerKey, generationOfDropMarker, projectOfPartition } from './memory-keys.js';
 
 /**
@@ -23,8 +24,6 @@ export const DROP_GRACE_MS = 60 * 60_000;
 /** Generations dropped in one sweep run at most (each may hold thousands of rows); the rest wait. */
 const DEFAULT_MAX_GENERATIONS = 100;
 const PAGE_SIZE = 25;
-/** Below every ISO 8601 instant: the index's sort key is the instant a drop may happen after. */
-const OLDEST = '0';
 
 /** What the sweep needs of the memory: the current generation, and deleting another one. */
 export interface GenerationDropper {
@@ -78,35 +77,29 @@ export async function markForDrop(
  */
 export async function dropMarkedGenerations(
   deps: GenerationDropDeps,
-  options: { maxGenerations?: number; shouldStop?: () => boolean } = {},
+  options: { maxGenerations?: number; shouldStop?: (() => boolean) | undefined } = {},
 ): Promise<GenerationDropSummary> {
   const summary: GenerationDropSummary = { discarded: 0, failures: [] };
-  const max = options.maxGenerations ?? DEFAULT_MAX_GENERATIONS;
-  const now = deps.clock.now().toISOString();
-  let visited = 0;
-  let cursor: string | undefined;
-  do {
-    if (options.shouldStop?.() || visited >= max) break;
-    const page = await deps.store.query({
-      index: 'gsi1',
-      partition: GSI1PK.generationsToDrop,
-      between: { from: OLDEST, to: now },
-      limit: Math.min(PAGE_SIZE, max - visited),
-      ...(cursor === undefined ? {} : { cursor }),
-    });
-    for (const marker of page.items) {
-      visited += 1;
+  await visitIndexUpTo(
+    deps.store,
+    { partition: GSI1PK.generationsToDrop, upTo: deps.clock.now().toISOString() },
+    {
+      pageSize: PAGE_SIZE,
+      max: options.maxGenerations ?? DEFAULT_MAX_GENERATIONS,
+      shouldStop: options.shouldStop,
+    },
+    async (marker) => {
       const projectId = projectOfPartition(marker.pk);
       try {
-        if (await dropUnlessCurrent(deps, projectId, generationOfDropMarker(marker.sk)))
+        if (await dropUnlessCurrent(deps, projectId, generationOfDropMarker(marker.sk))) {
           summary.discarded += 1;
+        }
         await clearMarker(deps.store, marker);
       } catch (error) {
         summary.failures.push({ project_id: projectId, error: String(error) });
       }
-    }
-    cursor = page.cursor;
-  } while (cursor !== undefined);
+    },
+  );
   return summary;
 }
 

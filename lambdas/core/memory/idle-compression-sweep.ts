@@ -1,5 +1,6 @@
 import type { Clock, DocumentStore } from '../ports/index.js';
 import { GSI1PK } from '../storage/key-prefixes.js';
+import { visitIndexUpTo } from '../storage/visit-index.js';
 import { IDLE_COMPRESSION_MS } from './context-compression.js';
 import { dropMarkedGenerations } from './generation-drops.js';
 import { projectOfPartition } from './memory-keys.js';
@@ -50,8 +51,6 @@ export interface IdleSweepSummary {
 
 const DEFAULT_PAGE_SIZE = 25;
 const DEFAULT_MAX_PROJECTS = 500;
-/** Below every ISO 8601 instant: the index's sort key is the pointer's `updated_at`. */
-const OLDEST = '0';
 
 /**
  * Compresses every context idle for 30 minutes, in projects the idle index lists. Idempotent: a
@@ -66,10 +65,7 @@ export async function sweepIdleContexts(
   options: IdleSweepOptions = {},
 ): Promise<IdleSweepSummary> {
   const cutoff = new Date(deps.clock.now().getTime() - IDLE_COMPRESSION_MS).toISOString();
-  const drops = await dropMarkedGenerations(
-    deps,
-    options.shouldStop ? { shouldStop: options.shouldStop } : {},
-  );
+  const drops = await dropMarkedGenerations(deps, { shouldStop: options.shouldStop });
   const summary: IdleSweepSummary = {
     projects: 0,
     contexts_compressed: 0,
@@ -77,18 +73,16 @@ export async function sweepIdleContexts(
     generations_discarded: drops.discarded,
     failures: drops.failures,
   };
-  const maxProjects = options.maxProjects ?? DEFAULT_MAX_PROJECTS;
-  let cursor = options.cursor;
-  do {
-    if (options.shouldStop?.() || summary.projects >= maxProjects) break;
-    const page = await deps.store.query({
-      index: 'gsi1',
-      partition: GSI1PK.idleMemory,
-      between: { from: OLDEST, to: cutoff },
-      limit: Math.min(options.pageSize ?? DEFAULT_PAGE_SIZE, maxProjects - summary.projects),
-      ...(cursor === undefined ? {} : { cursor }),
-    });
-    for (const item of page.items) {
+  const { cursor } = await visitIndexUpTo(
+    deps.store,
+    { partition: GSI1PK.idleMemory, upTo: cutoff },
+    {
+      pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
+      max: options.maxProjects ?? DEFAULT_MAX_PROJECTS,
+      cursor: options.cursor,
+      shouldStop: options.shouldStop,
+    },
+    async (item) => {
       const projectId = projectOfPartition(item.pk);
       summary.projects += 1;
       try {
@@ -98,9 +92,8 @@ export async function sweepIdleContexts(
       } catch (error) {
         summary.failures.push({ project_id: projectId, error: String(error) });
       }
-    }
-    cursor = page.cursor;
-  } while (cursor !== undefined);
+    },
+  );
   return cursor === undefined ? summary : { ...summary, cursor };
 }
 
