@@ -242,11 +242,7 @@ export class MemoryGenerations implements MemoryStateStore {
     // Rows in batches: one delete per row made a restore of a few thousand entries take seconds.
     await this.deps.store.batchDelete(rows.map((row) => ({ pk: row.pk, sk: row.sk })));
     const blobKeys = rows.flatMap(blobKeysOf);
-    for (let i = 0; i < blobKeys.length; i += BLOB_REQUESTS_AT_ONCE) {
-      await Promise.all(
-        blobKeys.slice(i, i + BLOB_REQUESTS_AT_ONCE).map((key) => this.deps.blobs.delete(key)),
-      );
-    }
+    await mapWithConcurrency(blobKeys, BLOB_REQUESTS_AT_ONCE, (key) => this.deps.blobs.delete(key));
   }
 
   /** Writes the pointer naming `generation` if the current one is still `expected`; answers its revision. */
