@@ -77,10 +77,27 @@ export class HybridIndex {
     private readonly items: readonly IndexedItem[],
     private readonly keywords: MiniSearch<KeywordDocument>,
     private readonly vectors: VectorMatrix,
-  ) {}
+    unstoredChanges: number,
+  ) {
+    this.#unstoredChanges = unstoredChanges;
+  }
 
   get size(): number {
     return this.items.length;
+  }
+
+  /**
+   * Items added, changed or removed since the stored index this one descends from (0 for one read
+   * back or stored since; every item for one built from scratch): what a process that reads the
+   * stored index would have to redo.
+   */
+  get unstoredChanges(): number {
+    return this.#unstoredChanges;
+  }
+
+  /** This index is now the stored one. */
+  markStored(): void {
+    this.#unstoredChanges = 0;
   }
 
   /**
@@ -98,7 +115,15 @@ export class HybridIndex {
     keywords.addAll(kept.map(keywordDocument));
     const reusable = previous?.modelId === embedder.modelId ? previous : undefined;
     const vectors = await HybridIndex.embedAll(kept, embedder, reusable);
-    return new HybridIndex(revision, embedder.modelId, embedder.dimension, kept, keywords, vectors);
+    return new HybridIndex(
+      revision,
+      embedder.modelId,
+      embedder.dimension,
+      kept,
+      keywords,
+      vectors,
+      kept.length,
+    );
   }
 
   /**
@@ -119,10 +144,18 @@ export class HybridIndex {
   ): Promise<HybridIndex | undefined> {
     if (previous.modelId !== embedder.modelId || previous.dimension !== embedder.dimension) return undefined;
     const kept = indexedItems(items);
-    const keywords = previous.takeKeywords(kept);
-    if (keywords === undefined) return undefined;
+    const taken = previous.takeKeywords(kept);
+    if (taken === undefined) return undefined;
     const vectors = await HybridIndex.embedAll(kept, embedder, previous);
-    return new HybridIndex(revision, embedder.modelId, embedder.dimension, kept, keywords, vectors);
+    return new HybridIndex(
+      revision,
+      embedder.modelId,
+      embedder.dimension,
+      kept,
+      taken.keywords,
+      vectors,
+      previous.unstoredChanges + taken.changes,
+    );
   }
 
   /**
@@ -153,6 +186,7 @@ export class HybridIndex {
       stored.items,
       keywords,
       vectors,
+      0,
     );
   }
 
@@ -229,12 +263,10 @@ export class HybridIndex {
     };
   }
 
-  /** Copies this index's vector of `item` into `target` when the item is here with the same text. */
-  private copyVector(item: IndexedItem, target: VectorMatrix, at: number): boolean {
+  /** Where this index holds `item` with the same text (its vector can be reused); -1 when it does not. */
+  private reusablePosition(item: IndexedItem): number {
     const position = this.positionOf(item.item_id);
-    if (position === undefined || this.items[position]!.text !== item.text) return false;
-    target.copy(this.vectors, position, at);
-    return true;
+    return position !== undefined && this.items[position]!.text === item.text ? position : -1;
   }
 
   /**
@@ -249,25 +281,32 @@ export class HybridIndex {
   /**
    * This index's keyword index brought to `kept`, once: the items gone or changed are removed (with
    * the text they were indexed with, so their terms leave at once, not at a later vacuum), the new
-   * texts added. Undefined when an update took it already, or when it does not match this index's
-   * items (it was damaged): the caller then builds from scratch.
+   * texts added; `changes` counts both. Undefined when an update took it already, or when it does
+   * not match this index's items (it was damaged): the caller then builds from scratch.
    */
-  private takeKeywords(kept: readonly IndexedItem[]): MiniSearch<KeywordDocument> | undefined {
+  private takeKeywords(
+    kept: readonly IndexedItem[],
+  ): { keywords: MiniSearch<KeywordDocument>; changes: number } | undefined {
     if (this.keywordsTaken) return undefined;
     this.keywordsTaken = true;
     const textNow = new Map(kept.map((item) => [item.item_id, item.text]));
+    let changes = 0;
     try {
       for (const item of this.items) {
-        if (textNow.get(item.item_id) !== item.text) this.keywords.remove(keywordDocument(item));
+        if (textNow.get(item.item_id) === item.text) continue;
+        this.keywords.remove(keywordDocument(item));
+        changes += 1;
       }
       for (const item of kept) {
         const at = this.positionOf(item.item_id);
-        if (at === undefined || this.items[at]!.text !== item.text) this.keywords.add(keywordDocument(item));
+        if (at !== undefined && this.items[at]!.text === item.text) continue;
+        this.keywords.add(keywordDocument(item));
+        changes += 1;
       }
     } catch {
       return undefined;
     }
-    return this.keywords;
+    return { keywords: this.keywords, changes };
   }
 
   /** One vector per item: copied from `reusable` where it holds the same text, else embedded in batches. */
@@ -278,9 +317,16 @@ export class HybridIndex {
   ): Promise<VectorMatrix> {
     const vectors = VectorMatrix.empty(kept.length, embedder.dimension);
     const toEmbed: number[] = [];
-    kept.forEach((item, at) => {
-      if (!reusable?.copyVector(item, vectors, at)) toEmbed.push(at);
-    });
+    if (reusable) {
+      const from = new Int32Array(kept.length);
+      kept.forEach((item, at) => {
+        from[at] = reusable.reusablePosition(item);
+        if (from[at] === -1) toEmbed.push(at);
+      });
+      vectors.copyFrom(reusable.vectors, from);
+    } else {
+      for (const at of kept.keys()) toEmbed.push(at);
+    }
     for (let from = 0; from < toEmbed.length; from += EMBED_BATCH) {
       const batch = toEmbed.slice(from, from + EMBED_BATCH);
       const embedded = await embedder.embed(batch.map((at) => kept[at]!.text));
@@ -294,6 +340,7 @@ export class HybridIndex {
 
   private positions?: Map<string, number>;
   private keywordsTaken = false;
+  #unstoredChanges: number;
 }
 
 /** What the index keeps of each item, one per id (the first), in the order given. */

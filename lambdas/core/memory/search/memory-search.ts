@@ -24,10 +24,20 @@ export interface MemorySearchAnswer extends HybridAnswer {
 const CACHED_PROJECTS = 8;
 
 /**
- * Hybrid search over a project's memory. The index of a memory revision is built once — from
- * `reader.items` — and persisted in the blob store under the project, the embedder's model and the
- * revision; a call finds it there (or in its cache) while the revision holds, and rebuilds it when
- * the revision moved or the model changed.
+ * An updated index is stored once this many item changes have gathered since the stored one.
+ * Storing is most of a search after a write (at 10,000 memories, serialising the index takes
+ * 100–170 ms, minisearch's `toJSON` most of it, and writes 10.9 MiB), and only a process without
+ * the index in memory reads it: that process updates the stored index instead, re-embedding at
+ * most this many texts less one (with Titan, four rounds of 8 requests).
+ */
+export const STORE_AFTER_CHANGES = 32;
+
+/**
+ * Hybrid search over a project's memory. The index is built once — from `reader.items` — and
+ * persisted in the blob store under the project, the embedder's model and the revision; a call
+ * finds it in its cache or there while the revision holds. When the revision moved, the cached
+ * index (or, in a new process, the stored one) is updated with what changed, and stored again
+ * only every {@link STORE_AFTER_CHANGES} changes; another model's index is rebuilt.
  */
 export class MemorySearch {
   private readonly cache = new Map<string, HybridIndex>();
@@ -85,15 +95,18 @@ export class MemorySearch {
     const { embedder } = this.deps;
     const updated = previous && (await HybridIndex.update(previous, items, embedder, revision));
     const index = updated || (await HybridIndex.build(items, embedder, revision, previous ?? cached));
-    await this.store(key, index);
+    if (!updated || index.unstoredChanges >= STORE_AFTER_CHANGES) {
+      await this.store(key, index);
+      index.markStored();
+      await this.forgetOthers(projectId, key);
+    }
     this.remember(projectId, index);
-    await this.forgetOthers(projectId, key);
     return { index, source: updated ? 'updated' : 'built' };
   }
 
   /**
-   * An index this project stored for an earlier revision with this model and layout (a cold
-   * process after a write), to update rather than build; undefined when there is none readable.
+   * The index this project stored for an earlier revision with this model and layout (a new
+   * process after writes), to update rather than build; undefined when there is none readable.
    */
   private async readEarlier(projectId: string, current: string): Promise<HybridIndex | undefined> {
     const { blobs } = await this.deps.blobs.list({

@@ -48,11 +48,19 @@ export class VectorMatrix {
       this.values[d * this.count + at] = Math.round(vector[d]! / scale);
   }
 
-  /** Copies vector `from` of `source` (same dimension) into vector `at`, without re-quantising. */
-  copy(source: VectorMatrix, from: number, at: number): void {
-    this.scales[at] = source.scales[from]!;
-    for (let d = 0; d < this.dimension; d++) {
-      this.values[d * this.count + at] = source.values[d * source.count + from]!;
+  /**
+   * Copies vectors of `source` (same dimension) without re-quantising: vector `from[at]` into
+   * vector `at` wherever `from[at]` is not -1. Runs of consecutive vectors are copied as one block
+   * per dimension, so an update that keeps 10,000 vectors in order copies 384 blocks, not 3.8
+   * million strided values (15 ms of a search after a write, before).
+   */
+  copyFrom(source: VectorMatrix, from: Int32Array): void {
+    for (const [at, first, length] of runs(from)) {
+      this.scales.set(source.scales.subarray(first, first + length), at);
+      for (let d = 0; d < this.dimension; d++) {
+        const start = d * source.count + first;
+        this.values.set(source.values.subarray(start, start + length), d * this.count + at);
+      }
     }
   }
 
@@ -104,6 +112,22 @@ export class VectorMatrix {
 
   /** The scan's accumulator, kept between queries: one allocation per index, not per query. */
   private sums?: Float32Array;
+}
+
+/** `[at, from[at], length]` for each run where `from` counts up by one from a position that is not -1. */
+function runs(from: Int32Array): [number, number, number][] {
+  const found: [number, number, number][] = [];
+  let at = 0;
+  while (at < from.length) {
+    const first = from[at]!;
+    let length = 1;
+    if (first !== -1) {
+      while (at + length < from.length && from[at + length] === first + length) length += 1;
+      found.push([at, first, length]);
+    }
+    at += length;
+  }
+  return found;
 }
 
 /** Both arrays little-endian, base64. */

@@ -6,7 +6,12 @@ import { createTitanClient, TitanEmbedder } from '../../../../lambdas/adapters/b
 import { FileBlobStore } from '../../../../lambdas/adapters/files/file-blob-store.js';
 import type { MemoryItem } from '../../../../lambdas/core/memory/memory-records.js';
 import { localEmbedder } from '../../../../lambdas/core/memory/search/local-embedder.js';
-import { indexFolder, MemorySearch } from '../../../../lambdas/core/memory/search/memory-search.js';
+import {
+  indexFolder,
+  indexKey,
+  MemorySearch,
+  STORE_AFTER_CHANGES,
+} from '../../../../lambdas/core/memory/search/memory-search.js';
 import { type Embedder, systemClock } from '../../../../lambdas/core/ports/index.js';
 import { fixtureItems, ListMemoryReader } from '../../../fixtures/memory-search/corpus.js';
 import { startFakeBedrock } from '../../../support/fake-bedrock.js';
@@ -168,6 +173,61 @@ describe('MemorySearch', () => {
       expect(after.results).toEqual(before.results);
       const stored = await blobs.list({ prefix: indexFolder('p1') });
       expect(stored.blobs).toHaveLength(1);
+    });
+
+    it(`stores an updated index only once ${STORE_AFTER_CHANGES} changes have gathered since the stored one`, async () => {
+      const search = searchWith();
+      await search.search('p1', 'redis eviction', DEFAULTS);
+      const storedKeys = async () =>
+        (await blobs.list({ prefix: indexFolder('p1') })).blobs.map((b) => b.key);
+      const firstStored = await storedKeys();
+      const notes: MemoryItem[] = [];
+      const writeNote = () => {
+        notes.push({
+          ...fixtureItems('p1')[0]!,
+          item_id: `note-${notes.length}`,
+          text: `Release note ${notes.length}: the Zeppelin train ships build ${1000 + notes.length}.`,
+        });
+        reader.write([...fixtureItems('p1'), ...notes]);
+      };
+
+      for (let i = 1; i < STORE_AFTER_CHANGES; i += 1) {
+        writeNote();
+        const answer = await search.search('p1', `zeppelin build ${1000 + i - 1}`, DEFAULTS);
+        expect(answer.index_source).toBe('updated');
+        expect(answer.results[0]!.item_id).toBe(`note-${i - 1}`);
+      }
+      // 31 writes, each searched after: the stored index is still the first one.
+      expect(await storedKeys()).toEqual(firstStored);
+
+      writeNote();
+      await search.search('p1', 'zeppelin release', DEFAULTS);
+
+      const stored = await storedKeys();
+      expect(stored).toEqual([indexKey('p1', localEmbedder().modelId, await reader.revision())]);
+      // A new process reads the index of this revision instead of updating an older one.
+      expect((await searchWith().search('p1', 'zeppelin release', DEFAULTS)).index_source).toBe('blob');
+    });
+
+    it('updates the stored index in a new process, re-embedding only what changed since it was stored', async () => {
+      await searchWith().search('p1', 'redis eviction', DEFAULTS);
+      const search = searchWith();
+      await search.search('p1', 'redis eviction', DEFAULTS);
+      const notes = ['Zeppelin ships on Fridays.', 'The Zeppelin train skips December.'].map(
+        (text, n): MemoryItem => ({ ...fixtureItems('p1')[0]!, item_id: `z-${n}`, text }),
+      );
+      for (let written = 1; written <= notes.length; written += 1) {
+        reader.write([...fixtureItems('p1'), ...notes.slice(0, written)]);
+        await search.search('p1', 'zeppelin', DEFAULTS);
+      }
+      const embedder = counting(localEmbedder());
+
+      const cold = await searchWith(embedder).search('p1', 'zeppelin december', DEFAULTS);
+
+      expect(cold.index_source).toBe('updated');
+      expect(cold.results[0]!.item_id).toBe('z-1');
+      // The two notes, which the warm process never stored, and the query.
+      expect(embedded(embedder)).toBe(3);
     });
 
     it('re-embeds with a new model instead of mixing its vectors with the stored ones', async () => {
