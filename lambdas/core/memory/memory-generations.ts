@@ -101,6 +101,29 @@ export class MemoryGenerations implements MemoryStateStore {
   }
 
   /**
+   * {@link touch}, conditional on `seen` (a state a reader cached) when one is given and in
+   * `generation`: answers the new state when the pointer was still at `seen`, so no write came
+   * in between and the cache plus this write is the new state; undefined after a plain touch.
+   * A write that lands its record but dies before its own touch stays out of such a cache until
+   * the next change, as a call that never answered.
+   */
+  async touchFrom(
+    projectId: string,
+    generation: string,
+    seen: Required<ExpectedState> | undefined,
+  ): Promise<Required<ExpectedState> | undefined> {
+    if (seen?.generation === generation) {
+      try {
+        return { generation, revision: await this.putPointer(projectId, generation, seen) };
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+    }
+    await this.touch(projectId, generation);
+    return undefined;
+  }
+
+  /**
    * Takes the project out of the idle sweep's index: the pointer `seen` put back as it was, without
    * the index attributes, if nothing was written since it was read (generation and revision
    * unchanged). The revision stays, as nothing in the memory changed. Answers false when a write

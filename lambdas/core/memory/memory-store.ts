@@ -18,7 +18,7 @@ import {
   gitLinkRecord,
   memoryPartition,
 } from './memory-keys.js';
-import type { MemoryItem, MemoryReader } from './memory-records.js';
+import type { ExpectedState, MemoryItem, MemoryReader } from './memory-records.js';
 import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
 
 export { IDLE_COMPRESSION_MS } from './context-compression.js';
@@ -76,7 +76,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
    */
   private readonly knownBranches = new Set<string>();
   /** The items of each project's last revision read, most recently used last (see {@link items}). */
-  private readonly recentItems = new Map<string, { revision: string; items: readonly MemoryItem[] }>();
+  private readonly recentItems = new Map<string, KnownItems>();
 
   constructor(private readonly memoryDeps: MemoryStoreDeps) {
     super(memoryDeps);
@@ -108,7 +108,8 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
         if (error instanceof ConditionFailedError && attempt < BRANCH_ID_ATTEMPTS) continue;
         throw error;
       }
-      await this.touch(projectId, generation);
+      // A branch is no item: the items kept for the state before it are the state after it.
+      await this.touchKeeping(projectId, generation, (items) => items);
       return branch;
     }
   }
@@ -179,7 +180,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     const key = entryRecord(branchId, entry.entry_id);
     await this.putRecord(projectId, generation, key, entry, { op: 'not_exists' });
     try {
-      await this.touch(projectId, generation);
+      await this.touchKeeping(projectId, generation, (items) => withItem(items, entryItem(projectId, entry)));
     } catch (error) {
       // The generation this process remembered was replaced by a restore (now or earlier): the
       // entry went into a generation nobody reads. Remove it and write once more into the current one.
@@ -319,10 +320,10 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
    */
   async items(projectId: string, options: { branch_id?: string } = {}): Promise<MemoryItem[]> {
     const pointer = await this.pointer(projectId);
-    const revision = revisionToken(pointer);
     let all = this.recentItems.get(projectId);
-    if (all?.revision !== revision) {
-      all = { revision, items: await this.readItems(projectId, pointer.generation) };
+    if (all === undefined || revisionToken(all.state) !== revisionToken(pointer)) {
+      const state = { generation: pointer.generation, revision: pointer.revision };
+      all = { state, items: await this.readItems(projectId, pointer.generation) };
       this.keepItems(projectId, all);
     }
     const { branch_id } = options;
@@ -332,7 +333,25 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       : all.items.filter((item) => item.kind !== 'file' && item.branch_id === branch_id);
   }
 
-  private keepItems(projectId: string, read: { revision: string; items: readonly MemoryItem[] }): void {
+  /**
+   * Records a write of this process (MemoryGenerations.touchFrom). When no other write came since
+   * the items kept for the project were read, `change` brings them to the new revision, so the
+   * next reader (a search after update_memory) is spared reading every record again.
+   */
+  private async touchKeeping(
+    projectId: string,
+    generation: string,
+    change: (items: readonly MemoryItem[]) => readonly MemoryItem[],
+  ): Promise<void> {
+    const known = this.recentItems.get(projectId);
+    const state = await this.touchFrom(projectId, generation, known?.state);
+    // Unless another call of this process replaced the kept items meanwhile.
+    if (state && known && this.recentItems.get(projectId) === known) {
+      this.keepItems(projectId, { state, items: change(known.items) });
+    }
+  }
+
+  private keepItems(projectId: string, read: KnownItems): void {
     this.recentItems.delete(projectId);
     if (read.items.length > ITEMS_KEPT_AT_MOST) return;
     this.recentItems.set(projectId, read);
@@ -365,9 +384,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       }
     }
     items.push(...mergeEntries(entries).map((entry) => entryItem(projectId, entry)));
-    return items
-      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.item_id.localeCompare(b.item_id))
-      .map((item) => Object.freeze(item));
+    return items.sort(byCreation).map((item) => Object.freeze(item));
   }
 
   /**
@@ -424,6 +441,23 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   private now(): string {
     return this.memoryDeps.clock.now().toISOString();
   }
+}
+
+/** The items of one state of a project's memory, frozen: callers share them. */
+interface KnownItems {
+  state: Required<ExpectedState>;
+  items: readonly MemoryItem[];
+}
+
+/** The order items are answered in: oldest first, then by id. */
+const byCreation = (a: MemoryItem, b: MemoryItem) =>
+  a.created_at.localeCompare(b.created_at) || a.item_id.localeCompare(b.item_id);
+
+/** `items` with `item` in its place in their order: a new entry's is last. */
+function withItem(items: readonly MemoryItem[], item: MemoryItem): readonly MemoryItem[] {
+  let at = items.length;
+  while (at > 0 && byCreation(items[at - 1]!, item) > 0) at -= 1;
+  return [...items.slice(0, at), Object.freeze(item), ...items.slice(at)];
 }
 
 export function branchNotFound(projectId: string, branchId: string, field: string): DomainError {

@@ -151,6 +151,55 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
         ]);
       });
 
+      it('keeps its items up to date through its own appends and branches, without reading the records again', async () => {
+        await append('First decision');
+        const { store, calls } = counting();
+        const writer = anotherProcess(store);
+        await writer.items(projectId);
+        const queriesAfterRead = calls.query;
+
+        now += 1000;
+        await append('Second decision', writer);
+        const other = await writer.createBranch(projectId, { topic: 'Refunds' });
+        now += 1000;
+        await writer.appendEntry(projectId, other.branch_id, {
+          role: 'user',
+          content: 'Refunds take 5 days',
+        });
+        const items = await writer.items(projectId);
+
+        expect(calls.query).toBe(queriesAfterRead);
+        expect(items).toEqual(await anotherProcess().items(projectId));
+        expect(items.map((i) => i.text)).toEqual([
+          'First decision',
+          'Second decision',
+          'Refunds take 5 days',
+        ]);
+      });
+
+      it('reads the records again when another process wrote between its read and its append', async () => {
+        const writer = anotherProcess();
+        await writer.items(projectId);
+        await append('Written elsewhere', anotherProcess());
+
+        await append('Written here', writer);
+
+        const items = await writer.items(projectId);
+        expect(items.map((i) => i.text).sort()).toEqual(['Written elsewhere', 'Written here']);
+        expect(items).toEqual(await anotherProcess().items(projectId));
+      });
+
+      it('keeps all 20 of its own concurrent appends in the items it answers', async () => {
+        const writer = anotherProcess();
+        await writer.items(projectId);
+
+        await Promise.all(Array.from({ length: 20 }, (_, i) => append(`Concurrent ${i}`, writer)));
+
+        const items = await writer.items(projectId);
+        expect(items).toHaveLength(20);
+        expect(items).toEqual(await anotherProcess().items(projectId));
+      });
+
       it('answers each caller its own list: sorting one does not reorder the next', async () => {
         await append('Alpha');
         now += 1000;
