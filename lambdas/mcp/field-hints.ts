@@ -10,7 +10,25 @@ export interface FieldHint {
   example: string;
 }
 
+/**
+ * The JSON Schema keyword of an example only INVALID_INPUT gives: tools/list leaves it out
+ * (lean-json-schema.ts). Every agent pays for a listed word on every tools/list; an error's hint
+ * is read only by the agent that got the field wrong.
+ */
+export const HINT_EXAMPLE = 'x-hint-example';
+
+/**
+ * `schema`, with `example` as the value INVALID_INPUT suggests for it (zod keeps it through
+ * `.describe()`, `.optional()` and refinements).
+ *
+ * @example
+ * const zone = withHintExample(z.string().describe('IANA zone.'), 'Europe/London');
+ */
+export const withHintExample = <T extends z.ZodType>(schema: T, example: unknown): T =>
+  schema.meta({ [HINT_EXAMPLE]: example }) as T;
+
 interface JsonSchema {
+  [HINT_EXAMPLE]?: unknown;
   type?: string | string[];
   description?: string;
   enum?: unknown[];
@@ -29,8 +47,9 @@ interface JsonSchema {
   anyOf?: JsonSchema[];
 }
 
-// The example a description gives after "e.g.": a quoted string, a list, an object or one word.
-const DESCRIBED_EXAMPLE = /e\.g\.,?\s*("[^"]*"|\[[^\]]*\]|\{[^}]*\}|[^\s,;)]+)/;
+// The example a description gives after "e.g.": a quoted string, a list, an object or one word
+// (without the colon or full stop after it).
+const DESCRIBED_EXAMPLE = /e\.g\.,?\s*("[^"]*"|\[[^\]]*\]|\{[^}]*\}|[^\s,;:)]+?)[.:]?(?=[\s,;)]|$)/;
 
 const FORMAT_EXAMPLES: Record<string, string> = {
   email: '"ana@example.com"',
@@ -74,9 +93,21 @@ function expectedOf(schema: JsonSchema): string {
   }
 }
 
+/** One word from a description, as JSON: `30` stays a number, `domain` becomes `"domain"`. */
+function asJson(word: string): string {
+  if (/^["[{]/.test(word)) return word;
+  try {
+    JSON.parse(word);
+    return word;
+  } catch {
+    return JSON.stringify(word);
+  }
+}
+
 function exampleOf(schema: JsonSchema): string {
+  if (schema[HINT_EXAMPLE] !== undefined) return JSON.stringify(schema[HINT_EXAMPLE]);
   const described = schema.description?.match(DESCRIBED_EXAMPLE)?.[1];
-  if (described) return described;
+  if (described) return asJson(described);
   if (schema.anyOf?.[0]) return exampleOf(schema.anyOf[0]);
   if (schema.enum?.length) return JSON.stringify(schema.enum[0]);
   if (schema.const !== undefined) return JSON.stringify(schema.const);

@@ -1,3 +1,5 @@
+import { HINT_EXAMPLE } from './field-hints.js';
+
 /**
  * Makes a tool's generated JSON Schemas lean for tools/list, which an agent pays for in tokens on
  * every conversation (`npm run bench tool-listing`). Nothing here changes what a tool accepts or
@@ -43,7 +45,8 @@ function without(node: Schema, drop: (keyword: string) => boolean): Schema {
  * An input schema for tools/list: descriptions, limits and defaults stay (they tell an agent what
  * to send), minus what repeats or says nothing — `$schema` (MCP fixes the dialect), `minLength: 1`
  * (no agent sends an empty id or name on purpose; the server still refuses one), a `pattern` beside
- * a `format` (zod writes the email regex out; the format names it), and descriptions inside a
+ * a `format` (zod writes the email regex out; the format names it), the examples only errors give
+ * (`x-hint-example`, field-hints.ts), and descriptions inside a
  * union's branches when the union has its own.
  *
  * @example
@@ -56,6 +59,7 @@ export function leanInputSchema(schema: Schema): Schema {
       node,
       (keyword) =>
         keyword === '$schema' ||
+        keyword === HINT_EXAMPLE ||
         (keyword === 'minLength' && node.minLength === 1) ||
         (keyword === 'pattern' && 'format' in node),
     );

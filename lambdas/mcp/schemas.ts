@@ -8,6 +8,7 @@ import {
   MAX_ZONE_NAME_LENGTH,
   utf8Bytes,
 } from '../core/input-limits.js';
+import { withHintExample } from './field-hints.js';
 
 /**
  * A string of 1 to `max` characters. `abort` stops zod at the length check, so nothing else
@@ -21,25 +22,33 @@ export const boundedString = (max: number) =>
 
 /** Shared input fields, described once so every tool explains them the same way. */
 export const ianaZone = (purpose: string) =>
-  boundedString(MAX_ZONE_NAME_LENGTH).describe(`IANA zone ${purpose}`);
+  withHintExample(boundedString(MAX_ZONE_NAME_LENGTH), 'Europe/London').describe(`IANA zone ${purpose}`);
 
 export const rfc3339 = (purpose: string) =>
-  boundedString(MAX_INSTANT_TEXT_LENGTH).describe(`RFC 3339 with offset: ${purpose}`);
+  withHintExample(boundedString(MAX_INSTANT_TEXT_LENGTH), '2026-11-26T09:00:00Z').describe(
+    `RFC 3339 with offset: ${purpose}`,
+  );
 
 /** An email address, bounded as RFC 5321 bounds it. */
 export const emailAddress = z.string().max(MAX_EMAIL_LENGTH, { abort: true }).email();
 
 /** A calendar id as the caller passes it: refused when it could not fit the store's keys. */
 export const calendarIdString = () =>
-  boundedString(MAX_CALENDAR_ID_BYTES).refine((id) => utf8Bytes(id) <= MAX_CALENDAR_ID_BYTES, {
-    message: `Too long: at most ${MAX_CALENDAR_ID_BYTES} bytes in UTF-8; use an id from list_calendars`,
-  });
+  withHintExample(boundedString(MAX_CALENDAR_ID_BYTES), 'native/6f1d2c3a-8b4e-4f2a-9c1d-3e5f7a9b0c2d').refine(
+    (id) => utf8Bytes(id) <= MAX_CALENDAR_ID_BYTES,
+    {
+      message: `Too long: at most ${MAX_CALENDAR_ID_BYTES} bytes in UTF-8; use an id from list_calendars`,
+    },
+  );
 
 /** An event id as the caller passes it: refused when it could not fit the store's keys. */
 export const eventIdString = () =>
-  boundedString(MAX_EVENT_ID_BYTES).refine((id) => eventIdKeyBytes(id) <= MAX_EVENT_ID_BYTES, {
-    message: `Too long: at most ${MAX_EVENT_ID_BYTES} bytes in UTF-8 ("#" and "%" count 3); use an id from list_events`,
-  });
+  withHintExample(boundedString(MAX_EVENT_ID_BYTES), '5f0c8e2a-1b3d-4c6e-8f9a-0b1c2d3e4f5a').refine(
+    (id) => eventIdKeyBytes(id) <= MAX_EVENT_ID_BYTES,
+    {
+      message: `Too long: at most ${MAX_EVENT_ID_BYTES} bytes in UTF-8 ("#" and "%" count 3); use an id from list_events`,
+    },
+  );
 
 export const outputFormat = z
   .enum(['toon', 'json'])

@@ -78,6 +78,9 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
   ['search_context', { project_id: 'prj_1', query: 'cache', filter_category: 'bugs' }, 'filter_category'],
 ];
 
+/** Fields an agent must fill with a value of a particular form, for which "text" is no example. */
+const SPECIFIC_VALUE = /(^|_)ids?$|zone|^start$|^end$|datetime|date_time|^after$|^before$|exdates|_time$/;
+
 /**
  * Every tool's INVALID_INPUT says which field is wrong, what it expects and gives an example,
  * through the SDK's real Client over HTTP.
@@ -135,6 +138,28 @@ describe('INVALID_INPUT messages of every tool', () => {
       const problem = error.problems.find((p) => p.field === typo);
       expect(problem?.problem).toContain(`did you mean "${known[0]}"`);
       expect(problem?.problem).toMatch(/e\.g\. \S+/);
+    },
+  );
+
+  it.each(ALL_TOOLS.map((tool) => tool.name))(
+    '%s: offers a JSON value as each field’s example, one of the right kind for ids, instants and zones',
+    async (tool) => {
+      const fields = Object.keys(ALL_TOOLS.find((t) => t.name === tool)!.input.shape);
+      const checked: string[] = [];
+
+      for (const field of fields) {
+        // null is the wrong type for every field that is not nullable.
+        const error = await errorFor(tool, { [field]: null });
+        const problem = error.problems?.find((p) => p.field === field) as
+          | { field: string; example?: string }
+          | undefined;
+        if (problem?.example === undefined) continue;
+        checked.push(field);
+
+        expect(() => JSON.parse(problem.example!), `${field}: ${problem.example}`).not.toThrow();
+        if (SPECIFIC_VALUE.test(field)) expect(problem.example, field).not.toMatch(/^\[?"text"\]?$/);
+      }
+      expect(checked.length).toBeGreaterThan(0);
     },
   );
 

@@ -6,6 +6,7 @@ import {
   MAX_INSTANCES,
 } from '../../core/time/recurrence/expand-rrule.js';
 import { compute } from '../computation-turns.js';
+import { withHintExample } from '../field-hints.js';
 import { boundedString, ianaZone, outputFormat, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';
 
@@ -35,7 +36,7 @@ export const ExpandRruleInput = z.object({
     .optional()
     .describe(`Most instances to return (default ${DEFAULT_PAGE_SIZE}).`),
   exdates: z
-    .array(z.string().min(1))
+    .array(withHintExample(z.string().min(1), '2026-03-04T09:00'))
     .max(MAX_INSTANCES)
     .optional()
     .describe('Occurrence starts to leave out, in the same local form as dtstart.'),

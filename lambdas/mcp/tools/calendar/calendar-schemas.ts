@@ -11,6 +11,7 @@ import {
 import { EventTimeInput } from '../../../core/calendar/event-time.js';
 import type { EventView } from '../../../core/calendar/event-view.js';
 import { MAX_RECURRENCE_LINE_LENGTH, MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
+import { withHintExample } from '../../field-hints.js';
 import { boundedString, calendarIdString, emailAddress, eventIdString } from '../../schemas.js';
 
 /** Shared input and output pieces of the calendar tools, described once. */
@@ -23,7 +24,7 @@ export const eventIdInput = eventIdString().describe(
   'Event id from list_events; an occurrence\'s is "<series id>_<start>".',
 );
 
-export const eventTimeInput = EventTimeInput.describe(
+export const eventTimeInput = withHintExample(EventTimeInput, '2026-11-26T09:00:00Z').describe(
   '"2026-11-26T09:00:00Z", "2026-11-26", or {date_time, time_zone?} (no offset: read in time_zone, else the calendar\'s).',
 );
 
@@ -53,8 +54,7 @@ export const eventFieldsInput = {
   visibility: Visibility,
   attendees: attendeeEmails,
   reminders: Reminders.describe('{use_default: false, overrides: []} silences reminders.'),
-  color_id: z
-    .string()
+  color_id: withHintExample(z.string(), '5')
     .regex(/^([1-9]|1[01])$/)
     .describe('Color id 1–11.'),
   recurrence: z

@@ -1,17 +1,21 @@
 import { z } from 'zod';
+import { withHintExample } from '../../field-hints.js';
 import { boundedString } from '../../schemas.js';
 import type { ToolAnnotations } from '../../tool-definition.js';
 
 /** Shared input fields and hints of the memory tools, described once. */
 
+/** A branch id as create_branch makes them: topic, creation instant, random tail. */
+export const BRANCH_ID_EXAMPLE = 'payment_retries_20261124_092338_973d';
+
 // Ids become parts of table and blob keys: letters, digits, "_" and "-" only.
 const ID = /^[A-Za-z0-9_-]+$/;
 
-export const projectIdField = boundedString(64)
+export const projectIdField = withHintExample(boundedString(64), 'prj_ad0e770b8fc14448')
   .regex(ID, 'expected a project id from initialize_context, e.g. "prj_3f2a9c0d1e2b4a5c"')
   .describe('From initialize_context.');
 
-export const branchIdField = boundedString(120)
+export const branchIdField = withHintExample(boundedString(120), BRANCH_ID_EXAMPLE)
   .regex(ID, 'expected a branch id from create_branch or list_branches')
   .describe('From create_branch or list_branches.');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withHintExample } from '../../field-hints.js';
 import { boundedString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, MEMORY_WRITE, projectIdField } from './memory-fields.js';
@@ -14,7 +15,9 @@ export const updateMemoryTool = defineTool({
     branch_id: branchIdField,
     content: boundedString(16_000).describe('The message to save.'),
     role: z.enum(['user', 'assistant']),
-    entry_id: boundedString(64).optional().describe('Replace this entry instead of appending.'),
+    entry_id: withHintExample(boundedString(64), 'e0mwuhm6fv1895629d78ff')
+      .optional()
+      .describe('Replace this entry instead of appending.'),
     if_version: z.number().int().min(1).optional().describe("With entry_id: the entry's version you read."),
     verify: z
       .boolean()

@@ -20,7 +20,7 @@ export const verifyResponseTool = defineTool({
     'name, date, negation) caps it at WARN.',
   input: z.object({
     project_id: projectIdField,
-    response_text: boundedString(20_000).describe('The text to check, e.g. an answer you drafted.'),
+    response_text: boundedString(20_000).describe('The text to check, such as an answer you drafted.'),
     evidence_sources: z
       .array(boundedString(300))
       .max(20)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
 import { MAX_QUERY_LENGTH } from '../../../core/rules/scan-query.js';
+import { withHintExample } from '../../field-hints.js';
 import { boundedString, calendarIdString, rfc3339 } from '../../schemas.js';
 import type { ToolAnnotations } from '../../tool-definition.js';
 
@@ -25,7 +26,9 @@ export const rulesWrite = (hints: { idempotent: boolean; destructive?: boolean }
   openWorldHint: false,
 });
 
-export const projectIdInput = boundedString(64).describe('From list_projects, e.g. "prj_…".');
+export const projectIdInput = withHintExample(boundedString(64), 'prj_ad0e770b8fc14448').describe(
+  'From list_projects, e.g. "prj_…".',
+);
 export const ruleIdInput = boundedString(64).describe('From list_rules, e.g. "rul_…".');
 
 export const queryInput = boundedString(MAX_QUERY_LENGTH).describe(
@@ -57,9 +60,11 @@ export const windowInputs = {
     .describe('Default: every calendar you may read.'),
 };
 
-export const proposalIdInput = boundedString(MAX_TOKEN_LENGTH).describe(
-  'proposal_id from create_rule_from_description, instead of query.',
-);
+// A proposal id is the proposal itself, encoded (rule-proposal.ts): no short example is a real one.
+export const proposalIdInput = withHintExample(
+  boundedString(MAX_TOKEN_LENGTH),
+  'prop_eyJ2IjoxLCJxdWVyeSI6Ii4uLiJ9',
+).describe('proposal_id from create_rule_from_description, instead of query.');
 
 export const RoundingFields = z.object({
   minutes: z.number().int().min(1).max(240),
