@@ -76,6 +76,9 @@ const NUMBER_WORDS: Record<string, string> = {
   twenty: '20',
   thirty: '30',
   hundred: '100',
+  // Counts of times: "retried twice" and "retried 3 times" compare (not "once": it is as often "when").
+  twice: '2 times',
+  thrice: '3 times',
 };
 const NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(NUMBER_WORDS).join('|')})\\b`, 'gi');
 
