@@ -19,7 +19,36 @@ export interface Anchor {
    * numbers only compare when their units agree (or one has none): "5 jobs" is not "5 times".
    */
   unit?: string;
+  /**
+   * For a duration or a size, the amount in seconds or bytes: "15 min" and "15 minutes", "1 day"
+   * and "24 hours", "5 MB" and "5 megabytes" are the same amount, whatever the unit's spelling.
+   */
+  measure?: number;
 }
+
+type Dimension = 'duration' | 'size';
+
+/** The unit words of durations and sizes, each with its dimension and its size in the base unit. */
+const MEASURES: ReadonlyMap<string, { dimension: Dimension; factor: number }> = new Map(
+  (
+    [
+      ['duration', 0.001, 'ms msec msecs millisecond milliseconds'],
+      ['duration', 1, 's sec secs second seconds'],
+      ['duration', 60, 'min mins minute minutes'],
+      ['duration', 3_600, 'h hr hrs hour hours'],
+      ['duration', 86_400, 'd day days'],
+      ['duration', 604_800, 'wk wks week weeks'],
+      ['size', 1, 'byte bytes'],
+      // Decimal and binary prefixes alike: "5 MB" is written for both, and must not contradict "5 MiB".
+      ['size', 1_024, 'kb kib kilobyte kilobytes kibibyte kibibytes'],
+      ['size', 1_024 ** 2, 'mb mib megabyte megabytes mebibyte mebibytes'],
+      ['size', 1_024 ** 3, 'gb gib gigabyte gigabytes gibibyte gibibytes'],
+      ['size', 1_024 ** 4, 'tb tib terabyte terabytes tebibyte tebibytes'],
+    ] as const
+  ).flatMap(([dimension, factor, words]) =>
+    words.split(' ').map((word) => [word, { dimension, factor }] as const),
+  ),
+);
 
 const MONTHS =
   'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
@@ -73,8 +102,21 @@ const NUMBER_WORDS: Record<string, string> = {
   ten: '10',
   eleven: '11',
   twelve: '12',
+  thirteen: '13',
+  fourteen: '14',
+  fifteen: '15',
+  sixteen: '16',
+  seventeen: '17',
+  eighteen: '18',
+  nineteen: '19',
   twenty: '20',
   thirty: '30',
+  forty: '40',
+  fifty: '50',
+  sixty: '60',
+  seventy: '70',
+  eighty: '80',
+  ninety: '90',
   hundred: '100',
   // Counts of times: "retried twice" and "retried 3 times" compare (not "once": it is as often "when").
   twice: '2 times',
@@ -82,12 +124,17 @@ const NUMBER_WORDS: Record<string, string> = {
 };
 const NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(NUMBER_WORDS).join('|')})\\b`, 'gi');
 
-/** The word a number counts: the content word right after it, else the one right before. */
-function unitOf(text: string, offset: number, length: number): string | undefined {
+/**
+ * What a number counts: the content word right after it, else the one right before; a unit of
+ * time or size after it makes the number a measure.
+ */
+function unitOf(text: string, offset: number, length: number): { unit: string; factor?: number } | undefined {
   const after = /^\s*(%|[\p{L}][\p{L}-]*)/u.exec(text.slice(offset + length))?.[1]?.toLowerCase();
-  if (after && (after === '%' || !isFiller(after))) return after === '%' ? 'percent' : stem(after);
+  const measure = after === undefined ? undefined : MEASURES.get(after);
+  if (measure) return { unit: measure.dimension, factor: measure.factor };
+  if (after && (after === '%' || !isFiller(after))) return { unit: after === '%' ? 'percent' : stem(after) };
   const previous = /([\p{L}][\p{L}-]*)\s*$/u.exec(text.slice(0, offset))?.[1]?.toLowerCase();
-  return previous && !isFiller(previous) ? stem(previous) : undefined;
+  return previous && !isFiller(previous) ? { unit: stem(previous) } : undefined;
 }
 
 function normalise(kind: AnchorKind, raw: string): string {
@@ -117,18 +164,40 @@ export function extractAnchors(text: string): Anchor[] {
       const value = normalise(kind, inner as string);
       if (kind === 'path' && PROSE_PAIRS.has(value)) return match;
       if (value.length === 0) return ' '.repeat(match.length);
-      const unit = kind === 'number' ? unitOf(before, offset, match.length) : undefined;
-      found.set(`${kind}:${value}:${unit ?? ''}`, unit ? { kind, value, unit } : { kind, value });
+      const counted = kind === 'number' ? unitOf(before, offset, match.length) : undefined;
+      const measure = counted?.factor === undefined ? undefined : Number(value) * counted.factor;
+      found.set(`${kind}:${value}:${counted?.unit ?? ''}`, {
+        kind,
+        value,
+        ...(counted ? { unit: counted.unit } : {}),
+        ...(measure !== undefined && Number.isFinite(measure) ? { measure } : {}),
+      });
       return ' '.repeat(match.length);
     });
   }
   return [...found.values()];
 }
 
-/** `text` with every anchor blanked out: what is left is the sentence's context words. */
+/** A number with the unit of time or size after it. */
+const MEASURED = new RegExp(`\\b\\d+(?:[.,]\\d+)*\\s*(${[...MEASURES.keys()].join('|')})\\b`, 'gi');
+
+/**
+ * `text` with every anchor blanked out: what is left is the sentence's context words. Numbers in
+ * words go as numbers do, and the unit of a duration or a size becomes the word of its dimension,
+ * so "after 30 s" and "after thirty seconds" leave the same words, and "24 hours" and "48 hours"
+ * still share one.
+ */
 export function withoutAnchors(text: string): string {
-  let rest = text;
-  for (const [, pattern] of PATTERNS) rest = rest.replace(pattern, ' ');
+  let rest = text.replace(NUMBER_WORD, (word) => NUMBER_WORDS[word.toLowerCase()]!);
+  for (const [kind, pattern] of PATTERNS) {
+    if (kind === 'number') {
+      rest = rest.replace(
+        MEASURED,
+        (_match, unit: string) => ` ${MEASURES.get(unit.toLowerCase())!.dimension} `,
+      );
+    }
+    rest = rest.replace(pattern, ' ');
+  }
   return rest;
 }
 
@@ -146,7 +215,12 @@ export function anchorFound(
 }
 
 function sameAnchor(a: Anchor, b: Anchor): boolean {
-  if (a.kind === 'number' && b.kind === 'number') return a.value === b.value && unitsAgree(a, b);
+  if (a.kind === 'number' && b.kind === 'number') {
+    if (a.measure !== undefined && b.measure !== undefined && a.unit === b.unit) {
+      return Math.abs(a.measure - b.measure) <= 1e-9 * Math.max(a.measure, b.measure);
+    }
+    return a.value === b.value && unitsAgree(a, b);
+  }
   if (a.value === b.value) return true;
   if (a.kind === 'path' && b.kind === 'path')
     return a.value.endsWith(`/${b.value}`) || b.value.endsWith(`/${a.value}`);

@@ -1,4 +1,4 @@
-import { type AnchorKind, anchorFound, comparableKinds, unitsAgree } from './anchors.js';
+import { type AnchorKind, anchorFound, comparableKinds, extractAnchors, unitsAgree } from './anchors.js';
 import { opposedWords } from './claim-terms.js';
 import type { Claim } from './claims.js';
 import type { Clause, Passage } from './evidence-passages.js';
@@ -67,15 +67,20 @@ export function judgePassage(claim: Claim, passage: Passage): PassageJudgement {
   return contradiction ? { ...judgement, contradiction } : judgement;
 }
 
-/** A claimed anchor the passage replaces with another of the same kind: "300 s" where memory says "60 s". */
+/**
+ * A claimed anchor the passage replaces with another of the same kind: "300 s" where memory says
+ * "60 s". The replacement is looked for first in the clause the claim talks about, so "the Lambda
+ * timeout is 10 min" against "the gateway timeout is 29 s and the Lambda timeout is 15 min" names 15.
+ */
 function anchorMismatch(
   claim: Claim,
   missing: Claim['anchors'],
   passage: Passage,
 ): Contradiction | undefined {
+  const candidates = [...extractAnchors(closestClause(claim, passage).text), ...passage.anchors];
   for (const anchor of missing) {
     const kinds = comparableKinds(anchor.kind);
-    const instead = passage.anchors.find(
+    const instead = candidates.find(
       (other) =>
         kinds.includes(other.kind) &&
         unitsAgree(anchor, other) &&
@@ -86,10 +91,15 @@ function anchorMismatch(
   return undefined;
 }
 
+/** The clause of the passage that shares most of the claim's words (the first of equals). */
+function closestClause(claim: Claim, passage: Passage): Clause {
+  const overlap = (clause: Clause) => claim.terms.filter((t) => clause.terms.has(t)).length;
+  return passage.clauses.reduce((best, c) => (overlap(c) > overlap(best) ? c : best));
+}
+
 /** Polarity compares the claim with the clause of the passage that shares most of its words. */
 function polarityMismatch(claim: Claim, passage: Passage): Contradiction | undefined {
-  const overlap = (clause: Clause) => claim.terms.filter((t) => clause.terms.has(t)).length;
-  const clause = passage.clauses.reduce((best, c) => (overlap(c) > overlap(best) ? c : best));
+  const clause = closestClause(claim, passage);
   if (claim.negated !== clause.negated) {
     return {
       kind: 'negation',

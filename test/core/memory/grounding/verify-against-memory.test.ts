@@ -53,6 +53,30 @@ describe('verifyAgainstMemory', () => {
     });
   });
 
+  it('compares durations and sizes whatever their unit is called, and names the value of the same clause', () => {
+    const timeouts = [
+      item('ent_2', 'The API gateway timeout is 29 seconds and the Lambda timeout is 15 min.'),
+      item('ent_3', 'Uploads larger than 5 MB go to S3; sessions expire after 24 hours.'),
+    ];
+    const said = (text: string) => verifyAgainstMemory(timeouts, text);
+
+    for (const text of [
+      'The Lambda timeout is 15 minutes.',
+      'The API gateway timeout is 29 s.',
+      'Uploads larger than 5 megabytes go to S3.',
+      'Sessions expire after one day.',
+    ]) {
+      expect(said(text), text).toMatchObject({ status: 'ACCEPT', contradictions: [] });
+    }
+    expect(said('The Lambda timeout is 10 minutes.').contradictions).toEqual([
+      expect.objectContaining({ kind: 'number', claimed: '10', found: '15' }),
+    ]);
+    expect(said('Uploads larger than 10 MB go to S3.').contradictions[0]).toMatchObject({
+      claimed: '10',
+      found: '5',
+    });
+  });
+
   it('flips on negation', () => {
     const report = verifyAgainstMemory(memory, 'The cache TTL is not 300 seconds.');
     expect(report.contradictions[0]?.kind).toBe('negation');
