@@ -8,7 +8,7 @@ import { isFiller } from './claim-terms.js';
  * about the same thing with different anchors of one kind contradict each other.
  */
 
-export type AnchorKind = 'url' | 'quoted' | 'date' | 'path' | 'version' | 'identifier' | 'number';
+export type AnchorKind = 'url' | 'quoted' | 'date' | 'time' | 'path' | 'version' | 'identifier' | 'number';
 
 export interface Anchor {
   kind: AnchorKind;
@@ -26,7 +26,7 @@ export interface Anchor {
   measure?: number;
 }
 
-type Dimension = 'duration' | 'size';
+type Dimension = 'duration' | 'size' | 'percent' | 'usd' | 'eur' | 'gbp';
 
 /** The unit words of durations and sizes, each with its dimension and its size in the base unit. */
 const MEASURES: ReadonlyMap<string, { dimension: Dimension; factor: number }> = new Map(
@@ -44,6 +44,10 @@ const MEASURES: ReadonlyMap<string, { dimension: Dimension; factor: number }> = 
       ['size', 1_024 ** 2, 'mb mib megabyte megabytes mebibyte mebibytes'],
       ['size', 1_024 ** 3, 'gb gib gigabyte gigabytes gibibyte gibibytes'],
       ['size', 1_024 ** 4, 'tb tib terabyte terabytes tebibyte tebibytes'],
+      ['percent', 1, '% percent pct'],
+      ['usd', 1, 'usd dollar dollars'],
+      ['eur', 1, 'eur euro euros'],
+      ['gbp', 1, 'gbp'],
     ] as const
   ).flatMap(([dimension, factor, words]) =>
     words.split(' ').map((word) => [word, { dimension, factor }] as const),
@@ -66,6 +70,8 @@ const PATTERNS: readonly (readonly [AnchorKind, RegExp])[] = [
       'gi',
     ),
   ],
+  // A time of day, "02:30", "2:30 pm" or "14:30:00", before its digits read as two numbers.
+  ['time', /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\b\.?)?(?![\d:])/gi],
   [
     'path',
     new RegExp(
@@ -78,8 +84,11 @@ const PATTERNS: readonly (readonly [AnchorKind, RegExp])[] = [
     'identifier',
     /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b|\b(?=\w*[A-Za-z])[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z][A-Za-z0-9]*_(?!\w)|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Za-z_]\w*(?=\(\))|\b[A-Za-z][A-Za-z0-9]*-\d+\b/g,
   ],
-  ['number', /\b\d+(?:[.,]\d+)*%?/g],
+  ['number', /\b\d+(?:[.,]\d+)*/g],
 ];
+
+/** A currency sign before a number is its unit: "$20" is "20 dollars". */
+const CURRENCY_SIGNS: Readonly<Record<string, Dimension>> = { $: 'usd', '€': 'eur', '£': 'gbp' };
 
 /** Two words with a slash that are prose, not a path. */
 const PROSE_PAIRS = new Set(
@@ -129,10 +138,12 @@ const NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(NUMBER_WORDS).join('|')})\\b
  * time or size after it makes the number a measure.
  */
 function unitOf(text: string, offset: number, length: number): { unit: string; factor?: number } | undefined {
+  const currency = CURRENCY_SIGNS[text[offset - 1] ?? ''];
+  if (currency) return { unit: currency, factor: 1 };
   const after = /^\s*(%|[\p{L}][\p{L}-]*)/u.exec(text.slice(offset + length))?.[1]?.toLowerCase();
   const measure = after === undefined ? undefined : MEASURES.get(after);
   if (measure) return { unit: measure.dimension, factor: measure.factor };
-  if (after && (after === '%' || !isFiller(after))) return { unit: after === '%' ? 'percent' : stem(after) };
+  if (after && !isFiller(after)) return { unit: stem(after) };
   const previous = /([\p{L}][\p{L}-]*)\s*$/u.exec(text.slice(0, offset))?.[1]?.toLowerCase();
   return previous && !isFiller(previous) ? { unit: stem(previous) } : undefined;
 }
@@ -140,9 +151,19 @@ function unitOf(text: string, offset: number, length: number): { unit: string; f
 function normalise(kind: AnchorKind, raw: string): string {
   const value = raw.toLowerCase().replace(/[.,;:]+$/, '');
   if (kind === 'version') return value.replace(/^v/, '');
-  if (kind === 'number') return value.replace(/,(?=\d{3}\b)/g, '');
+  // Leading zeros say nothing ("02" of "02:30" is 2).
+  if (kind === 'number') return value.replace(/,(?=\d{3}\b)/g, '').replace(/^0+(?=\d)/, '');
+  if (kind === 'time') return timeOfDay(value);
   if (kind === 'path') return value.replace(/^\.\//, '');
   return value;
+}
+
+/** `2:30 pm`, `14:30` and `14:30:00` as `14:30`; seconds stay when they are not zero. */
+function timeOfDay(value: string): string {
+  const [, hours, minutes, seconds, half] = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s?([ap])?/.exec(value) ?? [];
+  let hour = Number(hours) % (half ? 12 : 24);
+  if (half === 'p') hour += 12;
+  return `${hour}:${minutes}${seconds && seconds !== '00' ? `:${seconds}` : ''}`;
 }
 
 /**
@@ -179,7 +200,10 @@ export function extractAnchors(text: string): Anchor[] {
 }
 
 /** A number with the unit of time or size after it. */
-const MEASURED = new RegExp(`\\b\\d+(?:[.,]\\d+)*\\s*(${[...MEASURES.keys()].join('|')})\\b`, 'gi');
+const MEASURED = new RegExp(
+  `\\b\\d+(?:[.,]\\d+)*\\s*(%|(?:${[...MEASURES.keys()].filter((unit) => unit !== '%').join('|')})\\b)`,
+  'gi',
+);
 
 /**
  * `text` with every anchor blanked out: what is left is the sentence's context words. Numbers in
@@ -188,7 +212,9 @@ const MEASURED = new RegExp(`\\b\\d+(?:[.,]\\d+)*\\s*(${[...MEASURES.keys()].joi
  * still share one.
  */
 export function withoutAnchors(text: string): string {
-  let rest = text.replace(NUMBER_WORD, (word) => NUMBER_WORDS[word.toLowerCase()]!);
+  let rest = text
+    .replace(NUMBER_WORD, (word) => NUMBER_WORDS[word.toLowerCase()]!)
+    .replace(/[$€£](?=\d)/g, (sign) => ` ${CURRENCY_SIGNS[sign]} `);
   for (const [kind, pattern] of PATTERNS) {
     if (kind === 'number') {
       rest = rest.replace(
@@ -233,8 +259,9 @@ export function unitsAgree(a: Anchor, b: Anchor): boolean {
 }
 
 function textContains(anchor: Anchor, lowerText: string): boolean {
-  // A number is only found with its unit (compared through the anchors), never as bare text.
-  if (anchor.kind === 'number') return false;
+  // A number is only found with its unit, a time as a time (compared through the anchors), never
+  // as bare text: "2:30" is in "12:30".
+  if (anchor.kind === 'number' || anchor.kind === 'time') return false;
   if (anchor.kind === 'version') {
     return new RegExp(`(?<![\\w.])v?${escapeRegExp(anchor.value)}(?![\\w]|\\.\\d)`).test(lowerText);
   }

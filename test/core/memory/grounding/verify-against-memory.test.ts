@@ -77,6 +77,36 @@ describe('verifyAgainstMemory', () => {
     });
   });
 
+  it('reads times of day, percentages and prices as such', () => {
+    const facts = [
+      item('ent_4', 'The nightly backup runs at 02:30 UTC and keeps 14 snapshots.'),
+      item('ent_5', 'The service targets 99.9% availability; the Pro plan costs $20 per month.'),
+    ];
+    const said = (text: string) => verifyAgainstMemory(facts, text);
+
+    for (const text of [
+      'The nightly backup runs at 2:30 UTC.',
+      'The service targets 99.9 percent availability.',
+      'The Pro plan costs 20 dollars per month.',
+    ]) {
+      expect(said(text), text).toMatchObject({ status: 'ACCEPT', contradictions: [] });
+    }
+    expect(said('The nightly backup runs at 12:30 UTC.').contradictions[0]).toMatchObject({
+      kind: 'time',
+      claimed: '12:30',
+      found: '2:30',
+    });
+    expect(said('The nightly backup runs at 2:30 pm UTC.').contradictions[0]).toMatchObject({
+      claimed: '14:30',
+      found: '2:30',
+    });
+    expect(said('The service targets 99.95% availability.').contradictions[0]).toMatchObject({
+      kind: 'number',
+      claimed: '99.95',
+      found: '99.9',
+    });
+  });
+
   it('flips on negation', () => {
     const report = verifyAgainstMemory(memory, 'The cache TTL is not 300 seconds.');
     expect(report.contradictions[0]?.kind).toBe('negation');
