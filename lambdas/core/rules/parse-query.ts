@@ -1,7 +1,7 @@
 import type { QueryNode } from './query-ast.js';
 import { invalidQuery } from './query-errors.js';
 import { toCondition } from './query-values.js';
-import { scanQuery, type TermToken, type Token } from './scan-query.js';
+import { type FieldGroupToken, scanQuery, type TermToken, type Token } from './scan-query.js';
 
 /**
  * Parses a Gmail-style rule query into a tree, or throws a DomainError: INVALID_QUERY (with the
@@ -26,11 +26,13 @@ export function parseQuery(query: string): QueryNode {
 /** Nesting deeper than this is refused rather than risking the stack on hostile input. */
 const MAX_DEPTH = 40;
 
-const STARTS_CONDITION = new Set<Token['type']>(['term', '(', '-', 'NOT']);
+const STARTS_CONDITION = new Set<Token['type']>(['term', '(', 'field(', '-', 'NOT']);
 
 class QueryParser {
   private next = 0;
   private depth = 0;
+  /** Inside `title:( … )`: the property its bare values take. */
+  private field: FieldGroupToken | undefined;
 
   constructor(
     private readonly query: string,
@@ -81,7 +83,8 @@ class QueryParser {
 
   private primary(): QueryNode {
     const token = this.take();
-    if (token.type === 'term') return toCondition(token as TermToken);
+    if (token.type === 'term') return toCondition(this.inField(token as TermToken));
+    if (token.type === 'field(') return this.fieldGroup(token as FieldGroupToken);
     if (token.type !== '(') throw this.unexpected(token);
     if (this.peek().type === ')')
       throw invalidQuery(
@@ -94,6 +97,51 @@ class QueryParser {
       throw invalidQuery(this.query, token.position, "This '(' is never closed: add a ')'.");
     this.take();
     return inner;
+  }
+
+  /**
+   * `title:(canceled OR cancelled)` is `(title:canceled OR title:cancelled)`, and `title:(a b)`
+   * needs both words, as Gmail reads `subject:( … )`.
+   */
+  private fieldGroup(token: FieldGroupToken): QueryNode {
+    if (this.field)
+      throw invalidQuery(
+        this.query,
+        token.position,
+        `A '${token.property}:(' group cannot sit inside '${this.field.property}:('.`,
+      );
+    if (this.peek().type === ')')
+      throw invalidQuery(
+        this.query,
+        token.position,
+        `Empty '${token.property}:()': put values inside, e.g. ${token.property}:(a OR b).`,
+      );
+    this.field = token;
+    try {
+      const inner = this.nested(() => this.conjunction());
+      if (this.peek().type !== ')')
+        throw invalidQuery(
+          this.query,
+          token.position,
+          `This '${token.property}:(' is never closed: add a ')'.`,
+        );
+      this.take();
+      return inner;
+    } finally {
+      this.field = undefined;
+    }
+  }
+
+  /** A term inside `field:( … )` takes the field; one naming a property of its own there is refused. */
+  private inField(term: TermToken): TermToken {
+    if (!this.field) return term;
+    if (term.property !== undefined)
+      throw invalidQuery(
+        this.query,
+        term.position,
+        `Inside '${this.field.property}:( … )' write values only; close the group before '${term.property}:'.`,
+      );
+    return { ...term, property: this.field.property };
   }
 
   private nested(parse: () => QueryNode): QueryNode {

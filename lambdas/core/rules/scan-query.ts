@@ -10,9 +10,17 @@ export interface TermToken {
   readonly valuePosition: number;
 }
 
+/** `property:(`: the values in the group that follows are the property's (`title:(a OR b)`). */
+export interface FieldGroupToken {
+  readonly type: 'field(';
+  readonly position: number;
+  readonly property: string;
+}
+
 export type Token =
   | { readonly type: '(' | ')' | '-' | 'OR' | 'AND' | 'NOT' | 'end'; readonly position: number }
-  | TermToken;
+  | TermToken
+  | FieldGroupToken;
 
 /** Queries are short; the cap keeps every error message (which quotes the query) readable. */
 export const MAX_QUERY_LENGTH = 1000;
@@ -27,7 +35,8 @@ const endsRun = (ch: string | undefined) => ch === undefined || ch === '(' || ch
 /**
  * Splits a rule query into tokens. Values after `field:` may contain `:`, `@`, `.` and `-`
  * unquoted (`time-of-day:>17:00`, `email:bob@example.com`); a run ends only at white space or a
- * parenthesis. `-` negates only where a condition starts and is followed directly by one.
+ * parenthesis. `field:(` opens a group of that field's values, as in Gmail. `-` negates only
+ * where a condition starts and is followed directly by one.
  */
 export function scanQuery(query: string): Token[] {
   if (query.length > MAX_QUERY_LENGTH) {
@@ -68,6 +77,10 @@ export function scanQuery(query: string): Token[] {
           const quoted = readQuoted(query, valuePosition);
           value = quoted.value;
           i = quoted.end;
+        } else if (value === '' && query[i] === '(') {
+          tokens.push({ type: 'field(', position: start, property });
+          i++;
+          continue;
         } else if (value === '') {
           throw invalidQuery(
             query,

@@ -138,6 +138,20 @@ describe('parseQuery', () => {
       });
     });
 
+    it('reads a property before a group as the property of every value in it, as Gmail does', () => {
+      expect(parseQuery('title:acme -title:(canceled OR cancelled)')).toEqual(
+        parseQuery('title:acme -(title:canceled OR title:cancelled)'),
+      );
+      expect(parseQuery('title:(standup "daily sync")')).toEqual({
+        kind: 'and',
+        items: [c('title', 'standup'), c('title', 'daily sync')],
+      });
+      expect(parseQuery('domain:(acme.com OR (globex.io -initech.com))')).toEqual(
+        parseQuery('domain:acme.com OR (domain:globex.io -domain:initech.com)'),
+      );
+      expect(printQuery(parseQuery('day-of-week:(sat OR sun)'))).toBe('day-of-week:sat OR day-of-week:sun');
+    });
+
     it('treats lower-case or/and/not as words', () => {
       expect(parseQuery('rock or roll')).toEqual({
         kind: 'and',
@@ -161,6 +175,10 @@ describe('parseQuery', () => {
       ['title:"open', 6, 'never closed'],
       ['title:"a"b', 9, 'space after the closing quote'],
       ['NOT', 0, 'after NOT'],
+      ['title:()', 0, "Empty 'title:()'"],
+      ['title:(a OR b', 0, "'title:(' is never closed"],
+      ['title:(a domain:x.com)', 9, 'write values only'],
+      ['title:(a day-of-week:(sat))', 9, 'cannot sit inside'],
     ])('refuses %j with INVALID_QUERY at %i', (query, position, problem) => {
       const error = failure(query);
 

@@ -68,6 +68,16 @@ describe('the rules tools over HTTP', () => {
       });
     });
 
+    it('reads a property before a group as Gmail does: title:(a OR b)', async () => {
+      const preview = await http.agents.alice.ok('preview_rule', {
+        query: 'title:acme -title:(review OR retro)',
+        format: 'json',
+      });
+
+      expect(preview).toMatchObject({ query: 'title:acme -(title:review OR title:retro)', total_matched: 1 });
+      expect((preview.matches as { summary: string }[]).map((m) => m.summary)).toEqual(['Acme sync']);
+    });
+
     it('saves a raw query canonically and assembles one from structured conditions', async () => {
       ({ rule: domainRule } = await http.agents.alice.ok<{ rule: Rule }>('create_rule', {
         query: 'domain:ACME.com',
