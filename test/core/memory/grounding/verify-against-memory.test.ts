@@ -12,6 +12,16 @@ const item = (item_id: string, text: string, path?: string): MemoryItem => ({
   created_at: '2026-03-01T00:00:00.000Z',
 });
 
+/** What verify_response answers for each of `texts` against `facts`, and a check that these are accepted. */
+function against(facts: MemoryItem[]) {
+  const said = (text: string) => verifyAgainstMemory(facts, text);
+  const accepts = (texts: string[]) => {
+    for (const text of texts)
+      expect(said(text), text).toMatchObject({ status: 'ACCEPT', contradictions: [] });
+  };
+  return { said, accepts };
+}
+
 const memory = [
   item('ent_1', 'The cache TTL is 300 seconds. Cache keys start with status.'),
   item('file:src/retry.ts', 'retryWithBackoff() in src/retry.ts retries 3 times.', 'src/retry.ts'),
@@ -54,20 +64,17 @@ describe('verifyAgainstMemory', () => {
   });
 
   it('compares durations and sizes whatever their unit is called, and names the value of the same clause', () => {
-    const timeouts = [
+    const { said, accepts } = against([
       item('ent_2', 'The API gateway timeout is 29 seconds and the Lambda timeout is 15 min.'),
       item('ent_3', 'Uploads larger than 5 MB go to S3; sessions expire after 24 hours.'),
-    ];
-    const said = (text: string) => verifyAgainstMemory(timeouts, text);
+    ]);
 
-    for (const text of [
+    accepts([
       'The Lambda timeout is 15 minutes.',
       'The API gateway timeout is 29 s.',
       'Uploads larger than 5 megabytes go to S3.',
       'Sessions expire after one day.',
-    ]) {
-      expect(said(text), text).toMatchObject({ status: 'ACCEPT', contradictions: [] });
-    }
+    ]);
     expect(said('The Lambda timeout is 10 minutes.').contradictions).toEqual([
       expect.objectContaining({ kind: 'number', claimed: '10', found: '15' }),
     ]);
@@ -78,19 +85,16 @@ describe('verifyAgainstMemory', () => {
   });
 
   it('reads times of day, percentages and prices as such', () => {
-    const facts = [
+    const { said, accepts } = against([
       item('ent_4', 'The nightly backup runs at 02:30 UTC and keeps 14 snapshots.'),
       item('ent_5', 'The service targets 99.9% availability; the Pro plan costs $20 per month.'),
-    ];
-    const said = (text: string) => verifyAgainstMemory(facts, text);
+    ]);
 
-    for (const text of [
+    accepts([
       'The nightly backup runs at 2:30 UTC.',
       'The service targets 99.9 percent availability.',
       'The Pro plan costs 20 dollars per month.',
-    ]) {
-      expect(said(text), text).toMatchObject({ status: 'ACCEPT', contradictions: [] });
-    }
+    ]);
     expect(said('The nightly backup runs at 12:30 UTC.').contradictions[0]).toMatchObject({
       kind: 'time',
       claimed: '12:30',
