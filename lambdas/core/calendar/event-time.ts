@@ -87,11 +87,51 @@ export function resolveEventTimes<T extends EventDraft | EventPatch>(
   fallbackZone: string,
 ): T {
   const { start, end, ...rest } = fields;
+  const resolved = {
+    start: start === undefined ? undefined : resolveEventTime(start, fallbackZone, 'start'),
+    end: end === undefined ? undefined : resolveEventTime(end, fallbackZone, 'end'),
+  };
+  refuseEmptiedByGap(start, end, resolved);
   return {
     ...rest,
-    ...(start === undefined ? {} : { start: resolveEventTime(start, fallbackZone, 'start') }),
-    ...(end === undefined ? {} : { end: resolveEventTime(end, fallbackZone, 'end') }),
+    ...(resolved.start === undefined ? {} : { start: resolved.start }),
+    ...(resolved.end === undefined ? {} : { end: resolved.end }),
   } as T;
+}
+
+/** The wall-clock text of a `date_time` given without offset, else undefined. */
+function wallClockOf(input: EventTimeInput | undefined): string | undefined {
+  const text = (
+    typeof input === 'string' ? input : input && 'date_time' in input ? input.date_time : ''
+  ).trim();
+  return LOCAL_DATE_TIME.test(text) ? text.replace(/[t ]/, 'T') : undefined;
+}
+
+/**
+ * A start in a spring-forward gap moves forward by the gap (RFC 5545). That can land it on or past
+ * an end the caller wrote later on the wall clock: "01:30"–"02:30" on the night London skips
+ * 01:00–02:00 would be stored zero minutes long. Such an event is refused, saying why.
+ */
+function refuseEmptiedByGap(
+  start: EventTimeInput | undefined,
+  end: EventTimeInput | undefined,
+  resolved: { start: EventTime | undefined; end: EventTime | undefined },
+): void {
+  const [wallStart, wallEnd] = [wallClockOf(start), wallClockOf(end)];
+  if (wallStart === undefined || wallEnd === undefined || !(resolved.start && resolved.end)) return;
+  if (!('date_time' in resolved.start) || !('date_time' in resolved.end)) return;
+  const [from, to] = [
+    parseInstant(resolved.start.date_time, 'start'),
+    parseInstant(resolved.end.date_time, 'end'),
+  ];
+  if (wallStart.padEnd(19, ':00') >= wallEnd.padEnd(19, ':00') || from < to) return;
+  throw new DomainError(
+    'INVALID_DATETIME',
+    `start ${wallStart} does not exist on that day's clock (it is skipped when the clocks go forward), so it reads as ` +
+      `${resolved.start.date_time}, which leaves no time before end ${resolved.end.date_time}. ` +
+      'Move start out of the skipped hour, or end later.',
+    { field: 'start' },
+  );
 }
 
 /** The instant an event time in caller form stands for; an all-day date is local midnight. */

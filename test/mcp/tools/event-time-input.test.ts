@@ -61,6 +61,33 @@ describe('event times in tool input', () => {
       });
     });
 
+    it('refuses an event the spring-forward gap would leave empty, and keeps one it only shortens', async () => {
+      const berlin = (t: string) => ({ date_time: `2026-03-29T${t}`, time_zone: 'Europe/Berlin' });
+
+      // Berlin skips 02:00–03:00: a 02:30 start reads as 03:30 CEST, the very end asked for.
+      const emptied = errorOf(
+        await callRaw('create_event', {
+          calendar_id: tokyo,
+          summary: 'Night job',
+          start: berlin('02:30:00'),
+          end: berlin('03:30:00'),
+        }),
+      );
+      const kept = await call('create_event', {
+        calendar_id: tokyo,
+        summary: 'Night job',
+        start: berlin('02:30:00'),
+        end: berlin('04:00:00'),
+      });
+
+      expect(emptied).toMatchObject({ code: 'INVALID_DATETIME', field: 'start' });
+      expect(emptied.message).toContain('start 2026-03-29T02:30:00 does not exist');
+      expect(kept.event).toMatchObject({
+        start_utc: '2026-03-29T01:30:00+00:00',
+        end_utc: '2026-03-29T02:00:00+00:00',
+      });
+    });
+
     it("reads a date_time without offset or zone in the calendar's zone", async () => {
       const { event } = await call('create_event', {
         calendar_id: tokyo,
