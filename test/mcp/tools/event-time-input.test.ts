@@ -80,7 +80,17 @@ describe('event times in tool input', () => {
         end: berlin('04:00:00'),
       });
 
+      const booked = errorOf(
+        await callRaw('book_slot', {
+          calendar_id: tokyo,
+          summary: 'Night job',
+          start: berlin('02:30:00'),
+          end: berlin('03:30:00'),
+        }),
+      );
+
       expect(emptied).toMatchObject({ code: 'INVALID_DATETIME', field: 'start' });
+      expect(booked).toMatchObject({ code: 'INVALID_DATETIME', message: emptied.message });
       expect(emptied.message).toContain('start 2026-03-29T02:30:00 does not exist');
       expect(kept.event).toMatchObject({
         start_utc: '2026-03-29T01:30:00+00:00',
