@@ -86,6 +86,19 @@ describe('memory insight tools over HTTP', () => {
       expect(report.contradictions).toEqual([]);
     });
 
+    it('checks a sentence that starts with a lower-case command on its own', async () => {
+      const report = await ok('reader', 'verify_response', {
+        project_id: projectId,
+        response_text: 'The database pool allows 20 connections. npm run dev starts the API with hot reload.',
+      });
+
+      expect(report.claims_extracted).toBe(2);
+      expect(report.evidence_items.map((item: { claim: string }) => item.claim)).toEqual([
+        'The database pool allows 20 connections.',
+        'npm run dev starts the API with hot reload.',
+      ]);
+    });
+
     it('reports a changed number and a changed path as contradictions', async () => {
       const report = await ok('reader', 'verify_response', {
         project_id: projectId,

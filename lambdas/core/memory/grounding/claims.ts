@@ -18,6 +18,31 @@ const CODE_BLOCK = /```[\s\S]*?```/g;
 
 const IDENTIFIER_AFTER_STOP = /(?<=[\w)\]`"'][.!?])\s+(?=[a-z][\w]*(?:[A-Z_(]|\.\w))/;
 
+/** Words a full stop follows without ending the sentence. */
+const ABBREVIATIONS = new Set(
+  'eg ie etc vs approx cf incl excl resp ca al fig no nr mr mrs ms dr st vol ver min max esp'.split(' '),
+);
+
+/**
+ * `sentence` split where a stop ends a word that is no abbreviation and a lower-case word follows:
+ * technical sentences start with commands ("… in S3. npm test runs vitest."), which the segmenter
+ * reads as an abbreviation going on. Not after one letter ("5 p.m. today") or a dotted word ("e.g.").
+ */
+function splitAtLowerCaseStarts(sentence: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  for (const stop of sentence.matchAll(/[.!?]\s+(?=[a-z])/g)) {
+    const word = /([A-Za-z][A-Za-z.]*|\d+)$/.exec(sentence.slice(from, stop.index))?.[1] ?? '';
+    const abbreviation =
+      word.includes('.') || /^[A-Za-z]$/.test(word) || ABBREVIATIONS.has(word.toLowerCase());
+    if (word === '' || abbreviation) continue;
+    parts.push(sentence.slice(from, stop.index + 1));
+    from = stop.index + stop[0].length;
+  }
+  parts.push(sentence.slice(from));
+  return parts;
+}
+
 /** Sentences of `text` (Intl.Segmenter, also split at line breaks so list items stand alone). */
 export function sentences(text: string): string[] {
   return (
@@ -28,6 +53,7 @@ export function sentences(text: string): string[] {
       // The segmenter keeps "… 300 seconds. retryWithBackoff() …" together (a lower-case start
       // reads as an abbreviation); a sentence may well start with a code identifier.
       .flatMap((sentence) => sentence.split(IDENTIFIER_AFTER_STOP))
+      .flatMap(splitAtLowerCaseStarts)
       .map((s) => s.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim())
       .filter((s) => s.length > 0)
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sentences } from '../../../../lambdas/core/memory/grounding/claims.js';
 import { verifyAgainstMemory } from '../../../../lambdas/core/memory/grounding/verify-response.js';
 import type { MemoryItem } from '../../../../lambdas/core/memory/memory-records.js';
 
@@ -109,6 +110,19 @@ describe('verifyAgainstMemory', () => {
       claimed: '99.95',
       found: '99.9',
     });
+  });
+
+  it('splits sentences before a lower-case command, not after an abbreviation or an initial', () => {
+    expect(
+      sentences(
+        'Snapshots go to S3. npm test runs vitest. Use e.g. the cache at 5 p.m. today. It is approx. ten.',
+      ),
+    ).toEqual([
+      'Snapshots go to S3.',
+      'npm test runs vitest.',
+      'Use e.g. the cache at 5 p.m. today.',
+      'It is approx. ten.',
+    ]);
   });
 
   it('flips on negation', () => {
