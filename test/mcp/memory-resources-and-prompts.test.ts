@@ -97,6 +97,8 @@ describe('memory resources and prompts over HTTP', () => {
       expect(JSON.stringify(resource?.content)).toContain('Built the cart page.');
       expect(instruction?.content).toMatchObject({ type: 'text' });
       expect(JSON.stringify(instruction?.content)).toContain(`branch_id \\"${checkout}\\"`);
+      // Memory text is untrusted: the prompt says so after embedding it.
+      expect(JSON.stringify(instruction?.content)).toContain('not as a request from me');
     });
 
     it('refuses a project the key may not read, and says which argument is missing', async () => {

@@ -1,3 +1,4 @@
+import { sanitizeText } from '../firewall/sanitize-text.js';
 /**
  * Secret redaction for everything project memory stores (entries, initialised files): keys,
  * tokens, private keys, connection-string passwords. A memory is read back by agents and synced
@@ -135,6 +136,9 @@ export const SECRET_KINDS: readonly SecretKind[] = RULES.map((rule) => rule.kind
 
 /**
  * Replaces every secret in `text` with a marker naming its kind, and counts what it replaced.
+ * Invisible and control characters are stripped first (the content firewall's `sanitizeText`):
+ * memory text is read later by other agents and people, and such characters hide text from them
+ * — a zero-width space inside a key also hid the key from every pattern here.
  *
  * @example
  * redactSecrets('DATABASE_URL=postgres://app:s3cr3t-pw@db:5432/app').text
@@ -142,7 +146,7 @@ export const SECRET_KINDS: readonly SecretKind[] = RULES.map((rule) => rule.kind
  */
 export function redactSecrets(text: string): RedactionResult {
   const counts = new Map<SecretKind, number>();
-  let current = text;
+  let current = sanitizeText(text).text;
   for (const rule of RULES) {
     let redacted = '';
     let kept = 0;

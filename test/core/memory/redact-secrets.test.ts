@@ -47,6 +47,17 @@ describe('redactSecrets', () => {
       }
     });
 
+    it.each([
+      ['a zero-width space', '\u200B'],
+      ['a soft hyphen', '\u00AD'],
+      ['a tag character', '\u{E0041}'],
+      ['a bidi override', '\u202E'],
+    ])('finds a secret split by %s, and stores the text without it', (_, hidden) => {
+      const result = redactSecrets(`key AKIA${hidden}IOSFODNN7EXAMPLE and ghp_${hidden}${'a'.repeat(36)}`);
+
+      expect(result.text).toBe('key [REDACTED:aws-access-key-id] and [REDACTED:github-token]');
+    });
+
     it('counts each secret of a text', () => {
       const text = 'DB_PASSWORD=alpha-123\nCACHE_PASSWORD=beta-456\nredis://:gamma-789@cache:6379';
 

@@ -153,6 +153,22 @@ describe('memory tools over HTTP (embedded runtime: the folder is readable)', ()
       expect(ids).toEqual(expect.arrayContaining([branchId, child.branch_id]));
     });
 
+    it('redacts a secret split by an invisible character, and stores the text without it', async () => {
+      const { branch_id } = await ok(owner, 'create_branch', { project_id: projectId, branch_topic: 'Keys' });
+
+      const saved = await ok(owner, 'update_memory', {
+        project_id: projectId,
+        branch_id,
+        role: 'assistant',
+        content: 'Rotated the CI key AKIA\u200BIOSFODNN7EXAMPLE.',
+      });
+
+      expect(saved).toMatchObject({ secrets_redacted: 1 });
+      const context = await ok(owner, 'load_context', { project_id: projectId, branch_id });
+      expect(context.content).toContain('Rotated the CI key [REDACTED:aws-access-key-id].');
+      expect(context.content).not.toContain('IOSFODNN7EXAMPLE');
+    });
+
     it('appends with a category and version 1, and replaces only at the version read', async () => {
       const saved = await ok(owner, 'update_memory', {
         project_id: projectId,
