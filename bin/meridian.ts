@@ -43,7 +43,7 @@ import { syncAndLog } from '../lambdas/runtime/sync-run.js';
 import { startSyncTimer, syncIntervalMs } from '../lambdas/runtime/sync-timer.js';
 import { VERSION } from '../lambdas/runtime/version.js';
 
-const USAGE = `meridian ${VERSION} — a remote MCP server for time and calendars
+const USAGE = `meridian ${VERSION} — a remote MCP server for time, calendars, timesheets and project memory
 
 Usage:
   meridian serve [--port N] [--host H] [--allowed-origins O,…]
