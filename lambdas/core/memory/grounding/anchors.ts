@@ -20,15 +20,16 @@ export interface Anchor {
    */
   unit?: string;
   /**
-   * For a duration or a size, the amount in seconds or bytes: "15 min" and "15 minutes", "1 day"
-   * and "24 hours", "5 MB" and "5 megabytes" are the same amount, whatever the unit's spelling.
+   * For an amount — a duration, a size, a percentage, a price — its value in the base unit
+   * (seconds, bytes, percent, the currency): "15 min" and "15 minutes", "1 day" and "24 hours",
+   * "5 MB" and "5 megabytes" are the same amount, whatever the unit's spelling.
    */
   measure?: number;
 }
 
 type Dimension = 'duration' | 'size' | 'percent' | 'usd' | 'eur' | 'gbp';
 
-/** The unit words of durations and sizes, each with its dimension and its size in the base unit. */
+/** The unit words of amounts, each with its dimension and its size in the dimension's base unit. */
 const MEASURES: ReadonlyMap<string, { dimension: Dimension; factor: number }> = new Map(
   (
     [
@@ -134,8 +135,8 @@ const NUMBER_WORDS: Record<string, string> = {
 const NUMBER_WORD = new RegExp(`\\b(?:${Object.keys(NUMBER_WORDS).join('|')})\\b`, 'gi');
 
 /**
- * What a number counts: the content word right after it, else the one right before; a unit of
- * time or size after it makes the number a measure.
+ * What a number counts: the content word right after it, else the one right before; a unit of an
+ * amount after it, or a currency sign before it, makes the number a measure.
  */
 function unitOf(text: string, offset: number, length: number): { unit: string; factor?: number } | undefined {
   const currency = CURRENCY_SIGNS[text[offset - 1] ?? ''];
@@ -199,7 +200,7 @@ export function extractAnchors(text: string): Anchor[] {
   return [...found.values()];
 }
 
-/** A number with the unit of time or size after it. */
+/** A number with the unit of an amount after it. */
 const MEASURED = new RegExp(
   `\\b\\d+(?:[.,]\\d+)*\\s*(%|(?:${[...MEASURES.keys()].filter((unit) => unit !== '%').join('|')})\\b)`,
   'gi',
@@ -207,7 +208,7 @@ const MEASURED = new RegExp(
 
 /**
  * `text` with every anchor blanked out: what is left is the sentence's context words. Numbers in
- * words go as numbers do, and the unit of a duration or a size becomes the word of its dimension,
+ * words go as numbers do, and the unit of an amount (or a currency sign) becomes its dimension's word,
  * so "after 30 s" and "after thirty seconds" leave the same words, and "24 hours" and "48 hours"
  * still share one.
  */
