@@ -38,10 +38,15 @@ const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 
 interface Walk {
   files: { path: string; content: string }[];
+  /** Every file already looked at, taken or skipped: the full scan's second pass passes them by. */
+  seen: Set<string>;
+  limit: number;
   skipped: number;
   truncated: boolean;
   bytes: number;
 }
+
+type Rules = readonly { base: string; rules: ReturnType<typeof parseGitignore> }[];
 
 /**
  * The ProjectFolderReader of the embedded runtime: the agent's project folder on this machine.
@@ -49,11 +54,24 @@ interface Walk {
  * ignores, reads only UTF-8 text under the size limits.
  */
 export class NodeProjectFolderReader implements ProjectFolderReader {
+  /**
+   * `full` takes what `light` does first (the README, entry points, configuration), then the rest
+   * breadth-first, shallow files before deep ones: a repository larger than the limits keeps its
+   * README and package.json rather than the first 400 files of whichever folder sorts first.
+   */
   async scan(projectPath: string, mode: FolderScanMode): Promise<FolderScan | undefined> {
     const root = await projectRoot(projectPath);
     if (!root) return undefined;
-    const walk: Walk = { files: [], skipped: 0, truncated: false, bytes: 0 };
-    await this.walk(root, '', [], mode, walk);
+    const walk: Walk = {
+      files: [],
+      seen: new Set(),
+      limit: FOLDER_SCAN_LIMITS.files[mode],
+      skipped: 0,
+      truncated: false,
+      bytes: 0,
+    };
+    await this.walk(root, 'light', walk);
+    if (mode === 'full') await this.walk(root, 'full', walk);
     return { files: walk.files, skipped: walk.skipped, truncated: walk.truncated };
   }
 
@@ -69,54 +87,51 @@ export class NodeProjectFolderReader implements ProjectFolderReader {
     return head?.match(/^ref:\s*refs\/heads\/(.+)$/m)?.[1]?.trim();
   }
 
-  private async walk(
-    root: string,
-    relative: string,
-    inherited: readonly { base: string; rules: ReturnType<typeof parseGitignore> }[],
-    mode: FolderScanMode,
-    walk: Walk,
-  ): Promise<void> {
-    const folder = join(root, relative);
-    const entries = await readdir(folder, { withFileTypes: true }).catch(() => [] as Dirent[]);
-    const own = entries.some((e) => e.name === '.gitignore' && e.isFile())
-      ? [{ base: relative, rules: parseGitignore((await readText(join(folder, '.gitignore'))) ?? '') }]
-      : [];
-    const rules = [...inherited, ...own];
-    const sorted = [...entries].sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of sorted) {
-      if (walk.truncated) return;
-      const path = relative ? posix.join(relative, entry.name) : entry.name;
-      const isDirectory = entry.isDirectory();
-      const ignored =
-        entry.name.startsWith('.') ||
-        ALWAYS_SKIPPED.has(entry.name) ||
-        entry.isSymbolicLink() ||
-        rules.some(({ base, rules: r }) =>
-          isIgnored(r, base ? posix.relative(base, path) : path, isDirectory),
-        );
-      if (ignored) continue;
-      if (isDirectory) {
-        // light reads the root and src/ only
-        if (mode === 'full' || (relative === '' && entry.name === 'src')) {
-          await this.walk(root, path, rules, mode, walk);
+  /** Breadth-first from the root; `light` reads the root and src/ only, and only LIGHT_NAMES. */
+  private async walk(root: string, mode: FolderScanMode, walk: Walk): Promise<void> {
+    const folders: { relative: string; inherited: Rules }[] = [{ relative: '', inherited: [] }];
+    for (let next = folders.shift(); next && !walk.truncated; next = folders.shift()) {
+      const { relative, inherited } = next;
+      const folder = join(root, relative);
+      const entries = await readdir(folder, { withFileTypes: true }).catch(() => [] as Dirent[]);
+      const own = entries.some((e) => e.name === '.gitignore' && e.isFile())
+        ? [{ base: relative, rules: parseGitignore((await readText(join(folder, '.gitignore'))) ?? '') }]
+        : [];
+      const rules = [...inherited, ...own];
+      const sorted = [...entries].sort((a, b) => a.name.localeCompare(b.name));
+      for (const entry of sorted) {
+        if (walk.truncated) return;
+        const path = relative ? posix.join(relative, entry.name) : entry.name;
+        const isDirectory = entry.isDirectory();
+        const ignored =
+          entry.name.startsWith('.') ||
+          ALWAYS_SKIPPED.has(entry.name) ||
+          entry.isSymbolicLink() ||
+          rules.some(({ base, rules: r }) =>
+            isIgnored(r, base ? posix.relative(base, path) : path, isDirectory),
+          );
+        if (ignored) continue;
+        if (isDirectory) {
+          if (mode === 'full' || (relative === '' && entry.name === 'src')) {
+            folders.push({ relative: path, inherited: rules });
+          }
+          continue;
         }
-        continue;
+        if (!entry.isFile() || (mode === 'light' && !LIGHT_NAMES.test(entry.name))) continue;
+        if (walk.seen.has(path)) continue;
+        walk.seen.add(path);
+        await this.take(join(root, path), path, walk);
       }
-      if (!entry.isFile() || (mode === 'light' && !LIGHT_NAMES.test(entry.name))) continue;
-      await this.take(join(root, path), path, mode, walk);
     }
   }
 
-  private async take(absolute: string, path: string, mode: FolderScanMode, walk: Walk): Promise<void> {
+  private async take(absolute: string, path: string, walk: Walk): Promise<void> {
     const info = await lstat(absolute);
     if (info.size > FOLDER_SCAN_LIMITS.fileBytes) {
       walk.skipped += 1;
       return;
     }
-    if (
-      walk.files.length >= FOLDER_SCAN_LIMITS.files[mode] ||
-      walk.bytes + info.size > FOLDER_SCAN_LIMITS.totalBytes
-    ) {
+    if (walk.files.length >= walk.limit || walk.bytes + info.size > FOLDER_SCAN_LIMITS.totalBytes) {
       walk.truncated = true;
       return;
     }
