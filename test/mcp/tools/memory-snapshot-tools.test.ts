@@ -210,6 +210,38 @@ describe('snapshot and cloud sync tools over HTTP (real Client, grants, s3rver b
     expect(errorOf(await call(stranger, 'list_snapshots', { project_id: projectId })).code).toBe('FORBIDDEN');
   });
 
+  it('lists snapshots a page at a time, newest first, with the total and a cursor', async () => {
+    const { project_id } = await ok(owner, 'initialize_context', {
+      project_path: '/nowhere/pages',
+      mode: 'none',
+    });
+    const made: string[] = [];
+    for (let i = 0; i < 25; i += 1)
+      made.push(
+        (await ok(owner, 'create_snapshot', { project_id, description: `#${i}` })).snapshot_id as string,
+      );
+    const ids = (page: Structured) => (page.snapshots as { snapshot_id: string }[]).map((s) => s.snapshot_id);
+
+    const first = await ok(owner, 'list_snapshots', { project_id, format: 'json' });
+    const rest = await ok(owner, 'list_snapshots', {
+      project_id,
+      cursor: first.next_cursor,
+      format: 'json',
+    });
+    const small = await ok(owner, 'list_snapshots', { project_id, limit: 3, format: 'json' });
+    const stale = await call(owner, 'list_snapshots', {
+      project_id,
+      cursor: 'snap_20260101T000000000_00000000',
+    });
+
+    expect(first).toMatchObject({ total_snapshots: 25, next_cursor: made[5] });
+    expect([...ids(first), ...ids(rest)]).toEqual([...made].reverse());
+    expect(rest).toMatchObject({ total_snapshots: 25 });
+    expect(rest.next_cursor).toBeUndefined();
+    expect(ids(small)).toEqual([made[24], made[23], made[22]]);
+    expect(errorOf(stale)).toMatchObject({ code: 'INVALID_INPUT', field: 'cursor' });
+  });
+
   it('says what a snapshot id looks like, and which ids exist', async () => {
     const malformed = await call(owner, 'restore_snapshot', { project_id: projectId, snapshot_id: 'latest' });
     expect(errorOf(malformed)).toMatchObject({ code: 'INVALID_INPUT' });
