@@ -153,6 +153,31 @@ describe('memory tools over HTTP (embedded runtime: the folder is readable)', ()
       expect(ids).toEqual(expect.arrayContaining([branchId, child.branch_id]));
     });
 
+    it('lists branches a page at a time, oldest first, with the total and a cursor', async () => {
+      const { project_id } = await ok(owner, 'initialize_context', {
+        project_path: '/nowhere/many',
+        mode: 'none',
+      });
+      const made: string[] = [];
+      for (let i = 0; i < 23; i += 1)
+        made.push(
+          (await ok(owner, 'create_branch', { project_id, branch_topic: `Topic ${i}` })).branch_id as string,
+        );
+      const ids = (page: Structured) => (page.branches as { branch_id: string }[]).map((b) => b.branch_id);
+
+      const first = await ok(owner, 'list_branches', { project_id, format: 'json' });
+      const rest = await ok(owner, 'list_branches', {
+        project_id,
+        cursor: first.next_cursor,
+        format: 'json',
+      });
+
+      expect(first).toMatchObject({ total_branches: 23, next_cursor: ids(first)[19] });
+      expect(rest.next_cursor).toBeUndefined();
+      expect(new Set([...ids(first), ...ids(rest)])).toEqual(new Set(made));
+      expect(ids(first)).toHaveLength(20);
+    });
+
     it('redacts a secret split by an invisible character, and stores the text without it', async () => {
       const { branch_id } = await ok(owner, 'create_branch', { project_id: projectId, branch_topic: 'Keys' });
 

@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import { outputFormat } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { MEMORY_READ, projectIdField } from './memory-fields.js';
+import { pageAfter, pageCursorField, pageLimitField } from './list-paging.js';
+import { BRANCH_ID_EXAMPLE, MEMORY_READ, projectIdField } from './memory-fields.js';
 
 export const listBranchesTool = defineTool({
   name: 'list_branches',
   title: 'List memory branches',
-  description: "A project's memory branches, oldest first, with their topics and linked git branches.",
-  input: z.object({ project_id: projectIdField, format: outputFormat }),
+  description:
+    "A project's memory branches, oldest first, with their topics and linked git branches. Paged: pass next_cursor for more.",
+  input: z.object({
+    project_id: projectIdField,
+    limit: pageLimitField,
+    cursor: pageCursorField(BRANCH_ID_EXAMPLE),
+    format: outputFormat,
+  }),
   output: z.object({
     branches: z.array(
       z.object({
@@ -19,13 +26,18 @@ export const listBranchesTool = defineTool({
       }),
     ),
     total_branches: z.number().int(),
+    next_cursor: z.string().optional(),
   }),
   annotations: MEMORY_READ,
   needs: 'memory',
   run: async (deps, input, { principal }) => {
     const branches = await deps.memory.listBranches(principal, input.project_id);
+    const { page, next_cursor } = pageAfter(branches, (b) => b.branch_id, {
+      ...input,
+      list: `the branches of project ${input.project_id}`,
+    });
     return {
-      branches: branches.map((b) => ({
+      branches: page.map((b) => ({
         branch_id: b.branch_id,
         branch_topic: b.topic,
         ...(b.parent_branch_id ? { parent_branch: b.parent_branch_id } : {}),
@@ -33,6 +45,7 @@ export const listBranchesTool = defineTool({
         created_at: b.created_at,
       })),
       total_branches: branches.length,
+      ...(next_cursor === undefined ? {} : { next_cursor }),
     };
   },
 });
