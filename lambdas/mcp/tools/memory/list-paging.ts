@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../../../core/errors.js';
+import { echo } from '../../../core/input-limits.js';
 import { withHintExample } from '../../field-hints.js';
 import { boundedString } from '../../schemas.js';
 
@@ -39,7 +40,7 @@ export function pageAfter<T>(
   if (from === 0 && options.cursor !== undefined) {
     throw new DomainError(
       'INVALID_INPUT',
-      `cursor "${options.cursor}" is not in ${options.list}: pass the next_cursor the previous page answered, or none for the first page.`,
+      `cursor ${echo(options.cursor)} is not in ${options.list}: pass the next_cursor the previous page answered, or none for the first page.`,
       { field: 'cursor' },
     );
   }
