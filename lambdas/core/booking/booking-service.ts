@@ -1,7 +1,6 @@
 import { type Principal, principalName } from '../access/rights.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
-import type { EventPatch } from '../calendar/event.js';
-import { type EventTimeInput, eventTimeInstant, resolveEventTimes } from '../calendar/event-time.js';
+import { type EventTimeInput, eventSpanInstants } from '../calendar/event-time.js';
 import { DomainError } from '../errors.js';
 import type { BookingWorkflow, Clock, RandomSource } from '../ports/index.js';
 import { formatInstant } from '../time/instants.js';
@@ -66,10 +65,7 @@ export class BookingService {
   async book(principal: Principal, params: BookSlotParams): Promise<BookingResult> {
     const calendar = await this.deps.calendars.calendarFor(principal, params.calendar_id, 'write');
     const zone = this.deps.calendars.zoneOf(calendar);
-    // Refuses, saying why, a slot whose start the spring-forward gap moves onto its end.
-    resolveEventTimes<EventPatch>({ start: params.start, end: params.end }, zone);
-    const start = eventTimeInstant(params.start, zone, 'start');
-    const end = eventTimeInstant(params.end, zone, 'end');
+    const { start, end } = eventSpanInstants(params.start, params.end, zone);
     this.checkSlot(start.toMillis(), end.toMillis());
     if (calendar.access_role !== 'owner' && calendar.access_role !== 'writer') {
       throw new DomainError(

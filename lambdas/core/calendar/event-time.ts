@@ -136,7 +136,30 @@ function refuseEmptiedByGap(
 
 /** The instant an event time in caller form stands for; an all-day date is local midnight. */
 export function eventTimeInstant(input: EventTimeInput, fallbackZone: string, field: string): DateTime<true> {
-  const time = resolveEventTime(input, fallbackZone, field);
+  return instantOf(resolveEventTime(input, fallbackZone, field), fallbackZone, field);
+}
+
+/**
+ * The instants of a start and an end in caller form, refused as {@link resolveEventTimes} refuses
+ * a start the spring-forward gap moves onto the end.
+ */
+export function eventSpanInstants(
+  start: EventTimeInput,
+  end: EventTimeInput,
+  fallbackZone: string,
+): { start: DateTime<true>; end: DateTime<true> } {
+  const resolved = {
+    start: resolveEventTime(start, fallbackZone, 'start'),
+    end: resolveEventTime(end, fallbackZone, 'end'),
+  };
+  refuseEmptiedByGap(start, end, resolved);
+  return {
+    start: instantOf(resolved.start, fallbackZone, 'start'),
+    end: instantOf(resolved.end, fallbackZone, 'end'),
+  };
+}
+
+function instantOf(time: EventTime, fallbackZone: string, field: string): DateTime<true> {
   if ('date' in time) {
     const zone = requireZone(fallbackZone, field);
     return DateTime.fromMillis(wallClockToInstant(Date.parse(time.date), zone, RFC_5545), {
