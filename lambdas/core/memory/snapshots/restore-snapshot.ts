@@ -65,7 +65,7 @@ export async function restoreSnapshot(
   const snapshot = await verifiedSnapshot(deps, projectId, snapshotId);
   const records = snapshot.items.map(toMemoryRecord);
   phase('backup');
-  let backup = (await held) ?? (await newBackup(deps, projectId, snapshotId));
+  let backup = await backupOf(deps, projectId, snapshotId, held);
   phase('stage');
   const staged = await deps.state.stageGeneration(projectId, records);
   phase('activate');
@@ -127,11 +127,16 @@ async function activateOverBackup(
 type Backup = Pick<CreatedSnapshot, 'snapshot_id' | 'generation' | 'revision'>;
 
 /**
- * The snapshot of the current state that a restore can be undone with: one that holds it already,
- * else a new automatic one, which must verify.
+ * The snapshot of the current state that a restore can be undone with: one that holds it already
+ * (`held`, when the lookup was started earlier), else a new automatic one, which must verify.
  */
-async function backupOf(deps: SnapshotDeps, projectId: string, snapshotId: string): Promise<Backup> {
-  return (await snapshotHoldingCurrentState(deps, projectId)) ?? newBackup(deps, projectId, snapshotId);
+async function backupOf(
+  deps: SnapshotDeps,
+  projectId: string,
+  snapshotId: string,
+  held = snapshotHoldingCurrentState(deps, projectId),
+): Promise<Backup> {
+  return (await held) ?? newBackup(deps, projectId, snapshotId);
 }
 
 /** A new automatic snapshot of the current state, which must verify. */
