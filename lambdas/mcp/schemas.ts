@@ -20,6 +20,9 @@ export const boundedString = (max: number) =>
     .min(1)
     .max(max, { message: `Too long: at most ${max} characters`, abort: true });
 
+/** A project id as create_project and initialize_context make them: what errors and prompts show. */
+export const PROJECT_ID_EXAMPLE = 'prj_3f2a9c0d1e2b4a5c';
+
 /** Shared input fields, described once so every tool explains them the same way. */
 export const ianaZone = (purpose: string) =>
   withHintExample(boundedString(MAX_ZONE_NAME_LENGTH), 'Europe/London').describe(`IANA zone ${purpose}`);

@@ -1,6 +1,7 @@
 import type { MemorySlice } from '../deps.js';
 import { definePrompt } from '../prompt-registry.js';
 import { branchSummaryUri, summaryMarkdown } from '../resources/memory-resources.js';
+import { PROJECT_ID_EXAMPLE } from '../schemas.js';
 
 /**
  * resume-work: brings a memory branch's active summary into the conversation (as the embedded
@@ -19,7 +20,7 @@ export const resumeWorkPrompt = definePrompt({
       name: 'project_id',
       description: 'The project, from initialize_context',
       required: true,
-      example: 'prj_3f2a9c0d1e2b4a5c',
+      example: PROJECT_ID_EXAMPLE,
     },
     {
       name: 'branch_id',

@@ -3,6 +3,7 @@ import { outputFormat } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { pageAfter, pageCursorField, pageLimitField } from './list-paging.js';
 import { MEMORY_READ, projectIdField } from './memory-fields.js';
+import { SNAPSHOT_ID_EXAMPLE } from './snapshot-fields.js';
 
 export const listSnapshotsTool = defineTool({
   name: 'list_snapshots',
@@ -12,7 +13,7 @@ export const listSnapshotsTool = defineTool({
   input: z.object({
     project_id: projectIdField,
     limit: pageLimitField,
-    cursor: pageCursorField('snap_20261123T221500123_9f86d081'),
+    cursor: pageCursorField(SNAPSHOT_ID_EXAMPLE),
     format: outputFormat,
   }),
   output: z.object({

@@ -4,7 +4,7 @@ import { contextIdOf, contextText } from '../../../core/memory/context-text.js';
 import { withHintExample } from '../../field-hints.js';
 import { boundedString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { BRANCH_ID_EXAMPLE, branchIdField, MEMORY_READ, projectIdField } from './memory-fields.js';
+import { branchIdField, CONTEXT_ID_EXAMPLE, MEMORY_READ, projectIdField } from './memory-fields.js';
 
 /** A whole context, bounded: the newest messages are kept when it is longer. */
 const LOAD_CONTENT_CHARS = 20_000;
@@ -18,7 +18,7 @@ export const loadContextTool = defineTool({
   input: z.object({
     project_id: projectIdField,
     branch_id: branchIdField,
-    context_id: withHintExample(boundedString(130), `ctx_${BRANCH_ID_EXAMPLE}`)
+    context_id: withHintExample(boundedString(130), CONTEXT_ID_EXAMPLE)
       .optional()
       .describe("From get_active_summary or search; default: the branch's context."),
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { withHintExample } from '../../field-hints.js';
-import { boundedString } from '../../schemas.js';
+import { boundedString, PROJECT_ID_EXAMPLE } from '../../schemas.js';
 import type { ToolAnnotations } from '../../tool-definition.js';
 
 /** Shared input fields and hints of the memory tools, described once. */
@@ -8,11 +8,14 @@ import type { ToolAnnotations } from '../../tool-definition.js';
 /** A branch id as create_branch makes them: topic, creation instant, random tail. */
 export const BRANCH_ID_EXAMPLE = 'payment_retries_20261124_092338_973d';
 
+/** The id of a branch's context, as get_active_summary, search and suggestions name it. */
+export const CONTEXT_ID_EXAMPLE = `ctx_${BRANCH_ID_EXAMPLE}`;
+
 // Ids become parts of table and blob keys: letters, digits, "_" and "-" only.
 const ID = /^[A-Za-z0-9_-]+$/;
 
-export const projectIdField = withHintExample(boundedString(64), 'prj_ad0e770b8fc14448')
-  .regex(ID, 'expected a project id from initialize_context, e.g. "prj_3f2a9c0d1e2b4a5c"')
+export const projectIdField = withHintExample(boundedString(64), PROJECT_ID_EXAMPLE)
+  .regex(ID, `expected a project id from initialize_context, e.g. "${PROJECT_ID_EXAMPLE}"`)
   .describe('From initialize_context.');
 
 export const branchIdField = withHintExample(boundedString(120), BRANCH_ID_EXAMPLE)

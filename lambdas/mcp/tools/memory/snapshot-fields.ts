@@ -5,11 +5,11 @@ import type { ToolAnnotations } from '../../tool-definition.js';
 
 /** Shared input fields and hints of the snapshot and cloud-sync tools. */
 
-export const snapshotIdField = withHintExample(z.string(), 'snap_20261123T221500123_9f86d081')
-  .regex(
-    SNAPSHOT_ID_PATTERN,
-    'expected a snapshot id from list_snapshots, e.g. "snap_20261123T221500123_9f86d081"',
-  )
+/** A snapshot id as create_snapshot makes them (snapshot-ids.ts). */
+export const SNAPSHOT_ID_EXAMPLE = 'snap_20261123T221500123_9f86d081';
+
+export const snapshotIdField = withHintExample(z.string(), SNAPSHOT_ID_EXAMPLE)
+  .regex(SNAPSHOT_ID_PATTERN, `expected a snapshot id from list_snapshots, e.g. "${SNAPSHOT_ID_EXAMPLE}"`)
   .describe('From list_snapshots.');
 
 export const forceField = z

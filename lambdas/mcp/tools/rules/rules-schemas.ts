@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
 import { MAX_QUERY_LENGTH } from '../../../core/rules/scan-query.js';
 import { withHintExample } from '../../field-hints.js';
-import { boundedString, calendarIdString, rfc3339 } from '../../schemas.js';
+import { boundedString, calendarIdString, PROJECT_ID_EXAMPLE, rfc3339 } from '../../schemas.js';
 import type { ToolAnnotations } from '../../tool-definition.js';
 
 /** Shared input and output pieces of the rules tools, described once. */
@@ -26,7 +26,7 @@ export const rulesWrite = (hints: { idempotent: boolean; destructive?: boolean }
   openWorldHint: false,
 });
 
-export const projectIdInput = withHintExample(boundedString(64), 'prj_ad0e770b8fc14448').describe(
+export const projectIdInput = withHintExample(boundedString(64), PROJECT_ID_EXAMPLE).describe(
   'From list_projects, e.g. "prj_…".',
 );
 export const ruleIdInput = boundedString(64).describe('From list_rules, e.g. "rul_…".');
