@@ -77,10 +77,8 @@ export class HybridIndex {
     private readonly items: readonly IndexedItem[],
     private readonly keywords: MiniSearch<KeywordDocument>,
     private readonly vectors: VectorMatrix,
-    unstoredChanges: number,
-  ) {
-    this.#unstoredChanges = unstoredChanges;
-  }
+    private unstored: number,
+  ) {}
 
   get size(): number {
     return this.items.length;
@@ -92,12 +90,12 @@ export class HybridIndex {
    * stored index would have to redo.
    */
   get unstoredChanges(): number {
-    return this.#unstoredChanges;
+    return this.unstored;
   }
 
   /** This index is now the stored one. */
   markStored(): void {
-    this.#unstoredChanges = 0;
+    this.unstored = 0;
   }
 
   /**
@@ -340,7 +338,6 @@ export class HybridIndex {
 
   private positions?: Map<string, number>;
   private keywordsTaken = false;
-  #unstoredChanges: number;
 }
 
 /** What the index keeps of each item, one per id (the first), in the order given. */
