@@ -77,6 +77,7 @@ function anchorMismatch(
   missing: Claim['anchors'],
   passage: Passage,
 ): Contradiction | undefined {
+  if (missing.length === 0) return undefined;
   const candidates = [...extractAnchors(closestClause(claim, passage).text), ...passage.anchors];
   for (const anchor of missing) {
     const kinds = comparableKinds(anchor.kind);
