@@ -351,37 +351,41 @@ function countingBatchDeletes(store: DocumentStore): {
   return { counts, store: passThroughStore(store, { batchDelete }) };
 }
 
-/** The store, with `before` run (once) ahead of the first delete that `matches`: a racing writer. */
+/** `before`, run once, ahead of the first call whose argument `matches`: a racing writer. */
+function racingOnce<T>(matches: (arg: T) => boolean, before: () => Promise<unknown>) {
+  let fired = false;
+  return async (arg: T) => {
+    if (fired || !matches(arg)) return;
+    fired = true;
+    await before();
+  };
+}
+
+/** The store, with `before` run (once) ahead of the first delete that `matches`. */
 function beforeDelete(
   store: DocumentStore,
   matches: (key: { pk: string; sk: string }) => boolean,
   before: () => Promise<unknown>,
 ): DocumentStore {
-  let fired = false;
+  const race = racingOnce(matches, before);
   return passThroughStore(store, {
     async delete(key, options) {
-      if (!fired && matches(key)) {
-        fired = true;
-        await before();
-      }
+      await race(key);
       return store.delete(key, options);
     },
   });
 }
 
-/** The store, with `before` run (once) ahead of the first put that `matches`: a racing writer. */
+/** The store, with `before` run (once) ahead of the first put that `matches`. */
 function beforePut(
   store: DocumentStore,
   matches: (item: StoredItem) => boolean,
   before: () => Promise<unknown>,
 ): DocumentStore {
-  let fired = false;
+  const race = racingOnce(matches, before);
   return passThroughStore(store, {
     async put(item, options) {
-      if (!fired && matches(item)) {
-        fired = true;
-        await before();
-      }
+      await race(item);
       return store.put(item, options);
     },
   });
