@@ -33,6 +33,7 @@ describe('refusals for another key’s resources and for missing ones', () => {
   let bobKeyId: string;
   let bobProject: string;
   let bobBranch: string;
+  let bobCalendar: string;
   const theirs = {} as Record<
     'calendar' | 'event' | 'project' | 'rule' | 'branch' | 'entry' | 'snapshot' | 'session',
     string
@@ -78,6 +79,7 @@ describe('refusals for another key’s resources and for missing ones', () => {
       })
     ).session_id;
 
+    bobCalendar = (await okTool(bob, 'create_calendar', { summary: 'Bob' })).calendar_id;
     bobProject = (await okTool(bob, 'create_project', { name: 'Bob project' })).project.project_id;
     bobBranch = (await okTool(bob, 'create_branch', { project_id: bobProject, branch_topic: 'Mine' }))
       .branch_id;
@@ -107,9 +109,16 @@ describe('refusals for another key’s resources and for missing ones', () => {
     ['project', (id) => ['list_branches', { project_id: id }]],
     ['project', (id) => ['search_context', { project_id: id, query: 'ship' }]],
     ['calendar', (id) => ['list_events', { calendar_id: id }]],
-    ['calendar', (id) => ['create_event', { calendar_id: id, summary: 'x', start: '2026-03-04T10:00:00Z' }]],
+    [
+      'calendar',
+      (id) => [
+        'create_event',
+        { calendar_id: id, summary: 'x', start: '2026-03-04T10:00:00Z', end: '2026-03-04T11:00:00Z' },
+      ],
+    ],
     ['event', (id) => ['get_event', { calendar_id: theirs.calendar, event_id: id }]],
-    ['event', (id) => ['delete_event', { calendar_id: theirs.calendar, event_id: id }]],
+    ['event', (id) => ['get_event', { calendar_id: bobCalendar, event_id: id }]],
+    ['event', (id) => ['delete_event', { calendar_id: bobCalendar, event_id: id }]],
     ['branch', (id) => ['get_active_summary', { project_id: bobProject, branch_id: id }]],
     ['branch', (id) => ['load_context', { project_id: bobProject, branch_id: id, context_id: `ctx_${id}` }]],
     [
