@@ -33,7 +33,7 @@ describe('text the server stores', () => {
   beforeAll(async () => {
     runtime = await startTestRuntime({ clock: fixedClock('2026-03-02T12:00:00Z'), defaultTimezone: 'UTC' });
     served = await serveRuntime(runtime);
-    owner = (await served.connect('owner', { toolsets: ['rules', 'memory'] })).client;
+    owner = (await served.connect('owner', { toolsets: ['rules', 'memory', 'calendar'] })).client;
     const second = await served.connect('reader', { toolsets: ['rules', 'memory'] });
     reader = second.client;
     readerKeyId = second.keyId;
@@ -131,6 +131,40 @@ describe('text the server stores', () => {
       expect(branch.branch_topic).toBe('Topic');
       expect(snapshot.success).toBe(true);
       expect(snapshots).toEqual([expect.objectContaining({ description: 'Before' })]);
+    });
+
+    it('are removed the same way from event text and memory text, which the firewall and redaction clean', async () => {
+      const calendar = (await okTool(owner, 'create_calendar', { summary: `Cal${HOSTILE}endar` }))
+        .calendar_id;
+      const { event } = await okTool(owner, 'create_event', {
+        calendar_id: calendar,
+        summary: `Re${HOSTILE}tro`,
+        description: `Not${HOSTILE}es`,
+        location: `Ro${HOSTILE}om 4`,
+        start: '2026-03-03T10:00:00Z',
+        end: '2026-03-03T11:00:00Z',
+        return_event: true,
+      });
+      const { branch_id } = await okTool(owner, 'create_branch', {
+        project_id: projectId,
+        branch_topic: 'Notes',
+      });
+      await okTool(owner, 'update_memory', {
+        project_id: projectId,
+        branch_id,
+        content: `Ship${HOSTILE} on Friday`,
+        role: 'user',
+      });
+      const loaded = await okTool(owner, 'load_context', {
+        project_id: projectId,
+        branch_id,
+        context_id: `ctx_${branch_id}`,
+      });
+      const { calendars } = await okTool(owner, 'list_calendars', { format: 'json' });
+
+      expect(event).toMatchObject({ summary: 'Retro', description: 'Notes', location: 'Room 4' });
+      expect(loaded.content).toContain('Ship on Friday');
+      expect(calendars).toContainEqual(expect.objectContaining({ id: calendar, name: 'Calendar' }));
     });
 
     it('keeps the joiners real text needs: an emoji ZWJ sequence and a Persian ZWNJ', async () => {
