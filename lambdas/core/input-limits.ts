@@ -28,6 +28,13 @@ export const MAX_EMAIL_LENGTH = 254;
  */
 export const MAX_ARGUMENT_STRING_LENGTH = 16_384;
 
+/**
+ * How deep arrays and objects may nest anywhere in a tool's arguments. The deepest schema
+ * (batch_update_events: updates → item → patch → attendees → attendee) is 5 levels; a value
+ * nested 10,000 deep once overflowed the stack in validation.
+ */
+export const MAX_ARGUMENT_DEPTH = 32;
+
 /** Etags and opaque page tokens Meridian hands out. */
 export const MAX_TOKEN_LENGTH = 2048;
 

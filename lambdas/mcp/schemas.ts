@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sanitizeText } from '../core/firewall/sanitize-text.js';
 import {
   eventIdKeyBytes,
   MAX_CALENDAR_ID_BYTES,
@@ -19,6 +20,34 @@ export const boundedString = (max: number) =>
     .string()
     .min(1)
     .max(max, { message: `Too long: at most ${max} characters`, abort: true });
+
+const cleaned = (text: string) => sanitizeText(text).text;
+
+/**
+ * Text the server stores (a name, a query, a topic, a description), cleaned by the one rule for
+ * stored text (README, "Text the server stores"): the content firewall's `sanitizeText` removes
+ * lone surrogates, NUL and other control characters (tab and newline stay), bidi controls and
+ * invisible characters. Text that had characters and has no visible one left is refused rather
+ * than stored blank; `allowEmpty` lets "" through for fields where it means "remove".
+ *
+ * Event and calendar text is not declared with this: the firewall cleans it in the core, after
+ * looking at the raw text for hidden instructions (which cleaning first would erase).
+ *
+ * @example
+ * storedText(200).parse('Road\u200Bmap\u0000'); // 'Roadmap'
+ */
+export const storedText = (max: number, options: { allowEmpty?: boolean } = {}) =>
+  z
+    .string()
+    .min(options.allowEmpty ? 0 : 1)
+    .max(max, { message: `Too long: at most ${max} characters`, abort: true })
+    .refine((text) => text === '' || cleaned(text).trim() !== '', {
+      message: 'no visible characters once control and invisible characters are removed; send visible text',
+      abort: true,
+    })
+    .overwrite(cleaned)
+    // NFC may lengthen a few scripts' text: the stored value is bounded too, not only the one sent.
+    .max(max, { message: `Too long once normalized: at most ${max} characters` });
 
 /** A project id as create_project and initialize_context make them: what errors and prompts show. */
 export const PROJECT_ID_EXAMPLE = 'prj_3f2a9c0d1e2b4a5c';

@@ -4,11 +4,13 @@ import type { z } from 'zod';
 import type { DomainError } from '../core/errors.js';
 import { excerpt } from '../core/input-limits.js';
 import { inputProblems, type ToolInput } from './input-problems.js';
+import { wellFormed } from './well-formed.js';
 
 /**
  * A successful result: `structuredContent` for programs, text for models. Tools whose input has
  * `format: "toon"` get TOON text (fewer tokens for lists); a tool that renders a format itself
- * passes `rendered` (CSV); everything else gets JSON text.
+ * passes `rendered` (CSV); everything else gets JSON text. Lone surrogates (in text stored before
+ * the sanitiser) become U+FFFD in every form, so no stored text can make an answer fail.
  */
 export function successResult(
   structured: Record<string, unknown>,
@@ -16,8 +18,14 @@ export function successResult(
   toonView: Record<string, unknown> = structured,
   rendered?: string,
 ): CallToolResult {
-  const text = rendered ?? (format === 'toon' ? encode(toonView) : JSON.stringify(structured));
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+  const safe = wellFormed(structured);
+  const text =
+    rendered === undefined
+      ? format === 'toon'
+        ? encode(toonView === structured ? safe : wellFormed(toonView))
+        : JSON.stringify(safe)
+      : wellFormed(rendered);
+  return { content: [{ type: 'text', text }], structuredContent: safe };
 }
 
 /**

@@ -49,10 +49,15 @@ export class RuleStore {
     return rule;
   }
 
-  async require(ruleId: string): Promise<Rule> {
+  async find(ruleId: string): Promise<Rule | undefined> {
     const raw = await this.deps.store.get(ruleKey(ruleId), { consistent: true });
-    if (!raw) throw notFound(ruleId);
-    return parse(raw);
+    return raw ? parse(raw) : undefined;
+  }
+
+  async require(ruleId: string): Promise<Rule> {
+    const rule = await this.find(ruleId);
+    if (!rule) throw ruleNotFound(ruleId);
+    return rule;
   }
 
   async list(): Promise<Rule[]> {
@@ -79,7 +84,7 @@ export class RuleStore {
       },
       {
         what: `rule "${ruleId}"`,
-        notFound: () => notFound(ruleId),
+        notFound: () => ruleNotFound(ruleId),
         expectedVersion,
         index: ruleIndex,
       },
@@ -110,7 +115,8 @@ export class RuleStore {
   }
 }
 
-function notFound(ruleId: string): DomainError {
+/** The refusal for a rule id that names no rule the caller may see (missing, or of a project it cannot read). */
+export function ruleNotFound(ruleId: string): DomainError {
   return new DomainError('NOT_FOUND', `No rule "${ruleId}". Call list_rules for the ids.`, {
     rule_id: ruleId,
   });

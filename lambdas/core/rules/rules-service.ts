@@ -18,7 +18,7 @@ import { type Explanation, explainEvent } from './rule-explain.js';
 import { type DraftQuery, draftQuery } from './rule-from-description.js';
 import { type Preview, previewQuery } from './rule-preview.js';
 import { decodeProposal, encodeProposal } from './rule-proposal.js';
-import { type Rule, RuleStore } from './rule-store.js';
+import { type Rule, RuleStore, ruleNotFound } from './rule-store.js';
 import { type RuleSuggestion, suggestRules } from './rule-suggestions.js';
 import { type RuleWithUsage, rulesWithUsage } from './rule-usage.js';
 import type { GroupBy } from './timesheet.js';
@@ -334,9 +334,14 @@ export class RulesService {
     return { context, events: read.events, calendars: read.calendars.map((c) => c.name) };
   }
 
-  /** Write on the project the rule classifies into (the rule is read first: NOT_FOUND before FORBIDDEN). */
+  /**
+   * Write on the project the rule classifies into. A rule of a project the caller may not read is
+   * answered exactly as a missing one (NOT_FOUND), so a rule id tells nothing of its existence or
+   * project; read without write is FORBIDDEN naming the project, which list_rules shows anyway.
+   */
   private async requireRuleWrite(principal: Principal, ruleId: string): Promise<void> {
-    const rule = await this.rules.require(ruleId);
+    const [rule, rights] = await Promise.all([this.rules.find(ruleId), this.access.rightsOf(principal)]);
+    if (!rule || !rights.allows(rule.project_id, 'read')) throw ruleNotFound(ruleId);
     await this.access.require(principal, rule.project_id, 'write');
   }
 

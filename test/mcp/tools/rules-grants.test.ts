@@ -54,16 +54,22 @@ describe('rules tools and per-project grants', () => {
     }) as const;
 
   describe('a key with no grant on the project', () => {
-    it('is refused every read and every change of it, with FORBIDDEN naming the project and right', async () => {
+    it('is refused every read and every change of it: FORBIDDEN naming the project it named, NOT_FOUND for a rule it cannot see', async () => {
       const { read, write } = bobCalls();
+      // A rule is found by its own id: one of a project the key cannot read answers as a missing one.
+      const byRuleId = ['update_rule', 'delete_rule'];
       for (const [name, args] of [...read, ...write]) {
         const error = errorOf(await http.agents.bob.call(name, args));
-        expect(error, name).toMatchObject({
-          code: 'FORBIDDEN',
-          resource_kind: 'project',
-          resource_id: acme,
-          missing_right: write.some(([n]) => n === name) ? 'write' : 'read',
-        });
+        expect(error, name).toMatchObject(
+          byRuleId.includes(name)
+            ? { code: 'NOT_FOUND', rule_id: ruleId }
+            : {
+                code: 'FORBIDDEN',
+                resource_kind: 'project',
+                resource_id: acme,
+                missing_right: write.some(([n]) => n === name) ? 'write' : 'read',
+              },
+        );
       }
       // Nothing changed: the rule still decides the event, at its first version.
       const explained = await http.agents.alice.ok('explain_classification', {

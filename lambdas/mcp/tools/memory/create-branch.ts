@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedString } from '../../schemas.js';
+import { storedText } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, MEMORY_WRITE, projectIdField } from './memory-fields.js';
 
@@ -10,7 +10,7 @@ export const createBranchTool = defineTool({
     'Starts a branch of project memory for one topic of work (its own context). Call on a topic change.',
   input: z.object({
     project_id: projectIdField,
-    branch_topic: boundedString(200).describe('e.g. "User authentication".'),
+    branch_topic: storedText(200).describe('e.g. "User authentication".'),
     parent_branch: branchIdField.optional().describe('Parent branch id, for a sub-topic.'),
   }),
   output: z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { snapshotKeys } from '../../../core/memory/snapshot-vault.js';
-import { boundedString } from '../../schemas.js';
+import { storedText } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { MEMORY_WRITE, projectIdField } from './memory-fields.js';
 
@@ -11,7 +11,7 @@ export const createSnapshotTool = defineTool({
     "Saves an encrypted, verified snapshot of a project's whole memory; restore_snapshot brings it back.",
   input: z.object({
     project_id: projectIdField,
-    description: boundedString(500).optional().describe('e.g. "Before major refactor".'),
+    description: storedText(500).optional().describe('e.g. "Before major refactor".'),
   }),
   output: z.object({
     success: z.boolean(),

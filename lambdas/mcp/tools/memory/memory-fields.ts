@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { withHintExample } from '../../field-hints.js';
-import { boundedString, PROJECT_ID_EXAMPLE } from '../../schemas.js';
+import { boundedString, PROJECT_ID_EXAMPLE, storedText } from '../../schemas.js';
 import type { ToolAnnotations } from '../../tool-definition.js';
 
 /** Shared input fields and hints of the memory tools, described once. */
@@ -23,7 +23,7 @@ export const branchIdField = withHintExample(boundedString(120), BRANCH_ID_EXAMP
   .describe('From create_branch or list_branches.');
 
 /** A git branch name as git allows it (no spaces, `~ ^ : ? * [ \`, no `..`). */
-export const gitBranchField = boundedString(200)
+export const gitBranchField = storedText(200)
   // No lookahead: published schemas must stay plain regular expressions (the fuzz test generates from them).
   .regex(/^[^\s~^:?*[\\]+$/, 'expected a git branch name, e.g. "feature/auth"')
   .refine((name) => !name.includes('..'), 'expected a git branch name without "..", e.g. "feature/auth"')

@@ -1,6 +1,13 @@
 import { z } from 'zod';
+import { storedText } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { projectIdInput, RuleOutput, rulesWrite, weightInput } from './rules-schemas.js';
+import {
+  projectIdInput,
+  RuleOutput,
+  ruleDescriptionInput,
+  rulesWrite,
+  weightInput,
+} from './rules-schemas.js';
 
 export const createClassificationRuleTool = defineTool({
   name: 'create_classification_rule',
@@ -14,7 +21,7 @@ export const createClassificationRuleTool = defineTool({
       .array(
         z.object({
           property: z.string().min(1).max(40).describe('e.g. domain, title, day-of-week, time-of-day.'),
-          value: z.string().min(1).max(500).describe('e.g. "acme.com", "yes", ">17:00".'),
+          value: storedText(500).describe('e.g. "acme.com", "yes", ">17:00".'),
           negated: z.boolean().optional().describe('Match events WITHOUT this.'),
         }),
       )
@@ -23,7 +30,7 @@ export const createClassificationRuleTool = defineTool({
       .describe('e.g. [{"property":"domain","value":"acme.com"}].'),
     logic: z.enum(['AND', 'OR']).default('AND'),
     weight: weightInput.optional(),
-    description: z.string().max(500).optional().describe('Why the rule exists.'),
+    description: ruleDescriptionInput.optional(),
   }),
   output: z.object({ rule: RuleOutput }),
   annotations: rulesWrite({ idempotent: false }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tool-definition.js';
-import { projectFieldInputs } from './project-fields.js';
+import { projectFieldInputs, projectNameInput } from './project-fields.js';
 import { ProjectOutput, rulesWrite } from './rules-schemas.js';
 
 export const createProjectTool = defineTool({
@@ -10,7 +10,7 @@ export const createProjectTool = defineTool({
     'Creates a project to classify calendar time into. Only this API key gets access to it (write) ' +
     'until the owner grants others (`meridian grants set KEY project/<id> read`).',
   input: z.object({
-    name: z.string().min(1).max(200).describe('Project name, e.g. "Acme website".'),
+    name: projectNameInput.describe('Project name, e.g. "Acme website".'),
     ...projectFieldInputs,
   }),
   output: z.object({ project: ProjectOutput }),

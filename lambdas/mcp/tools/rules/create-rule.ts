@@ -5,6 +5,7 @@ import {
   proposalIdInput,
   queryInput,
   RuleOutput,
+  ruleDescriptionInput,
   rulesWrite,
   weightInput,
 } from './rules-schemas.js';
@@ -24,7 +25,7 @@ export const createRuleTool = defineTool({
     proposal_id: proposalIdInput.optional(),
     project_id: projectIdInput.optional().describe('From list_projects; may come from proposal_id.'),
     weight: weightInput.optional(),
-    description: z.string().max(500).optional().describe('Why the rule exists.'),
+    description: ruleDescriptionInput.optional(),
   }),
   output: z.object({ rule: RuleOutput }),
   annotations: rulesWrite({ idempotent: false }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
 import { MAX_QUERY_LENGTH } from '../../../core/rules/scan-query.js';
 import { withHintExample } from '../../field-hints.js';
-import { boundedString, calendarIdString, PROJECT_ID_EXAMPLE, rfc3339 } from '../../schemas.js';
+import { boundedString, calendarIdString, PROJECT_ID_EXAMPLE, rfc3339, storedText } from '../../schemas.js';
 import type { ToolAnnotations } from '../../tool-definition.js';
 
 /** Shared input and output pieces of the rules tools, described once. */
@@ -31,9 +31,11 @@ export const projectIdInput = withHintExample(boundedString(64), PROJECT_ID_EXAM
 );
 export const ruleIdInput = boundedString(64).describe('From list_rules, e.g. "rul_…".');
 
-export const queryInput = boundedString(MAX_QUERY_LENGTH).describe(
+export const queryInput = storedText(MAX_QUERY_LENGTH).describe(
   'Rule query, e.g. "domain:acme.com -title:canceled"; syntax: timesheet://docs/rules-syntax.',
 );
+
+export const ruleDescriptionInput = storedText(500).describe('Why the rule exists.');
 
 export const weightInput = z
   .number()

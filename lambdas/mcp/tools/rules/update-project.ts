@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../tool-definition.js';
-import { projectFieldInputs } from './project-fields.js';
+import { projectFieldInputs, projectNameInput } from './project-fields.js';
 import { ifVersionInput, ProjectOutput, projectIdInput, rulesWrite } from './rules-schemas.js';
 
 export const updateProjectTool = defineTool({
@@ -11,7 +11,7 @@ export const updateProjectTool = defineTool({
     'you have write access to. Only the fields given change.',
   input: z.object({
     project_id: projectIdInput,
-    name: z.string().min(1).max(200).optional().describe('New name.'),
+    name: projectNameInput.optional().describe('New name.'),
     ...projectFieldInputs,
     archived: z.boolean().optional().describe('true archives, false restores.'),
     clear: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedText } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   ifVersionInput,
@@ -21,7 +22,7 @@ export const updateRuleTool = defineTool({
     query: queryInput.optional(),
     project_id: projectIdInput.optional(),
     weight: weightInput.optional(),
-    description: z.string().max(500).optional().describe('New description; "" removes it.'),
+    description: storedText(500, { allowEmpty: true }).optional().describe('New description; "" removes it.'),
     if_version: ifVersionInput.optional(),
   }),
   output: z.object({ rule: RuleOutput }),
