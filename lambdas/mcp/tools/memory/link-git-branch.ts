@@ -7,7 +7,7 @@ export const linkGitBranchTool = defineTool({
   title: 'Link a git branch',
   description:
     'Links a git branch to a memory branch: get_active_summary then accepts git_branch, and follows the checked-out ' +
-    'branch where the project folder is readable.',
+    'branch where this server reads the project folder for you.',
   input: z.object({
     project_id: projectIdField,
     cortex_branch_id: branchIdField.describe('The memory branch, from create_branch.'),
