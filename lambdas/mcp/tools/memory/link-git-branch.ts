@@ -37,7 +37,7 @@ export const linkGitBranchTool = defineTool({
       ...(head === undefined ? {} : { current_git_branch: head }),
       message: autoSwitch
         ? `Linked. The folder is on "${head}"; get_active_summary without ids follows it.`
-        : "Linked. Pass git_branch to get_active_summary (this server cannot read the folder's .git/HEAD).",
+        : "Linked. Pass git_branch to get_active_summary (this server does not read the folder's .git/HEAD for you).",
     };
   },
 });
