@@ -1,6 +1,7 @@
 /**
  * The `meridian` CLI: composition for the embedded runtime. See USAGE below.
  */
+import { delimiter } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isDomainError } from '../lambdas/core/errors.js';
@@ -46,7 +47,7 @@ import { VERSION } from '../lambdas/runtime/version.js';
 const USAGE = `meridian ${VERSION} — a remote MCP server for time, calendars, timesheets and project memory
 
 Usage:
-  meridian serve [--port N] [--host H] [--allowed-origins O,…]
+  meridian serve [--port N] [--host H] [--allowed-origins O,…] [--scan-folder DIR]…
                                             Streamable HTTP: POST http://HOST:PORT${MCP_PATH} (Bearer API key), GET /health
   meridian stdio                            MCP over stdin/stdout for desktop clients (acts as the local owner)
   meridian keys create --label NAME [--toolsets LIST]   create an API key (printed once)
@@ -85,6 +86,8 @@ Defaults for serve: 127.0.0.1:8787 (HTTP_HOST, HTTP_PORT); it syncs connected ca
 30 minutes every 5 minutes (MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES, 0 turns it off). Browsers may call it only from the origins in
 --allowed-origins (MERIDIAN_ALLOWED_ORIGINS, e.g. https://app.example.com) and, on loopback, from
 localhost; on loopback it also refuses a Host that is not localhost (DNS rebinding).
+serve reads project folders on this machine for API keys only inside each --scan-folder DIR
+(MERIDIAN_SCAN_FOLDERS, separated by ${delimiter}); stdio, as the local owner, reads any.
 `;
 
 const { positionals, values } = parseArgs({
@@ -93,6 +96,7 @@ const { positionals, values } = parseArgs({
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
     'allowed-origins': { type: 'string' },
+    'scan-folder': { type: 'string', multiple: true },
     'data-dir': { type: 'string' },
     timezone: { type: 'string' },
     label: { type: 'string' },
@@ -133,18 +137,27 @@ function toolsetsFlag(): ToolsetSelection {
     : parseToolsets(values.toolsets, TOOLSET_NAMES, '--toolsets');
 }
 
+/**
+ * The embedded runtime's configuration. The listed scan folders are serve's alone: every other
+ * command acts as the local owner, who reads any folder, and should not stop on a listed one.
+ */
 function config() {
+  return { ...serveConfig(), scanFolders: [] };
+}
+
+function serveConfig() {
   return loadEmbeddedConfig(process.env, {
     port: values.port,
     host: values.host,
     dataDir: values['data-dir'],
     timezone: values.timezone,
     allowedOrigins: values['allowed-origins'],
+    scanFolders: values['scan-folder'],
   });
 }
 
 async function serve(): Promise<void> {
-  const settings = config();
+  const settings = serveConfig();
   // Read before anything starts: a bad value stops `serve` with a message, not later in the log.
   const syncEvery = syncIntervalMs(process.env);
   const compressEvery = memoryCompressionIntervalMs(process.env);

@@ -54,7 +54,8 @@ export interface Platform extends CalendarPlatform {
    */
   memoryBlobs?: BlobStore;
   /**
-   * The agent's project folders, where this runtime can read them: the embedded runtime only.
+   * Project folders on this machine (the embedded runtime only), read as core/memory/host-folders.ts
+   * allows: the local owner's anywhere, API keys' inside the folders `serve --scan-folder` lists.
    *
    * @default - none: initialize_context stores only the files the agent sends
    */

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { delimiter, resolve } from 'node:path';
 import { z } from 'zod';
 import { requireZone } from '../core/time/zones.js';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
@@ -7,6 +7,7 @@ import {
   DATA_DIR_ENV,
   HTTP_HOST_ENV,
   HTTP_PORT_ENV,
+  SCAN_FOLDERS_ENV,
   TIMEZONE_ENV,
 } from './environment-names.js';
 
@@ -19,6 +20,11 @@ export const EmbeddedConfig = z.object({
   port,
   /** Browser origins `serve` answers besides loopback ones (see OriginPolicy). */
   allowedOrigins: z.array(z.string()),
+  /**
+   * Absolute folders whose project folders remote callers may have read (`serve --scan-folder`);
+   * empty: only the local owner's calls read folders on this machine.
+   */
+  scanFolders: z.array(z.string().min(1)),
 });
 export type EmbeddedConfig = z.infer<typeof EmbeddedConfig>;
 
@@ -33,11 +39,13 @@ export interface ConfigFlags {
   host?: string | undefined;
   port?: string | undefined;
   allowedOrigins?: string | undefined;
+  /** `--scan-folder DIR`, once per folder. */
+  scanFolders?: readonly string[] | undefined;
 }
 
 /**
  * Reads the embedded runtime's configuration: flags first, then `MERIDIAN_DATA_DIR`,
- * `MERIDIAN_TIMEZONE`, `HTTP_HOST`, `HTTP_PORT`, `MERIDIAN_ALLOWED_ORIGINS`, then defaults. Throws with a message naming the
+ * `MERIDIAN_TIMEZONE`, `HTTP_HOST`, `HTTP_PORT`, `MERIDIAN_ALLOWED_ORIGINS`, `MERIDIAN_SCAN_FOLDERS`, then defaults. Throws with a message naming the
  * variable or flag to fix; an unknown zone is refused at start-up rather than on first use.
  *
  * @example
@@ -57,6 +65,9 @@ export function loadEmbeddedConfig(
       flags.allowedOrigins === undefined
         ? parseAllowedOrigins(env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV)
         : parseAllowedOrigins(flags.allowedOrigins, '--allowed-origins'),
+    scanFolders: (flags.scanFolders?.length ? flags.scanFolders : splitPathList(env[SCAN_FOLDERS_ENV])).map(
+      (folder) => resolve(cwd, folder),
+    ),
   };
   const parsed = EmbeddedConfig.safeParse(candidate);
   if (!parsed.success) {
@@ -69,6 +80,11 @@ export function loadEmbeddedConfig(
   }
   if (parsed.data.timezone !== undefined) requireZone(parsed.data.timezone, TIMEZONE_ENV);
   return parsed.data;
+}
+
+/** A PATH-like list (`:` on POSIX): empty entries dropped. */
+function splitPathList(value: string | undefined): string[] {
+  return (value ?? '').split(delimiter).filter((entry) => entry.trim() !== '');
 }
 
 function emptyToUndefined(value: string | undefined): string | undefined {

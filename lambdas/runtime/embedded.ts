@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { EncryptionSdkEnvelope, rawAesKeyring } from '../adapters/encryption/encryption-sdk-envelope.js';
 import { loadOrCreateKeyFile } from '../adapters/encryption/local-key-file.js';
 import { FileBlobStore } from '../adapters/files/file-blob-store.js';
+import { resolveListedFolders } from '../adapters/files/host-folder-locator.js';
 import { NodeProjectFolderReader } from '../adapters/files/node-project-folder.js';
 import { LocalBookingWorkflow } from '../adapters/workflow/local-booking-workflow.js';
 import { systemClock } from '../core/ports/index.js';
@@ -10,6 +11,7 @@ import { lockTtlSecondsFrom } from './booking-config.js';
 import { composeDeps } from './compose.js';
 import type { EmbeddedConfig } from './config.js';
 import { openEmbeddedStore } from './embedded-store.js';
+import { SCAN_FOLDERS_ENV } from './environment-names.js';
 import { memorySyncFrom } from './memory-sync-config.js';
 import { nodeRandom } from './node-random.js';
 import { makeDataDirPrivate } from './private-data-dir.js';
@@ -29,8 +31,11 @@ export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promis
  * aws-local-stepfunctions.
  */
 export async function createEmbeddedRuntime(
-  config: Omit<EmbeddedConfig, 'allowedOrigins'>,
+  config: Omit<EmbeddedConfig, 'allowedOrigins' | 'scanFolders'> &
+    Partial<Pick<EmbeddedConfig, 'scanFolders'>>,
 ): Promise<EmbeddedRuntime & McpHttpDeps> {
+  // Checked before anything opens: a listed folder that is not there stops the command.
+  const listed = await resolveListedFolders(config.scanFolders ?? [], `--scan-folder/${SCAN_FOLDERS_ENV}`);
   await makeDataDirPrivate(config.dataDir);
   const key = await loadOrCreateKeyFile(join(config.dataDir, 'master.key'));
   const opened = await openEmbeddedStore(config.dataDir);
@@ -47,9 +52,10 @@ export async function createEmbeddedRuntime(
     // book_slot runs booking.asl.json in this process, each task state on its step function.
     booking: (steps) => new LocalBookingWorkflow({ steps }),
     lockTtlSeconds: lockTtlSecondsFrom(process.env),
-    // Project memory's blobs beside the table; the agent's folders are on this machine.
+    // Project memory's blobs beside the table. Folders on this machine: the owner's anywhere,
+    // remote callers' only inside the listed ones (core/memory/host-folders.ts).
     memoryBlobs: new FileBlobStore(join(config.dataDir, 'blobs')),
-    projectFolders: new NodeProjectFolderReader(),
+    projectFolders: new NodeProjectFolderReader(listed),
     ...(memorySync ? { memorySync } : {}),
   });
   return withAllTools({ ...deps, close: () => opened.close() });

@@ -55,6 +55,11 @@ export const HTTP_PORT_ENV = 'HTTP_PORT';
 export const SYNC_INTERVAL_MINUTES_ENV = 'MERIDIAN_SYNC_INTERVAL_MINUTES';
 /** How often `serve` and `stdio` compress idle memory contexts, in minutes (0: never). */
 export const MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV = 'MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES';
+/**
+ * Folders on this machine whose project folders remote callers (API keys) may have `serve` read
+ * (path-delimiter separated, like PATH); unset: only the local owner's calls read folders.
+ */
+export const SCAN_FOLDERS_ENV = 'MERIDIAN_SCAN_FOLDERS';
 /** A CalDAV password for `meridian connect caldav`, instead of the prompt. */
 export const CALDAV_PASSWORD_ENV = 'MERIDIAN_CALDAV_PASSWORD';
 /** Set by CI systems: `meridian sync` then prints plain lines instead of progress bars. */

@@ -2,14 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { loadEmbeddedConfig } from '../../lambdas/runtime/config.js';
 
 describe('loadEmbeddedConfig', () => {
-  it('defaults to 127.0.0.1:8787 with data under ./.meridian, no zone and no browser origin', () => {
+  it('defaults to 127.0.0.1:8787 with data under ./.meridian, no zone, no browser origin, no scan folder', () => {
     expect(loadEmbeddedConfig({}, {}, '/srv/app')).toEqual({
       dataDir: '/srv/app/.meridian',
       host: '127.0.0.1',
       port: 8787,
       timezone: undefined,
       allowedOrigins: [],
+      scanFolders: [],
     });
+  });
+
+  it('reads scan folders from MERIDIAN_SCAN_FOLDERS (a PATH-like list), and --scan-folder over it', () => {
+    const env = { MERIDIAN_SCAN_FOLDERS: '/srv/checkouts::repos' };
+
+    expect(loadEmbeddedConfig(env, {}, '/srv/app').scanFolders).toEqual(['/srv/checkouts', '/srv/app/repos']);
+    expect(loadEmbeddedConfig(env, { scanFolders: ['/opt/work'] }, '/srv/app').scanFolders).toEqual([
+      '/opt/work',
+    ]);
   });
 
   it('reads allowed origins from MERIDIAN_ALLOWED_ORIGINS, and --allowed-origins over it', () => {

@@ -46,6 +46,10 @@ describe('project memory in the embedded runtime', () => {
     await writeFile(join(repo, 'gitdirs', 'wt', 'HEAD'), 'ref: refs/heads/feature/worktree\n');
     await writeFile(join(repo, '.git'), 'gitdir: gitdirs/wt\n');
 
-    expect(await runtime.memory.deps.folders!.gitHead(repo)).toBe('feature/worktree');
+    const folders = runtime.memory.deps.folders!;
+    const located = await folders.locate(repo, 'anywhere');
+
+    expect(located.status).toBe('found');
+    expect(located.status === 'found' && (await folders.gitHead(located.folder))).toBe('feature/worktree');
   });
 });

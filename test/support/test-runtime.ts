@@ -10,6 +10,7 @@ import {
   rawAesKeyring,
 } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { FileBlobStore } from '../../lambdas/adapters/files/file-blob-store.js';
+import { resolveListedFolders } from '../../lambdas/adapters/files/host-folder-locator.js';
 import { NodeProjectFolderReader } from '../../lambdas/adapters/files/node-project-folder.js';
 import { LocalBookingWorkflow } from '../../lambdas/adapters/workflow/local-booking-workflow.js';
 import type { BlobStore } from '../../lambdas/core/memory/blob-store.js';
@@ -33,7 +34,8 @@ const silentLogger = { info: () => undefined, warn: () => undefined, error: () =
  * Booking runs booking.asl.json locally (as embedded) with retry pauses of 0; pass `booking` to
  * wrap or replace the steps (fault injection), `lockTtlSeconds` for another hold lifetime.
  * Memory blobs go to files in a fresh temporary folder (as embedded) unless `memoryBlobs` is
- * given; project folders are readable (as embedded) unless `projectFolders` is null (as on AWS);
+ * given; project folders are readable (as embedded: by the local owner anywhere, by API keys inside
+ * `scanFolders`, as `serve --scan-folder` lists them) unless `projectFolders` is null (as on AWS);
  * search embeds with the local embedder unless `embedder` is given, and ids come from `random`
  * (default: Node's CSPRNG).
  */
@@ -48,6 +50,7 @@ export async function startTestRuntime(
     lockTtlSeconds?: number;
     memoryBlobs?: BlobStore;
     projectFolders?: ProjectFolderReader | null;
+    scanFolders?: readonly string[];
     memorySync?: Platform['memorySync'];
     embedder?: Platform['embedder'];
     random?: RandomSource;
@@ -56,7 +59,10 @@ export async function startTestRuntime(
   const blobDir = options.memoryBlobs ? undefined : await mkdtemp(join(tmpdir(), 'meridian-blobs-'));
   const memoryBlobs = options.memoryBlobs ?? new FileBlobStore(blobDir!);
   const projectFolders =
-    options.projectFolders === null ? undefined : (options.projectFolders ?? new NodeProjectFolderReader());
+    options.projectFolders === null
+      ? undefined
+      : (options.projectFolders ??
+        new NodeProjectFolderReader(await resolveListedFolders(options.scanFolders ?? [], 'scanFolders')));
   const dynalite = options.endpoint ? undefined : await startDynalite();
   const endpoint = options.endpoint ?? dynalite!.endpoint;
   const client = createLocalDynamoDbClient(endpoint);

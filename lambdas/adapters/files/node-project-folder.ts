@@ -1,8 +1,16 @@
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, readFile } from 'node:fs/promises';
-import { isAbsolute, join, posix, resolve } from 'node:path';
-import type { FolderScan, FolderScanMode, ProjectFolderReader } from '../../core/ports/index.js';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import { join, posix, resolve } from 'node:path';
+import type {
+  FolderLocation,
+  FolderReach,
+  FolderScan,
+  FolderScanMode,
+  HostFolder,
+  ProjectFolderReader,
+} from '../../core/ports/index.js';
 import { isIgnored, parseGitignore } from './gitignore.js';
+import { isWithin, type ListedFolder, locateHostFolder } from './host-folder-locator.js';
 
 /** Limits of one scan: a project folder is read, never a disk. */
 export const FOLDER_SCAN_LIMITS = {
@@ -49,18 +57,25 @@ interface Walk {
 type Rules = readonly { base: string; rules: ReturnType<typeof parseGitignore> }[];
 
 /**
- * The ProjectFolderReader of the embedded runtime: the agent's project folder on this machine.
- * Never follows symbolic links, skips dot-files (`.env` holds secrets) and anything `.gitignore`
- * ignores, reads only UTF-8 text under the size limits.
+ * The ProjectFolderReader of the embedded runtime: project folders on this machine, for its owner
+ * anywhere and for remote callers inside the `listed` folders (resolveListedFolders). A scan never
+ * follows a symbolic link inside the folder, skips dot-files (`.env` holds secrets) and anything
+ * `.gitignore` ignores, and reads only UTF-8 text under the size limits.
  */
 export class NodeProjectFolderReader implements ProjectFolderReader {
+  constructor(private readonly listed: readonly ListedFolder[] = []) {}
+
+  locate(projectPath: string, reach: FolderReach): Promise<FolderLocation> {
+    return locateHostFolder(projectPath, reach, this.listed);
+  }
+
   /**
    * `full` takes what `light` does first (the README, entry points, configuration), then the rest
    * breadth-first, shallow files before deep ones: a repository larger than the limits keeps its
    * README and package.json rather than the first 400 files of whichever folder sorts first.
    */
-  async scan(projectPath: string, mode: FolderScanMode): Promise<FolderScan | undefined> {
-    const root = await projectRoot(projectPath);
+  async scan(folder: HostFolder, mode: FolderScanMode): Promise<FolderScan | undefined> {
+    const root = await projectRoot(folder.path);
     if (!root) return undefined;
     const walk: Walk = {
       files: [],
@@ -75,15 +90,20 @@ export class NodeProjectFolderReader implements ProjectFolderReader {
     return { files: walk.files, skipped: walk.skipped, truncated: walk.truncated };
   }
 
-  async gitHead(projectPath: string): Promise<string | undefined> {
-    if (!isAbsolute(projectPath)) return undefined;
-    const dotGit = join(resolve(projectPath), '.git');
+  /** `.git` and the HEAD it leads to are read only where their real paths stay in `folder.within`. */
+  async gitHead(folder: HostFolder): Promise<string | undefined> {
+    const inReach = async (path: string) => {
+      const real = await realpath(path).catch(() => undefined);
+      return real !== undefined && (folder.within === undefined || isWithin(real, folder.within));
+    };
+    const dotGit = join(folder.path, '.git');
+    if (!(await inReach(dotGit))) return undefined;
     const gitDir = await readText(dotGit)
       .then((text) => text?.match(/^gitdir:\s*(.+)$/m)?.[1]?.trim())
       .catch(() => undefined);
-    const head = await readText(join(gitDir ? resolve(projectPath, gitDir) : dotGit, 'HEAD')).catch(
-      () => undefined,
-    );
+    const headFile = join(gitDir ? resolve(folder.path, gitDir) : dotGit, 'HEAD');
+    if (!(await inReach(headFile))) return undefined;
+    const head = await readText(headFile).catch(() => undefined);
     return head?.match(/^ref:\s*refs\/heads\/(.+)$/m)?.[1]?.trim();
   }
 
@@ -126,8 +146,9 @@ export class NodeProjectFolderReader implements ProjectFolderReader {
   }
 
   private async take(absolute: string, path: string, walk: Walk): Promise<void> {
-    const info = await lstat(absolute);
-    if (info.size > FOLDER_SCAN_LIMITS.fileBytes) {
+    const info = await lstat(absolute).catch(() => undefined);
+    // Checked again at read time: an entry replaced by a symbolic link since readdir is not followed.
+    if (!info?.isFile() || info.size > FOLDER_SCAN_LIMITS.fileBytes) {
       walk.skipped += 1;
       return;
     }
@@ -145,10 +166,8 @@ export class NodeProjectFolderReader implements ProjectFolderReader {
   }
 }
 
-/** The absolute folder, if it is a directory that looks like a project root. */
-async function projectRoot(projectPath: string): Promise<string | undefined> {
-  if (!isAbsolute(projectPath)) return undefined;
-  const root = resolve(projectPath);
+/** The located (real) folder, if it is a directory that looks like a project root. */
+async function projectRoot(root: string): Promise<string | undefined> {
   const info = await lstat(root).catch(() => undefined);
   if (!info?.isDirectory()) return undefined;
   const names = new Set(await readdir(root).catch(() => [] as string[]));

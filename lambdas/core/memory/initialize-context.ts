@@ -1,10 +1,13 @@
 import type { Principal } from '../access/rights.js';
-import { ConditionFailedError, type FolderScanMode } from '../ports/index.js';
-import { ProjectAccess, projectResource } from '../rules/project-access.js';
+import { DomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
+import type { FolderScan, FolderScanMode, HostFolder } from '../ports/index.js';
+import { projectResource } from '../rules/project-access.js';
 import type { Project } from '../rules/project-store.js';
-import { sha256Hex } from './blob-store.js';
-import { folderKey, projectPathKey } from './memory-keys.js';
+import { locateFolder } from './host-folders.js';
+import { folderKey } from './memory-keys.js';
 import type { MemoryServiceDeps } from './memory-service.js';
+import { findOrCreateProjectForPath, normalizedPath } from './project-for-path.js';
 import { redactSecrets } from './redact-secrets.js';
 
 export interface InitializeContextInput {
@@ -13,8 +16,11 @@ export interface InitializeContextInput {
   files: readonly { path: string; content: string }[];
 }
 
-/** What happened to the folder: read here, not readable here, no folder access in this runtime, or not asked. */
-export type ScanOutcome = 'folder' | 'folder_unreadable' | 'unavailable' | 'skipped';
+/**
+ * What happened to the folder: read here; not read because this server reads no folder of the
+ * caller's (the path only names the project); or not asked.
+ */
+export type ScanOutcome = 'folder' | 'unavailable' | 'skipped';
 
 export interface InitializeContextResult {
   project: Project;
@@ -27,20 +33,14 @@ export interface InitializeContextResult {
   secrets_redacted: number;
 }
 
-const encoder = new TextEncoder();
-
-/** The folder path as a lookup key: trailing separators do not make another project. */
-const normalizedPath = (path: string) => path.trim().replace(/[\\/]+$/, '') || path.trim();
-
-/** The project's display name from its folder: the last path segment. */
-const folderName = (path: string) =>
-  normalizedPath(path).split(/[\\/]/).filter(Boolean).pop()?.slice(0, 200) ?? 'project';
+const SEND_FILES = 'send the files as files: [{path, content}]';
 
 /**
- * initialize_context: finds the caller's project for a folder (by the path it was initialised
- * with, else by name among projects the caller may write), or creates it and grants it to the
- * calling key; then stores the project's files — read from the folder where this runtime can
- * (embedded), and those the agent sent — with secrets redacted first.
+ * initialize_context: finds the caller's project for a folder path, or creates it and grants it
+ * to the calling key; then stores the project's files — read from the folder where the caller may
+ * read it on this machine (host-folders.ts), and those the agent sent — with secrets redacted
+ * first. The folder is located and scanned before anything is written, so a scan that fails
+ * creates nothing: no project, no grant, no path row.
  */
 export async function initializeContext(
   deps: MemoryServiceDeps,
@@ -48,10 +48,20 @@ export async function initializeContext(
   input: InitializeContextInput,
 ): Promise<InitializeContextResult> {
   const path = normalizedPath(input.project_path);
-  const { project, created } = await findOrCreateProject(deps, principal, path);
-  await deps.access.requireRight(principal, projectResource(project.project_id), 'write');
+  const location = await locateFolder(deps.folders, principal, path);
+  if (location.status === 'escapes') {
+    throw new DomainError(
+      'FORBIDDEN',
+      `${echo(path)} leads out of the folders this server reads for you (through a symbolic link); ${SEND_FILES}.`,
+      { field: 'project_path', http_status: 403 },
+    );
+  }
+  const folder = location.status === 'found' ? location.folder : undefined;
+  const scanned = await scanFolder(deps, folder, input.mode, location.status === 'missing');
+  if (scanned === undefined) throw notAProjectFolder(path);
 
-  const scanned = await scanFolder(deps, path, input.mode);
+  const { project, created } = await findOrCreateProjectForPath(deps, principal, path);
+  await deps.access.requireRight(principal, projectResource(project.project_id), 'write');
   const files = [
     ...scanned.files.map((file) => ({ ...file, source: 'folder' as const })),
     ...input.files.map((file) => ({ ...file, source: 'agent' as const })),
@@ -63,7 +73,8 @@ export async function initializeContext(
     return { ...file, content: result.text };
   });
   await deps.memory.putFiles(project.project_id, redacted);
-  await deps.store.put({ ...folderKey(project.project_id), project_path: path });
+  // Where .git/HEAD is read later: only a folder this caller could locate on this machine.
+  if (folder) await deps.store.put({ ...folderKey(project.project_id), project_path: path });
   return {
     project,
     project_created: created,
@@ -76,41 +87,27 @@ export async function initializeContext(
   };
 }
 
-async function findOrCreateProject(
+/** The scan, or undefined when one was asked in the caller's reach and could not be done. */
+async function scanFolder(
   deps: MemoryServiceDeps,
-  principal: Principal,
-  path: string,
-): Promise<{ project: Project; created: boolean }> {
-  const pathKey = projectPathKey(sha256Hex(encoder.encode(path)));
-  const rights = await new ProjectAccess(deps.access).rightsOf(principal);
-  const writable = (projectId: string) => rights.allows(projectId, 'write');
-  const byPath = await deps.store.get(pathKey, { consistent: true });
-  const pathProjectId = typeof byPath?.project_id === 'string' ? byPath.project_id : undefined;
-  if (pathProjectId !== undefined && writable(pathProjectId)) {
-    const project = await deps.projects.find(pathProjectId);
-    if (project) return { project, created: false };
-  }
-  const name = folderName(path);
-  const byName = (await deps.projects.list()).find(
-    (p) => p.name.toLowerCase() === name.toLowerCase() && writable(p.project_id),
-  );
-  if (byName) return { project: byName, created: false };
-
-  const project = await deps.projects.create({ name });
-  await new ProjectAccess(deps.access).grantToCreator(principal, project.project_id);
-  // The first project made for a path keeps it; another key's project for the same path is found by name.
-  await deps.store
-    .put({ ...pathKey, project_id: project.project_id }, { condition: { op: 'not_exists' } })
-    .catch((error: unknown) => {
-      if (!(error instanceof ConditionFailedError)) throw error;
-    });
-  return { project, created: true };
+  folder: HostFolder | undefined,
+  mode: InitializeContextInput['mode'],
+  missing: boolean,
+): Promise<(FolderScan & { outcome: ScanOutcome }) | undefined> {
+  const none = { files: [], skipped: 0, truncated: false };
+  if (mode === 'none') return { ...none, outcome: 'skipped' };
+  if (missing) return undefined;
+  if (!folder || !deps.folders) return { ...none, outcome: 'unavailable' };
+  const scan = await deps.folders.scan(folder, mode);
+  return scan && { ...scan, outcome: 'folder' };
 }
 
-async function scanFolder(deps: MemoryServiceDeps, path: string, mode: InitializeContextInput['mode']) {
-  const none = { files: [], skipped: 0, truncated: false };
-  if (mode === 'none') return { ...none, outcome: 'skipped' as const };
-  if (!deps.folders) return { ...none, outcome: 'unavailable' as const };
-  const scan = await deps.folders.scan(path, mode);
-  return scan ? { ...scan, outcome: 'folder' as const } : { ...none, outcome: 'folder_unreadable' as const };
+function notAProjectFolder(path: string): DomainError {
+  return new DomainError(
+    'INVALID_INPUT',
+    `No readable project folder at ${echo(path)} on this server (an absolute path to a folder with .git, ` +
+      `package.json, README.md…). Nothing was created: pass mode "none" to create the project without ` +
+      `reading it, or ${SEND_FILES}.`,
+    { field: 'project_path', expected: 'a readable project folder', example: '/home/ann/shop' },
+  );
 }

@@ -60,7 +60,7 @@ export const contextRecord = (branchId: string) => `${MEMORY_RECORD.contextPrefi
 export const fileRecord = (path: string) => `${MEMORY_RECORD.filePrefix}${path}`;
 export const gitLinkRecord = (gitBranch: string) => `${MEMORY_RECORD.gitLinkPrefix}${gitBranch}`;
 
-/** The path-lookup row: which project initialize_context made for a folder path. */
+/** The path-lookup row: the caller's project for a folder path (hash of principal and path, project-for-path.ts). */
 export const projectPathKey = (pathHash: string): ItemKey => ({
   pk: `${PK_PREFIX.memoryPath}${pathHash}`,
   sk: SK.memoryPath.project,

@@ -6,6 +6,7 @@ import type { DocumentStore, ProjectFolderReader } from '../ports/index.js';
 import { projectResource } from '../rules/project-access.js';
 import type { ProjectStore } from '../rules/project-store.js';
 import type { BlobStore } from './blob-store.js';
+import { locateFolder } from './host-folders.js';
 import { folderKey } from './memory-keys.js';
 import type { EntryRole } from './memory-schemas.js';
 import type { MemoryStore } from './memory-store.js';
@@ -18,7 +19,7 @@ export interface MemoryServiceDeps {
   access: AccessStore;
   /** The memory's large bodies; also what search indexes and snapshots are kept in. */
   blobs: BlobStore;
-  /** Only where the agent's disk is readable (the embedded runtime). @default - none */
+  /** Folders on this machine (the embedded runtime), read only as host-folders.ts allows. @default - none */
   folders?: ProjectFolderReader | undefined;
 }
 
@@ -109,6 +110,7 @@ export class MemoryService {
    * project folder is readable) the one linked to the branch `.git/HEAD` names.
    */
   async resolveBranch(
+    principal: Principal,
     projectId: string,
     selector: BranchSelector,
   ): Promise<{
@@ -118,7 +120,7 @@ export class MemoryService {
   }> {
     if (selector.branch_id !== undefined)
       return { branch_id: selector.branch_id, resolved_from: 'branch_id' };
-    const head = selector.git_branch === undefined ? await this.gitHead(projectId) : undefined;
+    const head = selector.git_branch === undefined ? await this.gitHead(principal, projectId) : undefined;
     const gitBranch = selector.git_branch ?? head;
     if (gitBranch === undefined) {
       throw new DomainError(
@@ -149,7 +151,7 @@ export class MemoryService {
   /** The branch a branch view is about, compressed first if it went idle. */
   async activeBranch(principal: Principal, projectId: string, selector: BranchSelector) {
     await this.authorize(principal, projectId, 'read');
-    const resolved = await this.resolveBranch(projectId, selector);
+    const resolved = await this.resolveBranch(principal, projectId, selector);
     // Housekeeping on read: an idle context is compressed the first time anyone looks at it.
     await this.deps.memory.compressIfIdle(projectId, resolved.branch_id);
     return { resolved, view: await this.deps.memory.branchView(projectId, resolved.branch_id) };
@@ -168,15 +170,21 @@ export class MemoryService {
   async linkGitBranch(principal: Principal, projectId: string, branchId: string, gitBranch: string) {
     await this.authorize(principal, projectId, 'write');
     const branch = await this.deps.memory.linkGitBranch(projectId, branchId, gitBranch);
-    return { branch, current_git_branch: await this.gitHead(projectId) };
+    return { branch, current_git_branch: await this.gitHead(principal, projectId) };
   }
 
-  /** The branch `.git/HEAD` names in the project's folder, where this runtime can read it. */
-  async gitHead(projectId: string): Promise<string | undefined> {
-    if (!this.deps.folders) return undefined;
+  /**
+   * The branch `.git/HEAD` names in the project's folder, where the caller may read that folder
+   * on this machine (the rule of host-folders.ts, checked again on every read).
+   */
+  async gitHead(principal: Principal, projectId: string): Promise<string | undefined> {
+    const { folders } = this.deps;
+    if (!folders) return undefined;
     const raw = await this.deps.store.get(folderKey(projectId), { consistent: true });
     const path = typeof raw?.project_path === 'string' ? raw.project_path : undefined;
-    return path ? this.deps.folders.gitHead(path) : undefined;
+    if (path === undefined) return undefined;
+    const location = await locateFolder(folders, principal, path);
+    return location.status === 'found' ? folders.gitHead(location.folder) : undefined;
   }
 
   /** Turns BRANCH_NOT_FOUND into PROJECT_NOT_FOUND when the project itself is missing. */

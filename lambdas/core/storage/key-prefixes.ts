@@ -31,7 +31,7 @@ export const PK_PREFIX = {
   pin: 'PIN#',
   /** A project's memory: the pointer to its current generation and every record under it. */
   memory: 'MEM#',
-  /** `MEMPATH#<sha256 of a project folder path>`: which project initialize_context made for that path. */
+  /** `MEMPATH#<sha256 of "<principal>\n<path>">`: the caller's project for a folder path (project-for-path.ts). */
   memoryPath: 'MEMPATH#',
   /** A project's memory snapshots, cloud-sync state and sync quotas (apart from the memory itself). */
   memorySnapshots: 'MSNAP#',

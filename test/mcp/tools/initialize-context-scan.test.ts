@@ -40,7 +40,7 @@ describe('initialize_context, full scan of a folder over the file limit', () => 
         `case ${i}\n`,
       );
     }
-    served = await serveRuntime(await startTestRuntime());
+    served = await serveRuntime(await startTestRuntime({ scanFolders: [folder] }));
     agent = (await served.connect('agent')).client;
 
     scan = await okTool(agent, 'initialize_context', { project_path: folder, mode: 'full' });

@@ -47,7 +47,7 @@ async function ok(client: Client, name: string, args: Record<string, unknown>): 
   return result.structuredContent as Structured;
 }
 
-describe('memory tools over HTTP (embedded runtime: the folder is readable)', () => {
+describe('memory tools over HTTP (embedded runtime: the folder is listed for remote callers)', () => {
   let runtime: TestRuntime;
   let served: Awaited<ReturnType<typeof serve>>;
   let folder: string;
@@ -57,9 +57,10 @@ describe('memory tools over HTTP (embedded runtime: the folder is readable)', ()
   let projectId: string;
 
   beforeAll(async () => {
-    runtime = await startTestRuntime();
-    served = await serve(runtime);
     folder = await mkdtemp(join(tmpdir(), 'meridian-shop-'));
+    // The keys are remote callers: the folder is read for them because the administrator lists it.
+    runtime = await startTestRuntime({ scanFolders: [folder] });
+    served = await serve(runtime);
     await writeFile(join(folder, 'package.json'), '{"name":"shop","main":"src/index.ts"}');
     await writeFile(
       join(folder, 'README.md'),

@@ -12,7 +12,7 @@ export const getActiveSummaryTool = defineTool({
   title: 'Get branch summary',
   description:
     "A branch's summary and latest messages, to resume work. Name it by branch_id or git_branch; with neither, the " +
-    'branch linked to the checked-out git branch (where the folder is readable).',
+    'branch linked to the checked-out git branch (where this server reads the folder for you).',
   input: z.object({
     project_id: projectIdField,
     branch_id: branchIdField.optional(),

@@ -6,9 +6,8 @@ import { MEMORY_WRITE } from './memory-fields.js';
 
 const SCAN_MESSAGES = {
   folder: 'Scanned the folder on this machine',
-  folder_unreadable:
-    'The folder is not a readable project folder here (absolute path with .git, package.json, README.md…)',
-  unavailable: 'This server cannot read your disk; send files as files: [{path, content}]',
+  unavailable:
+    'This server cannot read your disk (project_path only names the project); send files as files: [{path, content}]',
   skipped: 'mode none: folder not scanned',
 } as const;
 
@@ -16,10 +15,13 @@ export const initializeContextTool = defineTool({
   name: 'initialize_context',
   title: 'Initialize project memory',
   description:
-    "Finds or creates the project for a folder and stores its files (secrets redacted). The folder is read only where it is on this server's machine; " +
-    'otherwise send files yourself. Returns project_id for the other memory tools.',
+    'Finds or creates your project for a folder path and stores its files (secrets redacted). The server reads the folder ' +
+    'only for its local owner (stdio) or inside folders its administrator lists; otherwise the path only names the ' +
+    'project: send files. Returns project_id for the other memory tools.',
   input: z.object({
-    project_path: boundedString(1024).describe('Absolute path of the project folder, e.g. "/home/ann/shop".'),
+    project_path: boundedString(1024).describe(
+      'Absolute path of the project folder, e.g. "/home/ann/shop"; the same path finds the same project.',
+    ),
     mode: z
       .enum(['light', 'full', 'none'])
       .default('light')
@@ -46,7 +48,7 @@ export const initializeContextTool = defineTool({
     project_name: z.string(),
     project_created: z.boolean(),
     mode: z.string(),
-    scan: z.enum(['folder', 'folder_unreadable', 'unavailable', 'skipped']),
+    scan: z.enum(['folder', 'unavailable', 'skipped']),
     files_scanned: z.number().int(),
     files_from_agent: z.number().int(),
     files_skipped: z.number().int(),

@@ -7,7 +7,7 @@ export const linkGitBranchTool = defineTool({
   title: 'Link a git branch',
   description:
     'Links a git branch to a memory branch: get_active_summary then accepts git_branch, and follows the checked-out ' +
-    'branch where the project folder is readable.',
+    'branch where this server reads the project folder for you.',
   input: z.object({
     project_id: projectIdField,
     cortex_branch_id: branchIdField.describe('The memory branch, from create_branch.'),
@@ -37,7 +37,7 @@ export const linkGitBranchTool = defineTool({
       ...(head === undefined ? {} : { current_git_branch: head }),
       message: autoSwitch
         ? `Linked. The folder is on "${head}"; get_active_summary without ids follows it.`
-        : "Linked. Pass git_branch to get_active_summary (this server cannot read the folder's .git/HEAD).",
+        : "Linked. Pass git_branch to get_active_summary (this server does not read the folder's .git/HEAD for you).",
     };
   },
 });

@@ -43,7 +43,9 @@ export const searchContextTool = defineTool({
     await deps.memory.authorize(principal, input.project_id, 'read');
     // No branch named: the whole project (unlike get_active_summary, search does not default to HEAD).
     const named = input.branch_id !== undefined || input.git_branch !== undefined;
-    const branchId = named ? (await deps.memory.resolveBranch(input.project_id, input)).branch_id : undefined;
+    const branchId = named
+      ? (await deps.memory.resolveBranch(principal, input.project_id, input)).branch_id
+      : undefined;
     if (branchId !== undefined) await deps.memory.memory.requireBranch(input.project_id, branchId);
     const answer = await deps.search.search(input.project_id, input.query, {
       top_k: input.top_k,
