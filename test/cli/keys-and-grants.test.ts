@@ -49,6 +49,32 @@ describe('meridian keys / grants / calendars with a running server', { timeout: 
     expect((await stat(dataDir)).mode & 0o077).toBe(0);
   });
 
+  it('stores a key label under the one rule for stored text: controls and invisible characters go', async () => {
+    const created = await meridian([
+      'keys',
+      'create',
+      '--label',
+      'lap\u200Btop\u202E ci',
+      '--data-dir',
+      dataDir,
+    ]);
+    const { keyId } = keyFrom(created.stdout);
+
+    const listed = await meridian(['keys', 'list', '--data-dir', dataDir]);
+
+    const line = listed.stdout.split('\n').find((row) => row.includes(keyId));
+    expect(line).toContain('laptop ci');
+    expect(line).not.toMatch(/[\u200B\u202E]/);
+  });
+
+  it('refuses a key label with no visible text', async () => {
+    await expect(
+      meridian(['keys', 'create', '--label', '\u200B\u0007', '--data-dir', dataDir]),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('visible text'),
+    });
+  });
+
   it('grants another key read access to that calendar, and revocation cuts it off', async () => {
     const calendars = await meridian(['calendars', 'list', '--data-dir', dataDir]);
     const calendarId = /native\/\S+/.exec(calendars.stdout)?.[0];

@@ -1,5 +1,6 @@
 import type { AccessStore } from '../access/access-store.js';
 import { type Principal, principalName } from '../access/rights.js';
+import { sanitizeText } from '../firewall/sanitize-text.js';
 import { ConditionFailedError, type DocumentStore, type ItemKey } from '../ports/index.js';
 import { ProjectAccess } from '../rules/project-access.js';
 import type { Project, ProjectStore } from '../rules/project-store.js';
@@ -17,9 +18,14 @@ const encoder = new TextEncoder();
 /** The folder path as a lookup key: trailing separators do not make another project. */
 export const normalizedPath = (path: string) => path.trim().replace(/[\\/]+$/, '') || path.trim();
 
-/** The project's display name from its folder: the last path segment (a name, never its identity). */
+/**
+ * The project's display name from its folder: the last path segment (a name, never its identity),
+ * under the one rule for stored text — a path is caller input like any project name.
+ */
 const folderName = (path: string) =>
-  normalizedPath(path).split(/[\\/]/).filter(Boolean).pop()?.slice(0, 200) ?? 'project';
+  sanitizeText(normalizedPath(path).split(/[\\/]/).filter(Boolean).pop() ?? '')
+    .text.trim()
+    .slice(0, 200) || 'project';
 
 /**
  * The caller's project for a folder path: its identity is the whole normalised path, per

@@ -1,5 +1,6 @@
 import type { ApiKeySummary } from '../../core/access/access-store.js';
 import { formatResourceRef, type Grant, parseResourceRef } from '../../core/access/rights.js';
+import { sanitizeText } from '../../core/firewall/sanitize-text.js';
 import { TOOLSET_NAMES } from '../../mcp/tools/index.js';
 import { parseToolsets } from '../../mcp/toolsets.js';
 import type { EmbeddedRuntime } from '../embedded.js';
@@ -34,8 +35,10 @@ export async function keysCommand(
 ) {
   const [action, keyId] = args;
   if (action === 'create') {
-    const label = flags.label?.trim();
-    if (!label) throw new UsageError('keys create needs --label NAME (e.g. --label laptop).');
+    // A label is shown back in listings and logs: the one rule for stored text applies to it too.
+    const label = sanitizeText(flags.label ?? '').text.trim();
+    if (!label)
+      throw new UsageError('keys create needs --label NAME with visible text (e.g. --label laptop).');
     const toolsets =
       flags.toolsets === undefined ? undefined : parseToolsets(flags.toolsets, TOOLSET_NAMES, '--toolsets');
     const key = await runtime.access.createKey(label, toolsets ? { toolsets } : {});
