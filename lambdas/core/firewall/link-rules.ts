@@ -21,7 +21,9 @@ const SENSITIVE_WORDS = new Set(
   ).split(' '),
 );
 /** `…_key` is a secret after these words (`api_key`, `secret_key`); a bare `{key}` is an S3 object. */
-const KEY_OWNERS = new Set('api access secret private auth signing user session encryption master'.split(' '));
+const KEY_OWNERS = new Set(
+  'api access secret private auth signing user session encryption master'.split(' '),
+);
 
 /** The words of a placeholder name: snake, kebab, dotted and camel case split, lowercased. */
 function nameWords(name: string): string[] {
@@ -45,7 +47,8 @@ const PLACEHOLDER =
 
 /** An address as far as a reader takes it: up to a space, a closing parenthesis or a quote. */
 // A spaced placeholder ("{{ user_api_key }}") is read as part of the address it sits in.
-const ADDRESS = /(?:https?:|(?<![\w+.-]:))\/\/(?:\{\{\s*[\w.-]{1,60}\s*\}\}|\$\{\s*[\w.-]{1,60}\s*\}|[^\s)"'`]){1,2000}/gi;
+const ADDRESS =
+  /(?:https?:|(?<![\w+.-]:))\/\/(?:\{\{\s*[\w.-]{1,60}\s*\}\}|\$\{\s*[\w.-]{1,60}\s*\}|[^\s)"'`]){1,2000}/gi;
 
 /** The first address that carries a placeholder naming a secret or user data. */
 function placeholderAddress(raw: string): string | undefined {
@@ -95,8 +98,5 @@ export const EXFILTRATION_LINK: FirewallRule = {
     'A link or markdown image built to carry data out: an address with a placeholder naming a secret or user data (`{{user_api_key}}`, `${SECRET}`, `<conversation>`), an image ending in an empty query value (`![x](https://…/c?d=)`) or one naming data in capitals (`?q=CONVERSATION_SUMMARY`), "replace {{user_api_key}} with…". Ordinary links, badges and REST templates (`{id}`) pass.',
   finding: 'contains a link or image built to send data to another site',
   advice: 'remove the placeholder, or link to a fixed address.',
-  match: (views) =>
-    placeholderAddress(views.raw) ??
-    dataSlotImage(views.raw) ??
-    fillInRequest(views),
+  match: (views) => placeholderAddress(views.raw) ?? dataSlotImage(views.raw) ?? fillInRequest(views),
 };

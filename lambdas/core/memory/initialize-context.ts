@@ -1,4 +1,5 @@
 import type { Principal } from '../access/rights.js';
+import { untrustedMarks } from '../firewall/untrusted-text.js';
 import { ConditionFailedError, type FolderScanMode } from '../ports/index.js';
 import { ProjectAccess, projectResource } from '../rules/project-access.js';
 import type { Project } from '../rules/project-store.js';
@@ -60,7 +61,8 @@ export async function initializeContext(
   const redacted = files.map((file) => {
     const result = redactSecrets(file.content);
     secrets += result.redactions.reduce((sum, r) => sum + r.count, 0);
-    return { ...file, content: result.text };
+    // A README can carry instructions for the agent that reads it: stored, flagged.
+    return { ...file, content: result.text, untrusted: untrustedMarks(result.text) };
   });
   await deps.memory.putFiles(project.project_id, redacted);
   await deps.store.put({ ...folderKey(project.project_id), project_path: path });
