@@ -95,6 +95,7 @@ function fillInRequest(views: MatchViews): string | undefined {
 export const EXFILTRATION_LINK: FirewallRule = {
   id: 'exfiltration-link',
   description:
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: names a placeholder, meant literally
     'A link or markdown image built to carry data out: an address with a placeholder naming a secret or user data (`{{user_api_key}}`, `${SECRET}`, `<conversation>`), an image ending in an empty query value (`![x](https://…/c?d=)`) or one naming data in capitals (`?q=CONVERSATION_SUMMARY`), "replace {{user_api_key}} with…". Ordinary links, badges and REST templates (`{id}`) pass.',
   finding: 'contains a link or image built to send data to another site',
   advice: 'remove the placeholder, or link to a fixed address.',
