@@ -111,8 +111,7 @@ describe('the payloads the write-time check missed (issue 18)', () => {
         end: '2026-03-02T09:30:00-05:00',
       });
 
-      expect(result.isError).toBe(true);
-      expect(JSON.parse((result.content as { text: string }[])[0]!.text).error).toMatchObject({
+      expect(errorOf(result)).toMatchObject({
         code: 'CONTENT_REJECTED',
         rule: payload.rule,
       });
