@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIREWALL_RULES, inspectText } from '../../../lambdas/core/firewall/inspect-text.js';
-import { ATTACKS } from './attacks.js';
 import { ORDINARY as ORDINARY_CONFIG_AND_CODE } from '../memory/secret-corpus.js';
+import { ATTACKS } from './attacks.js';
 import { ORDINARY, ORDINARY_WITH_CONTROLS } from './ordinary.js';
 import { visible } from './visible.js';
 
