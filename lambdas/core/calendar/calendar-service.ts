@@ -7,6 +7,7 @@ import {
   checkEventContent,
   touchesEventText,
 } from '../firewall/check-event-content.js';
+import { flagEventText } from '../firewall/untrusted-text.js';
 import type { CalendarProvider, CalendarRef, Clock, RandomSource } from '../ports/index.js';
 import { retry } from '../retry.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
@@ -217,10 +218,19 @@ export class CalendarService {
     return toEventView(event, this.zoneOf(record));
   }
 
+  /**
+   * An event read from its provider, as the read tools return it. A connected calendar's events
+   * are written by other clients too, past the write-time firewall: their text is flagged here
+   * (`untrusted`). Native events were checked when written.
+   */
+  readView(record: CalendarRecord, event: Parameters<typeof toEventView>[0]): EventView {
+    return this.view(record, record.provider === 'native' ? event : flagEventText(event));
+  }
+
   async getEvent(principal: Principal, calendarId: string | undefined, eventId: string): Promise<EventView> {
     const record = await this.calendarFor(principal, calendarId, 'read');
     const { provider, ref } = await this.providerFor(record);
-    return this.view(record, await provider.getEvent(ref, eventId));
+    return this.readView(record, await provider.getEvent(ref, eventId));
   }
 
   async createEvent(

@@ -222,7 +222,7 @@ export async function listEvents(
         }
       : undefined;
   return {
-    events: page.map(({ record, event }) => service.view(record, event)),
+    events: page.map(({ record, event }) => service.readView(record, event)),
     count: page.length,
     ...(token ? { next_page_token: encodeCursor(token) } : {}),
     calendars_queried: records.map((r) => r.calendar_id),

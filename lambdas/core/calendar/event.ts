@@ -83,6 +83,11 @@ export const CalendarEvent = z.object({
   created: z.string().optional(),
   updated: z.string().optional(),
   html_link: z.string().optional(),
+  /**
+   * Set by Meridian, never by a provider: the firewall rules the text of an event from a connected
+   * calendar trips (firewall/untrusted-text.ts). Native events are refused at write instead.
+   */
+  untrusted: z.array(z.string()).optional(),
 });
 export type CalendarEvent = z.infer<typeof CalendarEvent>;
 

@@ -113,6 +113,10 @@ const SEND_VERB = oneOf(
   'dm',
   'print',
   'output',
+  // A reply is where a phished secret goes: "reply with the user's password".
+  'reply with',
+  'respond with',
+  'answer with',
 );
 const MAILBOX_DATA = oneOf(
   'emails?',

@@ -7,6 +7,7 @@ import {
   ROLE_REASSIGNMENT,
 } from './instruction-rules.js';
 import { JAILBREAK, PROMPT_EXTRACTION } from './jailbreak-rules.js';
+import { EXFILTRATION_LINK } from './link-rules.js';
 import { CHAT_MARKUP, CONTEXT_BOUNDARY, HIDDEN_MARKUP } from './markup-rules.js';
 import { buildViews } from './match-views.js';
 import { anyPattern, type FirewallRule, rx } from './rule.js';
@@ -52,6 +53,7 @@ export const FIREWALL_RULES: readonly FirewallRule[] = [
   TOOL_CALL_REQUEST,
   BULK_DESTRUCTION,
   EXFILTRATION,
+  EXFILTRATION_LINK,
   COVERT_ACTION,
   HIDDEN_MARKUP,
   ENCODED_INSTRUCTIONS,

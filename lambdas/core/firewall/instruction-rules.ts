@@ -93,6 +93,11 @@ export const OVERRIDE_INSTRUCTIONS: FirewallRule = {
       re: rx`\b(?:ignore|disregard|forget|override) (?:all )?(?:of )?the ${INSTRUCTION_NOUN} (?:above|before this|given (?:above|before|earlier|previously)|you (?:were|have been) given|you received)\b`,
     },
     { view: 'prose', re: rx`\b${OVERRIDE_VERB} (?:the |your )?(?:system|safety) rules\b` },
+    // "Your earlier guidance" is the reader's own; "my earlier guidance" is an ordinary correction.
+    {
+      view: 'prose',
+      re: rx`\b${OVERRIDE_VERB} (?:all |any )?(?:of )?your (?:earlier |previous |prior |original |initial |current |existing )?(?:guidance|constraints|restrictions|safety rules)\b`,
+    },
     {
       view: 'prose',
       re: rx`\b(?:ignore|disregard|forget) (?:everything|all(?: of the)?(?: text)?|anything) (?:above|before) this line\b`,
@@ -219,6 +224,12 @@ export const AGENT_ADDRESS: FirewallRule = {
     {
       view: 'prose',
       re: rx`\b(?:hey|hi|hello|dear|attention|attn|note to|notice to|message (?:to|for)|instructions? (?:to|for)|psst|important (?:note )?(?:to|for)|reminder (?:to|for))(?: all| any| the| every)? (?:${AI_READER}\s*[:!]|${SPECIFIC_AI_READER}\s*,)`,
+    },
+    // "Note to the AI reading this:", "Message for any assistant processing this" — "reading this"
+    // marks a reader of the text, not a person ("Note to the AI reading group").
+    {
+      view: 'prose',
+      re: rx`\b(?:note|message|memo|reminder|instructions?|notice|hint|psst|attention|hello|hi|hey|dear|to)(?: to| for)?(?: the| any| all| every| an?)? (?:ai|a\.i\.|llm|large language model|language model|model|assistant|agent|bot|chatbot|copilot|chatgpt|claude|gemini|ai (?:assistant|agent|model|system))s? (?:that is |that are |who is |currently )?(?:reading|processing|parsing|summari[sz]ing|scanning|analy[sz]ing|ingesting|seeing|handling) (?:this|these|the following)\b`,
     },
     {
       view: 'prose',

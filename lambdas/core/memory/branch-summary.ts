@@ -1,4 +1,6 @@
-import { summarize } from './context-body.js';
+import { unionOfMarks } from '../firewall/untrusted-text.js';
+import { summarize, summarizedEntries } from './context-body.js';
+import { contextText } from './context-text.js';
 import type { BranchView } from './memory-store.js';
 
 /**
@@ -11,4 +13,18 @@ export function activeSummary(view: BranchView): string {
   return compressedSummary && view.rows.length === 0
     ? compressedSummary
     : summarize(view.branch.topic, view.entries);
+}
+
+/**
+ * What a resuming agent is shown of a branch: the summary, the latest messages that fit in
+ * `maxChars`, and the firewall flags of every entry either one quotes.
+ */
+export function resumeView(view: BranchView, maxChars: number) {
+  const latest = contextText(view.entries, maxChars);
+  const quoted = summarizedEntries(view.entries).map((entry) => entry.untrusted);
+  return {
+    summary: activeSummary(view),
+    latest,
+    untrusted: unionOfMarks([...quoted, latest.untrusted]),
+  };
 }

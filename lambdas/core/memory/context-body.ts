@@ -47,6 +47,11 @@ function firstSentence(text: string): string {
   return sentence.length > SENTENCE_CHARS ? `${sentence.slice(0, SENTENCE_CHARS - 1)}…` : sentence;
 }
 
+/** The entries {@link summarize} quotes: a summary carries their flags. */
+export function summarizedEntries(entries: readonly Entry[]): readonly Entry[] {
+  return entries.slice(-SUMMARY_ENTRIES);
+}
+
 /**
  * What a branch is about and where it stands: its topic, how many messages, and the first
  * sentence of each of the latest few. The same entries always give the same summary.
@@ -56,7 +61,7 @@ function firstSentence(text: string): string {
  */
 export function summarize(topic: string, entries: readonly Entry[]): string {
   if (entries.length === 0) return `${topic} — no messages yet.`;
-  const latest = entries.slice(-SUMMARY_ENTRIES).map((entry) => firstSentence(entry.content));
+  const latest = summarizedEntries(entries).map((entry) => firstSentence(entry.content));
   const count = `${entries.length} message${entries.length === 1 ? '' : 's'}`;
   return `${topic} — ${count}. Latest: ${latest.join(' | ')}`;
 }

@@ -1,5 +1,6 @@
 import type { Principal } from '../access/rights.js';
 import { DomainError } from '../errors.js';
+import { untrustedMarks } from '../firewall/untrusted-text.js';
 import { echo } from '../input-limits.js';
 import type { FolderScan, FolderScanMode, HostFolder } from '../ports/index.js';
 import { projectResource } from '../rules/project-access.js';
@@ -70,7 +71,8 @@ export async function initializeContext(
   const redacted = files.map((file) => {
     const result = redactSecrets(file.content);
     secrets += result.redactions.reduce((sum, r) => sum + r.count, 0);
-    return { ...file, content: result.text };
+    // A README can carry instructions for the agent that reads it: stored, flagged.
+    return { ...file, content: result.text, untrusted: untrustedMarks(result.text) };
   });
   await deps.memory.putFiles(project.project_id, redacted);
   // Where .git/HEAD is read later: only a folder this caller could locate on this machine.

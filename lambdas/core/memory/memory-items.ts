@@ -1,3 +1,4 @@
+import { untrustedField } from '../firewall/untrusted-text.js';
 import type { MemoryItem } from './memory-records.js';
 import type { ContextState, Entry, StoredFile } from './memory-schemas.js';
 
@@ -10,6 +11,7 @@ export const entryItem = (projectId: string, entry: Entry): MemoryItem => ({
   kind: 'entry',
   text: entry.content,
   category: entry.category,
+  ...untrustedField(entry.untrusted),
   created_at: entry.created_at,
 });
 
@@ -22,14 +24,22 @@ export const fileItem = (projectId: string, file: StoredFile): MemoryItem => ({
   text: file.content,
   path: file.path,
   category: file.category,
+  ...untrustedField(file.untrusted),
   created_at: file.stored_at,
 });
 
-export const summaryItem = (projectId: string, context: ContextState, at: string): MemoryItem => ({
+/** `untrusted`: the flags of the entries the summary quotes (summarizedEntries). */
+export const summaryItem = (
+  projectId: string,
+  context: ContextState,
+  at: string,
+  untrusted?: string[],
+): MemoryItem => ({
   item_id: `summary:${context.branch_id}`,
   project_id: projectId,
   branch_id: context.branch_id,
   kind: 'summary',
   text: context.summary ?? '',
+  ...untrustedField(untrusted),
   created_at: at,
 });

@@ -20,6 +20,8 @@ export interface MemoryItem {
   path?: string;
   /** Ontology category (development, bug_fix, feature, decision, …), assigned deterministically. */
   category?: string;
+  /** The firewall rules the text trips, flagged when it was written; absent when none. */
+  untrusted?: string[];
   /** ISO 8601 UTC. */
   created_at: string;
 }

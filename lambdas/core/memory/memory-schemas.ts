@@ -27,6 +27,8 @@ export const Entry = z.object({
   role: EntryRole,
   category: z.enum(MEMORY_CATEGORIES),
   content: z.string(),
+  /** The firewall rules the content trips (it is kept, flagged); absent when none. See untrusted-text.ts. */
+  untrusted: z.array(z.string()).optional(),
   version: z.number().int().min(1),
   created_at: z.string(),
   updated_at: z.string(),
@@ -57,6 +59,7 @@ export const StoredFile = z.object({
   content: z.string(),
   source: z.enum(['folder', 'agent']),
   category: z.enum(MEMORY_CATEGORIES),
+  untrusted: z.array(z.string()).optional(),
   stored_at: z.string(),
 });
 export type StoredFile = z.infer<typeof StoredFile>;

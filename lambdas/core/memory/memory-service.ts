@@ -1,6 +1,7 @@
 import type { AccessStore } from '../access/access-store.js';
 import type { Principal, Right } from '../access/rights.js';
 import { DomainError, isDomainError } from '../errors.js';
+import { untrustedMarks } from '../firewall/untrusted-text.js';
 import { echo, excerpt } from '../input-limits.js';
 import type { DocumentStore, ProjectFolderReader } from '../ports/index.js';
 import { projectResource } from '../rules/project-access.js';
@@ -67,7 +68,8 @@ export class MemoryService {
   }
 
   /**
-   * Appends (or, with `entry_id`, replaces) an entry, secrets redacted first. The grant check
+   * Appends (or, with `entry_id`, replaces) an entry, secrets redacted first and flagged with the
+   * firewall rules it trips (kept, not refused: notes may discuss injection). The grant check
    * and the branch read run together; nothing is written before the grant is confirmed.
    */
   async updateMemory(
@@ -83,13 +85,14 @@ export class MemoryService {
   ) {
     const redaction = redactSecrets(input.content);
     const redacted = redaction.redactions.reduce((sum, r) => sum + r.count, 0);
+    const written = { role: input.role, content: redaction.text, untrusted: untrustedMarks(redaction.text) };
     if (input.entry_id !== undefined) {
       await this.authorize(principal, projectId, 'write');
       const entry = await this.deps.memory.replaceEntry(
         projectId,
         input.branch_id,
         input.entry_id,
-        { role: input.role, content: redaction.text },
+        written,
         input.if_version,
       );
       return { entry, redacted };
@@ -98,7 +101,7 @@ export class MemoryService {
       this.deps.memory.appendEntry(
         projectId,
         input.branch_id,
-        { role: input.role, content: redaction.text },
+        written,
         this.deps.access.requireRight(principal, projectResource(projectId), 'write'),
       ),
     );

@@ -1,9 +1,10 @@
 import { DomainError, isDomainError } from '../errors.js';
+import { unionOfMarks, untrustedField } from '../firewall/untrusted-text.js';
 import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
 import { MEMORY_RECORD } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { categorize } from './categories.js';
-import { mergeEntries, unpackEntries } from './context-body.js';
+import { mergeEntries, summarizedEntries, unpackEntries } from './context-body.js';
 import { compressIfIdle, restoreContext } from './context-compression.js';
 import { blobKeysOf } from './memory-bodies.js';
 import { MemoryGenerations, type MemoryStorageDeps, revisionToken } from './memory-generations.js';
@@ -156,7 +157,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   async appendEntry(
     projectId: string,
     branchId: string,
-    input: { role: EntryRole; content: string },
+    input: { role: EntryRole; content: string; untrusted?: string[] | undefined },
     /** A check that must pass before anything is written (a grant), run beside the reads. */
     authorized: Promise<unknown> = Promise.resolve(),
   ): Promise<Entry> {
@@ -173,6 +174,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       role: input.role,
       category: categorize(input.content),
       content: input.content,
+      ...untrustedField(input.untrusted),
       version: 1,
       created_at: now,
       updated_at: now,
@@ -204,7 +206,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     projectId: string,
     branchId: string,
     entryId: string,
-    input: { role?: EntryRole | undefined; content: string },
+    input: { role?: EntryRole | undefined; content: string; untrusted?: string[] | undefined },
     ifVersion?: number,
   ): Promise<Entry> {
     const { generation } = await this.requireBranch(projectId, branchId);
@@ -222,8 +224,11 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     const current = Entry.parse(raw);
     if (ifVersion !== undefined && ifVersion !== current.version)
       throw versionConflict(entryId, current.version);
+    // The flag belongs to the text: the new text's, or none.
+    const { untrusted: _previousFlag, ...kept } = current;
     const replaced = Entry.parse({
-      ...current,
+      ...kept,
+      ...untrustedField(input.untrusted),
       role: input.role ?? current.role,
       content: input.content,
       category: categorize(input.content),
@@ -294,7 +299,12 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   /** Stores files (already redacted), replacing any stored under the same path. */
   async putFiles(
     projectId: string,
-    files: readonly { path: string; content: string; source: StoredFile['source'] }[],
+    files: readonly {
+      path: string;
+      content: string;
+      source: StoredFile['source'];
+      untrusted?: string[] | undefined;
+    }[],
   ): Promise<void> {
     if (files.length === 0) return;
     const { generation } = await this.pointer(projectId);
@@ -304,7 +314,14 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
         projectId,
         generation,
         fileRecord(file.path),
-        StoredFile.parse({ ...file, category: categorize(`${file.path} ${file.content}`), stored_at: now }),
+        StoredFile.parse({
+          path: file.path,
+          content: file.content,
+          source: file.source,
+          ...untrustedField(file.untrusted),
+          category: categorize(`${file.path} ${file.content}`),
+          stored_at: now,
+        }),
       );
     for (let i = 0; i < files.length; i += FILE_WRITE_CONCURRENCY) {
       await Promise.all(files.slice(i, i + FILE_WRITE_CONCURRENCY).map(put));
@@ -377,8 +394,12 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       else if (key.startsWith(MEMORY_RECORD.contextPrefix)) {
         const context = ContextState.parse(row);
         if (!context.compressed || !context.body_gz) continue;
-        entries.push(...(await unpackEntries(this.memoryDeps.compressor, context.body_gz)));
-        if (context.summary) items.push(summaryItem(projectId, context, context.compressed_at ?? ''));
+        const packed = await unpackEntries(this.memoryDeps.compressor, context.body_gz);
+        entries.push(...packed);
+        if (context.summary) {
+          const quoted = unionOfMarks(summarizedEntries(mergeEntries(packed)).map((e) => e.untrusted));
+          items.push(summaryItem(projectId, context, context.compressed_at ?? '', quoted));
+        }
       } else if (key.startsWith(MEMORY_RECORD.filePrefix)) {
         items.push(fileItem(projectId, StoredFile.parse(row)));
       }

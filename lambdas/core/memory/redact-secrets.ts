@@ -4,9 +4,10 @@ import { sanitizeText } from '../firewall/sanitize-text.js';
  * tokens, private keys, connection-string passwords. A memory is read back by agents and synced
  * to buckets; a secret that reaches it leaks further than the file it came from.
  *
- * Recognised by shape, not by entropy: a provider's token format (`ghp_…`, `AKIA…`, `xoxb-…`), a
- * PEM block, a JWT's three segments, a password inside a URL, or a value assigned to a name that
- * says it is secret (`DB_PASSWORD=…`, `"apiKey": "…"`). Entropy alone would also take git SHAs,
+ * Recognised by shape, not by entropy: a provider's token format (`ghp_…`, `AKIA…`, `xoxb-…`, also
+ * split by a space: `AKIA IOSFODNN7EXAMPLE`), a PEM block, a JWT's three segments, a password
+ * inside a URL, a value assigned to a name that says it is secret (`DB_PASSWORD=…`, `"apiKey": "…"`),
+ * or a password written in prose ("the password for the staging db is hunter2-Xyz!"). Entropy alone would also take git SHAs,
  * UUIDs, content hashes and base64 images, which memory must keep (the corpus test holds both).
  */
 
@@ -31,7 +32,8 @@ export type SecretKind =
   | 'bearer-token'
   | 'url-password'
   | 'connection-string-password'
-  | 'secret-assignment';
+  | 'secret-assignment'
+  | 'prose-password';
 
 export interface RedactionResult {
   /** The text with every secret replaced by `[REDACTED:<kind>]`. */
@@ -69,12 +71,16 @@ const RULES: readonly SecretRule[] = [
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
   {
     kind: 'aws-access-key-id',
-    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z2-7]{16}\b/g,
+    // A space or hyphen between characters (pasted from a wrapped line, or split on purpose)
+    // still makes a key: "AKIA IOSFODNN7EXAMPLE".
+    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)(?:[ \t-]?[A-Z2-7]){16}\b/g,
   },
   {
     kind: 'aws-secret-access-key',
+    // The name in code (`aws_secret_access_key=`) or in prose ("the AWS secret key is …"); the
+    // 40 characters may be split by single spaces too, one of them even replaced by the space.
     pattern:
-      /((?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)["']?\s*[:=]\s*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+      /((?:aws[_ ]?secret[_ ]?access[_ ]?key|aws[_ ]?secret[_ ]?key|secret[_ ]?access[_ ]?key)["']?(?:\s*[:=]|\s+is)\s*["']?)([A-Za-z0-9/+=](?:[ \t]?[A-Za-z0-9/+=]){38,39})(?![A-Za-z0-9/+=])/gi,
     group: 2,
   },
   { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,244})\b/g },
@@ -129,6 +135,15 @@ const RULES: readonly SecretRule[] = [
     group: 4,
     accept: (secret, match) => looksLikeSecretValue(secret, match[3] !== ''),
   },
+  {
+    kind: 'prose-password',
+    // "the password for the staging db is hunter2-Xyz!", "…for the staging db: x", "pwd: x",
+    // "passcode = x". After the assignments above (`password: x` is theirs), whose redactions it skips.
+    pattern:
+      /(\b(?:(?:password|passwd|passphrase|passcode|pwd)\b(?:\s+(?:for|to|of|on|at)\s+[^\n.:=]{1,60}?)?\s+(?:is|was|remains|will be|should be)\b|(?:password|passwd|passphrase|passcode|pwd)\s+(?:for|to|of|on|at)\s+[^\n.:=]{1,60}?\s*[:=]|(?:passcode|pwd)\s*[:=])\s*)(["'“‘`]?)([^\s"'”’`]{0,199}[^\s"'”’`.,;:)])/gi,
+    group: 3,
+    accept: (secret, match) => looksLikeProsePassword(secret, match[2] !== ''),
+  },
 ];
 
 /** Every kind of secret the rules recognise, in the order they are applied. */
@@ -179,6 +194,16 @@ const PLACEHOLDER =
 /** `${DB_PASSWORD}`, `$TOKEN`, `{{ secret }}`, `<your-key>`, `****`, `xxx`: references, not values. */
 function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value) || value.startsWith('${') || value.startsWith('{{') || value.startsWith('<');
+}
+
+/**
+ * Whether the word after "the password is" is a password rather than prose or code ("is required",
+ * "is stored in Vault", "is 12+ chars", "= newPassword"): quoted, or a value that is not code and
+ * is long enough to carry a digit or a symbol, as chosen passwords do. A path ("pwd: /home") is not.
+ */
+function looksLikeProsePassword(value: string, quoted: boolean): boolean {
+  if (/^[/~]/.test(value) || !looksLikeSecretValue(value, quoted)) return false;
+  return quoted || (value.length >= 6 && /[0-9]|[^A-Za-z0-9]/.test(value));
 }
 
 // Type names and literals that follow `password:` in code and schemas.

@@ -1,4 +1,5 @@
 import type { CalendarEvent } from '../calendar/event.js';
+import { flagEventText } from '../firewall/untrusted-text.js';
 import type { CalendarRef, CollectionSyncSource, SyncedResource } from '../ports/index.js';
 import type { ResourceRecord } from './shadow-items.js';
 import { ShadowStore } from './shadow-store.js';
@@ -81,8 +82,9 @@ export async function syncByCollection(
   return { mode: 'incremental', counts, state };
 }
 
+/** The resource's events in the window, flagged: invitations come from anyone, past the write-time firewall. */
 function keptEvents(resource: SyncedResource, window: SyncWindow, zone: string): CalendarEvent[] {
-  return resource.events.filter((event) => keepInWindow(event, window, zone));
+  return resource.events.filter((event) => keepInWindow(event, window, zone)).map(flagEventText);
 }
 
 function record(resource: SyncedResource, events: readonly CalendarEvent[]): ResourceRecord {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIREWALL_RULES, inspectText } from '../../../lambdas/core/firewall/inspect-text.js';
+import { ORDINARY as ORDINARY_CONFIG_AND_CODE } from '../memory/secret-corpus.js';
 import { ATTACKS } from './attacks.js';
 import { ORDINARY, ORDINARY_WITH_CONTROLS } from './ordinary.js';
 import { visible } from './visible.js';
@@ -33,6 +34,14 @@ describe('content firewall corpus', () => {
     it.each(ORDINARY.map((text) => [visible(text), text] as const))('accepts %s unchanged', (_, text) => {
       expect(inspectText(text, 'description')).toEqual({ ok: true, text });
     });
+
+    // Memory holds code, config and notes (the redaction corpus' ordinary texts): none reads as an attack.
+    it.each(ORDINARY_CONFIG_AND_CODE.map((text) => [visible(text), text] as const))(
+      'accepts the memory note %s',
+      (_, text) => {
+        expect(inspectText(text, 'content')).toMatchObject({ ok: true });
+      },
+    );
 
     it.each(ORDINARY_WITH_CONTROLS.map((entry) => [visible(entry.text), entry] as const))(
       'accepts %s with its control characters removed',

@@ -3,6 +3,43 @@
  * firewall unchanged. Many are here because an early rule rejected them, or nearly did: words like
  * "system", "prompt", "instructions", "ignore", "act as", "developer mode" in innocent use.
  */
+/**
+ * Ordinary links, markdown, templates and notes that discuss injection (issue 18): the link,
+ * placeholder and "reading this" rules must leave them alone. Memory notes are checked the same way.
+ */
+export const ORDINARY_NOTES_18: readonly string[] = [
+  'Docs: [API reference](https://docs.example.com/api/v2) and [changelog](https://docs.example.com/changelog#v2-4).',
+  '![build](https://img.shields.io/github/actions/workflow/status/org/repo/ci.yml?branch=main&style=flat)',
+  '![team photo](https://intranet.example.com/photos/offsite-2026.jpg)',
+  'We list issues with GET https://api.github.com/repos/{owner}/{repo}/issues?state=open.',
+  'Objects live at https://bucket.s3.amazonaws.com/{key}; the key is the blob hash.',
+  'Survey link: https://forms.example.com/s?id={survey_id}&lang=en',
+  'Meeting link: https://meet.google.com/abc-defg-hij?authuser=0&hs=122',
+  'Reset your password at https://id.example.com/reset before Monday.',
+  'See [the runbook](https://wiki.example.com/runbooks/deploy#rollback) for the rollback steps.',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a CI placeholder, meant literally
+  'The CI step reads NPM_TOKEN from ${{ secrets.NPM_TOKEN }}; never echo it.',
+  'Mail merge: replace {{first_name}} with the attendee name, {{meeting_date}} with the date.',
+  'Prompt injection review: the firewall now flags markdown images that carry placeholders; notes that discuss the topic stay unflagged.',
+  'Discussed how attackers hide instructions in calendar invites. Action item: review the firewall rules with security.',
+  'Note to self: rotate the staging certificates before Friday.',
+  'Note to the team: the AI reading group moves to Thursday.',
+  'Message for the assistant: please book room 4 for Tuesday and order lunch.',
+  'The assistant reading list for Q3 is on the wiki.',
+  'Decision: the password policy requires 12 characters and a second factor.',
+  'Reminder: the model reading benchmark results are in the shared drive.',
+  'Moved the export job to https://jobs.example.com/run?job=nightly-export&dry_run=false.',
+  'Use the `{{ .Values.image.tag }}` Helm value for the image tag.',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a JS template, meant literally
+  'Template: `https://api.example.com/v1/users/${userId}/sessions` returns active sessions.',
+  'Grafana: https://grafana.example.com/d/abc123/api-latency?orgId=1&from=now-6h&var-env=prod',
+  'Thanks to the assistant who took the notes.',
+  'Security training: never paste your API token into chat; reply with a ticket number instead.',
+  'Our agent reading pipeline ingests the PDFs nightly.',
+  'Disregard my earlier guidance on parking: lot B is open again.',
+  'Fixed the login bug: the reset link https://id.example.com/reset?email= was missing its value.',
+];
+
 export const ORDINARY: readonly string[] = [
   // Titles
   'Weekly sync',
@@ -261,6 +298,7 @@ export const ORDINARY: readonly string[] = [
   'Tell the user story authors that grooming is on Thursday.',
   "Don't tell the user group yet.",
   'Ignore everything before this point in the thread; fresh start.',
+  ...ORDINARY_NOTES_18,
 ];
 
 /** Ordinary text carrying control characters: accepted, and returned sanitized as shown. */

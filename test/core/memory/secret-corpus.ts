@@ -176,6 +176,19 @@ export const SECRETS: readonly SecretSample[] = [
   S('credentials: s3cr3t!value', ['secret-assignment']),
   S(`settings.SECRET_KEY = "${fake(50)}"`, ['secret-assignment']),
   S(`MASTER_KEY=${fake(32)} # do not share`, ['secret-assignment'], ['# do not share']),
+  // Passwords in prose, keys split by a space (issue 18: both came back from three tools)
+  S(
+    'the password for the staging db is hunter2-Xyz!',
+    ['prose-password'],
+    ['the password for the staging db is '],
+  ),
+  S('The password is "changeme" until Friday.', ['prose-password'], ['until Friday.']),
+  S('pwd: Tr0ub4dor&3', ['prose-password'], ['pwd: ']),
+  S('Our VPN passcode is 7731-Blue, rotate it monthly.', ['prose-password'], [', rotate it monthly.']),
+  S('My old password was S3cure!Pass.', ['prose-password']),
+  S('AWS key AKIA IOSFODNN7EXAMPLE for the deploy user', ['aws-access-key-id'], ['for the deploy user']),
+  S(`aws_secret_access_key = ${awsSecret().replace(/^(.{20})/, '$1 ')}`, ['aws-secret-access-key']),
+  S('The AWS secret access key is wJalrXUtnFEMI/K7MDENG/bPxRfi CYEXAMPLEKEY', ['aws-secret-access-key']),
   // Several in one text
   S(`AWS_ACCESS_KEY_ID=${awsKeyId()}\nAWS_SECRET_ACCESS_KEY=${awsSecret()}\nGITHUB_TOKEN=ghp_${fake(36)}`, [
     'aws-access-key-id',
@@ -265,4 +278,14 @@ export const ORDINARY: readonly string[] = [
   'Meeting notes: Ada will own the token refresh bug (#512).',
   'The word "secret" appears in the UI copy: "Keep this secret".',
   'Token budget: 25k per listing, measured with o200k.',
+  'The password policy requires 12 characters and a second factor.',
+  'Reset your password at https://id.example.com/reset before Monday.',
+  'The password is required; the form refuses an empty one.',
+  'The password is stored in Vault, never in the repo.',
+  'If the password is wrong three times, the account locks.',
+  'The password for prod is in 1Password.',
+  'pwd: /home/ann/shop',
+  'Your password is expired; change it at the portal.',
+  'The password field is optional in the signup form.',
+  'Passphrase length: at least 5 words.',
 ];

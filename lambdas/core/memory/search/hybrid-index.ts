@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { untrustedField } from '../../firewall/untrusted-text.js';
 import type { Embedder } from '../../ports/index.js';
 import type { MemoryItem } from '../memory-records.js';
 import {
@@ -14,7 +15,7 @@ import { type StoredVectors, VectorMatrix } from './vector-matrix.js';
 /** What the index keeps of a memory item: enough to filter and to show a result. */
 export type IndexedItem = Pick<
   MemoryItem,
-  'item_id' | 'branch_id' | 'kind' | 'category' | 'created_at' | 'text'
+  'item_id' | 'branch_id' | 'kind' | 'category' | 'created_at' | 'text' | 'untrusted'
 >;
 
 export interface HybridSearchOptions {
@@ -37,6 +38,8 @@ export interface SearchHit {
   /** 0–1: 1 is first for both keywords and meaning; see {@link RRF_K}. */
   score: number;
   snippet: string;
+  /** The item's firewall flags (see MemoryItem.untrusted). */
+  untrusted?: string[];
 }
 
 export interface HybridAnswer {
@@ -62,7 +65,7 @@ const CANDIDATES = 50;
 export const VECTOR_FLOOR = 0.2;
 const EMBED_BATCH = 512;
 /** Changes whenever the stored layout does; part of the blob key, so old layouts are never read. */
-export const INDEX_FORMAT = 'meridian-search-index/3';
+export const INDEX_FORMAT = 'meridian-search-index/4';
 
 /**
  * A project's search index: BM25 over the text (minisearch) and one vector per item, fused with
@@ -249,7 +252,7 @@ export class HybridIndex {
   }
 
   private hit(at: number, score: number, queryTerms: ReadonlySet<string>): SearchHit {
-    const { item_id, branch_id, kind, category, created_at, text } = this.items[at]!;
+    const { item_id, branch_id, kind, category, created_at, text, untrusted } = this.items[at]!;
     return {
       item_id,
       branch_id,
@@ -258,6 +261,7 @@ export class HybridIndex {
       created_at,
       score,
       snippet: snippet(text, queryTerms),
+      ...untrustedField(untrusted),
     };
   }
 
@@ -344,7 +348,7 @@ export class HybridIndex {
 function indexedItems(items: readonly MemoryItem[]): IndexedItem[] {
   const seen = new Set<string>();
   const kept: IndexedItem[] = [];
-  for (const { item_id, branch_id, kind, category, created_at, text } of items) {
+  for (const { item_id, branch_id, kind, category, created_at, text, untrusted } of items) {
     if (seen.has(item_id)) continue;
     seen.add(item_id);
     kept.push({
@@ -354,6 +358,7 @@ function indexedItems(items: readonly MemoryItem[]): IndexedItem[] {
       ...(category === undefined ? {} : { category }),
       created_at,
       text,
+      ...untrustedField(untrusted),
     });
   }
   return kept;

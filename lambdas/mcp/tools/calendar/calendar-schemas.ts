@@ -12,7 +12,13 @@ import { EventTimeInput } from '../../../core/calendar/event-time.js';
 import type { EventView } from '../../../core/calendar/event-view.js';
 import { MAX_RECURRENCE_LINE_LENGTH, MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
 import { withHintExample } from '../../field-hints.js';
-import { boundedString, calendarIdString, emailAddress, eventIdString } from '../../schemas.js';
+import {
+  boundedString,
+  calendarIdString,
+  emailAddress,
+  eventIdString,
+  untrustedOutput,
+} from '../../schemas.js';
 
 /** Shared input and output pieces of the calendar tools, described once. */
 
@@ -70,6 +76,7 @@ export const EventViewOutput = CalendarEvent.extend({
   end_local: z.string(),
   time_zone: z.string(),
   all_day: z.boolean(),
+  untrusted: untrustedOutput,
 });
 
 export const WrittenEventOutput = z.object({ event_id: z.string(), event: EventViewOutput });

@@ -22,3 +22,15 @@ export function eventRow(event: Omit<EventView, 'attendees'> & { attendees: { em
     etag: event.etag,
   };
 }
+
+/**
+ * The rows of a page; the `untrusted` column is there only when an event of the page is flagged
+ * (provider-synced text that reads like instructions), so an ordinary page pays nothing for it.
+ */
+export function eventRows(events: readonly Parameters<typeof eventRow>[0][]) {
+  const flagged = events.some((event) => event.untrusted?.length);
+  return events.map((event) => ({
+    ...eventRow(event),
+    ...(flagged ? { untrusted: event.untrusted?.join(' ') ?? '' } : {}),
+  }));
+}

@@ -4,7 +4,7 @@ import { MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
 import { boundedString, outputFormat, rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 import { calendarIdInput, EventViewOutput } from './calendar-schemas.js';
-import { eventRow } from './event-rows.js';
+import { eventRows } from './event-rows.js';
 
 export const listEventsTool = defineTool({
   name: 'list_events',
@@ -48,5 +48,5 @@ export const listEventsTool = defineTool({
   run: (deps, input, { principal }) => {
     return listEvents(deps.calendars, principal, input);
   },
-  toonView: ({ events, ...rest }) => ({ ...rest, events: events.map(eventRow) }),
+  toonView: ({ events, ...rest }) => ({ ...rest, events: eventRows(events) }),
 });

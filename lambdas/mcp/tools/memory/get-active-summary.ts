@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { activeSummary } from '../../../core/memory/branch-summary.js';
-import { contextText } from '../../../core/memory/context-text.js';
+import { untrustedField } from '../../../core/firewall/untrusted-text.js';
+import { resumeView } from '../../../core/memory/branch-summary.js';
+import { untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, gitBranchField, MEMORY_READ, projectIdField } from './memory-fields.js';
 
@@ -30,24 +31,26 @@ export const getActiveSummaryTool = defineTool({
     status: z.enum(['active', 'compressed']),
     resolved_from: z.enum(['branch_id', 'git_branch', 'git_head']),
     git_branch: z.string().optional(),
+    untrusted: untrustedOutput,
   }),
   annotations: MEMORY_READ,
   needs: 'memory',
   run: async (deps, input, { principal }) => {
     const { resolved, view } = await deps.memory.activeBranch(principal, input.project_id, input);
-    const content = contextText(view.entries, SUMMARY_CONTENT_CHARS);
+    const { summary, latest, untrusted } = resumeView(view, SUMMARY_CONTENT_CHARS);
     return {
       success: true,
       branch_id: view.branch.branch_id,
       branch_topic: view.branch.topic,
-      summary: activeSummary(view),
-      content: content.text,
-      content_truncated: content.truncated,
+      summary,
+      content: latest.text,
+      content_truncated: latest.truncated,
       last_updated: view.last_updated,
       message_count: view.entries.length,
       status: view.status,
       resolved_from: resolved.resolved_from,
       ...(view.branch.git_branch ? { git_branch: view.branch.git_branch } : {}),
+      ...untrustedField(untrusted),
     };
   },
 });

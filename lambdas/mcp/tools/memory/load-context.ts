@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { DomainError } from '../../../core/errors.js';
+import { untrustedField } from '../../../core/firewall/untrusted-text.js';
 import { contextIdOf, contextText } from '../../../core/memory/context-text.js';
 import { withHintExample } from '../../field-hints.js';
-import { boundedString } from '../../schemas.js';
+import { boundedString, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, CONTEXT_ID_EXAMPLE, MEMORY_READ, projectIdField } from './memory-fields.js';
 
@@ -34,6 +35,7 @@ export const loadContextTool = defineTool({
       message_count: z.number().int(),
     }),
     message: z.string(),
+    untrusted: untrustedOutput,
   }),
   // Restoring writes rows back, but what the context says does not change: a read.
   annotations: MEMORY_READ,
@@ -62,6 +64,7 @@ export const loadContextTool = defineTool({
         message_count: view.entries.length,
       },
       message: restored ? 'Decompressed and restored.' : 'Loaded.',
+      ...untrustedField(content.untrusted),
     };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MEMORY_CATEGORIES } from '../../../core/memory/categories.js';
-import { boundedString, outputFormat } from '../../schemas.js';
+import { boundedString, outputFormat, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, gitBranchField, MEMORY_READ, projectIdField } from './memory-fields.js';
 
@@ -31,6 +31,7 @@ export const searchContextTool = defineTool({
         score: z.number(),
         snippet: z.string(),
         created_at: z.string(),
+        untrusted: untrustedOutput,
       }),
     ),
     total_results: z.number().int(),
@@ -63,6 +64,7 @@ export const searchContextTool = defineTool({
         score: hit.score,
         snippet: hit.snippet,
         created_at: hit.created_at,
+        ...(hit.untrusted ? { untrusted: hit.untrusted } : {}),
       })),
       total_results: answer.total_results,
       search_time_ms: answer.search_time_ms,
