@@ -7,7 +7,7 @@ import {
   checkEventContent,
   touchesEventText,
 } from '../firewall/check-event-content.js';
-import { flagEventText } from '../firewall/untrusted-text.js';
+import { screenProviderEvent } from '../firewall/untrusted-text.js';
 import type { CalendarProvider, CalendarRef, Clock, RandomSource } from '../ports/index.js';
 import { retry } from '../retry.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
@@ -224,7 +224,7 @@ export class CalendarService {
    * (`untrusted`). Native events were checked when written.
    */
   readView(record: CalendarRecord, event: Parameters<typeof toEventView>[0]): EventView {
-    return this.view(record, record.provider === 'native' ? event : flagEventText(event));
+    return this.view(record, record.provider === 'native' ? event : screenProviderEvent(event));
   }
 
   async getEvent(principal: Principal, calendarId: string | undefined, eventId: string): Promise<EventView> {

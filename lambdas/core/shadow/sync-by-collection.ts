@@ -1,5 +1,5 @@
 import type { CalendarEvent } from '../calendar/event.js';
-import { flagEventText } from '../firewall/untrusted-text.js';
+import { screenProviderEvent } from '../firewall/untrusted-text.js';
 import type { CalendarRef, CollectionSyncSource, SyncedResource } from '../ports/index.js';
 import type { ResourceRecord } from './shadow-items.js';
 import { ShadowStore } from './shadow-store.js';
@@ -84,7 +84,7 @@ export async function syncByCollection(
 
 /** The resource's events in the window, flagged: invitations come from anyone, past the write-time firewall. */
 function keptEvents(resource: SyncedResource, window: SyncWindow, zone: string): CalendarEvent[] {
-  return resource.events.filter((event) => keepInWindow(event, window, zone)).map(flagEventText);
+  return resource.events.filter((event) => keepInWindow(event, window, zone)).map(screenProviderEvent);
 }
 
 function record(resource: SyncedResource, events: readonly CalendarEvent[]): ResourceRecord {

@@ -1,6 +1,6 @@
 import type { CalendarEvent, EventTime } from '../calendar/event.js';
 import { parseInstanceId } from '../calendar/event-times.js';
-import { flagEventText } from '../firewall/untrusted-text.js';
+import { screenProviderEvent } from '../firewall/untrusted-text.js';
 import type { CalendarRef, TokenSyncSource } from '../ports/index.js';
 import { applyChanges, replaceAll } from './shadow-writes.js';
 import type { SourceContext, SourceOutcome } from './sync-types.js';
@@ -35,7 +35,7 @@ export async function syncByToken(
   const candidates = [...result.events, ...tombstones];
   const keep = new Set(candidates.filter((event) => keepInWindow(event, window, context.zone)));
   // Written by any client of the provider, never through the write-time firewall: flagged on every sync.
-  const kept = [...keep].map(flagEventText);
+  const kept = [...keep].map(screenProviderEvent);
   const left = candidates.filter((event) => !keep.has(event)).map((event) => event.id);
 
   const counts = previous

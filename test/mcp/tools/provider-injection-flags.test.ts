@@ -19,6 +19,7 @@ describe.each(CONNECTED)('injection text in a %s event written by another client
   let env: ProviderCalendars;
   let injectedId: string;
   let ordinaryId: string;
+  let hiddenCharsId: string;
   let calendarId: string;
 
   /** Straight to the provider, as an invitation from outside arrives: no firewall on this path. */
@@ -43,6 +44,12 @@ describe.each(CONNECTED)('injection text in a %s event written by another client
       description: 'Docs: [spec](https://docs.example.com/spec) — bring questions.',
       start: at('13:00'),
       end: at('14:00'),
+    });
+    hiddenCharsId = await writeAtProvider({
+      summary: 'Plan\u200Bning \u2066week\u2069',
+      location: 'Room\u00AD 4',
+      start: at('15:00'),
+      end: at('16:00'),
     });
     await env.sync();
   }, 60_000);
@@ -80,6 +87,18 @@ describe.each(CONNECTED)('injection text in a %s event written by another client
     expect(text(flagged)).toMatch(/untrusted/);
     expect(text(flagged)).toContain('agent-address');
     expect(text(ordinary)).not.toMatch(/untrusted/);
+  });
+
+  it('keeps provider text under the one rule for stored text: invisible and bidi characters go, in the shadow and live', async () => {
+    const stored = (await shadowItems(env.runtime, calendarId))
+      .filter((item) => 'event' in item)
+      .map((item) => item.event as Json)
+      .find((event) => event.id === hiddenCharsId);
+    const { events } = await env.call('list_events', { calendar_id: calendarId, ...window, format: 'json' });
+    const listed = (events as Json[]).find((event) => event.id === hiddenCharsId);
+
+    for (const event of [stored, listed])
+      expect(event).toMatchObject({ summary: 'Planning week', location: 'Room 4' });
   });
 
   it('flags the event in get_event', async () => {
