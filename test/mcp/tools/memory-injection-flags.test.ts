@@ -80,6 +80,15 @@ describe('memory text that reads like instructions to an agent', () => {
       expect(summary.untrusted).toEqual([payload.rule]);
       expect(summary.content).toContain(`untrusted: ${payload.rule}]`);
     });
+    it('is flagged where verify_response quotes it as evidence', async () => {
+      const { entry_id } = branchOf.get(payload.text)!;
+
+      const report = await call('verify_response', { project_id: projectId, response_text: payload.text });
+
+      const quoted = (report.evidence_items as Json[]).filter((item) => item.source === entry_id);
+      expect(quoted.length).toBeGreaterThan(0);
+      for (const item of quoted) expect(item.untrusted).toEqual([payload.rule]);
+    });
   });
 
   describe('ordinary notes (links, markdown, templates, notes about injection)', () => {

@@ -1,3 +1,4 @@
+import { untrustedField } from '../../firewall/untrusted-text.js';
 import type { MemoryItem } from '../memory-records.js';
 import { type ClaimVerdict, type ContradictionKind, judgeClaim } from './claim-support.js';
 import { extractClaims } from './claims.js';
@@ -15,6 +16,8 @@ export interface EvidenceItem {
   grounding: number;
   verdict: ClaimVerdict;
   verified: boolean;
+  /** The firewall rules the quoted memory item tripped: its text is data, not instructions. */
+  untrusted?: string[];
 }
 
 export interface ContradictionItem {
@@ -24,6 +27,7 @@ export interface ContradictionItem {
   found: string;
   evidence: string;
   source: string;
+  untrusted?: string[];
 }
 
 export interface GroundingReport {
@@ -76,6 +80,7 @@ export function verifyAgainstMemory(
     grounding: j.support,
     verdict: j.verdict,
     verified: j.verdict === 'supported',
+    ...untrustedField(j.best?.item.untrusted),
   }));
   const contradictions = judgements.flatMap((j) =>
     j.contradiction
@@ -87,6 +92,7 @@ export function verifyAgainstMemory(
             found: cut(j.contradiction.found),
             evidence: cut(j.contradiction.passage.text),
             source: sourceOf(j.contradiction.passage.item),
+            ...untrustedField(j.contradiction.passage.item.untrusted),
           },
         ]
       : [],

@@ -42,6 +42,7 @@ export const verifyResponseTool = defineTool({
         grounding: z.number(),
         verdict: z.enum(['supported', 'partial', 'unsupported', 'contradicted']),
         verified: z.boolean(),
+        untrusted: z.array(z.string()).optional(),
       }),
     ),
     contradictions: z.array(
@@ -52,6 +53,7 @@ export const verifyResponseTool = defineTool({
         found: z.string(),
         evidence: z.string(),
         source: z.string(),
+        untrusted: z.array(z.string()).optional(),
       }),
     ),
     fuzzy_confidence: z.number().nullable(),
