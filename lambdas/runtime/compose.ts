@@ -86,6 +86,8 @@ export function composeDeps(platform: Platform): McpDeps & {
   store: DocumentStore;
   random: RandomSource;
   bookingSteps: BookingSteps;
+  /** Project memory's blob store: what the scheduled sweep collects unlisted snapshots from. */
+  memoryBlobs: BlobStore;
 } {
   const { store, clock, random, defaultTimezone } = platform;
   const { access, registry, calendars, shadow } = composeCalendars(platform);
@@ -145,6 +147,7 @@ export function composeDeps(platform: Platform): McpDeps & {
     booking,
     rules,
     memory,
+    memoryBlobs: blobs,
     insights: new MemoryInsights({
       access: memory,
       history: new SuggestionHistory({ store, clock, random }),

@@ -104,6 +104,11 @@ export const SK = {
     stateHeldBy: 'HELD',
     /** `QUOTA#<yyyy-mm-dd>#<upload|download>`: cloud syncs used on one UTC day. */
     quotaPrefix: 'QUOTA#',
+    /**
+     * `UNLISTED#<snapshot id>`: that snapshot's objects are being written; the sweep removes them
+     * unless the catalog lists it (core/memory/snapshots/unlisted-snapshots.ts).
+     */
+    unlistedPrefix: 'UNLISTED#',
   },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
@@ -137,6 +142,12 @@ export const GSI1PK = {
    * unless it is current (core/memory/generation-drops.ts).
    */
   generationsToDrop: 'MEMDROP',
+  /**
+   * Markers (`MSNAP#<project id>` / `UNLISTED#<snapshot id>`) of snapshots whose objects were
+   * being written, sorted by `gsi1sk` = the instant after which the sweep removes the objects
+   * unless the catalog lists the snapshot (core/memory/snapshots/unlisted-snapshots.ts).
+   */
+  unlistedSnapshots: 'MSNAPUNLISTED',
 } as const;
 
 /** What follows the native id in a native calendar's `gsi1pk`. */
