@@ -103,9 +103,11 @@ export function composeDeps(platform: Platform): McpDeps & {
     defaultTimezone,
     logger: platform.logger,
   });
+  // One set of idempotency records: book_slot's and every keyed write tool's.
+  const idempotency = new IdempotencyRecords({ store, clock, leaseMs: lockTtlMs });
   const booking = new BookingService({
     calendars,
-    idempotency: new IdempotencyRecords({ store, clock, leaseMs: lockTtlMs }),
+    idempotency,
     workflow: platform.booking?.(bookingSteps) ?? bookingNotConfigured,
     clock,
     random,
@@ -145,6 +147,7 @@ export function composeDeps(platform: Platform): McpDeps & {
     access,
     calendars,
     booking,
+    idempotency,
     rules,
     memory,
     memoryBlobs: blobs,

@@ -22,7 +22,7 @@ export const PK_PREFIX = {
   shadow: 'SHADOW#',
   /** The holds of book_slot on one calendar. */
   slotLock: 'LOCK#',
-  /** One booking's idempotency record. */
+  /** One booking's or keyed tool call's idempotency record. */
   idempotency: 'IDEM#',
   project: 'PROJECT#',
   /** `MEMSUG#<project id>`: a project's context-suggestion sessions and their feedback. */
@@ -78,7 +78,8 @@ export const SK = {
     resourcePrefix: 'RES#',
   },
   slotLock: { holds: 'HOLDS' },
-  idempotency: { booking: 'BOOKING' },
+  /** book_slot's record, and a keyed tool call's (core/booking/idempotency.ts). */
+  idempotency: { booking: 'BOOKING', call: 'CALL' },
   project: { record: 'PROJECT' },
   /** `SES#<session id>`: one suggest_contexts answer, then accepted or rejected (session ids sort by time). */
   memorySuggestions: { sessionPrefix: 'SES#' },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { defineTool } from '../../tool-definition.js';
 import { projectIdInput, RuleOutput, rulesWrite, weightInput } from './rules-schemas.js';
 
@@ -24,10 +25,12 @@ export const createClassificationRuleTool = defineTool({
     logic: z.enum(['AND', 'OR']).default('AND'),
     weight: weightInput.optional(),
     description: z.string().max(500).optional().describe('Why the rule exists.'),
+    idempotency_key: idempotencyKeyField,
   }),
   output: z.object({ rule: RuleOutput }),
   annotations: rulesWrite({ idempotent: false }),
   needs: 'rules',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => ({
     rule: await deps.rules.createClassificationRule(principal, input),
   }),

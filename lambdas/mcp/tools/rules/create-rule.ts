@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   projectIdInput,
@@ -25,9 +26,11 @@ export const createRuleTool = defineTool({
     project_id: projectIdInput.optional().describe('From list_projects; may come from proposal_id.'),
     weight: weightInput.optional(),
     description: z.string().max(500).optional().describe('Why the rule exists.'),
+    idempotency_key: idempotencyKeyField,
   }),
   output: z.object({ rule: RuleOutput }),
   annotations: rulesWrite({ idempotent: false }),
   needs: 'rules',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => ({ rule: await deps.rules.createRule(principal, input) }),
 });
