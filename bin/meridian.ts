@@ -232,7 +232,12 @@ async function stdio(): Promise<void> {
 
 /** What the idle-compression sweep needs of the embedded runtime. */
 function idleSweepDeps(runtime: EmbeddedRuntime) {
-  return { store: runtime.store, memory: runtime.memory.memory, clock: runtime.clock };
+  return {
+    store: runtime.store,
+    memory: runtime.memory.memory,
+    blobs: runtime.memoryBlobs,
+    clock: runtime.clock,
+  };
 }
 
 /** Runs a one-shot command against the data dir (or, with --aws, the deployed table), then releases it. */

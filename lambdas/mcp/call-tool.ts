@@ -1,8 +1,10 @@
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { IdempotencyRecords } from '../core/booking/idempotency.js';
 import { isDomainError } from '../core/errors.js';
 import type { Logger } from '../core/ports/index.js';
 import { oversizedArgumentResult } from './argument-limits.js';
 import type { DepsSlice, McpServerDeps, SliceDeps, ToolContext } from './deps.js';
+import { runOnce } from './idempotent-call.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
 import { unknownFields } from './unknown-fields.js';
@@ -32,20 +34,34 @@ export async function callTool(
   // Only the slice the tool declared is built: input refused above builds none.
   const toolDeps = await loadToolDeps(deps, tool.needs);
   try {
-    const output = await tool.run(toolDeps, parsed.data, context);
+    const output = tool.idempotencyKey
+      ? await runOnce(
+          recordsOf(toolDeps),
+          // The schema above is an object's, so the arguments are one.
+          { tool: tool.name, args: args as Record<string, unknown>, context, logger },
+          // The key is the pipeline's: a handler never sees it, so no service stores it by mistake.
+          async () => (await tool.run(toolDeps, withoutKey(parsed.data), context)) as Record<string, unknown>,
+        )
+      : ((await tool.run(toolDeps, parsed.data, context)) as Record<string, unknown>);
     const format = (parsed.data as { format?: unknown }).format;
-    return successResult(
-      output as Record<string, unknown>,
-      format,
-      tool.toonView?.(output),
-      tool.renderText?.(output, format),
-    );
+    return successResult(output, format, tool.toonView?.(output), tool.renderText?.(output, format));
   } catch (error) {
     if (isDomainError(error)) return domainErrorResult(error);
     // A bug or an outage: log the details here, tell the client nothing internal.
     logger.error('tool failed', { tool: tool.name, error });
     throw new McpError(ErrorCode.InternalError, 'Internal error');
   }
+}
+
+function withoutKey(input: Record<string, unknown>): Record<string, unknown> {
+  const { idempotency_key: _key, ...rest } = input;
+  return rest;
+}
+
+/** The idempotency records of a slice that stores anything (every slice but the time tools'). */
+function recordsOf(deps: SliceDeps[DepsSlice]): IdempotencyRecords {
+  if (!('idempotency' in deps)) throw new Error('a keyed tool needs a slice with idempotency records');
+  return deps.idempotency;
 }
 
 /** A slice of the tools' object graph; a failure to build it is logged and reported without internals. */

@@ -3,6 +3,7 @@ import type { Principal } from '../core/access/rights.js';
 import type { TokenVerifier } from '../core/access/token-verifier.js';
 import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { BookingService } from '../core/booking/booking-service.js';
+import type { IdempotencyRecords } from '../core/booking/idempotency.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
@@ -24,8 +25,14 @@ export type DepsSlice = 'time' | 'calendar' | 'availability' | 'booking' | 'rule
 /** The time tools: a clock and the configured zone, nothing stored. */
 export type TimeSlice = TimeDeps;
 
+/** What every slice that writes has: the records that make a keyed retry return the first answer. */
+export interface KeyedWrites {
+  /** mcp/idempotent-call.ts's records (book_slot's too). */
+  idempotency: IdempotencyRecords;
+}
+
 /** The calendar tools: calendars through their providers, with the caller's grants checked. */
-export interface CalendarSlice extends TimeSlice {
+export interface CalendarSlice extends TimeSlice, KeyedWrites {
   calendars: CalendarService;
 }
 
@@ -58,7 +65,7 @@ export interface RulesSlice extends CalendarSlice {
  * `memory` is the MemoryReader / MemoryStateStore seam). Search, grounding and snapshots add
  * their own field here.
  */
-export interface MemorySlice extends TimeSlice {
+export interface MemorySlice extends TimeSlice, KeyedWrites {
   memory: MemoryService;
   /** Grounding, suggestions, automation status and the context graph. */
   insights: MemoryInsights;

@@ -43,6 +43,12 @@ export interface ToolDefinition<
   annotations: ToolAnnotations;
   /** The slice of the object graph `run` gets: a runtime builds only that slice for the call. */
   needs: Needs;
+  /**
+   * The tool takes `idempotency_key` (idempotencyKeyField in its input) and runs once per key:
+   * a retry gets the first answer (mcp/idempotent-call.ts). For write tools that are not
+   * idempotent by nature; book_slot keys its bookings itself.
+   */
+  idempotencyKey?: true;
   run(
     deps: SliceDeps[Needs],
     input: z.output<Input>,

@@ -10,7 +10,8 @@ import { nodeRandom } from './node-random.js';
 
 /**
  * The object graph of the scheduled memory compression: the table and the memory bucket (a
- * compressed body over the size threshold goes there), nothing of calendars, secrets or MCP.
+ * compressed body over the size threshold goes there; unlisted snapshots are removed from it),
+ * nothing of calendars, secrets or MCP.
  *
  * @example
  * const run = idleCompressionRuns(createAwsIdleSweepDeps(process.env), logger);
@@ -26,5 +27,5 @@ export function createAwsIdleSweepDeps(env: NodeJS.ProcessEnv): IdleSweepDeps {
     random: nodeRandom,
     compressor: nodeGzip,
   });
-  return { store, memory, clock: systemClock };
+  return { store, memory, blobs, clock: systemClock };
 }

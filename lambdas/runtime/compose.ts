@@ -87,6 +87,8 @@ export function composeDeps(platform: Platform): McpDeps & {
   store: DocumentStore;
   random: RandomSource;
   bookingSteps: BookingSteps;
+  /** Project memory's blob store: what the scheduled sweep collects unlisted snapshots from. */
+  memoryBlobs: BlobStore;
 } {
   const { store, clock, random, defaultTimezone } = platform;
   const { access, registry, calendars, shadow } = composeCalendars(platform);
@@ -102,9 +104,11 @@ export function composeDeps(platform: Platform): McpDeps & {
     defaultTimezone,
     logger: platform.logger,
   });
+  // One set of idempotency records: book_slot's and every keyed write tool's.
+  const idempotency = new IdempotencyRecords({ store, clock, leaseMs: lockTtlMs });
   const booking = new BookingService({
     calendars,
-    idempotency: new IdempotencyRecords({ store, clock, leaseMs: lockTtlMs }),
+    idempotency,
     workflow: platform.booking?.(bookingSteps) ?? bookingNotConfigured,
     clock,
     random,
@@ -144,8 +148,10 @@ export function composeDeps(platform: Platform): McpDeps & {
     access,
     calendars,
     booking,
+    idempotency,
     rules,
     memory,
+    memoryBlobs: blobs,
     insights: new MemoryInsights({
       access: memory,
       history: new SuggestionHistory({ store, clock, random }),

@@ -58,6 +58,7 @@ describe('memory compression Lambda handler', () => {
       contexts_compressed: 0,
       projects_released: 0,
       generations_discarded: 0,
+      snapshots_collected: 0,
       failures: [],
     });
   });
@@ -70,6 +71,7 @@ describe('memory compression Lambda handler', () => {
       contexts_compressed: 1,
       projects_released: 0,
       generations_discarded: 0,
+      snapshots_collected: 0,
       failures: [],
     });
     const view = await runtime.memory.memory.branchView(projectId, branchId);

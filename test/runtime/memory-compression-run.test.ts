@@ -39,7 +39,7 @@ describe('startIdleCompressionTimer (the embedded runtime)', () => {
   });
 
   it('is off without an interval', () => {
-    const deps = { store: runtime.store, memory: runtime.memory.memory, clock };
+    const deps = { store: runtime.store, memory: runtime.memory.memory, blobs: runtime.memoryBlobs, clock };
     expect(startIdleCompressionTimer(deps, runtime.logger, undefined)).toBeUndefined();
   });
 
@@ -61,7 +61,7 @@ describe('startIdleCompressionTimer (the embedded runtime)', () => {
       },
       clearInterval: () => undefined,
     };
-    const deps = { store: runtime.store, memory: runtime.memory.memory, clock };
+    const deps = { store: runtime.store, memory: runtime.memory.memory, blobs: runtime.memoryBlobs, clock };
 
     const timer = startIdleCompressionTimer(deps, runtime.logger, 5 * 60_000, timers)!;
     now += IDLE_COMPRESSION_MS + 1000;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import {
   assertBlobKey,
@@ -53,7 +53,7 @@ export class FileBlobStore implements BlobStore {
       } finally {
         await handle.close();
       }
-      await link(staging, path);
+      await publish(staging, path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST')
         throw new BlobExistsError(key, { cause: error });
@@ -82,7 +82,12 @@ export class FileBlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await unlink(this.pathOf(key)).catch(ignoreMissing);
+    const path = this.pathOf(key);
+    await unlink(path).catch(ignoreMissing);
+    // S3 has no folders, and neither should this store keep empty ones: a snapshot the sweep
+    // collected leaves no folder behind. Only the blob's own folder, and only when empty; a put
+    // racing into it recreates it (publish).
+    if (dirname(path) !== this.root) await rmdir(dirname(path)).catch(ignoreNotEmpty);
   }
 
   /**
@@ -125,6 +130,27 @@ export class FileBlobStore implements BlobStore {
     }
     return keys;
   }
+}
+
+/**
+ * Links the staged file under its key. A delete may remove the key's folder, empty, between the
+ * put's mkdir and this link: then the folder is made again and the link retried.
+ */
+async function publish(staging: string, path: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await link(staging, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw error;
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    }
+  }
+}
+
+function ignoreNotEmpty(error: unknown): undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT') return undefined;
+  throw error;
 }
 
 function ignoreMissing(error: unknown): undefined {

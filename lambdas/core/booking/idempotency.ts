@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
+import { canonicalJson } from '../memory/canonical-json.js';
 import {
   type Clock,
   type Condition,
@@ -13,32 +14,49 @@ import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { type BookingInput, BookingResult, Hold } from './booking-schemas.js';
 
 /**
- * Idempotency records of book_slot: one item per (principal, key) that says whether a booking is
- * in progress, written (the event exists — the commit point) or completed (released and recorded).
- * A retried call finds the record and gets the first booking back instead of a second event.
+ * Idempotency records: one item per (principal, key) that says whether a call is in progress or
+ * done, so that a retried call gets the first result back instead of a second write. Two kinds
+ * share the one mechanism (claim with a lease, replay, owner-conditioned changes):
  *
- * Every change is conditioned on `owner` (the booking_id that claimed the record): booking ids are
- * unique, so an owner-conditioned write can never land on a record another call has taken over.
+ * - book_slot's (`sk` BOOKING): in progress, written (the event exists — the commit point) or
+ *   completed (released and recorded), with the booking and its hold;
+ * - any other write tool's called with an `idempotency_key` (`sk` CALL, mcp/idempotent-call.ts):
+ *   in progress or completed, with the tool's answer.
+ *
+ * Every change is conditioned on `owner` (the id of the call that claimed the record): those ids
+ * are unique, so an owner-conditioned write can never land on a record another call has taken over.
  */
 
 /** How long a booking's key is remembered. Checked on read; `ttl` only garbage-collects afterwards. */
 export const IDEMPOTENCY_RETENTION_MS = 7 * 24 * 3_600_000;
 
+/**
+ * How long a keyed tool call holds its key before a retry may take it over and run again: well
+ * beyond what a create call takes (a snapshot of a large memory: seconds), so that a retry sent
+ * while the first call still runs is told to wait (LOCK_CONTENDED) rather than write twice.
+ */
+export const CALL_LEASE_MS = 120_000;
+
 const Status = z.enum(['pending', 'written', 'completed']);
 
 export const IdempotencyItem = z.object({
   pk: z.string(),
-  sk: z.literal(SK.idempotency.booking),
+  sk: z.enum([SK.idempotency.booking, SK.idempotency.call]),
   status: Status,
   owner: z.string(),
   request_hash: z.string(),
-  calendar_id: z.string(),
+  /** A booking's calendar. */
+  calendar_id: z.string().optional(),
+  /** A keyed call's tool. */
+  tool: z.string().optional(),
   principal: z.string(),
   /** While pending: after this instant the claiming call is presumed dead and may be taken over. */
   lease_until_ms: z.number().int(),
   retain_until_ms: z.number().int(),
   hold: Hold.optional(),
   booking: BookingResult.optional(),
+  /** A keyed call's answer (structuredContent), once completed. */
+  result: z.record(z.string(), z.unknown()).optional(),
   updated_at: z.string(),
 });
 export type IdempotencyItem = z.infer<typeof IdempotencyItem>;
@@ -46,6 +64,20 @@ export type IdempotencyItem = z.infer<typeof IdempotencyItem>;
 export type ClaimOutcome =
   | { kind: 'claimed' }
   | { kind: 'replay'; booking: BookingResult; hold?: Hold | undefined };
+
+/** A tools/call made with an idempotency_key, as mcp/idempotent-call.ts claims it ({@link IdempotencyRecords.keyedCall}). */
+export interface KeyedCall {
+  /** From {@link storedIdempotencyKey}, scoped to the principal and the tool. */
+  key: string;
+  /** A new id for this attempt: the record's owner while it runs. */
+  owner: string;
+  tool: string;
+  principal: string;
+  /** A digest of the call's arguments (all but the key). */
+  request_hash: string;
+}
+
+export type CallClaimOutcome = { kind: 'claimed' } | { kind: 'replay'; result: Record<string, unknown> };
 
 function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -92,8 +124,8 @@ export function storedIdempotencyKey(principal: string, clientKey: string | unde
   return sha256(`${principal}\n${clientKey === undefined ? `derived:${hash}` : `client:${clientKey}`}`);
 }
 
-function idempotencyKey(key: string): ItemKey {
-  return { pk: `${PK_PREFIX.idempotency}${key}`, sk: SK.idempotency.booking };
+function idempotencyKey(key: string, sk: IdempotencyItem['sk'] = SK.idempotency.booking): ItemKey {
+  return { pk: `${PK_PREFIX.idempotency}${key}`, sk };
 }
 
 const ownerIs = (owner: string): Condition => ({ op: 'eq', attribute: 'owner', value: owner });
@@ -115,9 +147,65 @@ export class IdempotencyRecords {
    * with the same key is still in progress.
    */
   async claim(input: BookingInput): Promise<ClaimOutcome> {
-    const key = idempotencyKey(input.idempotency_key);
+    return this.claimItem(this.pendingItem(input), (live, now) => decide(live, input, now));
+  }
+
+  /**
+   * The record a keyed tool call claims: its key scoped to the principal and the tool (one key
+   * string sent to two tools names two calls), a new owner, and a digest of the arguments as the
+   * caller sent them (key order ignored; `ignored` left out, e.g. the key itself and `format`).
+   */
+  keyedCall(call: {
+    tool: string;
+    principal: string;
+    clientKey: string;
+    args: Record<string, unknown>;
+    owner: string;
+    ignored: ReadonlySet<string>;
+  }): KeyedCall {
+    const written = Object.fromEntries(Object.entries(call.args).filter(([name]) => !call.ignored.has(name)));
+    return {
+      key: storedIdempotencyKey(call.principal, `${call.tool}\n${call.clientKey}`, ''),
+      owner: call.owner,
+      tool: call.tool,
+      principal: call.principal,
+      request_hash: sha256(canonicalJson(written)),
+    };
+  }
+
+  /**
+   * Claims a keyed tool call's key for `call.owner`, or answers the result the key already stands
+   * for. Throws INVALID_INPUT when the key was used with other arguments, LOCK_CONTENDED while a
+   * call with the same key is still running.
+   */
+  async claimCall(call: KeyedCall): Promise<CallClaimOutcome> {
+    return this.claimItem(this.pendingCall(call), (live, now) => decideCall(live, call, now));
+  }
+
+  /** Records a keyed call's answer for its replays. Owner-conditioned. */
+  async completeCall(call: KeyedCall, result: Record<string, unknown>): Promise<void> {
+    const item = {
+      ...this.pendingCall(call),
+      status: 'completed' as const,
+      result,
+      lease_until_ms: this.now(),
+    };
+    await this.deps.store.put(item, { condition: ownerIs(call.owner) });
+  }
+
+  /** Forgets a keyed call that failed, so that a retry runs afresh. */
+  async clearCall(call: KeyedCall): Promise<void> {
+    await this.clearItem(idempotencyKey(call.key, SK.idempotency.call), call.owner);
+  }
+
+  /** Puts `pending` unless a live record decides otherwise; takes over an expired or dead claim. */
+  private async claimItem<Outcome extends { kind: string }>(
+    pending: ItemKey & Record<string, unknown>,
+    decideOn: (live: IdempotencyItem, now: number) => Outcome | undefined,
+  ): Promise<Outcome | { kind: 'claimed' }> {
+    const key = { pk: pending.pk, sk: pending.sk };
     try {
-      await this.deps.store.put(this.pendingItem(input), { condition: { op: 'not_exists' } });
+      await this.deps.store.put(pending, { condition: { op: 'not_exists' } });
       return { kind: 'claimed' };
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
@@ -131,12 +219,12 @@ export class IdempotencyRecords {
           const now = this.now();
           const live = existing && existing.retain_until_ms > now ? existing : undefined;
           if (live) {
-            const decided = decide(live, input, now);
+            const decided = decideOn(live, now);
             if (decided) return decided;
           }
           // Absent, past retention, or a pending claim whose caller died: take it over, on the
           // condition that nobody else did first.
-          await this.deps.store.put(this.pendingItem(input), {
+          await this.deps.store.put(pending, {
             condition: existing
               ? {
                   op: 'and',
@@ -147,7 +235,7 @@ export class IdempotencyRecords {
                 }
               : { op: 'not_exists' },
           });
-          return { kind: 'claimed' } as const;
+          return { kind: 'claimed' as const };
         },
         { maxAttempts: 3, isRetryable: (error) => error instanceof ConditionFailedError },
       );
@@ -182,8 +270,12 @@ export class IdempotencyRecords {
 
   /** Forgets a pending claim of `owner` after a failed booking, so that a retry runs afresh. */
   async clear(key: string, owner: string): Promise<void> {
+    await this.clearItem(idempotencyKey(key), owner);
+  }
+
+  private async clearItem(key: ItemKey, owner: string): Promise<void> {
     try {
-      await this.deps.store.delete(idempotencyKey(key), {
+      await this.deps.store.delete(key, {
         condition: {
           op: 'and',
           conditions: [ownerIs(owner), { op: 'eq', attribute: 'status', value: 'pending' }],
@@ -211,6 +303,22 @@ export class IdempotencyRecords {
     return { ...item, ttl: ttlOf(item) };
   }
 
+  private pendingCall(call: KeyedCall) {
+    const now = this.now();
+    const item = {
+      ...idempotencyKey(call.key, SK.idempotency.call),
+      status: 'pending' as const,
+      owner: call.owner,
+      request_hash: call.request_hash,
+      tool: call.tool,
+      principal: call.principal,
+      lease_until_ms: now + CALL_LEASE_MS,
+      retain_until_ms: now + IDEMPOTENCY_RETENTION_MS,
+      updated_at: new Date(now).toISOString(),
+    };
+    return { ...item, ttl: ttlOf(item) };
+  }
+
   private now(): number {
     return this.deps.clock.now().getTime();
   }
@@ -221,12 +329,17 @@ function ttlOf(item: { retain_until_ms: number }): number {
 }
 
 /** Throws INVALID_INPUT when a key comes back with other parameters than it was first used with. */
-export function assertSameRequest(existing: Pick<IdempotencyItem, 'request_hash'>, hash: string): void {
+export function assertSameRequest(
+  existing: Pick<IdempotencyItem, 'request_hash'>,
+  hash: string,
+  /** What the key was first used for, e.g. "a different create_event call (other arguments)". */
+  firstUse = 'a different booking (other calendar, time, summary, description or attendees)',
+): void {
   if (existing.request_hash !== hash) {
     throw new DomainError(
       'INVALID_INPUT',
-      'This idempotency_key was already used for a different booking (other calendar, time, summary, ' +
-        'description or attendees). Use a new key for a new booking, or repeat the original parameters to get its result.',
+      `This idempotency_key was already used for ${firstUse}. Use a new key for a new call, ` +
+        'or repeat the original arguments to get its result.',
       { field: 'idempotency_key' },
     );
   }
@@ -243,13 +356,24 @@ function decide(existing: IdempotencyItem, input: BookingInput, now: number): Cl
     };
   }
   if (existing.owner === input.booking_id) return { kind: 'claimed' };
-  if (existing.lease_until_ms > now) {
-    const seconds = Math.max(1, Math.ceil((existing.lease_until_ms - now) / 1000));
-    throw new DomainError(
-      'LOCK_CONTENDED',
-      `The same booking (same idempotency key) is already in progress. Retry in ${seconds} s to get its result.`,
-      { retry_after_seconds: seconds },
-    );
-  }
+  assertLeaseOver(existing, now, 'The same booking (same idempotency key) is already in progress');
   return undefined;
+}
+
+/** {@link decide} for a keyed tool call. */
+function decideCall(existing: IdempotencyItem, call: KeyedCall, now: number): CallClaimOutcome | undefined {
+  assertSameRequest(existing, call.request_hash, `a ${call.tool} call with other arguments`);
+  if (existing.status === 'completed' && existing.result) return { kind: 'replay', result: existing.result };
+  if (existing.owner === call.owner) return { kind: 'claimed' };
+  assertLeaseOver(existing, now, `A ${call.tool} call with the same idempotency_key is still running`);
+  return undefined;
+}
+
+/** Throws LOCK_CONTENDED while the claiming call's lease lasts: it may still answer. */
+function assertLeaseOver(existing: IdempotencyItem, now: number, running: string): void {
+  if (existing.lease_until_ms <= now) return;
+  const seconds = Math.max(1, Math.ceil((existing.lease_until_ms - now) / 1000));
+  throw new DomainError('LOCK_CONTENDED', `${running}. Retry in ${seconds} s to get its result.`, {
+    retry_after_seconds: seconds,
+  });
 }

@@ -1,10 +1,12 @@
 import type { Clock, DocumentStore } from '../ports/index.js';
 import { GSI1PK } from '../storage/key-prefixes.js';
 import { visitIndexUpTo } from '../storage/visit-index.js';
+import type { BlobStore } from './blob-store.js';
 import { IDLE_COMPRESSION_MS } from './context-compression.js';
 import { dropMarkedGenerations } from './generation-drops.js';
 import { projectOfPartition } from './memory-keys.js';
 import type { MemoryStore } from './memory-store.js';
+import { collectUnlistedSnapshots } from './snapshots/unlisted-snapshots.js';
 
 /**
  * The scheduled half of idle compression: contexts nobody reads are compressed too. It reads the
@@ -16,12 +18,15 @@ import type { MemoryStore } from './memory-store.js';
  * write that races the sweep keeps it there. Compressing writes the pointer (and so keeps the
  * project in the index), so a project leaves on the visit after the one that compressed it.
  *
- * Each run first drops the memory generations restores left behind (generation-drops.ts).
+ * Each run first drops the memory generations restores left behind (generation-drops.ts) and
+ * removes the snapshots a crash left written but never listed (snapshots/unlisted-snapshots.ts).
  */
 
 export interface IdleSweepDeps {
   store: DocumentStore;
   memory: MemoryStore;
+  /** The memory's blob store, where unlisted snapshots are collected from. */
+  blobs: BlobStore;
   clock: Clock;
 }
 
@@ -43,6 +48,8 @@ export interface IdleSweepSummary {
   projects_released: number;
   /** Generations deleted: replaced by a restore, or staged by one that never switched to them. */
   generations_discarded: number;
+  /** Snapshots whose objects were removed: written, then never listed (a crash in between). */
+  snapshots_collected: number;
   /** Projects whose visit failed; the index keeps them for the next run. */
   failures: { project_id: string; error: string }[];
   /** Present when the run stopped before the end of the index: pass it to the next run. */
@@ -66,12 +73,14 @@ export async function sweepIdleContexts(
 ): Promise<IdleSweepSummary> {
   const cutoff = new Date(deps.clock.now().getTime() - IDLE_COMPRESSION_MS).toISOString();
   const drops = await dropMarkedGenerations(deps, { shouldStop: options.shouldStop });
+  const unlisted = await collectUnlistedSnapshots(deps, { shouldStop: options.shouldStop });
   const summary: IdleSweepSummary = {
     projects: 0,
     contexts_compressed: 0,
     projects_released: 0,
     generations_discarded: drops.discarded,
-    failures: drops.failures,
+    snapshots_collected: unlisted.collected,
+    failures: [...drops.failures, ...unlisted.failures],
   };
   const { cursor } = await visitIndexUpTo(
     deps.store,

@@ -22,7 +22,7 @@ export const PK_PREFIX = {
   shadow: 'SHADOW#',
   /** The holds of book_slot on one calendar. */
   slotLock: 'LOCK#',
-  /** One booking's idempotency record. */
+  /** One booking's or keyed tool call's idempotency record. */
   idempotency: 'IDEM#',
   project: 'PROJECT#',
   /** `MEMSUG#<project id>`: a project's context-suggestion sessions and their feedback. */
@@ -78,7 +78,8 @@ export const SK = {
     resourcePrefix: 'RES#',
   },
   slotLock: { holds: 'HOLDS' },
-  idempotency: { booking: 'BOOKING' },
+  /** book_slot's record, and a keyed tool call's (core/booking/idempotency.ts). */
+  idempotency: { booking: 'BOOKING', call: 'CALL' },
   project: { record: 'PROJECT' },
   /** `SES#<session id>`: one suggest_contexts answer, then accepted or rejected (session ids sort by time). */
   memorySuggestions: { sessionPrefix: 'SES#' },
@@ -104,6 +105,11 @@ export const SK = {
     stateHeldBy: 'HELD',
     /** `QUOTA#<yyyy-mm-dd>#<upload|download>`: cloud syncs used on one UTC day. */
     quotaPrefix: 'QUOTA#',
+    /**
+     * `UNLISTED#<snapshot id>`: that snapshot's objects are being written; the sweep removes them
+     * unless the catalog lists it (core/memory/snapshots/unlisted-snapshots.ts).
+     */
+    unlistedPrefix: 'UNLISTED#',
   },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
@@ -137,6 +143,12 @@ export const GSI1PK = {
    * unless it is current (core/memory/generation-drops.ts).
    */
   generationsToDrop: 'MEMDROP',
+  /**
+   * Markers (`MSNAP#<project id>` / `UNLISTED#<snapshot id>`) of snapshots whose objects were
+   * being written, sorted by `gsi1sk` = the instant after which the sweep removes the objects
+   * unless the catalog lists the snapshot (core/memory/snapshots/unlisted-snapshots.ts).
+   */
+  unlistedSnapshots: 'MSNAPUNLISTED',
 } as const;
 
 /** What follows the native id in a native calendar's `gsi1pk`. */

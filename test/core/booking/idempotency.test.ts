@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BookingInput, BookingResult, Hold } from '../../../lambdas/core/booking/booking-schemas.js';
 import {
+  CALL_LEASE_MS,
   IDEMPOTENCY_RETENTION_MS,
   IdempotencyRecords,
   requestHash,
@@ -173,5 +174,53 @@ describe('IdempotencyRecords (on dynalite)', () => {
 
     expect(await records.find(key())).toBeUndefined();
     expect(await records.claim(input('b2', key()))).toEqual({ kind: 'claimed' });
+  });
+
+  describe('keyed tool calls', () => {
+    const call = (owner: string, args: Record<string, unknown> = { summary: 'Standup' }) =>
+      records.keyedCall({
+        tool: 'create_event',
+        principal: 'key:k1',
+        clientKey: key(),
+        args: { ...args, idempotency_key: key(), format: owner },
+        owner,
+        ignored: new Set(['idempotency_key', 'format']),
+      });
+
+    it('is keyed by principal and tool, and hashes the arguments but the ignored ones, in any order', () => {
+      const first = call('c1', { summary: 'Standup', location: 'Room 1' });
+      const other = records.keyedCall({
+        tool: 'create_calendar',
+        principal: 'key:k1',
+        clientKey: key(),
+        args: {},
+        owner: 'c9',
+        ignored: new Set(),
+      });
+
+      expect(call('c2', { location: 'Room 1', summary: 'Standup' }).request_hash).toBe(first.request_hash);
+      expect(call('c2', { summary: 'Retro', location: 'Room 1' }).request_hash).not.toBe(first.request_hash);
+      expect(other.key).not.toBe(first.key);
+    });
+
+    it('tells a retry to wait while the first call runs, and lets it take over once the lease is over', async () => {
+      expect(await records.claimCall(call('c1'))).toEqual({ kind: 'claimed' });
+
+      const waiting = await records.claimCall(call('c2')).catch((error: unknown) => error);
+      clock.advance(CALL_LEASE_MS + 1);
+      const takenOver = await records.claimCall(call('c3'));
+
+      expect(isDomainError(waiting, 'LOCK_CONTENDED')).toBe(true);
+      expect(takenOver).toEqual({ kind: 'claimed' });
+    });
+
+    it('replays a completed answer, and forgets a failed call so that its retry runs afresh', async () => {
+      await records.claimCall(call('c1'));
+      await records.clearCall(call('c1'));
+      expect(await records.claimCall(call('c2'))).toEqual({ kind: 'claimed' });
+      await records.completeCall(call('c2'), { event_id: 'e1' });
+
+      expect(await records.claimCall(call('c3'))).toEqual({ kind: 'replay', result: { event_id: 'e1' } });
+    });
   });
 });

@@ -44,6 +44,7 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
     /** The sweep as the scheduled Lambda runs it: another process's MemoryStore on the same table. */
     const sweepDeps = (store: DocumentStore = runtime.store): IdleSweepDeps => ({
       store,
+      blobs: runtime.memoryBlobs,
       clock,
       memory: new MemoryStore({
         store,
@@ -137,6 +138,7 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
         contexts_compressed: 1,
         projects_released: 0,
         generations_discarded: 0,
+        snapshots_collected: 0,
         failures: [],
       });
       const loaded = await ok('load_context', { project_id: projectId, branch_id: branchId });
@@ -324,6 +326,7 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
         contexts_compressed: 0,
         projects_released: 0,
         generations_discarded: 0,
+        snapshots_collected: 0,
         failures: [],
       });
       for (const [project, branch] of [

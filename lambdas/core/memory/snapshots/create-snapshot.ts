@@ -1,10 +1,11 @@
 import type { ExportedState, MemoryRecord } from '../memory-records.js';
 import { type BuiltSnapshot, buildSnapshot } from '../snapshot-manifest.js';
-import { readsBackIntact, writeSnapshot } from '../snapshot-vault.js';
+import { readsBackIntact } from '../snapshot-vault.js';
 import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { newSnapshotId } from './snapshot-ids.js';
 import { toSnapshotItem } from './snapshot-records.js';
+import { writeSnapshotMarked } from './unlisted-snapshots.js';
 
 export interface CreateSnapshotOptions {
   description?: string | undefined;
@@ -64,7 +65,7 @@ export async function captureSnapshot(
     items: records.map(toSnapshotItem),
     blobs: [],
   });
-  const stored = await writeSnapshot(deps, built);
+  const stored = await writeSnapshotMarked(deps, built);
   const verified = await readsBackIntact(deps, {
     projectId,
     snapshotId,

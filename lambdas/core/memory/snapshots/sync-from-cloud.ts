@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors.js';
 import { BlobExistsError } from '../blob-store.js';
 import { type BuiltSnapshot, SnapshotIntegrityError } from '../snapshot-manifest.js';
-import { readSnapshotPlaintext, writeSnapshot } from '../snapshot-vault.js';
+import { readSnapshotPlaintext } from '../snapshot-vault.js';
 import { readCloudSyncState, recordCloudSync } from './cloud-sync-state.js';
 import {
   type CloudSyncDeps,
@@ -18,6 +18,7 @@ import { countKind, toMemoryRecord } from './snapshot-records.js';
 import { snapshotRefusal } from './snapshot-refusal.js';
 import { spendSyncQuota } from './sync-quota.js';
 import type { SyncOptions } from './sync-to-cloud.js';
+import { writeSnapshotMarked } from './unlisted-snapshots.js';
 
 export interface PullResult {
   status: 'restored' | 'up_to_date';
@@ -152,7 +153,7 @@ async function download(deps: CloudSyncDeps, projectId: string, head: RemoteSnap
 /** Writes the snapshot to the local vault; objects left by an earlier pull that died are reused. */
 async function keepLocally(deps: CloudSyncDeps, built: BuiltSnapshot): Promise<{ sizeBytes: number }> {
   try {
-    return await writeSnapshot(deps, built);
+    return await writeSnapshotMarked(deps, built);
   } catch (error) {
     if (!(error instanceof BlobExistsError)) throw error;
     // Restore checks them against this manifest hash, so reusing them cannot restore other bytes.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { slotTakenWithSuggestions } from '../../../core/availability/alternative-slots.js';
 import { eventTimeInstant } from '../../../core/calendar/event-time.js';
 import { isDomainError } from '../../../core/errors.js';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { calendarIdString, emailAddress } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { eventTimeInput, RequestedEventOutput, returnEventInput } from '../calendar/calendar-schemas.js';
@@ -23,12 +24,7 @@ export const bookSlotTool = defineTool({
     summary: z.string().min(1).max(1024).describe('Event title.'),
     description: z.string().max(8192).optional().describe('Event description (plain text).'),
     attendees: z.array(emailAddress).max(200).optional().describe('Attendee email addresses.'),
-    idempotency_key: z
-      .string()
-      .min(1)
-      .max(256)
-      .optional()
-      .describe('Any string unique to this booking; a retry with the same key returns the first booking.'),
+    idempotency_key: idempotencyKeyField,
     return_event: returnEventInput,
   }),
   output: z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requireZone } from '../../../core/time/zones.js';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { calendarIdString, emailAddress, ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 
@@ -24,10 +25,12 @@ export const createCalendarTool = defineTool({
       .describe(
         'An existing calendar on the account that should own the new one; omit for a native calendar.',
       ),
+    idempotency_key: idempotencyKeyField,
   }),
   output: z.object({ calendar_id: z.string(), calendar: z.record(z.string(), z.unknown()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   needs: 'calendar',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => {
     // Stored as IANA spells it ("europe/berlin" → "Europe/Berlin"): other agents read it later.
     const timeZone = input.time_zone ? requireZone(input.time_zone, 'time_zone').name : undefined;

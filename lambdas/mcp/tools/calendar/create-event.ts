@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   calendarIdInput,
@@ -29,10 +30,12 @@ export const createEventTool = defineTool({
     visibility: eventFieldsInput.visibility.optional(),
     color_id: eventFieldsInput.color_id.optional(),
     return_event: returnEventInput,
+    idempotency_key: idempotencyKeyField,
   }),
   output: EventReceiptOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   needs: 'calendar',
+  idempotencyKey: true,
   run: async (deps, { calendar_id, return_event, ...fields }, { principal }) => {
     const event = await deps.calendars.createEvent(principal, calendar_id, toDomainPatch(fields));
     return eventReceipt(event, return_event);

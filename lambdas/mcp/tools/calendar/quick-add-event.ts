@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { compute } from '../../computation-turns.js';
 import { timeAt } from '../../computations.js';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { ambiguityFields } from '../ambiguity-output.js';
@@ -20,6 +21,7 @@ export const quickAddEventTool = defineTool({
       'to read the time in. Omit for the calendar zone, else the configured default.',
     ).optional(),
     return_event: returnEventInput,
+    idempotency_key: idempotencyKeyField,
   }),
   output: EventReceiptOutput.extend({
     understood: z.object({
@@ -39,6 +41,7 @@ export const quickAddEventTool = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   needs: 'calendar',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => {
     const calendar = await deps.calendars.calendarFor(principal, input.calendar_id, 'write');
     const zone = input.timezone ?? calendar.time_zone ?? deps.defaultTimezone;

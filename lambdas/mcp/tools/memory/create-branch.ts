@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { storedText } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, MEMORY_WRITE, projectIdField } from './memory-fields.js';
@@ -12,6 +13,7 @@ export const createBranchTool = defineTool({
     project_id: projectIdField,
     branch_topic: storedText(200).describe('e.g. "User authentication".'),
     parent_branch: branchIdField.optional().describe('Parent branch id, for a sub-topic.'),
+    idempotency_key: idempotencyKeyField,
   }),
   output: z.object({
     success: z.boolean(),
@@ -23,6 +25,7 @@ export const createBranchTool = defineTool({
   }),
   annotations: MEMORY_WRITE,
   needs: 'memory',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => {
     const branch = await deps.memory.createBranch(principal, input.project_id, {
       topic: input.branch_topic,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { snapshotKeys } from '../../../core/memory/snapshot-vault.js';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { storedText } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { MEMORY_WRITE, projectIdField } from './memory-fields.js';
@@ -12,6 +13,7 @@ export const createSnapshotTool = defineTool({
   input: z.object({
     project_id: projectIdField,
     description: storedText(500).optional().describe('e.g. "Before major refactor".'),
+    idempotency_key: idempotencyKeyField,
   }),
   output: z.object({
     success: z.boolean(),
@@ -23,6 +25,7 @@ export const createSnapshotTool = defineTool({
   }),
   annotations: MEMORY_WRITE,
   needs: 'memory',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => {
     const snap = await deps.snapshots.create(principal, input.project_id, { description: input.description });
     return {

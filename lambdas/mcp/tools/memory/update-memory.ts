@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { withHintExample } from '../../field-hints.js';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { boundedString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, MEMORY_WRITE, projectIdField } from './memory-fields.js';
@@ -23,6 +24,7 @@ export const updateMemoryTool = defineTool({
       .boolean()
       .optional()
       .describe('Also score it against the rest of memory (grounding_score; reads the whole memory).'),
+    idempotency_key: idempotencyKeyField,
   }),
   output: z.object({
     success: z.boolean(),
@@ -37,6 +39,7 @@ export const updateMemoryTool = defineTool({
   }),
   annotations: MEMORY_WRITE,
   needs: 'memory',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => {
     const { entry, redacted } = await deps.memory.updateMemory(principal, input.project_id, input);
     // Opt-in: checking reads the whole memory, which a plain append must not pay for.

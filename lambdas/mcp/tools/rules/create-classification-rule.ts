@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { storedText } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import {
@@ -31,10 +32,12 @@ export const createClassificationRuleTool = defineTool({
     logic: z.enum(['AND', 'OR']).default('AND'),
     weight: weightInput.optional(),
     description: ruleDescriptionInput.optional(),
+    idempotency_key: idempotencyKeyField,
   }),
   output: z.object({ rule: RuleOutput }),
   annotations: rulesWrite({ idempotent: false }),
   needs: 'rules',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => ({
     rule: await deps.rules.createClassificationRule(principal, input),
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { defineTool } from '../../tool-definition.js';
 import { projectFieldInputs, projectNameInput } from './project-fields.js';
 import { ProjectOutput, rulesWrite } from './rules-schemas.js';
@@ -12,10 +13,12 @@ export const createProjectTool = defineTool({
   input: z.object({
     name: projectNameInput.describe('Project name, e.g. "Acme website".'),
     ...projectFieldInputs,
+    idempotency_key: idempotencyKeyField,
   }),
   output: z.object({ project: ProjectOutput }),
   annotations: rulesWrite({ idempotent: false }),
   needs: 'rules',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => ({
     project: await deps.rules.createProject(principal, input),
   }),

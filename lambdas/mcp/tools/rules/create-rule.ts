@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idempotencyKeyField } from '../../idempotent-call.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   projectIdInput,
@@ -26,9 +27,11 @@ export const createRuleTool = defineTool({
     project_id: projectIdInput.optional().describe('From list_projects; may come from proposal_id.'),
     weight: weightInput.optional(),
     description: ruleDescriptionInput.optional(),
+    idempotency_key: idempotencyKeyField,
   }),
   output: z.object({ rule: RuleOutput }),
   annotations: rulesWrite({ idempotent: false }),
   needs: 'rules',
+  idempotencyKey: true,
   run: async (deps, input, { principal }) => ({ rule: await deps.rules.createRule(principal, input) }),
 });
