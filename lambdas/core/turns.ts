@@ -26,9 +26,34 @@ export class TurnSharer {
   }
 }
 
-/** A macrotask, so pending I/O (a waiting request) is polled first; setImmediate where Node has it. */
+/**
+ * Callers waiting for a turn of their own, served one per event-loop turn. Each waiter yielding
+ * with its own setImmediate would run in the same check phase as every other: ten calls would
+ * each hold the thread for a slice before the loop polled again (/health waited 10 × 15 ms and
+ * more). Served from one queue, the loop polls for I/O between any two slices, whoever runs them.
+ */
+const waiting: Array<() => void> = [];
+let scheduled = false;
+
+function serveOne(): void {
+  scheduled = false;
+  const next = waiting.shift();
+  // Queued from inside this callback, the next one runs in the next turn, after the loop polled.
+  if (waiting.length > 0) schedule();
+  next?.();
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  if (typeof setImmediate === 'function') setImmediate(serveOne);
+  else setTimeout(serveOne, 0);
+}
+
+/** A macrotask, so pending I/O (a waiting request) is polled first; one waiter per turn. */
 function nextTurn(): Promise<void> {
-  return new Promise((resolve) =>
-    typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0),
-  );
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    schedule();
+  });
 }
