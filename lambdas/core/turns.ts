@@ -16,7 +16,7 @@
 export class TurnSharer {
   #since = performance.now();
 
-  constructor(private readonly sliceMs = 15) {}
+  constructor(private readonly sliceMs = 8) {}
 
   /** Resolves at once while the slice lasts; after it, in a later event-loop turn. */
   async pass(): Promise<void> {

@@ -77,11 +77,11 @@ export async function eventsFromEntries(
     const allDay = [master, ...series.overrides].some((event) => 'date' in event.start);
     const slack = allDay ? READ_SLACK_MS : 0;
     // Loaded here, not at import: a window with no series never pays for the recurrence code.
-    const { expandSeriesWithin } = await import('../calendar/series.js');
+    const { expandSeriesSharing, expandSeriesWithin } = await import('../calendar/series.js');
     try {
-      const expanded = expandSeriesWithin(series, fromMs - slack, toMs + slack, zone, {
-        ...(work ? { work } : {}),
-      });
+      const expanded = work
+        ? await expandSeriesSharing(series, fromMs - slack, toMs + slack, zone, { work })
+        : expandSeriesWithin(series, fromMs - slack, toMs + slack, zone);
       events.push(...expanded.events);
       complete &&= expanded.complete;
     } catch (error) {

@@ -154,12 +154,13 @@ export class NativeCalendarProvider implements CalendarProvider {
         candidates.push(...series.overrides.filter((o) => o.status !== 'cancelled' && keep(o)));
         continue;
       }
-      const { expandSeriesWithin } = await seriesCode();
-      const expanded = expandSeriesWithin(series, expandFrom, toMs, this.zoneOf(calendar), {
-        // One occurrence tells whether a master belongs to the window; a page needs its own size.
-        limit: query.single_events ? query.max_results + series.overrides.length + 2 : 1,
-        ...(work ? { work } : {}),
-      });
+      const { expandSeriesSharing, expandSeriesWithin } = await seriesCode();
+      // One occurrence tells whether a master belongs to the window; a page needs its own size.
+      const limit = query.single_events ? query.max_results + series.overrides.length + 2 : 1;
+      const zone = this.zoneOf(calendar);
+      const expanded = work
+        ? await expandSeriesSharing(series, expandFrom, toMs, zone, { limit, work })
+        : expandSeriesWithin(series, expandFrom, toMs, zone, { limit });
       const instances = expanded.events;
       incomplete ||= !expanded.complete;
       if (query.single_events) {
