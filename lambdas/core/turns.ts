@@ -3,8 +3,9 @@
  * series expanded for the window: 1,000 weekly series take about 0.6 s) would otherwise hold the
  * event loop for all of it, and every other request — /health included — would wait. The loop
  * calls `pass()` between items; once it has held the thread for `sliceMs`, `pass` waits for the
- * next turn of the event loop. Results never change, only when they are computed. (The time tools'
- * single bounded jobs are scheduled in mcp/computation-turns.ts instead: they cannot be split.)
+ * next turn of the event loop (one waiting loop per turn, see `waiting` below). Results never
+ * change, only when they are computed. (The time tools' single bounded jobs are scheduled in
+ * mcp/computation-turns.ts instead: they cannot be split.)
  *
  * @example
  * const turns = new TurnSharer();
@@ -16,6 +17,7 @@
 export class TurnSharer {
   #since = performance.now();
 
+  /** 8 ms: ten calls sharing the loop, a probe waits about one slice per loop turn it needs. */
   constructor(private readonly sliceMs = 8) {}
 
   /** Resolves at once while the slice lasts; after it, in a later event-loop turn. */

@@ -252,7 +252,7 @@ describe('heavy calls over HTTP (meridian serve)', { timeout: 240_000 }, () => {
       server = undefined;
       unbounded = await startWithKey(dataDir, {
         MERIDIAN_CALL_WORK_ITEMS: '10000000',
-        MERIDIAN_CALL_DEADLINE_SECONDS: '4',
+        MERIDIAN_CALL_DEADLINE_SECONDS: '6',
       });
       // Warms what the first heavy call compiles (the recurrence code), so CPU below is the call's.
       await post(unbounded.url, token, call(1, 'list_events', { ...YEAR, max_results: 5 }));
@@ -280,7 +280,7 @@ describe('heavy calls over HTTP (meridian serve)', { timeout: 240_000 }, () => {
       dropped.end(body);
       await new Promise((resolve) => setTimeout(resolve, 800));
       const busy = await cpuSeconds(unbounded.pid);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       const working = (await cpuSeconds(unbounded.pid)) - busy;
 
       // Act: the client goes away.
@@ -290,11 +290,11 @@ describe('heavy calls over HTTP (meridian serve)', { timeout: 240_000 }, () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const idle = (await cpuSeconds(unbounded.pid)) - after;
       console.info(
-        `server CPU while the call ran: ${working.toFixed(2)} s in 0.4 s; after its client went away: ${idle.toFixed(2)} s in 1.5 s`,
+        `server CPU while the call ran: ${working.toFixed(2)} s in 1 s; after its client went away: ${idle.toFixed(2)} s in 1.5 s`,
       );
 
       // Assert: it was working, and stopped (before: it went on for minutes).
-      expect(working).toBeGreaterThan(0.2);
+      expect(working).toBeGreaterThan(0.3);
       expect(idle).toBeLessThan(0.3);
     });
 
@@ -306,11 +306,11 @@ describe('heavy calls over HTTP (meridian serve)', { timeout: 240_000 }, () => {
 
       expect(errorOf(result)).toMatchObject({
         code: 'WORK_LIMIT_EXCEEDED',
-        bound: 4000,
+        bound: 6000,
         unit: 'milliseconds',
       });
-      expect(ms).toBeGreaterThan(3_500);
-      expect(ms).toBeLessThan(8_000);
+      expect(ms).toBeGreaterThan(5_500);
+      expect(ms).toBeLessThan(10_000);
     });
   });
 });
