@@ -14,6 +14,7 @@ import { admitConnection } from '../lambdas/mcp/request-pipeline.js';
 import { TOOLSET_NAMES } from '../lambdas/mcp/tools/index.js';
 import { parseToolsets, type ToolsetSelection } from '../lambdas/mcp/toolsets.js';
 import { createAwsAdminRuntime } from '../lambdas/runtime/aws.js';
+import { callLimitsFrom } from '../lambdas/runtime/call-limits-config.js';
 import {
   type CliOutput,
   calendarsCommand,
@@ -162,6 +163,7 @@ async function serve(): Promise<void> {
   const syncEvery = syncIntervalMs(process.env);
   const compressEvery = memoryCompressionIntervalMs(process.env);
   const defaultToolsets = toolsetsFlag();
+  const callLimits = callLimitsFrom(process.env);
   const runtime = await createEmbeddedRuntime(settings);
   // The tool listing (a JSON Schema per tool) is built once per process, and building it holds the
   // event loop for tens of milliseconds: built here, before the port opens, no request — /health
@@ -173,7 +175,7 @@ async function serve(): Promise<void> {
     handle: (request) =>
       routeHttpRequest(
         request,
-        { ...runtime, defaultToolsets },
+        { ...runtime, defaultToolsets, callLimits },
         { allowedOrigins: settings.allowedOrigins, loopback: isLoopbackHost(settings.host) },
       ),
     logger: runtime.logger,
@@ -209,9 +211,10 @@ async function serve(): Promise<void> {
 async function stdio(): Promise<void> {
   const compressEvery = memoryCompressionIntervalMs(process.env);
   const defaultToolsets = toolsetsFlag();
+  const callLimits = callLimitsFrom(process.env);
   const runtime = await createEmbeddedRuntime(config());
   // The same pipeline as HTTP: the local owner is admitted with the --toolsets of the command.
-  const deps = { ...runtime, defaultToolsets };
+  const deps = { ...runtime, defaultToolsets, callLimits };
   const server = createMcpServer(deps, await admitConnection(deps, { kind: 'local-owner' }));
   const compression = startIdleCompressionTimer(idleSweepDeps(runtime), runtime.logger, compressEvery);
   // The client closing stdin ends the session; the embedded store would otherwise keep us alive.

@@ -34,7 +34,13 @@ export type ErrorCode =
   | 'CONFLICT'
   /** A remote (cloud sync) could not be reached. */
   | 'NETWORK_ERROR'
+  /**
+   * A call needs more work than one call may do (items read or expanded, steps, its deadline); the
+   * details give the bound and how to narrow the call. Issue 18 calls this meaning TOO_MUCH_WORK.
+   */
   | 'WORK_LIMIT_EXCEEDED'
+  /** The call was stopped because its client went away (or cancelled it); nobody reads the answer. */
+  | 'CANCELLED'
   /** A snapshot failed its integrity checks: nothing was restored from it. */
   | 'INTEGRITY_FAILED'
   /** A snapshot is intact but in a format a newer version wrote: nothing was restored from it. */

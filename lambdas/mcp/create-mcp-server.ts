@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { echo } from '../core/input-limits.js';
+import { startCallWork } from './call-limits.js';
 import { parseCallToolParams } from './call-tool-params.js';
 import type { McpServerDeps, ToolContext } from './deps.js';
 import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
@@ -39,7 +40,15 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
     }
     const params = parseCallToolParams(request.params);
     const progress = toolProgress(server, params.name, extra);
-    return runToolCall(deps, { ...context, progress }, params.name, params.arguments);
+    if (context.work) return runToolCall(deps, { ...context, progress }, params.name, params.arguments);
+    // No request around this call (stdio, in memory): it gets its own bound and deadline, and the
+    // client's notifications/cancelled stops it.
+    const { work, finish } = startCallWork(deps.callLimits, extra.signal);
+    try {
+      return await runToolCall(deps, { ...context, progress, work }, params.name, params.arguments);
+    } finally {
+      finish();
+    }
   };
   serveProtocolCapabilities(server, deps, context);
   return server;

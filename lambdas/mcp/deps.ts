@@ -5,12 +5,14 @@ import type { AvailabilityDeps } from '../core/availability/availability-queries
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { IdempotencyRecords } from '../core/booking/idempotency.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
+import type { CallWork } from '../core/call-work.js';
 import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
 import type { MemorySearch } from '../core/memory/search/memory-search.js';
 import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
+import type { CallLimits } from './call-limits.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
 import type { ToolCatalogue } from './tool-catalogue.js';
 import type { ToolsetSelection } from './toolsets.js';
@@ -141,6 +143,11 @@ export interface McpServerDeps {
    * @default - every toolset
    */
   defaultToolsets?: ToolsetSelection;
+  /**
+   * Work and time one call may take (one HTTP request: a JSON-RPC batch shares them).
+   * @default DEFAULT_CALL_LIMITS: 50,000 items, 30 s
+   */
+  callLimits?: CallLimits;
 }
 
 /**
@@ -163,4 +170,10 @@ export interface ToolContext {
    * mode drops them, so a tool must not depend on them being seen.
    */
   progress?(message: string): void;
+  /**
+   * The work this call may still do, and the signal that stops it (client gone, deadline passed);
+   * shared by every call of one HTTP request, so a JSON-RPC batch is bounded as one call is.
+   * @default - a fresh bound per call, stopped only by its deadline
+   */
+  work?: CallWork;
 }

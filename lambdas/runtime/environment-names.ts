@@ -34,6 +34,10 @@ export const SERVICE_NAME_ENV = 'POWERTOOLS_SERVICE_NAME';
 export const TIMEZONE_ENV = 'MERIDIAN_TIMEZONE';
 /** Browser origins allowed to call MCP (comma-separated). */
 export const ALLOWED_ORIGINS_ENV = 'MERIDIAN_ALLOWED_ORIGINS';
+/** Seconds one MCP call (one HTTP request) may run before it stops: 1–900, default 30. */
+export const CALL_DEADLINE_SECONDS_ENV = 'MERIDIAN_CALL_DEADLINE_SECONDS';
+/** Events, occurrences and stored items one call may read or expand: 1,000–10,000,000, default 50,000. */
+export const CALL_WORK_ITEMS_ENV = 'MERIDIAN_CALL_WORK_ITEMS';
 /** Lifetime of a booking's hold on its slot, in seconds. */
 export const LOCK_TTL_SECS_ENV = 'LOCK_TTL_SECS';
 /** The Google OAuth client ("Desktop app") that connected accounts refresh their tokens with. */

@@ -42,7 +42,7 @@ function limitedBody(request: IncomingMessage): ReadableStream<Uint8Array> {
   return Readable.toWeb(limited) as ReadableStream<Uint8Array>;
 }
 
-function toWebRequest(request: IncomingMessage, baseUrl: string): Request {
+function toWebRequest(request: IncomingMessage, baseUrl: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -50,8 +50,14 @@ function toWebRequest(request: IncomingMessage, baseUrl: string): Request {
   }
   const method = request.method ?? 'GET';
   const url = new URL(request.url ?? '/', baseUrl);
-  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
-  return new Request(url, { method, headers, body: limitedBody(request), duplex: 'half' } as RequestInit);
+  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers, signal });
+  return new Request(url, {
+    method,
+    headers,
+    signal,
+    body: limitedBody(request),
+    duplex: 'half',
+  } as RequestInit);
 }
 
 async function writeWebResponse(
@@ -77,6 +83,7 @@ async function respond(
   incoming: IncomingMessage,
   baseUrl: string,
   handle: (request: Request) => Promise<Response>,
+  signal: AbortSignal,
 ): Promise<Response> {
   const unrepresentable = refuseUnrepresentableMethod(
     incoming.method ?? 'GET',
@@ -84,7 +91,7 @@ async function respond(
   );
   if (unrepresentable) return unrepresentable;
   if (declaredTooLarge(incoming)) return Response.json({ error: tooLargeMessage }, { status: 413 });
-  return handle(toWebRequest(incoming, baseUrl));
+  return handle(toWebRequest(incoming, baseUrl, signal));
 }
 
 /**
@@ -110,9 +117,15 @@ export async function startHttpServer(options: {
       connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
     },
     (incoming, outgoing) => {
+      // Fires when the client goes away before its answer is written: the work for it stops.
+      const clientGone = new AbortController();
+      outgoing.once('close', () => {
+        if (!outgoing.writableFinished) clientGone.abort();
+      });
       void (async () => {
         try {
-          await writeWebResponse(await respond(incoming, baseUrl, options.handle), outgoing, incoming);
+          const response = await respond(incoming, baseUrl, options.handle, clientGone.signal);
+          await writeWebResponse(response, outgoing, incoming);
         } catch (error) {
           const tooLarge = error instanceof BodyTooLargeError;
           if (!tooLarge) options.logger.error('http request failed', { error });

@@ -62,6 +62,49 @@ export function describeSeriesContract(current: () => ContractSubject): void {
       expect(new Set(instances.map((i) => i.id)).size).toBe(5);
     });
 
+    it('pages through endless series, edited and cancelled occurrences and a text filter as one page shows them', async () => {
+      // Two endless series (a page needs a few occurrences of each, not the window's hundreds),
+      // one occurrence moved past later ones, one cancelled, one one-off event among them.
+      const daily = await provider.createEvent(calendar, {
+        summary: 'Daily standup',
+        start: at('2026-03-02T09:00:00-05:00'),
+        end: at('2026-03-02T09:15:00-05:00'),
+        recurrence: ['RRULE:FREQ=DAILY'],
+      });
+      await provider.createEvent(calendar, {
+        summary: 'Hourly ping',
+        start: at('2026-03-02T08:00:00-05:00'),
+        end: at('2026-03-02T08:05:00-05:00'),
+        recurrence: ['RRULE:FREQ=HOURLY;INTERVAL=5'],
+      });
+      await provider.createEvent(calendar, {
+        summary: 'Standup retro',
+        start: at('2026-03-04T10:00:00-05:00'),
+        end: at('2026-03-04T10:30:00-05:00'),
+      });
+      const window = { start: '2026-03-01T00:00:00Z', end: '2026-03-12T00:00:00Z' };
+      const dailies = (await listAll(window, { query: 'daily', max_results: 1000 })).filter(
+        (e) => e.recurring_event_id === daily.id,
+      );
+      await provider.updateEvent(
+        calendar,
+        dailies[1]!.id,
+        { start: at('2026-03-06T18:00:00-05:00'), end: at('2026-03-06T18:15:00-05:00') },
+        { scope: 'this' },
+      );
+      await provider.updateEvent(calendar, dailies[3]!.id, { status: 'cancelled' }, { scope: 'this' });
+
+      for (const extra of [{}, { query: 'standup' }]) {
+        const whole = await listAll(window, { ...extra, max_results: 1000 });
+        const paged = await listAll(window, { ...extra, max_results: 3 });
+
+        expect(paged.map((e) => e.id)).toEqual(whole.map((e) => e.id));
+      }
+      const standups = await listAll(window, { query: 'standup', max_results: 2 });
+      expect(standups.map((e) => e.summary)).toContain('Standup retro');
+      expect(standups.some((e) => e.id === dailies[3]!.id)).toBe(false);
+    });
+
     it('lists the series master once when single_events is false', async () => {
       const { master } = await createWeekly();
 

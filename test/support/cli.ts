@@ -16,7 +16,7 @@ export async function meridian(args: string[], env: Record<string, string> = {})
 export async function startServe(
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['bin/meridian.mjs', 'serve', '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,6 +39,7 @@ export async function startServe(
   });
   return {
     url,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

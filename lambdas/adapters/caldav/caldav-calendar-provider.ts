@@ -108,10 +108,10 @@ export class CalDavCalendarProvider implements CalendarProvider {
     // CalDAV has no paging: the whole window is read, then paged by (start, id) key-set.
     const zone = this.resources.zoneOf(calendar);
     const found: ReturnType<typeof eventsInWindow>[] = [];
-    const turns = new TurnSharer();
+    const turns = query.work ?? new TurnSharer();
     for (const parsed of await this.resources.inWindow(calendar, fromMs, toMs)) {
       await turns.pass();
-      found.push(eventsInWindow(parsed, fromMs, toMs, query.single_events, zone));
+      found.push(eventsInWindow(parsed, fromMs, toMs, query.single_events, zone, query.work));
     }
     const events = found.flatMap((f) => f.events);
     const matching = query.query ? events.filter((e) => matchesText(e, query.query!)) : events;

@@ -1,6 +1,7 @@
 import type { CalendarEvent } from '../../core/calendar/event.js';
 import { overlapsWindow, parseInstanceId } from '../../core/calendar/event-times.js';
 import { expandSeriesWithin, findOccurrence, type Series } from '../../core/calendar/series.js';
+import type { CallWork } from '../../core/call-work.js';
 import { DomainError } from '../../core/errors.js';
 import type { ParsedResource } from './ical-mapping.js';
 
@@ -36,10 +37,13 @@ export function eventsInWindow(
   toMs: number,
   singleEvents: boolean,
   zone?: string,
+  work?: CallWork,
 ): { events: CalendarEvent[]; complete: boolean } {
   const series = seriesOf(parsed);
   if (series) {
-    const { events: instances, complete } = expandSeriesWithin(series, fromMs, toMs, zone);
+    const { events: instances, complete } = expandSeriesWithin(series, fromMs, toMs, zone, {
+      ...(work ? { work } : {}),
+    });
     if (singleEvents) return { events: instances, complete };
     return { events: instances.length > 0 ? [series.master] : [], complete };
   }

@@ -1,6 +1,7 @@
 import type { Principal } from '../access/rights.js';
 import type { Interval } from '../calendar/busy-intervals.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
+import type { CallWork } from '../call-work.js';
 import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import type { ShadowCalendar } from '../ports/index.js';
 import { parseWindow } from '../time/window.js';
@@ -71,12 +72,13 @@ async function busyOf(
     bufferBeforeMinutes: 0,
     bufferAfterMinutes: 0,
   },
+  work?: CallWork,
 ) {
   // A buffer reaches outside the window: an event just before it still pads into it (its
   // after-buffer), and one just after it pads back into it (its before-buffer).
   const early = buffers.bufferAfterMinutes * MINUTE_MS;
   const late = buffers.bufferBeforeMinutes * MINUTE_MS;
-  return calendarBusy(deps, principal, calendarId, from - early, to + late);
+  return calendarBusy(deps, principal, calendarId, from - early, to + late, work);
 }
 
 /**
@@ -97,11 +99,12 @@ export async function findFreeSlots(
     slot_minutes?: number | undefined;
     max_results: number;
   },
+  work?: CallWork,
 ) {
   const { from, to } = windowOf(input.start, input.end);
   const asked = askedZone(input);
   const buffers = buffersOf(input);
-  const busy = await busyOf(deps, principal, input.calendar_id, from, to, buffers);
+  const busy = await busyOf(deps, principal, input.calendar_id, from, to, buffers, work);
   const zone = asked ?? busy.zone;
   const workingHours = workingHoursOf(input, busy.zone);
   const gaps = freeSlots(busy.intervals, from, to, {
@@ -135,10 +138,11 @@ export async function checkAvailability(
   deps: AvailabilityDeps,
   principal: Principal,
   input: { calendar_id: string; start: string; end: string },
+  work?: CallWork,
 ) {
   const { from, to } = windowOf(input.start, input.end);
   const [busy, holds] = await Promise.all([
-    busyOf(deps, principal, input.calendar_id, from, to),
+    busyOf(deps, principal, input.calendar_id, from, to, undefined, work),
     deps.activeHolds(input.calendar_id),
   ]);
   const holdIntervals = holds.map((h) => ({
@@ -175,6 +179,7 @@ export async function getAvailability(
     min_free_slot_minutes: number;
     calendar_ids?: string[] | undefined;
   },
+  work?: CallWork,
 ) {
   const { from, to } = windowOf(input.start, input.end);
   const asked = askedZone(input);
@@ -183,7 +188,7 @@ export async function getAvailability(
     (await deps.calendars.requireReadableCalendars(principal)).map((calendar) => calendar.calendar_id);
   const buffers = buffersOf(input);
   const busy: CalendarBusy[] = await mapWithConcurrency(ids, CALENDARS_READ_AT_ONCE, (id) =>
-    busyOf(deps, principal, id, from, to, buffers),
+    busyOf(deps, principal, id, from, to, buffers, work),
   );
   const calendarZone = busy[0]?.zone ?? deps.calendars.zone;
   const zone = asked ?? calendarZone;

@@ -3,6 +3,7 @@ import { blocksTime, eventIntervals, type Interval } from '../calendar/busy-inte
 import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import type { CalendarEvent } from '../calendar/event.js';
+import type { CallWork } from '../call-work.js';
 import { DomainError } from '../errors.js';
 import type { ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
@@ -42,7 +43,13 @@ function tooManyOccurrences(calendarId: string, from: number, to: number): Domai
 }
 
 /** Every event of an already-authorised calendar in the window, page by page, up to a bound. */
-async function liveEvents(service: CalendarService, record: CalendarRecord, from: number, to: number) {
+async function liveEvents(
+  service: CalendarService,
+  record: CalendarRecord,
+  from: number,
+  to: number,
+  work: CallWork | undefined,
+) {
   const { provider, ref } = await service.providerFor(record);
   const events: CalendarEvent[] = [];
   let pageToken: string | undefined;
@@ -53,6 +60,7 @@ async function liveEvents(service: CalendarService, record: CalendarRecord, from
       single_events: true,
       max_results: 500,
       ...(pageToken ? { page_token: pageToken } : {}),
+      ...(work ? { work } : {}),
     });
     events.push(...page.events);
     if (page.incomplete) throw tooManyOccurrences(record.calendar_id, from, to);
@@ -74,10 +82,11 @@ export async function calendarBusy(
   calendarId: string,
   from: number,
   to: number,
+  work?: CallWork,
 ): Promise<CalendarBusy> {
   const record = await deps.calendars.calendarFor(principal, calendarId, 'read');
   const zone = record.time_zone ?? deps.calendars.zone;
-  const shadow = await deps.shadow.busyIntervals(calendarId, from, to);
+  const shadow = await deps.shadow.busyIntervals(calendarId, from, to, work);
   if (shadow.synced_at) {
     if (shadow.incomplete) throw tooManyOccurrences(calendarId, from, to);
     const age = Math.max(
@@ -91,7 +100,7 @@ export async function calendarBusy(
       freshness: { calendar_id: calendarId, source: 'shadow', synced_at: shadow.synced_at, age_seconds: age },
     };
   }
-  const blocking = (await liveEvents(deps.calendars, record, from, to)).filter((e) => blocksTime(e));
+  const blocking = (await liveEvents(deps.calendars, record, from, to, work)).filter((e) => blocksTime(e));
   return {
     calendar_id: calendarId,
     zone,

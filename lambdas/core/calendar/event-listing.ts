@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Principal } from '../access/rights.js';
+import { type CallWork, isWorkStop } from '../call-work.js';
 import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { parseInstant } from '../time/instants.js';
@@ -93,6 +94,7 @@ class CalendarStream {
     private readonly window: { start: number; end: number },
     private readonly after: SortKey | undefined,
     private readonly chunk: number,
+    private readonly work: CallWork | undefined,
   ) {}
 
   async fill(): Promise<void> {
@@ -112,6 +114,7 @@ class CalendarStream {
         max_results: this.chunk,
         ...(this.params.query ? { query: this.params.query } : {}),
         ...(this.token ? { page_token: this.token } : {}),
+        ...(this.work ? { work: this.work } : {}),
       });
       this.fetched += page.events.length;
       for (const event of page.events) {
@@ -135,7 +138,7 @@ async function refill(streams: CalendarStream[], fanOut: boolean): Promise<void>
     try {
       await stream.fill();
     } catch (error) {
-      if (!fanOut || !isDomainError(error)) throw error;
+      if (!fanOut || !isDomainError(error) || isWorkStop(error)) throw error;
       stream.done = true;
       stream.error = { code: error.code, message: error.message };
     }
@@ -183,6 +186,7 @@ export async function listEvents(
   service: CalendarService,
   principal: Principal,
   params: ListEventsParams,
+  work?: CallWork,
 ): Promise<ListEventsResult> {
   const previous = params.page_token ? decodeCursor(params.page_token, Token) : undefined;
   // A follow-up page without start/end continues the window of the first page (its "now").
@@ -204,7 +208,9 @@ export async function listEvents(
     MAX_LIST_RESULTS,
     Math.max(20, Math.ceil(wanted / Math.max(1, records.length)) + 10),
   );
-  const streams = records.map((record) => new CalendarStream(service, record, params, window, after, chunk));
+  const streams = records.map(
+    (record) => new CalendarStream(service, record, params, window, after, chunk, work),
+  );
   const merged = await mergeStreams(streams, wanted, params.order_by, params.calendar_id === undefined);
   const errors = streams.flatMap((s) => (s.error ? [{ calendar_id: s.record.calendar_id, ...s.error }] : []));
   const page = merged.slice(0, params.max_results);

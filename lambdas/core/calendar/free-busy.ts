@@ -1,6 +1,7 @@
 import type { Principal } from '../access/rights.js';
 import { calendarBusy, type ViewFreshness } from '../availability/calendar-busy.js';
 import { type LocalSpan, localSpan } from '../availability/local-span.js';
+import { CallStoppedError, type CallWork, isWorkStop, NARROW_CALENDAR_READ } from '../call-work.js';
 import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { isDomainError } from '../errors.js';
 import type { ShadowCalendar } from '../ports/index.js';
@@ -18,6 +19,12 @@ export interface CalendarBusyBlocks {
 }
 
 /**
+ * Busy blocks one answer lists, over all its calendars: about 150 bytes each in JSON, so an answer
+ * stays near 300 KB (a year of 30 dense calendars was a 20 MB answer).
+ */
+export const MAX_BUSY_BLOCKS = 2000;
+
+/**
  * find_free_time: merged busy blocks per calendar over [start, end), in UTC and on the
  * calendar's wall clock. Free (transparent), cancelled and declined events do not block.
  * Calendars default to every readable one (none is FORBIDDEN); one that cannot be read reports
@@ -28,18 +35,29 @@ export async function findFreeTime(
   deps: { calendars: CalendarService; shadow: ShadowCalendar },
   principal: Principal,
   input: { calendar_ids?: string[]; start: string; end: string },
+  work?: CallWork,
 ): Promise<{ calendars: CalendarBusyBlocks[]; start: string; end: string }> {
   const { from, to } = parseWindow(input.start, input.end);
   const ids =
     input.calendar_ids ??
     (await deps.calendars.requireReadableCalendars(principal)).map((calendar) => calendar.calendar_id);
+  let blocks = 0;
   const calendars = await mapWithConcurrency(
     ids,
     CALENDARS_READ_AT_ONCE,
     async (calendarId): Promise<CalendarBusyBlocks> => {
       try {
-        const { intervals, freshness, zone } = await calendarBusy(deps, principal, calendarId, from, to);
+        const { intervals, freshness, zone } = await calendarBusy(
+          deps,
+          principal,
+          calendarId,
+          from,
+          to,
+          work,
+        );
         const busy = mergeIntervals(intervals, from, to);
+        blocks += busy.length;
+        if (blocks > MAX_BUSY_BLOCKS) throw tooManyBlocks();
         return {
           calendar_id: calendarId,
           timezone: zone,
@@ -47,10 +65,18 @@ export async function findFreeTime(
           freshness,
         };
       } catch (error) {
-        if (!isDomainError(error)) throw error;
+        if (!isDomainError(error) || isWorkStop(error)) throw error;
         return { calendar_id: calendarId, busy: [], error: { code: error.code, message: error.message } };
       }
     },
   );
   return { calendars, start: new Date(from).toISOString(), end: new Date(to).toISOString() };
+}
+
+function tooManyBlocks(): CallStoppedError {
+  return new CallStoppedError(
+    'WORK_LIMIT_EXCEEDED',
+    `The busy time asked for has more than ${MAX_BUSY_BLOCKS} blocks (the most one answer lists). ${NARROW_CALENDAR_READ}`,
+    { bound: MAX_BUSY_BLOCKS, unit: 'busy blocks', narrow: NARROW_CALENDAR_READ },
+  );
 }

@@ -1,3 +1,4 @@
+import { type CallWork, NARROW_CALENDAR_READ } from '../call-work.js';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
 import { clampedIso, formatInstant } from '../time/instants.js';
@@ -88,41 +89,76 @@ function occurrence(master: CalendarEvent, shape: SeriesShape, startMs: number):
   };
 }
 
+/** How far one expansion goes, and what it is charged to. */
+export interface ExpansionLimits {
+  /**
+   * Stop after this many original starts (a page of a listing in start order needs no more than
+   * its own size from one series): the answer then holds every occurrence up to `horizon` only.
+   */
+  limit?: number;
+  /** The call's work: every generated start is spent from it (WORK_LIMIT_EXCEEDED past its bound). */
+  work?: CallWork;
+}
+
 /**
  * Original starts (epoch ms) of the rule's occurrences starting in [fromMs, toMs], exdates applied
  * or not. All pages share one work allowance (the bound is per series, not per page). At most
  * MAX_SERIES_INSTANCES: when more exist, `cut.hit` is set (if given) so that a caller deciding
- * busy time can refuse rather than call the rest free.
+ * busy time can refuse rather than call the rest free. With `limits.limit`, at most that many,
+ * and `cut.limited` set when that stopped it.
  */
 function originalStarts(
   shape: SeriesShape,
   fromMs: number,
   toMs: number,
   applyExdates = true,
-  cut?: { hit: boolean },
+  cut?: { hit: boolean; limited?: boolean },
+  limits: ExpansionLimits = {},
 ): number[] {
-  const starts: number[] = [];
+  return [...startPages(shape, fromMs, toMs, applyExdates, cut, limits)].flat();
+}
+
+/** Pages of at most this many starts: a caller sharing the thread may yield between two. */
+const PAGE = 500;
+
+/** {@link originalStarts}, a page at a time. */
+function* startPages(
+  shape: SeriesShape,
+  fromMs: number,
+  toMs: number,
+  applyExdates: boolean,
+  cut: { hit: boolean; limited?: boolean } | undefined,
+  limits: ExpansionLimits,
+): Generator<number[]> {
+  let found = 0;
   const budget = recurrenceBudget(shape.recurrence.rrule);
+  const most = limits.limit ?? Number.POSITIVE_INFINITY;
   let after = clampedIso(Math.max(fromMs, shape.startMs));
   const before = clampedIso(toMs);
-  if (Date.parse(after) > toMs) return starts;
+  if (Date.parse(after) > toMs) return;
   for (;;) {
     const page = expandRrule({
       rrule: shape.recurrence.rrule,
       dtstart: shape.dtstart,
       timezone: shape.zone,
       durationMinutes: 0,
-      count: 1000,
+      count: Math.min(PAGE, most - found),
       exdates: applyExdates ? shape.recurrence.exdates : [],
       after,
       before,
       budget,
     });
-    for (const instance of page.instances) starts.push(Date.parse(instance.start));
-    if (!page.truncated || !page.nextAfter) return starts;
-    if (starts.length >= MAX_SERIES_INSTANCES) {
+    limits.work?.spend(page.instances.length, NARROW_CALENDAR_READ);
+    found += page.instances.length;
+    yield page.instances.map((instance) => Date.parse(instance.start));
+    if (!page.truncated || !page.nextAfter) return;
+    if (found >= most) {
+      if (cut) cut.limited = true;
+      return;
+    }
+    if (found >= MAX_SERIES_INSTANCES) {
       if (cut) cut.hit = true;
-      return starts;
+      return;
     }
     after = page.nextAfter;
   }
@@ -147,32 +183,83 @@ export function expandSeries(
 /**
  * {@link expandSeries}, saying whether the answer is whole: `complete` is false when the rule
  * has more than MAX_SERIES_INSTANCES occurrences in the window, so occurrences after the last
- * one returned are missing. Busy time must not treat that missing part as free.
+ * one returned are missing. Busy time must not treat that missing part as free. With
+ * `limits.limit`, `horizon` is set when the limit stopped the expansion: the answer holds every
+ * occurrence starting up to that instant (edited ones included), later ones only in part.
  *
  * @example
  * expandSeriesWithin(everySecond, from, from + 86_400_000).complete; // false
+ * expandSeriesWithin(hourly, from, to, 'UTC', { limit: 11 }).horizon; // the 11th start
  */
 export function expandSeriesWithin(
   series: Series,
   fromMs: number,
   toMs: number,
   defaultZone?: string,
-): { events: CalendarEvent[]; complete: boolean } {
+  limits: ExpansionLimits = {},
+): Expansion {
   const shape = shapeOf(series.master, defaultZone);
+  const cut: { hit: boolean; limited?: boolean } = { hit: false };
+  const starts = originalStarts(shape, fromMs - shape.durationMs, toMs, true, cut, limits);
+  const generated = starts.map((startMs) => occurrence(series.master, shape, startMs));
+  return assemble(series, generated, fromMs, toMs, cut.limited ? starts.at(-1) : undefined, !cut.hit);
+}
+
+/**
+ * {@link expandSeriesWithin} for a call that shares the thread: it yields (and stops, once the
+ * call is cancelled) between pages of a few hundred occurrences, so a series of thousands never
+ * holds the event loop for all of them.
+ *
+ * @example
+ * await expandSeriesSharing(series, from, to, 'UTC', { work });
+ */
+export async function expandSeriesSharing(
+  series: Series,
+  fromMs: number,
+  toMs: number,
+  defaultZone: string | undefined,
+  limits: ExpansionLimits & { work: CallWork },
+): Promise<Expansion> {
+  const shape = shapeOf(series.master, defaultZone);
+  const cut: { hit: boolean; limited?: boolean } = { hit: false };
+  const generated: CalendarEvent[] = [];
+  let last: number | undefined;
+  for (const page of startPages(shape, fromMs - shape.durationMs, toMs, true, cut, limits)) {
+    await limits.work.pass();
+    for (const startMs of page) generated.push(occurrence(series.master, shape, startMs));
+    last = page.at(-1) ?? last;
+  }
+  return assemble(series, generated, fromMs, toMs, cut.limited ? last : undefined, !cut.hit);
+}
+
+/** What {@link expandSeriesWithin} answers. */
+export interface Expansion {
+  events: CalendarEvent[];
+  complete: boolean;
+  horizon?: number;
+}
+
+/** Generated occurrences with edited ones replacing theirs, cancelled ones and those outside the window left out. */
+function assemble(
+  series: Series,
+  generated: CalendarEvent[],
+  fromMs: number,
+  toMs: number,
+  horizon: number | undefined,
+  complete: boolean,
+): Expansion {
   const overrides = new Map(series.overrides.map((o) => [originalKey(o.original_start ?? o.start), o]));
   const byKey = new Map<string, CalendarEvent>();
-  const cut = { hit: false };
-  for (const startMs of originalStarts(shape, fromMs - shape.durationMs, toMs, true, cut)) {
-    const generated = occurrence(series.master, shape, startMs);
-    const key = originalKey(generated.start);
-    byKey.set(key, overrides.get(key) ?? generated);
+  for (const instance of generated) {
+    const key = originalKey(instance.start);
+    byKey.set(key, overrides.get(key) ?? instance);
   }
   // An edited occurrence moved into the window from outside it still belongs there.
   for (const [key, override] of overrides) if (!byKey.has(key)) byKey.set(key, override);
   const events = [...byKey.values()]
     .filter((event) => event.status !== 'cancelled' && overlapsWindow(event, fromMs, toMs))
     .sort((a, b) => eventTimeMs(a.start) - eventTimeMs(b.start) || a.id.localeCompare(b.id));
-  return { events, complete: !cut.hit };
+  return { events, complete, ...(horizon === undefined ? {} : { horizon }) };
 }
 
 /** The occurrence an instance id names, as currently stored or generated; NOT_FOUND otherwise. */

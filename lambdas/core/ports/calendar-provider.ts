@@ -5,6 +5,7 @@ import type {
   EventPatch,
   ProviderCalendar,
 } from '../calendar/event.js';
+import type { CallWork } from '../call-work.js';
 
 /** A calendar as a provider adapter addresses it. */
 export interface CalendarRef {
@@ -30,6 +31,11 @@ export interface EventQuery {
   page_token?: string;
   /** Page size hint; a provider may return fewer. */
   max_results: number;
+  /**
+   * The calling tool's work (items read, occurrences expanded), spent by providers that read or
+   * expand in this process; it also stops the read when the call was cancelled.
+   */
+  work?: CallWork;
 }
 
 export interface EventPage {

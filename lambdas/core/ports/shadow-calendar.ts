@@ -1,4 +1,5 @@
 import type { CalendarEvent } from '../calendar/event.js';
+import type { CallWork } from '../call-work.js';
 
 /**
  * The shadow calendar port: Meridian's own copy of a connected calendar's events, read by the
@@ -36,6 +37,8 @@ export interface ShadowCalendar {
     calendarId: string,
     fromMs: number,
     toMs: number,
+    /** The calling tool's work: occurrences expanded and entries read are spent from it. */
+    work?: CallWork,
   ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true; live?: true }>;
 
   /**

@@ -3,6 +3,7 @@ import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { MAX_WINDOW_DAYS } from '../calendar/event-listing.js';
 import type { EventView } from '../calendar/event-view.js';
+import { type CallWork, NARROW_CALENDAR_READ } from '../call-work.js';
 import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { DomainError } from '../errors.js';
 import { eventsFromEntries } from '../shadow/shadow-busy.js';
@@ -58,13 +59,14 @@ export async function readRuleEvents(
   principal: Principal,
   window: EventWindow,
   calendarIds?: readonly string[],
+  work?: CallWork,
 ): Promise<{ events: RuleEvent[]; calendars: CalendarRecord[] }> {
   const records =
     calendarIds && calendarIds.length > 0
       ? await Promise.all(calendarIds.map((id) => calendars.calendarFor(principal, id, 'read')))
       : await calendars.requireReadableCalendars(principal);
   const perCalendar = await mapWithConcurrency(records, CALENDARS_READ_AT_ONCE, (record) =>
-    readCalendar(calendars, shadow, record, window),
+    readCalendar(calendars, shadow, record, window, work),
   );
   const events = perCalendar.flat();
   return { events, calendars: records };
@@ -75,11 +77,12 @@ async function readCalendar(
   shadow: ShadowStore,
   record: CalendarRecord,
   window: EventWindow,
+  work: CallWork | undefined,
 ): Promise<RuleEvent[]> {
   // Native calendars live in the table already (their provider reads it); connected ones are
   // read from the shadow when it covers the window, sparing a provider round trip per page.
   if (record.provider !== 'native') {
-    const shadowed = await readShadow(calendars, shadow, record, window);
+    const shadowed = await readShadow(calendars, shadow, record, window, work);
     if (shadowed) return shadowed;
   }
   const { provider, ref } = await calendars.providerFor(record);
@@ -93,8 +96,14 @@ async function readCalendar(
       // A native read expands every series again for each page: ask for the whole window at once.
       max_results: record.provider === 'native' ? MAX_RULE_EVENTS + 1 : PAGE,
       ...(token ? { page_token: token } : {}),
+      ...(work ? { work } : {}),
     });
-    for (const event of page.events) events.push(toRuleEvent(calendars.view(record, event), record));
+    // Native pages were spent as they were expanded; other providers' events are spent as read.
+    if (record.provider !== 'native') work?.spend(page.events.length, NARROW_CALENDAR_READ);
+    for (const event of page.events) {
+      await work?.pass();
+      events.push(toRuleEvent(calendars.view(record, event), record));
+    }
     token = page.next_page_token;
     if (events.length > MAX_RULE_EVENTS) throw tooManyEvents();
   } while (token);
@@ -111,11 +120,12 @@ async function readShadow(
   shadow: ShadowStore,
   record: CalendarRecord,
   window: EventWindow,
+  work: CallWork | undefined,
 ): Promise<RuleEvent[] | undefined> {
   if (!syncCovers(await shadow.readState(record.calendar_id), window.from, window.to)) return undefined;
   const zone = record.time_zone ?? calendars.zone;
   const entries = await shadow.readWindow(record.calendar_id, window.from, window.to);
-  const { events, complete } = await eventsFromEntries(entries, window.from, window.to, zone);
+  const { events, complete } = await eventsFromEntries(entries, window.from, window.to, zone, work);
   if (!complete) return undefined;
   // Overlap as list_events reads it: a zero-length event counts when it sits inside the window.
   const inWindow = events

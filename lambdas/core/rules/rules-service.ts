@@ -1,6 +1,7 @@
 import type { AccessStore } from '../access/access-store.js';
 import type { Principal } from '../access/rights.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
+import type { CallWork } from '../call-work.js';
 import { DomainError } from '../errors.js';
 import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
 import { ShadowStore } from '../shadow/shadow-store.js';
@@ -178,9 +179,9 @@ export class RulesService {
    * The rules of the projects the principal may read, each with the events it matched and won in
    * the last 30 days (on the calendars it may read), and warnings.
    */
-  async listRules(principal: Principal): Promise<RuleWithUsage[]> {
+  async listRules(principal: Principal, work?: CallWork): Promise<RuleWithUsage[]> {
     const [{ context, events }, rights] = await Promise.all([
-      this.load(principal, ruleWindow(this.deps.clock.now(), {})),
+      this.load(principal, ruleWindow(this.deps.clock.now(), {}), undefined, work),
       this.access.rightsOf(principal),
     ]);
     const readable = (projectId: string) => rights.allows(projectId, 'read');
@@ -194,6 +195,7 @@ export class RulesService {
   async previewRule(
     principal: Principal,
     input: EventScope & { query: string; project_id?: string; weight?: number; limit?: number },
+    work?: CallWork,
   ): Promise<Preview & { window: { start: string; end: string } }> {
     const tree = parseQuery(input.query);
     const limit = input.limit ?? DEFAULT_PREVIEW_LIMIT;
@@ -201,7 +203,7 @@ export class RulesService {
       throw invalidInput('limit', `limit must be a whole number from 1 to ${MAX_PREVIEW_LIMIT}, e.g. 10.`);
     if (input.project_id) await this.requireReadableProject(principal, input.project_id);
     const window = ruleWindow(this.deps.clock.now(), input);
-    const { context, events } = await this.load(principal, window, input.calendar_ids);
+    const { context, events } = await this.load(principal, window, input.calendar_ids, work);
     const candidate = input.project_id
       ? compileRule({
           rule_id: '(preview)',
@@ -258,11 +260,12 @@ export class RulesService {
       project_ids?: readonly string[];
       include_all_day?: boolean;
     },
+    work?: CallWork,
   ): Promise<TimesheetReport> {
     for (const projectId of input.project_ids ?? []) await this.access.require(principal, projectId, 'read');
     const window = ruleWindow(this.deps.clock.now(), input);
     const [{ context, events }, rights] = await Promise.all([
-      this.load(principal, window, input.calendar_ids),
+      this.load(principal, window, input.calendar_ids, work),
       this.access.rightsOf(principal),
     ]);
     return buildTimesheet(context, events, {
@@ -277,9 +280,13 @@ export class RulesService {
   }
 
   /** Rules worth writing, from the last 30 days (or the window given). */
-  async getRuleSuggestions(principal: Principal, input: EventScope = {}): Promise<RuleSuggestion[]> {
+  async getRuleSuggestions(
+    principal: Principal,
+    input: EventScope = {},
+    work?: CallWork,
+  ): Promise<RuleSuggestion[]> {
     const [{ context, events }, rights] = await Promise.all([
-      this.load(principal, ruleWindow(this.deps.clock.now(), input), input.calendar_ids),
+      this.load(principal, ruleWindow(this.deps.clock.now(), input), input.calendar_ids, work),
       this.access.rightsOf(principal),
     ]);
     return visibleSuggestions(suggestRules(context, events), context.rules, rights);
@@ -293,6 +300,7 @@ export class RulesService {
   async createRuleFromDescription(
     principal: Principal,
     input: { description: string; project_id?: string },
+    work?: CallWork,
   ): Promise<DraftQuery & { proposal_id?: string; preview?: Preview; saved: false }> {
     if (input.description.trim() === '')
       throw invalidInput(
@@ -301,7 +309,12 @@ export class RulesService {
       );
     if (input.project_id) await this.requireReadableProject(principal, input.project_id);
     const now = this.deps.clock.now();
-    const { context, events, calendars } = await this.load(principal, ruleWindow(now, {}, 90));
+    const { context, events, calendars } = await this.load(
+      principal,
+      ruleWindow(now, {}, 90),
+      undefined,
+      work,
+    );
     const draft = draftQuery(input.description, vocabularyOf(events, calendars));
     if (!draft.query) return { ...draft, saved: false };
     const recent = events.filter((e) => e.startMs >= now.getTime() - 30 * 86_400_000);
@@ -325,8 +338,13 @@ export class RulesService {
     };
   }
 
-  private async load(principal: Principal, window: EventWindow, calendarIds?: readonly string[]) {
-    const read = await readRuleEvents(this.deps.calendars, this.shadow, principal, window, calendarIds);
+  private async load(
+    principal: Principal,
+    window: EventWindow,
+    calendarIds?: readonly string[],
+    work?: CallWork,
+  ) {
+    const read = await readRuleEvents(this.deps.calendars, this.shadow, principal, window, calendarIds, work);
     const context = await RuleContext.load(
       this,
       read.calendars.map((c) => c.calendar_id),

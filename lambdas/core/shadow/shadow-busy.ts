@@ -1,6 +1,7 @@
 import { blocksTime } from '../calendar/busy-intervals.js';
 import type { CalendarEvent } from '../calendar/event.js';
 import { eventTimeMs } from '../calendar/event-times.js';
+import { type CallWork, isWorkStop, NARROW_CALENDAR_READ } from '../call-work.js';
 import { isDomainError } from '../errors.js';
 import type { BusyInterval } from '../ports/index.js';
 import { TurnSharer } from '../turns.js';
@@ -25,8 +26,9 @@ export async function busyFromEntries(
   fromMs: number,
   toMs: number,
   zone: string,
+  work?: CallWork,
 ): Promise<{ intervals: BusyInterval[]; complete: boolean }> {
-  const { events, complete } = await eventsFromEntries(entries, fromMs, toMs, zone);
+  const { events, complete } = await eventsFromEntries(entries, fromMs, toMs, zone, work);
   const intervals = events
     .filter((event) => blocksTime(event))
     .map((event) => ({
@@ -50,16 +52,21 @@ export async function eventsFromEntries(
   fromMs: number,
   toMs: number,
   zone: string,
+  work?: CallWork,
 ): Promise<{ events: CalendarEvent[]; complete: boolean }> {
   const overridesOf = new Map<string, CalendarEvent[]>();
   for (const override of entries.overrides) {
     const masterId = override.recurring_event_id ?? '';
     overridesOf.set(masterId, [...(overridesOf.get(masterId) ?? []), override]);
   }
+  work?.spend(
+    entries.singles.length + entries.series.length + entries.overrides.length,
+    NARROW_CALENDAR_READ,
+  );
   const events: CalendarEvent[] = [...entries.singles];
   const masters = new Set<string>();
   let complete = true;
-  const turns = new TurnSharer();
+  const turns = work ?? new TurnSharer();
   for (const master of entries.series) {
     await turns.pass();
     masters.add(master.id);
@@ -70,14 +77,17 @@ export async function eventsFromEntries(
     const allDay = [master, ...series.overrides].some((event) => 'date' in event.start);
     const slack = allDay ? READ_SLACK_MS : 0;
     // Loaded here, not at import: a window with no series never pays for the recurrence code.
-    const { expandSeriesWithin } = await import('../calendar/series.js');
+    const { expandSeriesSharing, expandSeriesWithin } = await import('../calendar/series.js');
     try {
-      const expanded = expandSeriesWithin(series, fromMs - slack, toMs + slack, zone);
+      const expanded = work
+        ? await expandSeriesSharing(series, fromMs - slack, toMs + slack, zone, { work })
+        : expandSeriesWithin(series, fromMs - slack, toMs + slack, zone);
       events.push(...expanded.events);
       complete &&= expanded.complete;
     } catch (error) {
       // A rule this code cannot expand (another client's RRULE): its first occurrence still counts.
-      if (!isDomainError(error)) throw error;
+      // The call's own bound or cancellation is not the rule's fault: it ends the call.
+      if (!isDomainError(error) || isWorkStop(error)) throw error;
       events.push(master);
     }
   }

@@ -2,6 +2,7 @@ import type { CalendarRecord, CalendarRegistry } from '../calendar/calendar-regi
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { CalendarEvent } from '../calendar/event.js';
 import { isNativeCalendarId } from '../calendar/native-calendar-id.js';
+import type { CallWork } from '../call-work.js';
 import type { BusyInterval, Clock, DocumentStore, Freshness, ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
 import { busyFromEntries } from './shadow-busy.js';
@@ -45,11 +46,12 @@ export class TableShadowCalendar implements ShadowCalendar {
     calendarId: string,
     fromMs: number,
     toMs: number,
+    work?: CallWork,
   ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true; live?: true }> {
     const record = await this.deps.registry.requireCalendar(calendarId);
     const zone = record.time_zone ?? this.deps.defaultTimezone ?? 'UTC';
     if (record.provider === 'native') {
-      const native = await this.nativeEvents(record, fromMs, toMs);
+      const native = await this.nativeEvents(record, fromMs, toMs, work);
       const { intervals } = await busyFromEntries(
         { singles: native.events, series: [], overrides: [] },
         fromMs,
@@ -67,7 +69,7 @@ export class TableShadowCalendar implements ShadowCalendar {
       this.shadowStore.readState(calendarId),
       this.shadowStore.readWindow(calendarId, fromMs, toMs),
     ]);
-    const { intervals, complete } = await busyFromEntries(entries, fromMs, toMs, zone);
+    const { intervals, complete } = await busyFromEntries(entries, fromMs, toMs, zone, work);
     return {
       intervals,
       ...(syncCovers(state, fromMs, toMs) ? { synced_at: state!.synced_at } : {}),
@@ -106,6 +108,7 @@ export class TableShadowCalendar implements ShadowCalendar {
     record: CalendarRecord,
     fromMs: number,
     toMs: number,
+    work: CallWork | undefined,
   ): Promise<{ events: CalendarEvent[]; complete: boolean }> {
     const { provider, ref } = await this.deps.calendars.providerFor(record);
     const events: CalendarEvent[] = [];
@@ -117,6 +120,7 @@ export class TableShadowCalendar implements ShadowCalendar {
         single_events: true,
         max_results: NATIVE_PAGE,
         ...(pageToken ? { page_token: pageToken } : {}),
+        ...(work ? { work } : {}),
       });
       events.push(...page.events);
       // An incomplete answer is refused whatever the later pages hold: do not expand them too.

@@ -1,5 +1,12 @@
 import { jsonRpcError } from './http-responses.js';
 
+/**
+ * Messages one JSON-RPC batch may carry. The calls of a request share one work allowance
+ * (call-limits.ts), so a batch cannot multiply heavy work; this bounds what it costs to parse,
+ * authorise and answer the messages themselves.
+ */
+export const MAX_BATCH_MESSAGES = 20;
+
 /** The POST body as JSON, or the JSON-RPC error response that refuses it. */
 export type JsonRpcBody = { message: unknown } | { refused: Response };
 
@@ -12,7 +19,7 @@ function requestIdOf(message: unknown): string | number | undefined {
 
 /**
  * Reads and checks what the SDK transport does not: JSON-RPC 2.0 calls an empty batch an
- * invalid request, and requests that share an id in one batch cannot be told apart in the
+ * invalid request, a batch may hold at most MAX_BATCH_MESSAGES, and requests that share an id in one batch cannot be told apart in the
  * answer (the transport would run all of them and answer one).
  *
  * @example
@@ -35,6 +42,15 @@ export async function readJsonRpcBody(request: Request): Promise<JsonRpcBody> {
         400,
         -32600,
         'Invalid Request: the batch is empty. Send one JSON-RPC message, or an array of at least one.',
+      ),
+    };
+  }
+  if (message.length > MAX_BATCH_MESSAGES) {
+    return {
+      refused: jsonRpcError(
+        400,
+        -32600,
+        `Invalid Request: the batch has ${message.length} messages; at most ${MAX_BATCH_MESSAGES} are accepted in one request. Send the rest in further requests.`,
       ),
     };
   }

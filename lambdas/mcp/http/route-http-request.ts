@@ -1,6 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { isDomainError } from '../../core/errors.js';
+import { startCallWork } from '../call-limits.js';
 import { createMcpServer } from '../create-mcp-server.js';
 import type { McpHttpDeps, McpServerDeps, ToolContext } from '../deps.js';
 import { type AskedToolsets, admitConnection, type Credential } from '../request-pipeline.js';
@@ -25,11 +26,15 @@ async function serveMcp(
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  const server = createMcpServer(deps, context);
+  // One allowance for the whole request, so a JSON-RPC batch is bounded as one call is; the
+  // request's signal fires when its client goes away (node-http-server.ts), stopping the work.
+  const { work, finish } = startCallWork(deps.callLimits, request.signal);
+  const server = createMcpServer(deps, { ...context, work });
   try {
     await server.connect(transport);
     return await transport.handleRequest(request, { parsedBody: message });
   } finally {
+    finish();
     await server.close();
   }
 }

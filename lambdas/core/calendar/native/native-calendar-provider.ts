@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type CallWork, NARROW_CALENDAR_READ } from '../../call-work.js';
 import { DomainError } from '../../errors.js';
 import { echo } from '../../input-limits.js';
 import {
@@ -113,11 +114,16 @@ export class NativeCalendarProvider implements CalendarProvider {
   /**
    * One page in (start, id) order. Series and long events are few and always read whole; one-off
    * events are read from the start index only as far as the page needs, starting at the cursor.
+   * A series is expanded only as far as the page can reach: a page of n events needs at most n
+   * (and its edited occurrences) from each series, so an endless series costs a page its size,
+   * not the window's thousands of occurrences. The page then ends at the earliest point a series
+   * stopped (its horizon), so no occurrence before the page's last event is missing.
    */
   async listEvents(calendar: CalendarRef, query: EventQuery): Promise<EventPage> {
     const fromMs = Date.parse(query.start);
     const toMs = Date.parse(query.end);
     const after = query.page_token ? decodeCursor(query.page_token, PageCursor) : undefined;
+    const { work } = query;
     const keep = (event: CalendarEvent) =>
       overlapsWindow(event, fromMs, toMs) &&
       (!query.query || matchesText(event, query.query)) &&
@@ -130,29 +136,47 @@ export class NativeCalendarProvider implements CalendarProvider {
         beginsWith: SK.nativeCalendar.seriesPrefix,
         limit: SERIES_PAGE,
       }),
-      this.readSingles(calendar, fromMs, toMs, after, query.max_results + 1, keep),
+      this.readSingles(calendar, fromMs, toMs, after, query.max_results + 1, keep, work),
     ]);
+    work?.spend(long.length + seriesItems.length, NARROW_CALENDAR_READ);
     const candidates = long.map((item) => itemToEvent(item).event).filter(keep);
     let incomplete = false;
+    let horizon = Number.POSITIVE_INFINITY;
     const nowMs = this.deps.clock.now().getTime();
-    const turns = new TurnSharer();
+    const turns = work ?? new TurnSharer();
+    // Occurrences before the cursor's instant are not shown again: expand from there.
+    const expandFrom = after ? Math.max(fromMs, after[0]) : fromMs;
     for (const series of await committedSeries(this.deps.store, calendar.native_id, seriesItems, nowMs)) {
       await turns.pass();
-      const { expandSeriesWithin } = await seriesCode();
-      const expanded = expandSeriesWithin(series, fromMs, toMs, this.zoneOf(calendar));
+      const textMatches = !query.query || matchesText(series.master, query.query);
+      if (query.single_events && !textMatches) {
+        // Generated occurrences carry the master's text: only edited ones can match.
+        candidates.push(...series.overrides.filter((o) => o.status !== 'cancelled' && keep(o)));
+        continue;
+      }
+      const { expandSeriesSharing, expandSeriesWithin } = await seriesCode();
+      // One occurrence tells whether a master belongs to the window; a page needs its own size.
+      const limit = query.single_events ? query.max_results + series.overrides.length + 2 : 1;
+      const zone = this.zoneOf(calendar);
+      const expanded = work
+        ? await expandSeriesSharing(series, expandFrom, toMs, zone, { limit, work })
+        : expandSeriesWithin(series, expandFrom, toMs, zone, { limit });
       const instances = expanded.events;
       incomplete ||= !expanded.complete;
-      if (query.single_events) candidates.push(...instances.filter(keep));
-      else if (instances.length > 0 && (!query.query || matchesText(series.master, query.query)))
-        candidates.push(series.master);
+      if (query.single_events) {
+        candidates.push(...instances.filter(keep));
+        if (expanded.horizon !== undefined) horizon = Math.min(horizon, expanded.horizon);
+      } else if (instances.length > 0 && textMatches) candidates.push(series.master);
     }
-    const sorted = sortByStart([...candidates, ...singles]);
+    const sorted = sortByStart([...candidates, ...singles]).filter((e) => eventTimeMs(e.start) <= horizon);
     const page = sorted.slice(0, query.max_results);
     const last = page.at(-1);
-    const more = sorted.length > query.max_results || !exhausted;
+    const more = sorted.length > query.max_results || !exhausted || horizon !== Number.POSITIVE_INFINITY;
+    // Nothing up to a series' horizon was kept (all filtered out): the next page starts after it.
+    const cursor = last ? [eventTimeMs(last.start), last.id] : [horizon, '\uffff'];
     return {
       events: page.map((event) => this.owned(calendar, event)),
-      ...(more && last ? { next_page_token: encodeCursor([eventTimeMs(last.start), last.id]) } : {}),
+      ...(more ? { next_page_token: encodeCursor(cursor) } : {}),
       ...(incomplete ? { incomplete } : {}),
     };
   }
@@ -165,6 +189,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     after: [number, string] | undefined,
     wanted: number,
     keep: (event: CalendarEvent) => boolean,
+    work: CallWork | undefined,
   ): Promise<{ events: CalendarEvent[]; exhausted: boolean }> {
     const lower = after ? `${sortableUtc(after[0])}#${after[1]}` : sortableUtc(fromMs - LONG_EVENT_MS);
     const events: CalendarEvent[] = [];
@@ -177,6 +202,7 @@ export class NativeCalendarProvider implements CalendarProvider {
         limit: Math.min(1000, wanted - events.length + 10),
         ...(cursor ? { cursor } : {}),
       });
+      work?.spend(page.items.length, NARROW_CALENDAR_READ);
       for (const item of page.items) {
         const { event } = itemToEvent(item);
         if (keep(event)) events.push(event);

@@ -29,5 +29,5 @@ export const checkAvailabilityTool = defineTool({
   }),
   annotations: AVAILABILITY_READ,
   needs: 'availability',
-  run: (deps, input, { principal }) => checkAvailability(deps, principal, input),
+  run: (deps, input, { principal, work }) => checkAvailability(deps, principal, input, work),
 });

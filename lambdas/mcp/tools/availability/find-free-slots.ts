@@ -42,5 +42,5 @@ export const findFreeSlotsTool = defineTool({
   }),
   annotations: AVAILABILITY_READ,
   needs: 'availability',
-  run: (deps, input, { principal }) => findFreeSlots(deps, principal, input),
+  run: (deps, input, { principal, work }) => findFreeSlots(deps, principal, input, work),
 });

@@ -41,5 +41,5 @@ export const getAvailabilityTool = defineTool({
   }),
   annotations: AVAILABILITY_READ,
   needs: 'availability',
-  run: (deps, input, { principal }) => getAvailability(deps, principal, input),
+  run: (deps, input, { principal, work }) => getAvailability(deps, principal, input, work),
 });

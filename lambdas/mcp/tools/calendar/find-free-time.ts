@@ -31,7 +31,7 @@ export const findFreeTimeTool = defineTool({
   }),
   annotations: CALENDAR_READ,
   needs: 'availability',
-  run: (deps, input, { principal }) => {
-    return findFreeTime(deps, principal, input);
+  run: (deps, input, { principal, work }) => {
+    return findFreeTime(deps, principal, input, work);
   },
 });

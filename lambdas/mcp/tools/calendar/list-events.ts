@@ -45,8 +45,8 @@ export const listEventsTool = defineTool({
   }),
   annotations: CALENDAR_READ,
   needs: 'calendar',
-  run: (deps, input, { principal }) => {
-    return listEvents(deps.calendars, principal, input);
+  run: (deps, input, { principal, work }) => {
+    return listEvents(deps.calendars, principal, input, work);
   },
   toonView: ({ events, ...rest }) => ({ ...rest, events: eventRows(events) }),
 });

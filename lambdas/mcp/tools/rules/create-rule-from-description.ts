@@ -24,5 +24,5 @@ export const createRuleFromDescriptionTool = defineTool({
   }),
   annotations: RULES_READ,
   needs: 'rules',
-  run: (deps, input, { principal }) => deps.rules.createRuleFromDescription(principal, input),
+  run: (deps, input, { principal, work }) => deps.rules.createRuleFromDescription(principal, input, work),
 });

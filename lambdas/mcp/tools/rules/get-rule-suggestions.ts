@@ -31,8 +31,8 @@ export const getRuleSuggestionsTool = defineTool({
   }),
   annotations: RULES_READ,
   needs: 'rules',
-  run: async (deps, input, { principal }) => {
-    const suggestions = await deps.rules.getRuleSuggestions(principal, input);
+  run: async (deps, input, { principal, work }) => {
+    const suggestions = await deps.rules.getRuleSuggestions(principal, input, work);
     return { suggestions, count: suggestions.length };
   },
 });

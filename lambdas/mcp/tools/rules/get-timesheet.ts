@@ -52,9 +52,9 @@ export const getTimesheetTool = defineTool({
   }),
   annotations: RULES_READ,
   needs: 'rules',
-  run: async (deps, input, { principal }) => {
+  run: async (deps, input, { principal, work }) => {
     const [report, projects] = await Promise.all([
-      deps.rules.getTimesheet(principal, input),
+      deps.rules.getTimesheet(principal, input, work),
       input.group_by === 'project'
         ? deps.rules.listProjects(principal, { includeArchived: true })
         : Promise.resolve([]),

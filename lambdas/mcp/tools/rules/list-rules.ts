@@ -25,10 +25,10 @@ export const listRulesTool = defineTool({
   }),
   annotations: RULES_READ,
   needs: 'rules',
-  run: async (deps, input, { principal }) => {
+  run: async (deps, input, { principal, work }) => {
     // Asking for one project's rules without read on it is refused, not answered with an empty list.
     if (input.project_id) await deps.rules.access.require(principal, input.project_id, 'read');
-    const all = await deps.rules.listRules(principal);
+    const all = await deps.rules.listRules(principal, work);
     const rules = input.project_id ? all.filter((r) => r.project_id === input.project_id) : all;
     return { rules, count: rules.length };
   },

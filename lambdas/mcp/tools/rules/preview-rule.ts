@@ -58,7 +58,7 @@ export const previewRuleTool = defineTool({
   output: PreviewOutput.extend({ window: z.object({ start: z.string(), end: z.string() }) }),
   annotations: RULES_READ,
   needs: 'rules',
-  run: (deps, input, { principal }) => deps.rules.previewRule(principal, input),
+  run: (deps, input, { principal, work }) => deps.rules.previewRule(principal, input, work),
   toonView: ({ matches, ...rest }) => ({
     ...rest,
     matches: matches.map(({ matched_conditions, ...m }) => ({ ...m, matched: matched_conditions.join(' ') })),
