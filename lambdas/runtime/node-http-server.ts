@@ -2,12 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { finished } from 'node:stream';
 import type { Logger } from '../core/ports/index.js';
+import { bodyTooLarge, MAX_BODY_BYTES } from '../mcp/http/body-limit.js';
 import { json, jsonRpcError } from '../mcp/http/http-responses.js';
 import { refuseUnrepresentableMethod } from '../mcp/http/route-http-request.js';
 import { BodyTooLargeError, ClientGoneError, limitedBody } from './node-request-body.js';
-
-/** Requests larger than this are refused with 413 before they are buffered further. */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
  * How long a client may take to send its headers, and its whole request. Node's defaults (60 s
@@ -22,8 +20,6 @@ export interface RunningHttpServer {
   port: number;
   close(): Promise<void>;
 }
-
-const tooLargeMessage = `Request body exceeds ${MAX_BODY_BYTES} bytes.`;
 
 const MISSING_HOST_MESSAGE =
   'Missing Host header: send the host and port you reach the server at, e.g. "Host: 127.0.0.1:8787".';
@@ -41,7 +37,7 @@ function toWebRequest(request: IncomingMessage, url: URL): Request {
       else if (value !== undefined) headers.set(name, value);
     }
   } catch (error) {
-    throw new UnrepresentableRequestError('A header value is not valid.', { cause: error });
+    throw new UnrepresentableRequestError('Bad request: a header value is not valid HTTP.', { cause: error });
   }
   const method = request.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
@@ -57,7 +53,9 @@ function requestUrl(incoming: IncomingMessage, baseUrl: string): URL {
   try {
     return new URL(incoming.url ?? '/', baseUrl);
   } catch (error) {
-    throw new UnrepresentableRequestError(`The request target is not a valid URL path.`, { cause: error });
+    throw new UnrepresentableRequestError('Bad request: the request target is not a URL path.', {
+      cause: error,
+    });
   }
 }
 
@@ -71,7 +69,7 @@ async function respond(
   const url = requestUrl(incoming, baseUrl);
   const unrepresentable = refuseUnrepresentableMethod(incoming.method ?? 'GET', url.pathname);
   if (unrepresentable) return unrepresentable;
-  if (declaredTooLarge(incoming)) return json(413, { error: tooLargeMessage });
+  if (declaredTooLarge(incoming)) return bodyTooLarge();
   return handle(toWebRequest(incoming, url));
 }
 
@@ -104,7 +102,7 @@ async function answer(
     return await answerOf(await respond(incoming, baseUrl, handle));
   } catch (error) {
     if (error instanceof ClientGoneError) return undefined;
-    if (error instanceof BodyTooLargeError) return answerOf(json(413, { error: tooLargeMessage }));
+    if (error instanceof BodyTooLargeError) return answerOf(bodyTooLarge());
     if (error instanceof UnrepresentableRequestError)
       return answerOf(jsonRpcError(400, -32600, error.message));
     logger.error('http request failed', { error });

@@ -1,11 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../lambdas/core/ports/index.js';
+import { MAX_BODY_BYTES } from '../../lambdas/mcp/http/body-limit.js';
 import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
-import {
-  MAX_BODY_BYTES,
-  type RunningHttpServer,
-  startHttpServer,
-} from '../../lambdas/runtime/node-http-server.js';
+import { type RunningHttpServer, startHttpServer } from '../../lambdas/runtime/node-http-server.js';
 import { describeMcpHttpTransport } from '../mcp/http-transport-suite.js';
 import { exchangeRaw, openRawConnection, sendRaw, trickle } from '../support/raw-http.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '../../lambdas/runtime/node-http-server.js';
+import { MAX_BODY_BYTES } from '../../lambdas/mcp/http/body-limit.js';
 import { meridian, startServe } from '../support/cli.js';
 import { exchangeRaw, openRawConnection } from '../support/raw-http.js';
 
