@@ -3,13 +3,12 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
-import { refuseUnrepresentableMethod, routeHttpRequest } from '../mcp/http/route-http-request.js';
+import { routeHttpRequest } from '../mcp/http/route-http-request.js';
 import { createAwsHttpDeps } from '../runtime/aws-http.js';
 import { ALLOWED_ORIGINS_ENV, SERVICE_NAME_ENV } from '../runtime/environment-names.js';
 import {
   type ApiGatewayEvent,
   apiGatewayResultFromResponse,
-  methodAndPath,
   requestFromApiGatewayEvent,
 } from './api-gateway-request.js';
 import { internalErrorResponse } from './middleware/internal-error.js';
@@ -25,11 +24,8 @@ const origins = {
 };
 
 async function respond(event: ApiGatewayEvent): Promise<Response> {
-  const { method, path } = methodAndPath(event);
-  return (
-    refuseUnrepresentableMethod(method, path) ??
-    routeHttpRequest(requestFromApiGatewayEvent(event), deps, origins)
-  );
+  const read = requestFromApiGatewayEvent(event);
+  return 'refused' in read ? read.refused : routeHttpRequest(read.request, deps, origins);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
 import type { HttpTarget } from '../mcp/http-transport-suite.js';
 import { lambdaContext, lambdaFetch, restProxyEvent } from '../support/lambda-fetch.js';
-import { startTestRuntime } from '../support/test-runtime.js';
+import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -30,15 +30,24 @@ function countErrorLines() {
   return counter;
 }
 
+/** The MCP Lambda handler loaded as on Lambda, with the runtime behind it and its ERROR lines counted. */
+export interface LoadedLambdaHandler {
+  handler: Handler;
+  runtime: TestRuntime;
+  /** ERROR lines written since it was loaded. */
+  loggedErrors(): number;
+  close(): Promise<void>;
+}
+
 /**
- * The MCP Lambda handler as an HTTP target. The handler builds its own AWS composition from the
- * environment, as on Lambda; only the endpoint points at a local DynamoDB. KMS is configured but
- * not called by these tests. `importHandler` runs after the environment is set: the handler
- * reads it when its module loads.
+ * Loads the MCP Lambda handler. The handler builds its own AWS composition from the environment,
+ * as on Lambda; only the endpoint points at a local DynamoDB. KMS is configured but not called by
+ * these tests. `importHandler` runs after the environment is set: the handler reads it when its
+ * module loads.
  */
-export async function lambdaHandlerTarget(
+export async function loadLambdaHandler(
   importHandler: () => Promise<{ handler: unknown }>,
-): Promise<HttpTarget> {
+): Promise<LoadedLambdaHandler> {
   const dynalite = await startDynalite();
   const runtime = await startTestRuntime({ endpoint: dynalite.endpoint });
   Object.assign(process.env, {
@@ -55,6 +64,23 @@ export async function lambdaHandlerTarget(
   });
   const errors = countErrorLines();
   const { handler } = (await importHandler()) as { handler: Handler };
+  return {
+    handler,
+    runtime,
+    loggedErrors: () => errors.count,
+    close: async () => {
+      errors.restore();
+      await runtime.close();
+      await dynalite.close();
+    },
+  };
+}
+
+/** The MCP Lambda handler (see loadLambdaHandler) as an HTTP target. */
+export async function lambdaHandlerTarget(
+  importHandler: () => Promise<{ handler: unknown }>,
+): Promise<HttpTarget> {
+  const { handler, runtime, loggedErrors, close } = await loadLambdaHandler(importHandler);
   const baseUrl = 'https://abc123.execute-api.eu-west-1.amazonaws.com';
   return {
     baseUrl,
@@ -74,13 +100,9 @@ export async function lambdaHandlerTarget(
         body: result.body,
       };
     },
-    loggedErrors: () => errors.count,
+    loggedErrors,
     newKey: (options) => runtime.newKey('test', options),
     revokeKey: (keyId) => runtime.access.revokeKey(keyId).then(() => undefined),
-    close: async () => {
-      errors.restore();
-      await runtime.close();
-      await dynalite.close();
-    },
+    close,
   };
 }

@@ -42,6 +42,8 @@ export async function startServe(
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
+        // A server that already exited (crashed) has nothing left to stop.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -42,9 +42,32 @@ export interface AccessDeps {
   store: DocumentStore;
   clock: Clock;
   random: RandomSource;
+  /**
+   * Compares a presented secret with a stored hash, in constant time.
+   * @default secretMatches (SHA-256, timingSafeEqual); replaced only to observe which refusals run it.
+   */
+  secretMatches?: (secret: string, storedHash: string) => boolean;
 }
 
 const keyPk = (keyId: string) => `${PK_PREFIX.apiKey}${keyId}`;
+
+/**
+ * What an unknown key id is checked against, so that refusing it costs what refusing a known id
+ * does (the record parsed, the secret hashed and compared): a refusal's timing does not tell
+ * which ids exist. Its hash is never reached by a secret that matters: with no record, the
+ * token is refused whatever the comparison says.
+ */
+const UNKNOWN_KEY_RECORD: Record<string, unknown> = {
+  pk: keyPk('unknown'),
+  sk: SK.apiKey.record,
+  key_id: 'unknown',
+  label: 'unknown',
+  secret_hash: hashSecret('no key has this secret'),
+  created_at: '1970-01-01T00:00:00.000Z',
+  // Shaped as a record read back, index fields included, so that parsing it strips as much.
+  gsi1pk: GSI1PK.apiKeys,
+  gsi1sk: '1970-01-01T00:00:00.000Z#unknown',
+};
 
 function summary(item: ApiKeyItem): ApiKeySummary {
   return {
@@ -107,8 +130,10 @@ export class AccessStore implements TokenVerifier {
     if (!parsed) return undefined;
     const rows = await queryAll(this.deps.store, { partition: keyPk(parsed.keyId), consistent: true });
     const record = rows.find((row) => row.sk === SK.apiKey.record);
-    const item = record ? ApiKeyItem.parse(record) : undefined;
-    if (!item || item.revoked_at || !secretMatches(parsed.secret, item.secret_hash)) return undefined;
+    // The same steps whether the id is known, unknown or revoked; only the verdict differs.
+    const item = ApiKeyItem.parse(record ?? UNKNOWN_KEY_RECORD);
+    const matches = (this.deps.secretMatches ?? secretMatches)(parsed.secret, item.secret_hash);
+    if (!record || item.revoked_at || !matches) return undefined;
     const principal: Principal = {
       kind: 'api-key',
       keyId: item.key_id,

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessStore } from '../../../lambdas/core/access/access-store.js';
+import { secretMatches } from '../../../lambdas/core/access/api-key-token.js';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
@@ -73,6 +75,32 @@ describe('AccessStore', () => {
     it('refuses malformed and unknown tokens', async () => {
       expect(await runtime.access.authenticate('Bearer nonsense')).toBeUndefined();
       expect(await runtime.access.authenticate(`mrd_${'a'.repeat(12)}_${'A'.repeat(43)}`)).toBeUndefined();
+    });
+
+    it('runs the secret check once for every refusal of a well-formed token: unknown id, wrong secret, revoked key', async () => {
+      // A refusal that skipped the check for unknown ids would tell them from known ones by its time.
+      const checkedHashes: string[] = [];
+      const access = new AccessStore({
+        store: runtime.store,
+        clock: runtime.clock,
+        random: runtime.random,
+        secretMatches: (secret, storedHash) => {
+          checkedHashes.push(storedHash);
+          return secretMatches(secret, storedHash);
+        },
+      });
+      const known = await access.createKey('known');
+      const revoked = await access.createKey('revoked');
+      await access.revokeKey(revoked.key_id);
+      const wrongSecret = `${known.token.slice(0, -43)}${'x'.repeat(43)}`;
+      const unknownId = `mrd_${'0'.repeat(12)}_${'x'.repeat(43)}`;
+
+      for (const token of [unknownId, wrongSecret, revoked.token]) {
+        checkedHashes.length = 0;
+
+        expect(await access.authenticate(token)).toBeUndefined();
+        expect(checkedHashes).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+      }
     });
 
     it('refuses a revoked key', async () => {
