@@ -169,9 +169,12 @@ describe('the bundled sync function', () => {
     const loaded = loadedAfter(metafile, [/core\/shadow\/sync-calendar\.ts$/, ...CALENDAR_GRAPH]);
 
     expect(matching(loaded, /lambdas\/core\/shadow\/sync-calendar\.ts$/)).toHaveLength(1);
+    // The content firewall is the one tool-side part a sync needs: it screens every synced event.
+    expect(matching(loaded, /lambdas\/core\/firewall\/untrusted-text\.ts$/)).toHaveLength(1);
     const absent = [
       /lambdas\/core\/booking\//,
-      ...CALENDAR_TOOL_SIDE,
+      /lambdas\/core\/(calendar\/calendar-service|access\/)/,
+      ...CALENDAR_TOOL_SIDE.slice(1),
       /node_modules\/(@aws-sdk\/client-sfn|@modelcontextprotocol|chrono-node)\//,
     ];
     for (const pattern of absent) expect(matching(loaded, pattern)).toEqual([]);

@@ -57,6 +57,11 @@ const keyPk = (keyId: string) => `${PK_PREFIX.apiKey}${keyId}`;
  * which ids exist. Its hash is never reached by a secret that matters: with no record, the
  * token is refused whatever the comparison says.
  */
+/** Keys list in creation order: the index sort key of a key record. */
+function apiKeyIndexSort(item: { created_at: string; key_id: string }): string {
+  return `${item.created_at}#${item.key_id}`;
+}
+
 const UNKNOWN_KEY_RECORD: Record<string, unknown> = {
   pk: keyPk('unknown'),
   sk: SK.apiKey.record,
@@ -66,7 +71,7 @@ const UNKNOWN_KEY_RECORD: Record<string, unknown> = {
   created_at: '1970-01-01T00:00:00.000Z',
   // Shaped as a record read back, index fields included, so that parsing it strips as much.
   gsi1pk: GSI1PK.apiKeys,
-  gsi1sk: '1970-01-01T00:00:00.000Z#unknown',
+  gsi1sk: apiKeyIndexSort({ created_at: '1970-01-01T00:00:00.000Z', key_id: 'unknown' }),
 };
 
 function summary(item: ApiKeyItem): ApiKeySummary {
@@ -115,7 +120,7 @@ export class AccessStore implements TokenVerifier {
       ...(options.toolsets ? { toolsets: [...options.toolsets] } : {}),
     };
     await this.deps.store.put(
-      { ...item, gsi1pk: GSI1PK.apiKeys, gsi1sk: `${item.created_at}#${keyId}` },
+      { ...item, gsi1pk: GSI1PK.apiKeys, gsi1sk: apiKeyIndexSort(item) },
       { condition: { op: 'not_exists' } },
     );
     return { ...summary(item), token };

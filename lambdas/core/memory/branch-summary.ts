@@ -1,4 +1,4 @@
-import { unionOfMarks } from '../firewall/untrusted-text.js';
+import { unionOfMarks } from '../firewall/untrusted-marks.js';
 import { summarize, summarizedEntries } from './context-body.js';
 import { contextText } from './context-text.js';
 import type { BranchView } from './memory-store.js';

@@ -1,4 +1,4 @@
-import { unionOfMarks } from '../firewall/untrusted-text.js';
+import { unionOfMarks } from '../firewall/untrusted-marks.js';
 import type { Entry } from './memory-schemas.js';
 
 /** How a flagged entry's line starts: `[user, untrusted: agent-address] …`, beside the text it warns of. */

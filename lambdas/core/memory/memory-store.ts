@@ -1,5 +1,5 @@
 import { DomainError, isDomainError } from '../errors.js';
-import { unionOfMarks, untrustedField } from '../firewall/untrusted-text.js';
+import { unionOfMarks, untrustedField } from '../firewall/untrusted-marks.js';
 import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
 import { MEMORY_RECORD } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';

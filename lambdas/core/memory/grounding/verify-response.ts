@@ -1,4 +1,4 @@
-import { untrustedField } from '../../firewall/untrusted-text.js';
+import { untrustedField } from '../../firewall/untrusted-marks.js';
 import type { MemoryItem } from '../memory-records.js';
 import { type ClaimVerdict, type ContradictionKind, judgeClaim } from './claim-support.js';
 import { extractClaims } from './claims.js';

@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { untrustedField } from '../../firewall/untrusted-text.js';
+import { untrustedField } from '../../firewall/untrusted-marks.js';
 import type { Embedder } from '../../ports/index.js';
 import type { MemoryItem } from '../memory-records.js';
 import {

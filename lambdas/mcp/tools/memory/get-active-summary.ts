@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { untrustedField } from '../../../core/firewall/untrusted-text.js';
+import { untrustedField } from '../../../core/firewall/untrusted-marks.js';
 import { resumeView } from '../../../core/memory/branch-summary.js';
 import { untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
