@@ -1,7 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, errorOf, type FetchLike } from '../support/mcp-client.js';
+import { type CallToolResult, connectHttpClient, errorOf, type FetchLike } from '../support/mcp-client.js';
 import type { RawResponse } from '../support/raw-http.js';
 
 export interface HttpTarget {

@@ -1,17 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  type CallToolResult,
-  type LoggingMessageNotification,
-  LoggingMessageNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingMessageNotification } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_TOOLS } from '../mcp/http-transport-suite.js';
 import { meridian } from '../support/cli.js';
-import { errorOf } from '../support/mcp-client.js';
+import { type CallToolResult, errorOf } from '../support/mcp-client.js';
 
 describe('meridian stdio', () => {
   let client: Client;
@@ -120,7 +116,7 @@ describe('meridian stdio', () => {
 
   it("carries a tool's progress as log messages at the level the client set", async () => {
     const messages: LoggingMessageNotification['params'][] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    client.setNotificationHandler('notifications/message', (notification) => {
       messages.push(notification.params);
     });
     const created = (await client.callTool({
