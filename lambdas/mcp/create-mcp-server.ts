@@ -14,8 +14,9 @@ const FIVE_MINUTES = 300_000;
  * 2025 result never carries them). The tool, prompt and template listings change only with a
  * deployment or the connection's toolsets, so a client may keep them five minutes — but only for
  * itself (`private`): toolsets follow the key. Resources hold the organization's data (projects,
- * rules, memory), which any tool call may change: never cached. `server/discover` is the same for
- * every caller of the deployment: `public`. See the README, "Protocol versions".
+ * rules, memory), which any tool call may change: never cached. `server/discover` carries
+ * instructions that name the connection's toolsets (the key's default among them): `private`
+ * too. See the README, "Protocol versions".
  */
 export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
   'tools/list': { ttlMs: FIVE_MINUTES, cacheScope: 'private' },
@@ -23,7 +24,7 @@ export const CACHE_HINTS: NonNullable<ServerOptions['cacheHints']> = {
   'resources/templates/list': { ttlMs: FIVE_MINUTES, cacheScope: 'private' },
   'resources/list': { ttlMs: 0, cacheScope: 'private' },
   'resources/read': { ttlMs: 0, cacheScope: 'private' },
-  'server/discover': { ttlMs: FIVE_MINUTES, cacheScope: 'public' },
+  'server/discover': { ttlMs: FIVE_MINUTES, cacheScope: 'private' },
 };
 
 /**

@@ -502,7 +502,7 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
           result: {
             supportedVersions: expect.arrayContaining(['2026-07-28']),
             capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
-            cacheScope: 'public',
+            cacheScope: 'private',
             _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'meridian' } },
           },
         });
