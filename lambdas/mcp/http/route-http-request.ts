@@ -2,6 +2,7 @@ import {
   type AuthInfo,
   createMcpHandler,
   isLegacyRequest,
+  type McpHttpHandler,
   ProtocolErrorCode,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
@@ -41,18 +42,21 @@ function admittedOf(authInfo: AuthInfo | undefined): Admitted {
 /**
  * 2026-07-28 traffic: the SDK's entry does the whole revision — the `_meta` envelope,
  * `server/discover`, Mcp-Method/Mcp-Name/MCP-Protocol-Version checks (HeaderMismatch -32020),
- * UnsupportedProtocolVersion (-32022), `resultType` and the cache fields. Built once per process:
- * it warns once per handler that JSON mode drops mid-call notifications, which Lambda cannot
- * stream anyway. `legacy: 'reject'` because the SDK's own legacy leg answers SSE only (see
- * serveLegacy).
+ * UnsupportedProtocolVersion (-32022), `resultType` and the cache fields. `legacy: 'reject'`
+ * because the SDK's own legacy leg answers SSE only (see serveLegacy). Built on the first modern
+ * request, once per process: the SDK warns on stderr once per handler that JSON mode drops
+ * mid-call notifications (Lambda cannot stream anyway), and a CLI command or a 2025-only
+ * process should not print that.
  */
-const modern = createMcpHandler(
-  ({ authInfo }) => createMcpServer(admittedOf(authInfo).deps, admittedOf(authInfo).context),
-  {
-    legacy: 'reject',
-    responseMode: 'json',
-  },
-);
+let modernHandler: McpHttpHandler | undefined;
+
+function modern(): McpHttpHandler {
+  modernHandler ??= createMcpHandler(
+    ({ authInfo }) => createMcpServer(admittedOf(authInfo).deps, admittedOf(authInfo).context),
+    { legacy: 'reject', responseMode: 'json' },
+  );
+  return modernHandler;
+}
 
 /**
  * 2025-era traffic (initialize, no envelope), statelessly: a new server and transport per request
@@ -82,7 +86,7 @@ async function serveMcp(
 ): Promise<Response> {
   const admitted = { deps, context };
   if (await isLegacyRequest(request, message)) return serveLegacy(request, admitted, message);
-  return modern.fetch(request, { parsedBody: message, authInfo: asAuthInfo(admitted) });
+  return modern().fetch(request, { parsedBody: message, authInfo: asAuthInfo(admitted) });
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
