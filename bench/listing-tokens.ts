@@ -3,7 +3,7 @@
  * vendors' counts differ by a few percent, the ranking does not). Each tool is counted as the
  * compact JSON a client receives; shared by `npm run bench` and the listing budget test.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ToolsetListing } from '../lambdas/mcp/toolsets.js';
 

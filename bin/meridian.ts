@@ -3,7 +3,7 @@
  */
 import { delimiter } from 'node:path';
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { isDomainError } from '../lambdas/core/errors.js';
 import { computeOn } from '../lambdas/mcp/computation-turns.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
@@ -215,7 +215,10 @@ async function stdio(): Promise<void> {
   const runtime = await createEmbeddedRuntime(config());
   // The same pipeline as HTTP: the local owner is admitted with the --toolsets of the command.
   const deps = { ...runtime, defaultToolsets, callLimits };
-  const server = createMcpServer(deps, await admitConnection(deps, { kind: 'local-owner' }));
+  const context = await admitConnection(deps, { kind: 'local-owner' });
+  // The SDK pins the era from the opening message (initialize → 2025, an enveloped request or
+  // server/discover → 2026-07-28) and takes one server from the factory for the connection.
+  const connection = serveStdio(() => createMcpServer(deps, context));
   const compression = startIdleCompressionTimer(idleSweepDeps(runtime), runtime.logger, compressEvery);
   // The client closing stdin ends the session; the embedded store would otherwise keep us alive.
   let stopping = false;
@@ -223,14 +226,13 @@ async function stdio(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await compression?.stop();
-    await server.close();
+    await connection.close();
     await runtime.close();
     process.exit(0);
   };
   process.stdin.once('end', stop);
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  await server.connect(new StdioServerTransport());
 }
 
 /** What the idle-compression sweep needs of the embedded runtime. */

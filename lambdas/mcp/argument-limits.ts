@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { DomainError } from '../core/errors.js';
 import { MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_STRING_LENGTH } from '../core/input-limits.js';
 import { domainErrorResult } from './tool-result.js';

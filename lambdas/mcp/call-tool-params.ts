@@ -1,4 +1,5 @@
-import { CallToolRequestParamsSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestParamsSchema } from '@modelcontextprotocol/core';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 
 /** What a well-formed tools/call names: the tool, and its arguments when any were sent. */
@@ -27,11 +28,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
  *
  * @example
  * parseCallToolParams({ name: 'get_temporal_context', arguments: {} }).name; // 'get_temporal_context'
- * parseCallToolParams({ name: 'x', arguments: 'str' }); // throws McpError -32602
+ * parseCallToolParams({ name: 'x', arguments: 'str' }); // throws ProtocolError -32602
  */
 export function parseCallToolParams(params: unknown): CallToolParams {
   const parsed = CallToolRequestParamsSchema.safeParse(params ?? {});
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map(describeIssue).join('; ');
-  throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call params: ${problems}.`);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid tools/call params: ${problems}.`);
 }

@@ -1,4 +1,4 @@
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { IdempotencyRecords } from '../core/booking/idempotency.js';
 import { isDomainError } from '../core/errors.js';
 import type { Logger } from '../core/ports/index.js';
@@ -49,7 +49,7 @@ export async function callTool(
     if (isDomainError(error)) return domainErrorResult(error);
     // A bug or an outage: log the details here, tell the client nothing internal.
     logger.error('tool failed', { tool: tool.name, error });
-    throw new McpError(ErrorCode.InternalError, 'Internal error');
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
   }
 }
 
@@ -73,6 +73,6 @@ export async function loadToolDeps<Slice extends DepsSlice>(
     return await deps.toolDeps(slice);
   } catch (error) {
     deps.logger.error('building the tool dependencies failed', { error });
-    throw new McpError(ErrorCode.InternalError, 'Internal error');
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
   }
 }

@@ -1,4 +1,4 @@
-import type { CompleteResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteResult } from '@modelcontextprotocol/server';
 import type { SliceLoader, ToolContext } from './deps.js';
 
 /** The spec caps one completion answer at 100 values. */

@@ -1,10 +1,10 @@
 import {
-  ErrorCode,
   type GetPromptResult,
-  McpError,
   type Prompt,
   type PromptArgument,
-} from '@modelcontextprotocol/sdk/types.js';
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/server';
 import { echo } from '../core/input-limits.js';
 import type { DepsSlice, SliceDeps, ToolContext } from './deps.js';
 
@@ -61,15 +61,15 @@ export function checkPromptArguments(
   const known = prompt.arguments.map((argument) => argument.name);
   const unknown = Object.keys(given).find((name) => !known.includes(name));
   if (unknown !== undefined) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `Prompt "${prompt.name}" takes no argument ${echo(unknown)}; it takes ${known.join(', ')}.`,
     );
   }
   const missing = prompt.arguments.find((argument) => argument.required && !given[argument.name]?.trim());
   if (missing) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `Prompt "${prompt.name}" needs "${missing.name}": ${missing.description} (e.g. "${missing.example}").`,
     );
   }

@@ -1,17 +1,9 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { isDomainError } from '../core/errors.js';
 import { echo } from '../core/input-limits.js';
 import { loadToolDeps } from './call-tool.js';
@@ -36,12 +28,13 @@ export const PROTOCOL_CAPABILITIES = {
   prompts: {},
 } as const;
 
-/** The spec's code for an unknown resource URI. */
-const RESOURCE_NOT_FOUND = -32002;
-
-function unknownResource(uri: string): McpError {
-  return new McpError(
-    RESOURCE_NOT_FOUND,
+/**
+ * An unknown resource URI. 2026-07-28 answers it with -32602 Invalid params, and the SDK rewrites
+ * 2025's -32002 to -32602 on every era, so it is thrown as -32602 here.
+ */
+function unknownResource(uri: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
     `Unknown resource ${echo(uri)}. Call resources/list to see the resources you may read.`,
   );
 }
@@ -62,13 +55,14 @@ async function answering<T>(deps: McpServerDeps, what: string, run: () => Promis
   try {
     return await run();
   } catch (error) {
-    if (error instanceof McpError) throw error;
+    if (error instanceof ProtocolError) throw error;
     if (isDomainError(error)) {
-      const code = error.code === 'STORAGE_ERROR' ? ErrorCode.InternalError : ErrorCode.InvalidParams;
-      throw new McpError(code, error.message, { code: error.code, ...error.details });
+      const code =
+        error.code === 'STORAGE_ERROR' ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams;
+      throw new ProtocolError(code, error.message, { code: error.code, ...error.details });
     }
     deps.logger.error(`${what} failed`, { error });
-    throw new McpError(ErrorCode.InternalError, 'Internal error');
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
   }
 }
 
@@ -82,7 +76,7 @@ async function answering<T>(deps: McpServerDeps, what: string, run: () => Promis
 export function serveProtocolCapabilities(server: Server, deps: McpServerDeps, context: ToolContext): void {
   const enabled = <T extends { toolset: string }>(items: readonly T[]) =>
     items.filter((item) => isEnabled(context.toolsets, item.toolset));
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
+  server.setRequestHandler('resources/list', () =>
     answering(deps, 'resources/list', async () => {
       const lists = await Promise.all(
         enabled(RESOURCE_FAMILIES).map(async (family) =>
@@ -92,38 +86,44 @@ export function serveProtocolCapabilities(server: Server, deps: McpServerDeps, c
       return { resources: lists.flat() };
     }),
   );
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+  server.setRequestHandler('resources/templates/list', async () => ({
     resourceTemplates: enabled(RESOURCE_FAMILIES).flatMap((family) => family.templates),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, ({ params: { uri } }) =>
+  server.setRequestHandler('resources/read', ({ params: { uri } }) =>
     answering(deps, 'resources/read', async () => {
       const family = familyOf(RESOURCE_FAMILIES, uri);
       if (!family) throw unknownResource(uri);
       if (!isEnabled(context.toolsets, family.toolset))
-        throw new McpError(RESOURCE_NOT_FOUND, offToolset(`Resource ${echo(uri)}`, family.toolset));
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          offToolset(`Resource ${echo(uri)}`, family.toolset),
+        );
       const contents = await family.read(await loadToolDeps(deps, family.needs), uri, context);
       if (!contents) throw unknownResource(uri);
       return { contents };
     }),
   );
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+  server.setRequestHandler('prompts/list', async () => ({
     prompts: enabled(PROMPTS).map(promptListing),
   }));
-  server.setRequestHandler(GetPromptRequestSchema, ({ params }) =>
+  server.setRequestHandler('prompts/get', ({ params }) =>
     answering(deps, 'prompts/get', async () => {
       const prompt = PROMPTS.find((candidate) => candidate.name === params.name);
       if (!prompt)
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
           `Unknown prompt ${echo(params.name)}. Call prompts/list to see the available prompts.`,
         );
       if (!isEnabled(context.toolsets, prompt.toolset))
-        throw new McpError(ErrorCode.InvalidParams, offToolset(`Prompt "${prompt.name}"`, prompt.toolset));
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          offToolset(`Prompt "${prompt.name}"`, prompt.toolset),
+        );
       const args = checkPromptArguments(prompt, params.arguments);
       return prompt.render(await loadToolDeps(deps, prompt.needs), args, context);
     }),
   );
-  server.setRequestHandler(CompleteRequestSchema, (request) =>
+  server.setRequestHandler('completion/complete', (request) =>
     answering(deps, 'completion/complete', async () => ({
       completion: await completeArgument(
         (slice) => loadToolDeps(deps, slice),
@@ -136,25 +136,20 @@ export function serveProtocolCapabilities(server: Server, deps: McpServerDeps, c
 
 /**
  * ToolContext.progress for one tools/call: each message goes out as an `info` log message from
- * the tool (the SDK drops it below the level set by logging/setLevel) and, when the request
- * carried a progress token, as a progress notification. A lost notification is not an error.
+ * the tool and, when the request carried a progress token, as a progress notification. The SDK
+ * filters the log message by the level the client asked for: `logging/setLevel` on a 2025
+ * connection, the request's own `io.modelcontextprotocol/logLevel` in 2026-07-28 (none asked:
+ * none sent). A lost notification is not an error.
  */
-export function toolProgress(
-  server: Server,
-  toolName: string,
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-): (message: string) => void {
-  const token = extra._meta?.progressToken;
+export function toolProgress(toolName: string, ctx: ServerContext): (message: string) => void {
+  const token = ctx.mcpReq._meta?.progressToken;
   let step = 0;
   return (message) => {
     step += 1;
-    server.sendLoggingMessage({ level: 'info', logger: toolName, data: message }).catch(() => undefined);
+    ctx.mcpReq.log('info', message, toolName).catch(() => undefined);
     if (token === undefined) return;
-    extra
-      .sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: step, message },
-      })
+    ctx.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } })
       .catch(() => undefined);
   };
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { LOCAL_OWNER, type Principal } from '../core/access/rights.js';
 import { DomainError } from '../core/errors.js';
 import { callTool } from './call-tool.js';

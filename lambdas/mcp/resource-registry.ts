@@ -1,4 +1,8 @@
-import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import type { DepsSlice, SliceDeps, ToolContext } from './deps.js';
 
 /**

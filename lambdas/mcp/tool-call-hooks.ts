@@ -1,4 +1,4 @@
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Principal } from '../core/access/rights.js';
 import { isDomainError } from '../core/errors.js';
 import type { Logger } from '../core/ports/index.js';
@@ -58,7 +58,7 @@ export async function refusalByHooks(
     } catch (error) {
       if (isDomainError(error)) return domainErrorResult(error);
       logger.error('a tool-call hook failed before the call', { tool: call.tool, error });
-      throw new McpError(ErrorCode.InternalError, 'Internal error');
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error');
     }
   }
   return undefined;

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { once } from '../core/once.js';
 import { leanInputSchema, leanOutputSchema } from './lean-json-schema.js';
@@ -88,13 +88,16 @@ export async function findEnabledTool(
   const toolset = toolsetOf(await catalogue.listing(), name);
   const tool = toolset === undefined ? undefined : await catalogue.find(name);
   if (toolset === undefined || tool === undefined) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `Unknown tool "${name}". Call tools/list to see the available tools.`,
     );
   }
   if (!isEnabled(selection, toolset)) {
-    throw new McpError(ErrorCode.InvalidParams, notEnabledMessage(name, toolset, selection ?? []));
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      notEnabledMessage(name, toolset, selection ?? []),
+    );
   }
   return tool;
 }

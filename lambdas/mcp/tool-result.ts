@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { encode } from '@toon-format/toon';
 import type { z } from 'zod';
 import type { DomainError } from '../core/errors.js';

@@ -1,10 +1,9 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridian, startServe } from '../support/cli.js';
-import { connectHttpClient, errorOf } from '../support/mcp-client.js';
+import { type CallToolResult, connectHttpClient, errorOf } from '../support/mcp-client.js';
 
 /**
  * The owner's path through the CLI while `meridian serve` runs: create a key (shown once), let

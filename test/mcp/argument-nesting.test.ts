@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ARGUMENT_DEPTH } from '../../lambdas/core/input-limits.js';
 import { fixedClock } from '../../lambdas/core/ports/index.js';

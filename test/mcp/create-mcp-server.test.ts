@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { Client, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
@@ -60,7 +59,7 @@ describe('createMcpServer', () => {
     const call = client.callTool({ name: 'broken', arguments: {} });
 
     await expect(call).rejects.toMatchObject({
-      code: ErrorCode.InternalError,
+      code: ProtocolErrorCode.InternalError,
       message: expect.stringMatching(/Internal error$/),
     });
     await expect(call).rejects.not.toThrow(/hunter2|ECONNREFUSED/);
@@ -82,7 +81,7 @@ describe('createMcpServer', () => {
     const call = client.callTool({ name: 'echo', arguments: { text: 'hi' } });
 
     await expect(call).rejects.toMatchObject({
-      code: ErrorCode.InternalError,
+      code: ProtocolErrorCode.InternalError,
       message: expect.not.stringMatching(/hunter2/),
     });
     expect(log.error).toHaveBeenCalledTimes(1);
@@ -100,7 +99,7 @@ describe('createMcpServer', () => {
     });
 
     await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
+      code: ProtocolErrorCode.InvalidParams,
       message: expect.stringContaining('Unknown tool "nope"'),
     });
     await client.close();
@@ -193,7 +192,7 @@ describe('createMcpServer with a toolset selection', () => {
     const client = await connect(deps(), ['words']);
 
     await expect(client.callTool({ name: 'broken', arguments: {} })).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
+      code: ProtocolErrorCode.InvalidParams,
       message: expect.stringMatching(/"broken" belongs to toolset "faults".*\?toolsets=words,faults/),
     });
     await client.close();

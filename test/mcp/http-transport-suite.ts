@@ -1,8 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, errorOf, type FetchLike } from '../support/mcp-client.js';
+import { type CallToolResult, connectHttpClient, errorOf, type FetchLike } from '../support/mcp-client.js';
 import type { RawResponse } from '../support/raw-http.js';
+import { ERAS, useEveryCapability } from './protocol-eras.js';
 
 export interface HttpTarget {
   /** Base URL without the /mcp path. */
@@ -402,6 +402,144 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
       expect(response.status).toBe(405);
       expect(response.headers.allow).toBe(allow);
       expect(target.loggedErrors()).toBe(errorsBefore);
+    });
+
+    describe('both protocol eras, one server', () => {
+      it.each(ERAS)(
+        'serves a $label client every toolset, a resource, a prompt and a completion',
+        async (era) => {
+          const own = await connectHttpClient(
+            `${target.baseUrl}/mcp`,
+            target.fetch,
+            { authorization: `Bearer ${token}` },
+            era.era,
+          );
+
+          expect(own.getProtocolEra()).toBe(era.sdkEra);
+          expect(own.getNegotiatedProtocolVersion()).toBe(era.version);
+          await useEveryCapability(own, era.version);
+          await own.close();
+        },
+      );
+
+      it('lists the same tools in the same order to every era, on every call', async () => {
+        const listings = [];
+        for (const era of ERAS) {
+          const own = await connectHttpClient(
+            `${target.baseUrl}/mcp`,
+            target.fetch,
+            { authorization: `Bearer ${token}` },
+            era.era,
+          );
+          listings.push((await own.listTools()).tools.map((tool) => tool.name));
+          listings.push((await own.listTools({}, { cacheMode: 'bypass' })).tools.map((tool) => tool.name));
+          await own.close();
+        }
+
+        expect(listings[0]?.length).toBeGreaterThan(40);
+        for (const listing of listings) expect(listing).toEqual(listings[0]);
+      });
+
+      /** A 2026-07-28 request as a client sends it: the envelope in `_meta`, the headers that mirror it. */
+      function modern(
+        method: string,
+        params: Record<string, unknown> = {},
+        headers: Record<string, string> = {},
+      ) {
+        const version = (headers['mcp-protocol-version'] ?? '2026-07-28') as string;
+        return target.fetch(`${target.baseUrl}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${token}`,
+            'mcp-protocol-version': version,
+            'mcp-method': method,
+            ...headers,
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 9,
+            method,
+            params: {
+              ...params,
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': version,
+                'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+                'io.modelcontextprotocol/clientCapabilities': {},
+              },
+            },
+          }),
+        });
+      }
+
+      it('answers 2026-07-28 in JSON with resultType, ttlMs and cacheScope', async () => {
+        const response = await modern('tools/list');
+
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(await response.json()).toMatchObject({
+          id: 9,
+          result: { resultType: 'complete', ttlMs: 300_000, cacheScope: 'private' },
+        });
+      });
+
+      it('answers 2025 in JSON, without the 2026 fields', async () => {
+        const response = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        const { result } = (await response.json()) as { result: Record<string, unknown> };
+        expect(result).not.toHaveProperty('resultType');
+        expect(result).not.toHaveProperty('ttlMs');
+      });
+
+      it('answers server/discover with the versions, capabilities and identity', async () => {
+        const response = await modern('server/discover');
+
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({
+          result: {
+            supportedVersions: expect.arrayContaining(['2026-07-28']),
+            capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} },
+            cacheScope: 'private',
+            _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'meridian' } },
+          },
+        });
+      });
+
+      it('refuses a request whose Mcp-Method header disagrees with its body with HeaderMismatch (-32020)', async () => {
+        const response = await modern('tools/list', {}, { 'mcp-method': 'tools/call' });
+
+        expect(response.status).toBe(400);
+        const { error } = (await response.json()) as { error: { code: number; message: string } };
+        expect(error.code).toBe(-32020);
+        expect(error.message).toMatch(/tools\/list.*tools\/call/);
+      });
+
+      it('answers an unsupported version with UnsupportedProtocolVersion (-32022) naming the supported ones', async () => {
+        const response = await modern('tools/list', {}, { 'mcp-protocol-version': '2099-01-01' });
+
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({
+          error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2099-01-01' } },
+        });
+      });
+
+      it('answers ping and logging/setLevel on 2025 only: 2026-07-28 removed them', async () => {
+        expect(await (await post({ jsonrpc: '2.0', id: 4, method: 'ping' })).json()).toMatchObject({
+          result: {},
+        });
+        const response = await modern('ping');
+
+        expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32601);
+      });
+
+      it('still refuses a 2026-07-28 request without a key before reading it', async () => {
+        const response = await modern('tools/list', {}, { authorization: '' });
+
+        expect(response.status).toBe(401);
+      });
     });
 
     it('serves concurrent requests independently (stateless)', async () => {

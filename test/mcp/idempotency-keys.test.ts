@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 import { callTool, errorOf, okTool, type ToolOutput } from '../support/mcp-client.js';

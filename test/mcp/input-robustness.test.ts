@@ -1,5 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, CallToolResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { type CallToolResult, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { MAX_CALENDAR_ID_BYTES, MAX_EVENT_ID_BYTES } from '../../lambdas/core/input-limits.js';
@@ -247,7 +248,7 @@ describe('input robustness', () => {
         );
 
         await expect(call).rejects.toMatchObject({
-          code: ErrorCode.InvalidParams,
+          code: ProtocolErrorCode.InvalidParams,
           message: expect.stringContaining('"arguments" must be a JSON object'),
         });
         await expect(call).rejects.not.toThrow(/"code":|invalid_type|expected record/);
@@ -261,7 +262,7 @@ describe('input robustness', () => {
       );
 
       await expect(call).rejects.toMatchObject({
-        code: ErrorCode.InvalidParams,
+        code: ProtocolErrorCode.InvalidParams,
         message: expect.stringContaining('"name" must be the tool name'),
       });
     });
@@ -269,7 +270,7 @@ describe('input robustness', () => {
     it('still answers an unknown method with -32601', async () => {
       const call = client.request({ method: 'nope/nothing', params: {} }, CallToolResultSchema);
 
-      await expect(call).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
+      await expect(call).rejects.toMatchObject({ code: ProtocolErrorCode.MethodNotFound });
     });
   });
 });

@@ -1,12 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTING_BUDGET_PER_TOOL, tokenTotals, toolTokens } from '../../bench/listing-tokens.js';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import type { McpDeps } from '../../lambdas/mcp/deps.js';
 import { allToolsCatalogue, TOOLSET_NAMES } from '../../lambdas/mcp/tools/index.js';
+import type { ToolOutput } from '../support/mcp-client.js';
 
 /** Every JSON Schema node under `schema`, the root included. */
 function nodesOf(schema: unknown): Record<string, unknown>[] {
@@ -73,11 +74,13 @@ describe('the tools/list budget', () => {
 
   it('spells out the answer’s fields and the names of the fields of records inside it', () => {
     const listEvents = tools.find((tool) => tool.name === 'list_events');
-    const events = listEvents?.outputSchema?.properties?.events as {
+    const events = (listEvents?.outputSchema?.properties as ToolOutput | undefined)?.events as {
       items: { properties: Record<string, unknown> };
     };
 
     expect(events.items.properties).toMatchObject({ id: {}, summary: {}, start_utc: {} });
-    expect(listEvents?.outputSchema?.properties?.next_page_token).toEqual({ type: 'string' });
+    expect((listEvents?.outputSchema?.properties as ToolOutput | undefined)?.next_page_token).toEqual({
+      type: 'string',
+    });
   });
 });

@@ -1,10 +1,9 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { type DocumentStore, fixedClock, type RandomSource } from '../../lambdas/core/ports/index.js';
 import { nodeRandom } from '../../lambdas/runtime/node-random.js';
-import { connectInMemory, errorOf } from '../support/mcp-client.js';
+import { type CallToolResult, connectInMemory, errorOf } from '../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 /** Counts the rows `store` deletes and the store calls that do it, until stopped. */

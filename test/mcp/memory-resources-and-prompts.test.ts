@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { projectResource } from '../../lambdas/core/rules/project-access.js';
@@ -73,12 +73,15 @@ describe('memory resources and prompts over HTTP', () => {
     });
 
     it('answers a branch of a project the key may not read exactly like one that does not exist', async () => {
-      await expect(client.readResource({ uri: summaryUri(secret, hidden) })).rejects.toThrow(
-        /-32002.*Unknown resource/,
-      );
-      await expect(client.readResource({ uri: summaryUri(shop, 'no_such_branch') })).rejects.toThrow(
-        /-32002.*Unknown resource/,
-      );
+      // -32602 since 2026-07-28 (the SDK answers it on both eras; 2025 used -32002).
+      await expect(client.readResource({ uri: summaryUri(secret, hidden) })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/^Unknown resource/),
+      });
+      await expect(client.readResource({ uri: summaryUri(shop, 'no_such_branch') })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/^Unknown resource/),
+      });
     });
   });
 

@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, Client, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DomainError } from '../../lambdas/core/errors.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
@@ -113,7 +112,7 @@ describe('the request pipeline', () => {
 
       const call = client.callTool({ name: 'create_calendar', arguments: { summary: 'Never' } });
 
-      await expect(call).rejects.toMatchObject({ code: ErrorCode.InternalError });
+      await expect(call).rejects.toMatchObject({ code: ProtocolErrorCode.InternalError });
       await expect(call).rejects.not.toThrow(/unreachable/);
       expect(logger.error).toHaveBeenCalledWith(
         'a tool-call hook failed before the call',
@@ -149,7 +148,7 @@ describe('the request pipeline', () => {
 
       const call = client.callTool({ name: 'list_calendars', arguments: {} });
 
-      await expect(call).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+      await expect(call).rejects.toMatchObject({ code: ProtocolErrorCode.InvalidParams });
       expect(recorder.seen).toEqual([]);
       await client.close();
     });

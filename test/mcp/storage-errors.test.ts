@@ -1,12 +1,11 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynaliteServer, startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
-import { errorOf } from '../support/mcp-client.js';
+import { type CallToolResult, errorOf } from '../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 /** A store that stops answering: callers are told to retry (STORAGE_ERROR), never -32603. */

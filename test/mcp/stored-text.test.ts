@@ -1,12 +1,11 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../lambdas/core/ports/index.js';
 import { projectResource } from '../../lambdas/core/rules/project-access.js';
 import { ProjectStore } from '../../lambdas/core/rules/project-store.js';
 import { RuleStore } from '../../lambdas/core/rules/rule-store.js';
-import { callTool, errorOf, okTool, type ToolOutput } from '../support/mcp-client.js';
+import { type CallToolResult, callTool, errorOf, okTool, type ToolOutput } from '../support/mcp-client.js';
 import { type ServedRuntime, serveRuntime } from '../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 

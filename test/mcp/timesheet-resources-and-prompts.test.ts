@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../lambdas/core/ports/index.js';
@@ -114,7 +114,7 @@ describe('timesheet resources, prompts and completions over HTTP', () => {
       expect(body.rules.map((r: { rule_id: string }) => r.rule_id)).toEqual([acmeRule]);
     });
 
-    it('answers a project the key may not read exactly like one that does not exist (-32002)', async () => {
+    it('answers a project the key may not read exactly like one that does not exist (-32602)', async () => {
       const hidden = client.readResource({ uri: `${PROJECTS}/${board.project_id}` });
       const missing = client.readResource({ uri: `${PROJECTS}/prj_nothing` });
 
@@ -123,8 +123,9 @@ describe('timesheet resources, prompts and completions over HTTP', () => {
         missing.catch((e) => e),
       ]);
 
-      expect(hiddenError).toMatchObject({ code: -32002 });
-      expect(missingError).toMatchObject({ code: -32002 });
+      // -32602 since 2026-07-28 (the SDK answers it on both eras; 2025 used -32002).
+      expect(hiddenError).toMatchObject({ code: -32602 });
+      expect(missingError).toMatchObject({ code: -32602 });
       expect(hiddenError.message).not.toMatch(/Board|Secret/);
     });
   });

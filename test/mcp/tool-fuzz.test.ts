@@ -1,5 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/client';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
@@ -326,8 +327,11 @@ describe('every tool under generated and mutated arguments', () => {
       }
     } catch (error) {
       const described = `${name}(${JSON.stringify(args)?.slice(0, 300)}) → ${String(error)}`;
-      expect(error instanceof McpError && error.code === ErrorCode.InvalidParams, described).toBe(true);
-      expect((error as McpError).message.length, described).toBeLessThan(1000);
+      expect(
+        error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams,
+        described,
+      ).toBe(true);
+      expect((error as ProtocolError).message.length, described).toBeLessThan(1000);
       outcome = 'invalid_params';
     }
     const elapsed = performance.now() - started;

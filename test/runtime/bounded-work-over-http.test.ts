@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridian, startServe } from '../support/cli.js';
 import { probeHealthDuring } from '../support/health-prober.js';
-import { connectHttpClient, errorOf } from '../support/mcp-client.js';
+import { type CallToolResult, connectHttpClient, errorOf } from '../support/mcp-client.js';
 
 /**
  * Issue 8, finding 4: one expand_rrule call took 12 s and held /health for 7.4 s. With work

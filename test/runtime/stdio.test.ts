@@ -1,17 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  type CallToolResult,
-  type LoggingMessageNotification,
-  LoggingMessageNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, LOG_LEVEL_META_KEY, type LoggingMessageNotification } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_TOOLS } from '../mcp/http-transport-suite.js';
+import { ERAS, useEveryCapability } from '../mcp/protocol-eras.js';
 import { meridian } from '../support/cli.js';
-import { errorOf } from '../support/mcp-client.js';
+import { type CallToolResult, errorOf } from '../support/mcp-client.js';
+import { startStdio } from '../support/stdio-process.js';
 
 describe('meridian stdio', () => {
   let client: Client;
@@ -120,7 +117,7 @@ describe('meridian stdio', () => {
 
   it("carries a tool's progress as log messages at the level the client set", async () => {
     const messages: LoggingMessageNotification['params'][] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    client.setNotificationHandler('notifications/message', (notification) => {
       messages.push(notification.params);
     });
     const created = (await client.callTool({
@@ -164,5 +161,72 @@ describe('meridian stdio', () => {
     })) as CallToolResult;
 
     expect(errorOf(result).code).toBe('INVALID_TIMEZONE');
+  });
+});
+
+describe('meridian stdio, both protocol eras on one data dir', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'meridian-stdio-eras-'));
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(ERAS)(
+    'serves a $label client every toolset, a resource, a prompt and a completion',
+    async (era) => {
+      const stdio = await startStdio(dataDir, era.era);
+
+      try {
+        expect(stdio.client.getProtocolEra()).toBe(era.sdkEra);
+        expect(stdio.client.getNegotiatedProtocolVersion()).toBe(era.version);
+        await useEveryCapability(stdio.client, era.version);
+      } finally {
+        await stdio.close();
+      }
+    },
+  );
+
+  it('sends a 2026-07-28 request the log messages at the level it asks for, and none when it asks for none', async () => {
+    const stdio = await startStdio(dataDir, 'modern');
+    const messages: LoggingMessageNotification['params'][] = [];
+    stdio.client.setNotificationHandler('notifications/message', (notification) => {
+      messages.push(notification.params);
+    });
+    try {
+      const created = await stdio.call('create_calendar', { summary: 'Per-request logs' });
+      const calendar_id = created.structuredContent?.calendar_id as string;
+      const event = await stdio.call('create_event', {
+        calendar_id,
+        summary: 'Standup',
+        start: { date_time: '2026-05-04T09:00:00+01:00' },
+        end: { date_time: '2026-05-04T09:15:00+01:00' },
+      });
+      const batch = (level?: string) =>
+        stdio.client.callTool({
+          name: 'batch_update_events',
+          arguments: {
+            calendar_id,
+            updates: [{ event_id: event.structuredContent?.event_id, summary: 'Daily' }],
+          },
+          ...(level ? { _meta: { [LOG_LEVEL_META_KEY]: level } } : {}),
+        });
+
+      await batch();
+      expect(messages).toEqual([]);
+      await batch('error');
+      expect(messages).toEqual([]);
+      await batch('info');
+
+      expect(messages).toEqual([
+        expect.objectContaining({ level: 'info', logger: 'batch_update_events' }),
+        expect.objectContaining({ level: 'info', logger: 'batch_update_events' }),
+      ]);
+    } finally {
+      await stdio.close();
+    }
   });
 });

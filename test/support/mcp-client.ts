@@ -1,7 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client,
+  type CallToolResult as SdkCallToolResult,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import type { TestRuntime } from './test-runtime.js';
@@ -12,9 +14,34 @@ export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Res
 // biome-ignore lint/suspicious/noExplicitAny: structured tool output inspected dynamically in assertions
 export type ToolOutput = Record<string, any>;
 
+/**
+ * A tools/call result as Meridian answers it: structuredContent is always an object. (The SDK
+ * types it `unknown`: 2026-07-28 allows any JSON value there.)
+ */
+export type CallToolResult = SdkCallToolResult & { structuredContent?: ToolOutput };
+
+/**
+ * Which protocol era a test client speaks: `legacy` is the 2025 initialize handshake (2025-11-25,
+ * or the versions given), `modern` is 2026-07-28 pinned (no initialize, `_meta` on every request).
+ */
+export type ClientEra = 'legacy' | 'modern' | { legacy: string[] };
+
+/** The SDK Client for one era. */
+export function newClient(era: ClientEra = 'legacy', name = 'meridian-test'): Client {
+  const info = { name, version: '1.0.0' };
+  if (era === 'modern') return new Client(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  if (era === 'legacy') return new Client(info);
+  return new Client(info, { supportedProtocolVersions: era.legacy });
+}
+
 /** The SDK's real Client over Streamable HTTP, optionally through a custom fetch (e.g. into Lambda). */
-export async function connectHttpClient(mcpUrl: string, fetch?: FetchLike, headers?: Record<string, string>) {
-  const client = new Client({ name: 'meridian-test', version: '1.0.0' });
+export async function connectHttpClient(
+  mcpUrl: string,
+  fetch?: FetchLike,
+  headers?: Record<string, string>,
+  era: ClientEra = 'legacy',
+) {
+  const client = newClient(era);
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
     ...(fetch ? { fetch } : {}),
     ...(headers ? { requestInit: { headers } } : {}),
@@ -56,7 +83,11 @@ export function structuredOf<T = ToolOutput>(result: CallToolResult, name = 'too
 }
 
 /** The JSON error body of an isError result. */
-export function errorOf(result: CallToolResult): { code: string; message: string; [key: string]: unknown } {
+export function errorOf(result: SdkCallToolResult): {
+  code: string;
+  message: string;
+  [key: string]: unknown;
+} {
   const [first] = result.content;
   if (!result.isError || first?.type !== 'text')
     throw new Error(`expected an isError result, got ${JSON.stringify(result)}`);

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
 import { connectHttpClient } from './mcp-client.js';

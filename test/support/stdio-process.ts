@@ -1,6 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { type CallToolResult, type ClientEra, newClient } from './mcp-client.js';
 
 export interface StdioProcess {
   client: Client;
@@ -13,15 +13,18 @@ export interface StdioProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `meridian stdio` on `dataDir` in a fresh process and connects the SDK's real Client to it. */
-export async function startStdio(dataDir: string): Promise<StdioProcess> {
+/**
+ * Starts `meridian stdio` on `dataDir` in a fresh process and connects the SDK's real Client to
+ * it, speaking `era` (default: the 2025 initialize handshake).
+ */
+export async function startStdio(dataDir: string, era: ClientEra = 'legacy'): Promise<StdioProcess> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['bin/meridian.mjs', 'stdio', '--data-dir', dataDir],
     env: { ...(process.env as Record<string, string>), MERIDIAN_TIMEZONE: 'UTC' },
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'meridian-test', version: '1.0.0' });
+  const client = newClient(era);
   await client.connect(transport);
   const pid = transport.pid;
   if (pid === null) throw new Error('meridian stdio did not start');

@@ -1,5 +1,12 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHttpHandler,
+  ProtocolErrorCode,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { principalName } from '../../core/access/rights.js';
 import { isDomainError } from '../../core/errors.js';
 import { startCallWork } from '../call-limits.js';
 import { createMcpServer } from '../create-mcp-server.js';
@@ -12,30 +19,81 @@ import { NO_BROWSER_ORIGINS, type OriginPolicy, refuseForeignRequest } from './o
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/health';
 
+/** What the router hands the SDK for one admitted request: the server's deps and the caller's context. */
+interface Admitted {
+  deps: McpServerDeps;
+  context: ToolContext;
+}
+
 /**
- * Serves one MCP request statelessly: a new server and transport per request (a stateless
- * transport refuses reuse), JSON responses rather than SSE so it fits Lambda's request/response.
+ * The admitted caller rides in `authInfo` (the SDK passes it through to the factory untouched):
+ * the handler is built once, so the per-request deps and context cannot be closed over.
  */
+function asAuthInfo(admitted: Admitted): AuthInfo {
+  return { token: '', clientId: principalName(admitted.context.principal), scopes: [], extra: { admitted } };
+}
+
+function admittedOf(authInfo: AuthInfo | undefined): Admitted {
+  const admitted = authInfo?.extra?.admitted as Admitted | undefined;
+  // routeHttpRequest always passes it: reaching here without it is a wiring fault.
+  if (!admitted) throw new Error('MCP request reached the server without an admitted connection');
+  return admitted;
+}
+
+/**
+ * 2026-07-28 traffic: the SDK's entry does the whole revision — the `_meta` envelope,
+ * `server/discover`, Mcp-Method/Mcp-Name/MCP-Protocol-Version checks (HeaderMismatch -32020),
+ * UnsupportedProtocolVersion (-32022), `resultType` and the cache fields. `legacy: 'reject'`
+ * because the SDK's own legacy leg answers SSE only (see serveLegacy). Built on the first modern
+ * request, once per process: the SDK warns on stderr once per handler that JSON mode drops
+ * mid-call notifications (Lambda cannot stream anyway), and a CLI command or a 2025-only
+ * process should not print that.
+ */
+let modernHandler: McpHttpHandler | undefined;
+
+function modern(): McpHttpHandler {
+  modernHandler ??= createMcpHandler(
+    ({ authInfo }) => createMcpServer(admittedOf(authInfo).deps, admittedOf(authInfo).context),
+    { legacy: 'reject', responseMode: 'json' },
+  );
+  return modernHandler;
+}
+
+/**
+ * 2025-era traffic (initialize, no envelope), statelessly: a new server and transport per request
+ * (a stateless transport refuses reuse). Ours rather than the SDK's legacy leg because that one
+ * answers SSE only, and Lambda answers JSON.
+ */
+async function serveLegacy(request: Request, admitted: Admitted, message: unknown): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  const server = createMcpServer(admitted.deps, admitted.context);
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(request, { parsedBody: message });
+  } finally {
+    await server.close();
+  }
+}
+
+/** One MCP request, routed by the SDK's own classifier to the era it belongs to. */
 async function serveMcp(
   request: Request,
   deps: McpServerDeps,
   context: ToolContext,
   message: unknown,
 ): Promise<Response> {
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
   // One allowance for the whole request, so a JSON-RPC batch is bounded as one call is; the
   // request's signal fires when its client goes away (node-http-server.ts), stopping the work.
   const { work, finish } = startCallWork(deps.callLimits, request.signal);
-  const server = createMcpServer(deps, { ...context, work });
+  const admitted = { deps, context: { ...context, work } };
   try {
-    await server.connect(transport);
-    return await transport.handleRequest(request, { parsedBody: message });
+    if (await isLegacyRequest(request, message)) return await serveLegacy(request, admitted, message);
+    return await modern().fetch(request, { parsedBody: message, authInfo: asAuthInfo(admitted) });
   } finally {
     finish();
-    await server.close();
   }
 }
 
@@ -59,7 +117,7 @@ function refusal(request: Request, error: unknown): Response {
   if (error.code === 'UNAUTHENTICATED') return unauthorized(request);
   // No tool result can carry it before the caller is known: the HTTP status says "retry".
   if (error.code === 'STORAGE_ERROR') return jsonRpcError(503, -32000, error.message, { 'retry-after': '5' });
-  return jsonRpcError(400, ErrorCode.InvalidParams, error.message);
+  return jsonRpcError(400, ProtocolErrorCode.InvalidParams, error.message);
 }
 
 function unauthorized(request: Request): Response {

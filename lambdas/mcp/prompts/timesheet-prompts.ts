@@ -1,4 +1,4 @@
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/server';
 import type { Principal } from '../../core/access/rights.js';
 import { DomainError } from '../../core/errors.js';
 import type { Project } from '../../core/rules/project-store.js';

@@ -1,4 +1,4 @@
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/server';
 import { isDomainError } from '../../core/errors.js';
 import { resumeView } from '../../core/memory/branch-summary.js';
 import type { BranchView } from '../../core/memory/memory-store.js';

@@ -1,4 +1,4 @@
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Resource } from '@modelcontextprotocol/server';
 import type { Project } from '../../core/rules/project-store.js';
 import type { Rule } from '../../core/rules/rule-store.js';
 import { rulesSyntaxMarkdown } from '../../core/rules/syntax-docs.js';

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
 import { DROP_GRACE_MS } from '../../../lambdas/core/memory/generation-drops.js';
@@ -20,7 +19,7 @@ import { queryAll } from '../../../lambdas/core/storage/query-all.js';
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { nodeRandom } from '../../../lambdas/runtime/node-random.js';
-import { connectHttpClient } from '../../support/mcp-client.js';
+import { type CallToolResult, connectHttpClient } from '../../support/mcp-client.js';
 import { passThroughStore } from '../../support/pass-through-store.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 

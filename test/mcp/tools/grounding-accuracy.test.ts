@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import calibration from '../../fixtures/grounding/claims.json' with { type: 'json' };
 import corpus from '../../fixtures/grounding/corpus.json' with { type: 'json' };

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../lambdas/core/memory/blob-store.js';
 import { projectPathKey } from '../../../lambdas/core/memory/memory-keys.js';

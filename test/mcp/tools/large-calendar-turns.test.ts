@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { callTool } from '../../support/mcp-client.js';

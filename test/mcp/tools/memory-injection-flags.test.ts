@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectResource } from '../../../lambdas/core/rules/project-access.js';
 import { MEMORY_PAYLOADS } from '../../core/firewall/attacks.js';

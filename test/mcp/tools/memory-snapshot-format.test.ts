@@ -1,13 +1,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
 import { FileBlobStore } from '../../../lambdas/adapters/files/file-blob-store.js';
 import { snapshotKeys } from '../../../lambdas/core/memory/snapshot-vault.js';
-import { connectInMemory, errorOf } from '../../support/mcp-client.js';
+import { type CallToolResult, connectInMemory, errorOf } from '../../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 /**

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EncryptionSdkEnvelope,
@@ -9,7 +8,7 @@ import {
 import { S3BlobStore } from '../../../lambdas/adapters/s3/s3-blob-store.js';
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { type CallToolResult, connectHttpClient, errorOf } from '../../support/mcp-client.js';
 import { s3rverClient } from '../../support/s3rver.js';
 import { startSyncBucket } from '../../support/sync-bucket.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';

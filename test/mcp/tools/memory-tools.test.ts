@@ -1,12 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { type CallToolResult, connectHttpClient, errorOf } from '../../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 type Structured = Record<string, unknown>;

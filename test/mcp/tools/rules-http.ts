@@ -1,9 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
-import { callTool, okTool } from '../../support/mcp-client.js';
+import { type CallToolResult, callTool, okTool } from '../../support/mcp-client.js';
 import { serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { embedderFrom } from '../../../lambdas/runtime/embedder-config.js';
 import { type FakeBedrock, startFakeBedrock } from '../../support/fake-bedrock.js';

@@ -1,11 +1,10 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexFolder } from '../../../lambdas/core/memory/search/memory-search.js';
 import { routeHttpRequest } from '../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../lambdas/runtime/node-http-server.js';
 import { FIXTURE_QUERIES, fixtureItems, recallAt5 } from '../../fixtures/memory-search/corpus.js';
-import { connectHttpClient, errorOf } from '../../support/mcp-client.js';
+import { type CallToolResult, connectHttpClient, errorOf } from '../../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
 type Structured = Record<string, unknown>;

@@ -1,8 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileBlobStore } from '../../../../lambdas/adapters/files/file-blob-store.js';
 import { LOCAL_OWNER } from '../../../../lambdas/core/access/rights.js';
@@ -15,7 +14,7 @@ import { projectResource } from '../../../../lambdas/core/rules/project-access.j
 import { routeHttpRequest } from '../../../../lambdas/mcp/http/route-http-request.js';
 import { startHttpServer } from '../../../../lambdas/runtime/node-http-server.js';
 import { FIXTURE_QUERIES, fixtureItems } from '../../../fixtures/memory-search/corpus.js';
-import { connectHttpClient } from '../../../support/mcp-client.js';
+import { type CallToolResult, connectHttpClient } from '../../../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../../../support/test-runtime.js';
 
 const DEFAULTS = { top_k: 10, min_score: 0.3 };

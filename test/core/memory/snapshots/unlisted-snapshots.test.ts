@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../../lambdas/adapters/compression/node-gzip.js';
 import { FileBlobStore } from '../../../../lambdas/adapters/files/file-blob-store.js';
