@@ -54,6 +54,8 @@ export async function startTestRuntime(
     memorySync?: Platform['memorySync'];
     embedder?: Platform['embedder'];
     random?: RandomSource;
+    /** Records one project's memory may hold (MERIDIAN_MEMORY_MAX_ITEMS). */
+    memoryItemsCap?: number;
   } = {},
 ) {
   const blobDir = options.memoryBlobs ? undefined : await mkdtemp(join(tmpdir(), 'meridian-blobs-'));
@@ -79,6 +81,7 @@ export async function startTestRuntime(
     factories: options.factories ?? {},
     booking: options.booking ?? ((steps) => new LocalBookingWorkflow({ steps, retryDelayMs: 0 })),
     ...(options.lockTtlSeconds === undefined ? {} : { lockTtlSeconds: options.lockTtlSeconds }),
+    ...(options.memoryItemsCap === undefined ? {} : { memoryItemsCap: options.memoryItemsCap }),
     memoryBlobs,
     ...(projectFolders ? { projectFolders } : {}),
     ...(options.memorySync ? { memorySync: options.memorySync } : {}),
