@@ -199,7 +199,12 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     const key = entryRecord(branchId, entry.entry_id);
     await this.putRecord(projectId, generation, key, entry, { op: 'not_exists' });
     try {
-      await this.touchKeeping(projectId, generation, (items) => withItem(items, entryItem(projectId, entry)), 1);
+      await this.touchKeeping(
+        projectId,
+        generation,
+        (items) => withItem(items, entryItem(projectId, entry)),
+        1,
+      );
     } catch (error) {
       // The generation this process remembered was replaced by a restore (now or earlier): the
       // entry went into a generation nobody reads. Remove it and write once more into the current one.
@@ -548,7 +553,13 @@ function withItem(items: readonly MemoryItem[], item: MemoryItem): readonly Memo
 }
 
 /** QUOTA_EXCEEDED: the project's memory is full; says the cap, the count, and how to make room. */
-function memoryFull(projectId: string, cap: number, stored: number, adding: number, what: string): DomainError {
+function memoryFull(
+  projectId: string,
+  cap: number,
+  stored: number,
+  adding: number,
+  what: string,
+): DomainError {
   const holds = adding === 0 ? `The ${what} holds ${stored}` : `Project "${projectId}" holds ${stored}`;
   return new DomainError(
     'QUOTA_EXCEEDED',

@@ -21,7 +21,8 @@ describe('the cap on what a project’s memory holds', () => {
   let branchId: string;
 
   const ok = (name: string, args: Record<string, unknown>) => okTool(owner, name, args);
-  const refused = async (name: string, args: Record<string, unknown>) => errorOf(await callTool(owner, name, args));
+  const refused = async (name: string, args: Record<string, unknown>) =>
+    errorOf(await callTool(owner, name, args));
   const entryCount = async (project: string, branch: string) =>
     (await ok('load_context', { project_id: project, branch_id: branch })).metadata.message_count;
 
@@ -41,7 +42,11 @@ describe('the cap on what a project’s memory holds', () => {
       })
     ).project_id;
     branchId = (await ok('create_branch', { project_id: projectId, branch_topic: 'Tea' })).branch_id;
-    for (const content of ['Green tea ships from Shizuoka.', 'Black tea ships from Assam.', 'Oolong is seasonal.'])
+    for (const content of [
+      'Green tea ships from Shizuoka.',
+      'Black tea ships from Assam.',
+      'Oolong is seasonal.',
+    ])
       await ok('update_memory', { project_id: projectId, branch_id: branchId, role: 'user', content });
   }, 60_000);
 
