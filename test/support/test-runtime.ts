@@ -56,6 +56,8 @@ export async function startTestRuntime(
     random?: RandomSource;
     /** Records one project's memory may hold (MERIDIAN_MEMORY_MAX_ITEMS). */
     memoryItemsCap?: number;
+    /** Another runtime's (`runtime.encryption`), to read what it encrypted on a shared table. */
+    encryption?: Platform['encryption'];
   } = {},
 ) {
   const blobDir = options.memoryBlobs ? undefined : await mkdtemp(join(tmpdir(), 'meridian-blobs-'));
@@ -72,7 +74,8 @@ export async function startTestRuntime(
   await ensureTable(client, tableName);
   const deps = composeDeps({
     store: new DynamoDbDocumentStore({ client, tableName }),
-    encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
+    encryption:
+      options.encryption ?? new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
     clock: options.clock ?? systemClock,
     random: options.random ?? nodeRandom,
     logger: silentLogger,

@@ -94,4 +94,52 @@ describe('the cap on what a project’s memory holds', () => {
     await ok('update_memory', { project_id: other, branch_id: branch, role: 'user', content: 'Fine.' });
     expect(await entryCount(other, branch)).toBe(1);
   });
+
+  it('refuses to restore a state larger than the cap, keeping the memory as it was', async () => {
+    // A server with room takes a snapshot of 8 entries, then goes back to a smaller one…
+    const roomy = await startTestRuntime({
+      endpoint: runtime.endpoint,
+      tableName: runtime.tableName,
+      memoryBlobs: runtime.memoryBlobs,
+      encryption: runtime.encryption,
+    });
+    const roomyServed = await serveRuntime(roomy);
+    try {
+      const key = await roomy.newKey('roomy');
+      const wide = (await roomyServed.connectToken(key.token)) as Client;
+      const okWide = (name: string, args: Record<string, unknown>) => okTool(wide, name, args);
+      const project = (await okWide('initialize_context', { project_path: '/srv/big', mode: 'none' }))
+        .project_id;
+      const branch = (await okWide('create_branch', { project_id: project, branch_topic: 'Big' })).branch_id;
+      await okWide('update_memory', {
+        project_id: project,
+        branch_id: branch,
+        role: 'user',
+        content: 'First note.',
+      });
+      const small = (await okWide('create_snapshot', { project_id: project })).snapshot_id;
+      for (let i = 2; i <= 8; i++)
+        await okWide('update_memory', {
+          project_id: project,
+          branch_id: branch,
+          role: 'user',
+          content: `Note ${i}.`,
+        });
+      const big = (await okWide('create_snapshot', { project_id: project })).snapshot_id;
+      await okWide('restore_snapshot', { project_id: project, snapshot_id: small });
+
+      // …and this server, capped at 6, refuses the big one: the memory keeps its one entry.
+      const capped = await served.connectToken(key.token);
+      const error = errorOf(
+        await callTool(capped, 'restore_snapshot', { project_id: project, snapshot_id: big }),
+      );
+      expect(error.code).toBe('QUOTA_EXCEEDED');
+      expect(error).toMatchObject({ cap: CAP, adding: 0 });
+      expect(error.stored).toBeGreaterThanOrEqual(9); // the branch and its 8 entries
+      const loaded = await okTool(capped, 'load_context', { project_id: project, branch_id: branch });
+      expect(loaded.metadata.message_count).toBe(1);
+    } finally {
+      await roomyServed.close();
+    }
+  }, 60_000);
 });
