@@ -6,6 +6,7 @@ import { kmsEnvelope } from './aws-kms-envelope.js';
 import { awsMemoryBlobs } from './aws-memory-blobs.js';
 import { awsTableStore } from './aws-table-store.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
+import { memoryItemsCapFrom } from './call-limits-config.js';
 import type { Platform } from './compose.js';
 import { embedderFrom } from './embedder-config.js';
 import { DATA_KEY_ARN_ENV, TIMEZONE_ENV } from './environment-names.js';
@@ -41,6 +42,7 @@ export function awsPlatform(env: NodeJS.ProcessEnv, logger: Logger, shared: Shar
     defaultTimezone: timezone,
     factories: providerFactories(env),
     lockTtlSeconds: lockTtlSecondsFrom(env),
+    memoryItemsCap: memoryItemsCapFrom(env),
     // No projectFolders: a deployed function cannot read the agent's disk.
     ...(memoryBlobs ? { memoryBlobs } : {}),
     ...(memorySync ? { memorySync } : {}),

@@ -1,5 +1,6 @@
+import { DEFAULT_MEMORY_ITEMS_CAP } from '../core/memory/memory-store.js';
 import { type CallLimits, DEFAULT_CALL_LIMITS } from '../mcp/call-limits.js';
-import { CALL_DEADLINE_SECONDS_ENV, CALL_WORK_ITEMS_ENV } from './environment-names.js';
+import { CALL_DEADLINE_SECONDS_ENV, CALL_WORK_ITEMS_ENV, MEMORY_MAX_ITEMS_ENV } from './environment-names.js';
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
   const text = env[name]?.trim();
@@ -24,4 +25,15 @@ export function callLimitsFrom(env: NodeJS.ProcessEnv): CallLimits {
     deadlineMs: seconds === undefined ? DEFAULT_CALL_LIMITS.deadlineMs : seconds * 1000,
     workItems: items ?? DEFAULT_CALL_LIMITS.workItems,
   };
+}
+
+/**
+ * The records one project's memory may hold, from `MERIDIAN_MEMORY_MAX_ITEMS` (default 20,000);
+ * a value out of range stops start-up with what fits.
+ *
+ * @example
+ * memoryItemsCapFrom({ MERIDIAN_MEMORY_MAX_ITEMS: '5000' }); // 5000
+ */
+export function memoryItemsCapFrom(env: NodeJS.ProcessEnv): number {
+  return wholeNumber(env, MEMORY_MAX_ITEMS_ENV, 100, 10_000_000) ?? DEFAULT_MEMORY_ITEMS_CAP;
 }

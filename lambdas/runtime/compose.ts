@@ -46,6 +46,8 @@ export interface Platform extends CalendarPlatform {
   booking?: (steps: BookingSteps) => BookingWorkflow;
   /** Lifetime of a booking's hold on its slot (LOCK_TTL_SECS). @default 30 */
   lockTtlSeconds?: number;
+  /** Records one project's memory may hold (MERIDIAN_MEMORY_MAX_ITEMS). @default DEFAULT_MEMORY_ITEMS_CAP (20,000) */
+  memoryItemsCap?: number;
   /**
    * Project memory's blobs: large bodies, search indexes, snapshots (S3 on AWS, files under the
    * data dir embedded).
@@ -121,7 +123,14 @@ export function composeDeps(platform: Platform): McpDeps & {
   const blobs = platform.memoryBlobs ?? missingBlobStore('this runtime has no memory bucket configured');
   const memory = new MemoryService({
     store,
-    memory: new MemoryStore({ store, blobs, clock, random, compressor: nodeGzip }),
+    memory: new MemoryStore({
+      store,
+      blobs,
+      clock,
+      random,
+      compressor: nodeGzip,
+      ...(platform.memoryItemsCap === undefined ? {} : { itemsCap: platform.memoryItemsCap }),
+    }),
     projects: rules.projects,
     access,
     blobs,

@@ -8,6 +8,7 @@ import { LocalBookingWorkflow } from '../adapters/workflow/local-booking-workflo
 import { systemClock } from '../core/ports/index.js';
 import type { McpHttpDeps } from '../mcp/deps.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
+import { memoryItemsCapFrom } from './call-limits-config.js';
 import { composeDeps } from './compose.js';
 import type { EmbeddedConfig } from './config.js';
 import { openEmbeddedStore } from './embedded-store.js';
@@ -52,6 +53,7 @@ export async function createEmbeddedRuntime(
     // book_slot runs booking.asl.json in this process, each task state on its step function.
     booking: (steps) => new LocalBookingWorkflow({ steps }),
     lockTtlSeconds: lockTtlSecondsFrom(process.env),
+    memoryItemsCap: memoryItemsCapFrom(process.env),
     // Project memory's blobs beside the table. Folders on this machine: the owner's anywhere,
     // remote callers' only inside the listed ones (core/memory/host-folders.ts).
     memoryBlobs: new FileBlobStore(join(config.dataDir, 'blobs')),

@@ -38,6 +38,8 @@ export const ALLOWED_ORIGINS_ENV = 'MERIDIAN_ALLOWED_ORIGINS';
 export const CALL_DEADLINE_SECONDS_ENV = 'MERIDIAN_CALL_DEADLINE_SECONDS';
 /** Events, occurrences and stored items one call may read or expand: 1,000–10,000,000, default 50,000. */
 export const CALL_WORK_ITEMS_ENV = 'MERIDIAN_CALL_WORK_ITEMS';
+/** Records one project's memory may hold (entries, files, branches, links): 100–10,000,000, default 20,000. */
+export const MEMORY_MAX_ITEMS_ENV = 'MERIDIAN_MEMORY_MAX_ITEMS';
 /** Lifetime of a booking's hold on its slot, in seconds. */
 export const LOCK_TTL_SECS_ENV = 'LOCK_TTL_SECS';
 /** The Google OAuth client ("Desktop app") that connected accounts refresh their tokens with. */

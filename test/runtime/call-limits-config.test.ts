@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callLimitsFrom } from '../../lambdas/runtime/call-limits-config.js';
+import { callLimitsFrom, memoryItemsCapFrom } from '../../lambdas/runtime/call-limits-config.js';
 
 describe('callLimitsFrom', () => {
   it('defaults to 30 s and 50,000 items', () => {
@@ -20,6 +20,19 @@ describe('callLimitsFrom', () => {
   ])('refuses %s=%s, saying what fits', (name, value, fits) => {
     expect(() => callLimitsFrom({ [name]: value })).toThrow(
       `${name} must be a whole number ${fits}; got "${value}".`,
+    );
+  });
+});
+
+describe('memoryItemsCapFrom', () => {
+  it('defaults to 20,000 records and reads MERIDIAN_MEMORY_MAX_ITEMS', () => {
+    expect(memoryItemsCapFrom({})).toBe(20_000);
+    expect(memoryItemsCapFrom({ MERIDIAN_MEMORY_MAX_ITEMS: ' 5000 ' })).toBe(5_000);
+  });
+
+  it('refuses a cap out of range, saying what fits', () => {
+    expect(() => memoryItemsCapFrom({ MERIDIAN_MEMORY_MAX_ITEMS: '99' })).toThrow(
+      'MERIDIAN_MEMORY_MAX_ITEMS must be a whole number from 100 to 10000000; got "99".',
     );
   });
 });

@@ -54,6 +54,10 @@ export async function startTestRuntime(
     memorySync?: Platform['memorySync'];
     embedder?: Platform['embedder'];
     random?: RandomSource;
+    /** Records one project's memory may hold (MERIDIAN_MEMORY_MAX_ITEMS). */
+    memoryItemsCap?: number;
+    /** Another runtime's (`runtime.encryption`), to read what it encrypted on a shared table. */
+    encryption?: Platform['encryption'];
   } = {},
 ) {
   const blobDir = options.memoryBlobs ? undefined : await mkdtemp(join(tmpdir(), 'meridian-blobs-'));
@@ -70,7 +74,8 @@ export async function startTestRuntime(
   await ensureTable(client, tableName);
   const deps = composeDeps({
     store: new DynamoDbDocumentStore({ client, tableName }),
-    encryption: new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
+    encryption:
+      options.encryption ?? new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),
     clock: options.clock ?? systemClock,
     random: options.random ?? nodeRandom,
     logger: silentLogger,
@@ -79,6 +84,7 @@ export async function startTestRuntime(
     factories: options.factories ?? {},
     booking: options.booking ?? ((steps) => new LocalBookingWorkflow({ steps, retryDelayMs: 0 })),
     ...(options.lockTtlSeconds === undefined ? {} : { lockTtlSeconds: options.lockTtlSeconds }),
+    ...(options.memoryItemsCap === undefined ? {} : { memoryItemsCap: options.memoryItemsCap }),
     memoryBlobs,
     ...(projectFolders ? { projectFolders } : {}),
     ...(options.memorySync ? { memorySync: options.memorySync } : {}),

@@ -1,4 +1,5 @@
 import type { Principal, Right } from '../access/rights.js';
+import type { CallWork } from '../call-work.js';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
 import { buildContextGraph, type GraphBranch } from './graph/context-graph.js';
@@ -38,10 +39,12 @@ export class MemoryInsights {
   async verifyResponse(
     principal: Principal,
     input: { project_id: string; response_text: string; evidence_sources?: readonly string[] | undefined },
+    /** The call's allowance: the pool read and each claim's search spend it. */
+    work?: CallWork,
   ): Promise<GroundingReport> {
     await this.deps.access.authorize(principal, input.project_id, 'read');
     const items = await this.deps.access.memory.items(input.project_id);
-    return verifyAgainstMemory(items, input.response_text, { evidenceSources: input.evidence_sources });
+    return verifyAgainstMemory(items, input.response_text, { evidenceSources: input.evidence_sources, work });
   }
 
   /**

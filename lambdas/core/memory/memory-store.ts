@@ -19,14 +19,24 @@ import {
   gitLinkRecord,
   memoryPartition,
 } from './memory-keys.js';
-import type { ExpectedState, MemoryItem, MemoryReader } from './memory-records.js';
+import type { ExpectedState, MemoryItem, MemoryReader, MemoryRecord } from './memory-records.js';
 import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
 
 export { IDLE_COMPRESSION_MS } from './context-compression.js';
 
 export interface MemoryStoreDeps extends MemoryStorageDeps {
   compressor: Compressor;
+  /** Records one project's memory may hold (MERIDIAN_MEMORY_MAX_ITEMS). @default DEFAULT_MEMORY_ITEMS_CAP */
+  itemsCap?: number | undefined;
 }
+
+/**
+ * Records one project's memory may hold: entries (each entry of a compressed context counted),
+ * files, branches, git links and context rows. Every memory read (search, grounding, the graph,
+ * suggestions, list_branches) reads the project whole, so this bounds them all (ADR 0008,
+ * decision 11): 20,000 short entries keep a search index build near a second of CPU.
+ */
+export const DEFAULT_MEMORY_ITEMS_CAP = 20_000;
 
 /** A branch with its context as a reader sees it: every entry, wherever it is kept. */
 export interface BranchView {
@@ -88,6 +98,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     input: { topic: string; parent_branch_id?: string },
   ): Promise<Branch> {
     const { generation } = await this.pointer(projectId);
+    await this.requireRoom(projectId, 1, 'branch');
     if (input.parent_branch_id !== undefined) {
       await this.requireBranchIn(projectId, generation, input.parent_branch_id, 'parent_branch');
     }
@@ -110,7 +121,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
         throw error;
       }
       // A branch is no item: the items kept for the state before it are the state after it.
-      await this.touchKeeping(projectId, generation, (items) => items);
+      await this.touchKeeping(projectId, generation, (items) => items, 1);
       return branch;
     }
   }
@@ -131,6 +142,9 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   /** Links a git branch name to a memory branch (a name links one branch; relinking moves it). */
   async linkGitBranch(projectId: string, branchId: string, gitBranch: string): Promise<Branch> {
     const { generation, branch } = await this.requireBranch(projectId, branchId);
+    // Relinking a name rewrites its record; a new name adds one.
+    if (!(await this.getRecord(projectId, generation, gitLinkRecord(gitBranch))))
+      await this.requireRoom(projectId, 1, 'git branch link');
     const linked: Branch = { ...branch, git_branch: gitBranch, version: branch.version + 1 };
     try {
       await this.putRecord(projectId, generation, branchRecord(branchId), linked, versionIs(branch.version));
@@ -162,11 +176,14 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     authorized: Promise<unknown> = Promise.resolve(),
   ): Promise<Entry> {
     const cached = this.lastGeneration.get(projectId);
-    const [{ generation, exists }] = await Promise.all([
+    // What the project holds is read beside the grant check, and judged only once it passed.
+    const [{ generation, exists }, , known] = await Promise.all([
       this.findBranch(projectId, branchId, cached),
       authorized,
+      this.known(projectId),
     ]);
     if (!exists) throw branchNotFound(projectId, branchId, 'branch_id');
+    this.requireRoomIn(projectId, known, 1, 'entry');
     const now = this.now();
     const entry = Entry.parse({
       entry_id: this.timeOrderedId('e'),
@@ -182,7 +199,12 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     const key = entryRecord(branchId, entry.entry_id);
     await this.putRecord(projectId, generation, key, entry, { op: 'not_exists' });
     try {
-      await this.touchKeeping(projectId, generation, (items) => withItem(items, entryItem(projectId, entry)));
+      await this.touchKeeping(
+        projectId,
+        generation,
+        (items) => withItem(items, entryItem(projectId, entry)),
+        1,
+      );
     } catch (error) {
       // The generation this process remembered was replaced by a restore (now or earlier): the
       // entry went into a generation nobody reads. Remove it and write once more into the current one.
@@ -308,6 +330,11 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   ): Promise<void> {
     if (files.length === 0) return;
     const { generation } = await this.pointer(projectId);
+    // A path stored already is replaced in place; only new paths take room.
+    const known = await this.known(projectId);
+    const stored = new Set(known.items.flatMap((item) => (item.kind === 'file' ? [item.path] : [])));
+    const added = new Set(files.map((file) => file.path).filter((path) => !stored.has(path))).size;
+    this.requireRoomIn(projectId, known, added, `${added} new file${added === 1 ? '' : 's'}`);
     const now = this.now();
     const put = (file: (typeof files)[number]) =>
       this.putRecord(
@@ -336,18 +363,53 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
    * changed; any write, from any process, moves the revision (MemoryGenerations.touch).
    */
   async items(projectId: string, options: { branch_id?: string } = {}): Promise<MemoryItem[]> {
-    const pointer = await this.pointer(projectId);
-    let all = this.recentItems.get(projectId);
-    if (all === undefined || revisionToken(all.state) !== revisionToken(pointer)) {
-      const state = { generation: pointer.generation, revision: pointer.revision };
-      all = { state, items: await this.readItems(projectId, pointer.generation) };
-      this.keepItems(projectId, all);
-    }
+    const all = await this.known(projectId);
     const { branch_id } = options;
     // Files belong to the project, not to a branch.
     return branch_id === undefined
       ? [...all.items]
       : all.items.filter((item) => item.kind !== 'file' && item.branch_id === branch_id);
+  }
+
+  /** Records one project's memory may hold. */
+  get itemsCap(): number {
+    return this.memoryDeps.itemsCap ?? DEFAULT_MEMORY_ITEMS_CAP;
+  }
+
+  /**
+   * Stages a restored state (MemoryGenerations.stageGeneration) unless it holds more than the cap:
+   * QUOTA_EXCEEDED before anything is staged, the current memory untouched.
+   */
+  override async stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string> {
+    let stored = records.length;
+    for (const { key, body } of records) {
+      const gz = key.startsWith(MEMORY_RECORD.contextPrefix) ? ContextState.parse(body).body_gz : undefined;
+      if (gz) stored += (await unpackEntries(this.memoryDeps.compressor, gz)).length;
+    }
+    if (stored > this.itemsCap) throw memoryFull(projectId, this.itemsCap, stored, 0, 'restored state');
+    return super.stageGeneration(projectId, records);
+  }
+
+  /** The project's current items and record count, read once per revision (see {@link items}). */
+  private async known(projectId: string): Promise<KnownItems> {
+    const pointer = await this.pointer(projectId);
+    let all = this.recentItems.get(projectId);
+    if (all === undefined || revisionToken(all.state) !== revisionToken(pointer)) {
+      const state = { generation: pointer.generation, revision: pointer.revision };
+      all = { state, ...(await this.readItems(projectId, pointer.generation)) };
+      this.keepItems(projectId, all);
+    }
+    return all;
+  }
+
+  /** QUOTA_EXCEEDED unless the project has room for `adding` more records. */
+  private async requireRoom(projectId: string, adding: number, what: string): Promise<void> {
+    this.requireRoomIn(projectId, await this.known(projectId), adding, what);
+  }
+
+  private requireRoomIn(projectId: string, known: KnownItems, adding: number, what: string): void {
+    if (adding > 0 && known.stored + adding > this.itemsCap)
+      throw memoryFull(projectId, this.itemsCap, known.stored, adding, what);
   }
 
   /**
@@ -359,12 +421,14 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     projectId: string,
     generation: string,
     change: (items: readonly MemoryItem[]) => readonly MemoryItem[],
+    /** Records the write added. */
+    added: number,
   ): Promise<void> {
     const known = this.recentItems.get(projectId);
     const state = await this.touchFrom(projectId, generation, known?.state);
     // Unless another call of this process replaced the kept items meanwhile.
     if (state && known && this.recentItems.get(projectId) === known) {
-      this.keepItems(projectId, { state, items: change(known.items) });
+      this.keepItems(projectId, { state, items: change(known.items), stored: known.stored + added });
     }
   }
 
@@ -381,9 +445,13 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     }
   }
 
-  /** The items of one generation as stored, frozen: callers share them. */
-  private async readItems(projectId: string, generation: string): Promise<readonly MemoryItem[]> {
+  /** The items of one generation as stored, frozen (callers share them), and its record count. */
+  private async readItems(
+    projectId: string,
+    generation: string,
+  ): Promise<{ items: readonly MemoryItem[]; stored: number }> {
     const rows = await this.queryRecords(projectId, generation, '');
+    let stored = rows.length;
     const items: MemoryItem[] = [];
     const entries: Entry[] = [];
     const keyOf = (row: Record<string, unknown>) =>
@@ -395,6 +463,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
         const context = ContextState.parse(row);
         if (!context.compressed || !context.body_gz) continue;
         const packed = await unpackEntries(this.memoryDeps.compressor, context.body_gz);
+        stored += packed.length;
         entries.push(...packed);
         if (context.summary) {
           const quoted = unionOfMarks(summarizedEntries(mergeEntries(packed)).map((e) => e.untrusted));
@@ -405,7 +474,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       }
     }
     items.push(...mergeEntries(entries).map((entry) => entryItem(projectId, entry)));
-    return items.sort(byCreation).map((item) => Object.freeze(item));
+    return { items: items.sort(byCreation).map((item) => Object.freeze(item)), stored };
   }
 
   /**
@@ -468,6 +537,8 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
 interface KnownItems {
   state: Required<ExpectedState>;
   items: readonly MemoryItem[];
+  /** Records stored, each entry of a compressed context counted: what the cap is checked against. */
+  stored: number;
 }
 
 /** The order items are answered in: oldest first, then by id. */
@@ -479,6 +550,26 @@ function withItem(items: readonly MemoryItem[], item: MemoryItem): readonly Memo
   let at = items.length;
   while (at > 0 && byCreation(items[at - 1]!, item) > 0) at -= 1;
   return [...items.slice(0, at), Object.freeze(item), ...items.slice(at)];
+}
+
+/** QUOTA_EXCEEDED: the project's memory is full; says the cap, the count, and how to make room. */
+function memoryFull(
+  projectId: string,
+  cap: number,
+  stored: number,
+  adding: number,
+  what: string,
+): DomainError {
+  const holds = adding === 0 ? `The ${what} holds ${stored}` : `Project "${projectId}" holds ${stored}`;
+  return new DomainError(
+    'QUOTA_EXCEEDED',
+    `${holds} memory records (entries, files, branches, links) and a project may hold at most ${cap}, so ` +
+      `this write (${what}) was refused and nothing was stored. Make room: rewrite old entries in place ` +
+      '(update_memory with entry_id), restore a smaller snapshot (restore_snapshot), or keep new work in a ' +
+      'new project (initialize_context with another project_path). The operator sets the cap ' +
+      '(MERIDIAN_MEMORY_MAX_ITEMS).',
+    { project_id: projectId, cap, stored, adding },
+  );
 }
 
 export function branchNotFound(projectId: string, branchId: string, field: string): DomainError {

@@ -57,6 +57,11 @@ export class PassageIndex {
     this.bm25 = new Bm25(this.refs.map((ref) => searchTerms(ref.sentences[ref.index]!)));
   }
 
+  /** Passages (sentences) indexed: what each search scores. */
+  get size(): number {
+    return this.refs.length;
+  }
+
   /** The `limit` passages that best match the query terms, best first. */
   search(queryTerms: readonly string[], limit: number): Passage[] {
     return this.bm25.top(queryTerms, limit).map((hit) => this.passage(hit.index));

@@ -61,8 +61,8 @@ export const verifyResponseTool = defineTool({
   }),
   annotations: MEMORY_READ,
   needs: 'memory',
-  run: async (deps, input, { principal }) => {
-    const report = await deps.insights.verifyResponse(principal, input);
+  run: async (deps, input, { principal, work }) => {
+    const report = await deps.insights.verifyResponse(principal, input, work);
     return { success: true, ...report, message: MESSAGES[report.status] };
   },
 });
