@@ -6,7 +6,7 @@ import { oversizedArgumentResult } from './argument-limits.js';
 import type { DepsSlice, McpServerDeps, SliceDeps, ToolContext } from './deps.js';
 import { runOnce } from './idempotent-call.js';
 import type { ToolDefinition } from './tool-definition.js';
-import { domainErrorResult, invalidInputResult, successResult } from './tool-result.js';
+import { domainErrorResult, invalidInputResult, toolResult } from './tool-result.js';
 import { unknownFields } from './unknown-fields.js';
 
 /**
@@ -44,7 +44,7 @@ export async function callTool(
         )
       : ((await tool.run(toolDeps, parsed.data, context)) as Record<string, unknown>);
     const format = (parsed.data as { format?: unknown }).format;
-    return successResult(output, format, tool.toonView?.(output), tool.renderText?.(output, format));
+    return await toolResult(output, format, tool.toonView?.(output), tool.renderText?.(output, format));
   } catch (error) {
     if (isDomainError(error)) return domainErrorResult(error);
     // A bug or an outage: log the details here, tell the client nothing internal.

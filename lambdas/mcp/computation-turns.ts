@@ -1,9 +1,4 @@
-import {
-  type ComputationArgs,
-  type ComputationName,
-  type ComputationResult,
-  runComputation,
-} from './computations.js';
+import type { ComputationArgs, ComputationName, ComputationResult } from './computations.js';
 
 /**
  * Runs the time tools' CPU-bound work (computations.ts) so that it never holds the event loop
@@ -34,18 +29,20 @@ let tail: Promise<unknown> = Promise.resolve();
 /** One job per event-loop turn, in arrival order, on this thread. */
 const inOwnTurn: ComputationRunner = {
   run(name, args) {
-    const result = tail.then(
-      () =>
-        new Promise<ComputationResult<typeof name>>((resolve, reject) => {
-          setImmediate(() => {
-            try {
-              resolve(runComputation(name, args));
-            } catch (error) {
-              reject(error);
-            }
-          });
-        }),
-    );
+    // Loaded with the first job, not with this module: `serve` installs a thread runner and its
+    // main thread then never compiles the time code (a first load held the loop ~250 ms).
+    const result = tail.then(async () => {
+      const { runComputation } = await import('./computations.js');
+      return new Promise<ComputationResult<typeof name>>((resolve, reject) => {
+        setImmediate(() => {
+          try {
+            resolve(runComputation(name, args));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+    });
     tail = result.catch(() => undefined);
     return result;
   },

@@ -1,3 +1,4 @@
+import { encode } from '@toon-format/toon';
 import { readQuickAdd } from '../core/calendar/quick-add.js';
 import { fixedClock, type TimeDeps } from '../core/ports/index.js';
 import { type ExpandRruleInput, expandRrule } from '../core/time/recurrence/expand-rrule.js';
@@ -26,7 +27,7 @@ export function timeAt(deps: TimeDeps): TimeAt {
 const depsAt = (at: TimeAt): TimeDeps => ({ clock: fixedClock(at.now), defaultTimezone: at.defaultTimezone });
 
 /**
- * The CPU-bound work of the pure time tools, by name. Each takes and returns plain data (what a
+ * The CPU-bound work of the pure time tools, and the encoding of long answers, by name. Each takes and returns plain data (what a
  * worker thread's messages can carry) and is bounded by a WorkBudget; computation-turns.ts decides
  * where it runs.
  */
@@ -36,6 +37,8 @@ export const COMPUTATIONS = {
     resolveDatetime(depsAt(at), input),
   readQuickAdd: ({ at, text, timezone }: { at: TimeAt; text: string; timezone: string | undefined }) =>
     readQuickAdd(depsAt(at), text, timezone),
+  /** A long listing's TOON text (tool-result.ts): 2,500 events take 70–95 ms warm, 300 ms cold. */
+  encodeToon: (view: Record<string, unknown>) => encode(view),
 };
 
 export type ComputationName = keyof typeof COMPUTATIONS;

@@ -28,6 +28,33 @@ export function successResult(
   return { content: [{ type: 'text', text }], structuredContent: safe };
 }
 
+/** Rows past which an answer's TOON text is encoded where CPU-bound work runs, not inline. */
+const LONG_LISTING_ROWS = 500;
+
+const isLongListing = (view: Record<string, unknown>) =>
+  Object.values(view).some((value) => Array.isArray(value) && value.length > LONG_LISTING_ROWS);
+
+/**
+ * {@link successResult}, with a long listing's TOON text encoded by `compute` (computation-turns.ts):
+ * on `meridian serve` that is the computation thread, so a 2,500-event page does not hold the event
+ * loop — and /health — for the 70–300 ms its encoding takes. Loaded on first use, so that a
+ * cold start loads no time code.
+ */
+export async function toolResult(
+  structured: Record<string, unknown>,
+  format: unknown,
+  toonView: Record<string, unknown> = structured,
+  rendered?: string,
+): Promise<CallToolResult> {
+  if (format !== 'toon' || rendered !== undefined || !isLongListing(toonView)) {
+    return successResult(structured, format, toonView, rendered);
+  }
+  const safe = wellFormed(structured);
+  const view = toonView === structured ? safe : wellFormed(toonView);
+  const { compute } = await import('./computation-turns.js');
+  return { content: [{ type: 'text', text: await compute('encodeToon', view) }], structuredContent: safe };
+}
+
 /**
  * A failure the caller can fix. No `structuredContent`: clients validate it against the
  * tool's outputSchema, which describes success only.
