@@ -1,6 +1,7 @@
 import {
   ProtocolError,
   ProtocolErrorCode,
+  ResourceNotFoundError,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -32,11 +33,17 @@ export const PROTOCOL_CAPABILITIES = {
  * An unknown resource URI. 2026-07-28 answers it with -32602 Invalid params, and the SDK rewrites
  * 2025's -32002 to -32602 on every era, so it is thrown as -32602 here.
  */
+/** Longer URIs are no resource of Meridian's: the error does not repeat them in `data`. */
+const MAX_ECHOED_URI = 2048;
+
+/**
+ * -32602 naming the resource, with the requested URI in `data.uri` as 2026-07-28 asks (SHOULD,
+ * SEP-2164); the same for a resource that does not exist and one the key may not read.
+ */
 function unknownResource(uri: string): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Unknown resource ${echo(uri)}. Call resources/list to see the resources you may read.`,
-  );
+  const message = `Unknown resource ${echo(uri)}. Call resources/list to see the resources you may read.`;
+  if (uri.length > MAX_ECHOED_URI) return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+  return new ResourceNotFoundError(uri, message);
 }
 
 function offToolset(what: string, toolset: string): string {

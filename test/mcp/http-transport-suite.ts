@@ -535,6 +535,28 @@ export function describeMcpHttpTransport(label: string, start: () => Promise<Htt
         expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32601);
       });
 
+      it('answers a method it does not implement with 404 and -32601 on 2026-07-28, in-band on 2025', async () => {
+        const unknown = await modern('unknown/method');
+
+        expect(unknown.status).toBe(404);
+        expect(await unknown.json()).toMatchObject({ id: 9, error: { code: -32601 } });
+        const legacy = await post({ jsonrpc: '2.0', id: 5, method: 'unknown/method' });
+
+        expect(legacy.status).toBe(200);
+        expect(await legacy.json()).toMatchObject({ id: 5, error: { code: -32601 } });
+      });
+
+      it('keeps a 2026-07-28 tool error in-band on 200', async () => {
+        const response = await modern(
+          'tools/call',
+          { name: 'no_such_tool', arguments: {} },
+          { 'mcp-name': 'no_such_tool' },
+        );
+
+        expect(response.status).toBe(200);
+        expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32602);
+      });
+
       it('still refuses a 2026-07-28 request without a key before reading it', async () => {
         const response = await modern('tools/list', {}, { authorization: '' });
 

@@ -124,8 +124,9 @@ describe('timesheet resources, prompts and completions over HTTP', () => {
       ]);
 
       // -32602 since 2026-07-28 (the SDK answers it on both eras; 2025 used -32002).
-      expect(hiddenError).toMatchObject({ code: -32602 });
-      expect(missingError).toMatchObject({ code: -32602 });
+      // The requested URI in data.uri (SEP-2164, a SHOULD of 2026-07-28).
+      expect(hiddenError).toMatchObject({ code: -32602, data: { uri: `${PROJECTS}/${board.project_id}` } });
+      expect(missingError).toMatchObject({ code: -32602, data: { uri: `${PROJECTS}/prj_nothing` } });
       expect(hiddenError.message).not.toMatch(/Board|Secret/);
     });
   });

@@ -78,6 +78,28 @@ async function serveLegacy(request: Request, admitted: Admitted, message: unknow
   }
 }
 
+/**
+ * 2026-07-28 answers a method the server does not implement with HTTP 404 and -32601. The SDK
+ * does so only when no handler takes the method; Meridian's fallback handler (create-mcp-server.ts:
+ * tools/call validated in its own terms) takes every method the SDK has no handler for and refuses
+ * the others with -32601, which the SDK sends in-band on HTTP 200. No other handler answers -32601.
+ */
+async function methodNotFoundAs404(response: Response): Promise<Response> {
+  if (response.status !== 200 || !response.headers.get('content-type')?.includes('application/json'))
+    return response;
+  const text = await response.text();
+  if (!text.includes(String(ProtocolErrorCode.MethodNotFound))) return new Response(text, response);
+  const answer = (() => {
+    try {
+      return JSON.parse(text) as { error?: { code?: unknown } };
+    } catch {
+      return undefined;
+    }
+  })();
+  const status = answer?.error?.code === ProtocolErrorCode.MethodNotFound ? 404 : 200;
+  return new Response(text, { status, headers: response.headers });
+}
+
 /** One MCP request, routed by the SDK's own classifier to the era it belongs to. */
 async function serveMcp(
   request: Request,
@@ -91,7 +113,9 @@ async function serveMcp(
   const admitted = { deps, context: { ...context, work } };
   try {
     if (await isLegacyRequest(request, message)) return await serveLegacy(request, admitted, message);
-    return await modern().fetch(request, { parsedBody: message, authInfo: asAuthInfo(admitted) });
+    return methodNotFoundAs404(
+      await modern().fetch(request, { parsedBody: message, authInfo: asAuthInfo(admitted) }),
+    );
   } finally {
     finish();
   }
