@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import { type ClientEra, okTool } from '../support/mcp-client.js';
+import { callEveryToolset } from './toolset-calls.js';
 
 /** A protocol era a client may speak to Meridian, and what the connection must report. */
 export interface EraCase {
@@ -23,38 +24,21 @@ export const ERAS: readonly EraCase[] = [
 ];
 
 /**
- * Uses everything a connection can: a tool of every toolset (time, calendar, availability, rules,
- * memory), a resource, a prompt and a completion, asserting each answer. `tag` keeps the names
- * this run creates apart from another era's on the same store.
+ * Uses everything a connection can: a tool of every toolset (TOOLSET_CALLS), a resource, a prompt
+ * and a completion, asserting each answer. `tag` keeps the names this run creates apart from
+ * another era's on the same store.
  *
  * @example
  * await useEveryCapability(client, 'modern');
  */
 export async function useEveryCapability(client: Client, tag: string): Promise<void> {
-  const duration = await okTool(client, 'compute_duration', {
-    start: '2026-03-16T13:00:00Z',
-    end: '2026-03-16T21:30:00Z',
-  });
-  expect(duration.total_seconds).toBe(30_600);
-
-  const { calendar_id } = await okTool(client, 'create_calendar', { summary: `Era ${tag}` });
-  expect(calendar_id).toMatch(/^native\//);
-
-  const slot = await okTool(client, 'check_availability', {
-    calendar_id,
-    start: '2026-03-16T13:00:00Z',
-    end: '2026-03-16T14:00:00Z',
-  });
-  expect(slot).toMatchObject({ available: true, calendar_id });
-
-  const { project_id } = (await okTool(client, 'create_project', { name: `Era ${tag}` })).project;
-  expect(project_id).toMatch(/^prj_/);
-
-  const branches = await okTool(client, 'list_branches', { project_id, format: 'json' });
-  expect(branches.total_branches).toBeGreaterThanOrEqual(0);
+  const { project_id } = await callEveryToolset((tool, args) => okTool(client, tool, args), tag);
 
   const [projects] = (await client.readResource({ uri: 'timesheet://projects' })).contents;
-  expect(projects).toMatchObject({ mimeType: 'application/json', text: expect.stringContaining(project_id) });
+  expect(projects).toMatchObject({
+    mimeType: 'application/json',
+    text: expect.stringContaining(project_id!),
+  });
 
   const { messages } = await client.getPrompt({ name: 'weekly-timesheet', arguments: { week: '2026-W48' } });
   expect(messages[0]?.content).toMatchObject({ text: expect.stringContaining('2026-W48') });
