@@ -10,6 +10,9 @@ import type { ToolsetListing } from '../lambdas/mcp/toolsets.js';
 /** The most tokens a listed tool may cost on average (issue 7). */
 export const LISTING_BUDGET_PER_TOOL = 450;
 
+/** The most tokens any one listed tool may cost (issue 19): a tool past it repeats what others say. */
+export const LISTING_CEILING_PER_TOOL = 700;
+
 export interface ToolTokens {
   toolset: string;
   name: string;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { HINT_EXAMPLE } from './field-hints.js';
 
 /**
@@ -37,6 +38,45 @@ function rebuild(schema: Schema, visit: (node: Schema, depth: number) => Schema,
   return visit(node, depth);
 }
 
+/** The JSON Schema keyword of what tools/list shows for a field instead of its generated schema. */
+const LISTED_AS = 'x-listed-as';
+/** The keyword that marks an object whose fields another tool of the same toolset describes. */
+const FIELDS_DESCRIBED_BY = 'x-fields-described-by';
+
+/**
+ * `schema`, shown in tools/list as `listed` (with the field's own description): for a union whose
+ * exact branches cost an agent more words than they tell it, when the description says the rest.
+ * The zod schema still validates every call, and INVALID_INPUT still names what was wrong.
+ *
+ * @example
+ * listedAs(z.union([z.string(), z.object({ date: z.string() })]), { anyOf: [{ type: 'string' }, { type: 'object' }] });
+ */
+export const listedAs = <T extends z.ZodType>(schema: T, listed: Schema): T =>
+  schema.meta({ [LISTED_AS]: listed }) as T;
+
+/**
+ * `schema` (an object), listed with its fields' types and limits but not their descriptions,
+ * because `tool` of the same toolset lists the same fields described (a toolset is enabled whole,
+ * so the two are always listed together). Errors still quote the descriptions (field-hints.ts).
+ */
+export const fieldsDescribedBy = <T extends z.ZodType>(schema: T, tool: string): T =>
+  schema.meta({ [FIELDS_DESCRIBED_BY]: tool }) as T;
+
+function listed(node: Schema): Schema {
+  const replacement = node[LISTED_AS];
+  if (isSchema(replacement))
+    return { ...replacement, ...(node.description === undefined ? {} : { description: node.description }) };
+  if (node[FIELDS_DESCRIBED_BY] === undefined || !isSchema(node.properties)) return node;
+  const properties = Object.entries(node.properties).map(([name, field]) => [
+    name,
+    isSchema(field) ? without(field, (keyword) => keyword === 'description') : field,
+  ]);
+  return {
+    ...without(node, (keyword) => keyword === FIELDS_DESCRIBED_BY),
+    properties: Object.fromEntries(properties),
+  };
+}
+
 function without(node: Schema, drop: (keyword: string) => boolean): Schema {
   return Object.fromEntries(Object.entries(node).filter(([keyword]) => !drop(keyword)));
 }
@@ -47,14 +87,16 @@ function without(node: Schema, drop: (keyword: string) => boolean): Schema {
  * (no agent sends an empty id or name on purpose; the server still refuses one), a `pattern` beside
  * a `format` (zod writes the email regex out; the format names it), the examples only errors give
  * (`x-hint-example`, field-hints.ts), and descriptions inside a
- * union's branches when the union has its own.
+ * union's branches when the union has its own. A field may be listed in a shorter form of its own
+ * (`listedAs`), or without the descriptions another tool gives its fields (`fieldsDescribedBy`).
  *
  * @example
  * leanInputSchema({ $schema: '…', type: 'object', properties: { to: { type: 'string', format: 'email', pattern: '…' } } });
  * // { type: 'object', properties: { to: { type: 'string', format: 'email' } } }
  */
 export function leanInputSchema(schema: Schema): Schema {
-  return rebuild(schema, (node) => {
+  return rebuild(schema, (generated) => {
+    const node = listed(generated);
     const lean = without(
       node,
       (keyword) =>
@@ -101,9 +143,12 @@ export function leanOutputSchema(schema: Schema): Schema {
   return rebuild(schema, (node, depth) => {
     // Fields of the answer sit at depth 1; the fields of records inside it, deeper.
     if (depth > 1) return {};
-    // A record's value schema is shape too; `additionalProperties: false` is not.
+    // A record's value schema is shape too; `additionalProperties: false` is not, nor `{}`: any
+    // value, which an object allows anyway.
     const shape = without(node, (keyword) =>
-      keyword === 'additionalProperties' ? !isSchema(node[keyword]) : !OUTPUT_KEYWORDS.has(keyword),
+      keyword === 'additionalProperties'
+        ? !isSchema(node[keyword]) || Object.keys(node[keyword]).length === 0
+        : !OUTPUT_KEYWORDS.has(keyword),
     );
     return collapseUnion(shape);
   });

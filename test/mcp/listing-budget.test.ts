@@ -2,7 +2,12 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LISTING_BUDGET_PER_TOOL, tokenTotals, toolTokens } from '../../bench/listing-tokens.js';
+import {
+  LISTING_BUDGET_PER_TOOL,
+  LISTING_CEILING_PER_TOOL,
+  tokenTotals,
+  toolTokens,
+} from '../../bench/listing-tokens.js';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import type { McpDeps } from '../../lambdas/mcp/deps.js';
@@ -53,6 +58,15 @@ describe('the tools/list budget', () => {
 
     expect(totals.tools).toBeGreaterThanOrEqual(TOOLSET_NAMES.length);
     expect(totals.average).toBeLessThanOrEqual(LISTING_BUDGET_PER_TOOL);
+  });
+
+  it(`lists no tool over ${LISTING_CEILING_PER_TOOL} o200k tokens`, () => {
+    const over = tools
+      .map((tool) => toolTokens('all', tool))
+      .filter((count) => count.tokens > LISTING_CEILING_PER_TOOL)
+      .map(({ name, tokens }) => `${name}: ${tokens}`);
+
+    expect(over).toEqual([]);
   });
 
   it('keeps prose out of output schemas and in input schemas', () => {

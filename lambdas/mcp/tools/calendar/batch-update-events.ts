@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_BATCH } from '../../../core/calendar/calendar-service.js';
 import { DomainError, type ErrorCode } from '../../../core/errors.js';
+import { fieldsDescribedBy } from '../../lean-json-schema.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   calendarIdInput,
@@ -23,11 +24,18 @@ export const batchUpdateEventsTool = defineTool({
     calendar_id: calendarIdInput.optional(),
     updates: z
       .array(
-        patchFields.extend({ event_id: eventIdInput, scope: scopeInput, if_match: ifMatchInput.optional() }),
+        fieldsDescribedBy(
+          patchFields.extend({
+            event_id: eventIdInput,
+            scope: scopeInput,
+            if_match: ifMatchInput.optional(),
+          }),
+          'update_event',
+        ),
       )
       .min(1)
       .max(MAX_BATCH)
-      .describe(`1–${MAX_BATCH} patches, each with event_id and the fields to change.`),
+      .describe(`1–${MAX_BATCH} patches: event_id and the fields to change, as update_event takes them.`),
     return_event: returnEventInput,
   }),
   output: z.object({

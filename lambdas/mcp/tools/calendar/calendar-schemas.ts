@@ -12,6 +12,7 @@ import { EventTimeInput } from '../../../core/calendar/event-time.js';
 import type { EventView } from '../../../core/calendar/event-view.js';
 import { MAX_RECURRENCE_LINE_LENGTH, MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
 import { withHintExample } from '../../field-hints.js';
+import { listedAs } from '../../lean-json-schema.js';
 import {
   boundedString,
   calendarIdString,
@@ -27,46 +28,57 @@ export const calendarIdInput = calendarIdString().describe(
 );
 
 export const eventIdInput = eventIdString().describe(
-  'Event id from list_events; an occurrence\'s is "<series id>_<start>".',
+  "From list_events; an occurrence's is <series id>_<start>.",
 );
 
-export const eventTimeInput = withHintExample(EventTimeInput, '2026-11-26T09:00:00Z').describe(
-  '"2026-11-26T09:00:00Z", "2026-11-26", or {date_time, time_zone?} (no offset: read in time_zone, else the calendar\'s).',
+/**
+ * Listed as a string or an object whose fields the description names: the exact union (an object
+ * of date_time and time_zone, or one of date) would spell its branches out in start and end of
+ * every event tool. The server checks the exact form, and INVALID_INPUT names what to send.
+ */
+const EVENT_TIME_LISTED = { anyOf: [{ type: 'string' }, { type: 'object' }] };
+
+export const eventTimeInput = listedAs(
+  withHintExample(EventTimeInput, '2026-11-26T09:00:00Z'),
+  EVENT_TIME_LISTED,
+).describe(
+  'Date-time, date (all day), {date_time, time_zone?} or {date}; no offset: read in time_zone, else the calendar zone.',
 );
 
 export const attendeeEmails = z
   .array(emailAddress)
   .max(200)
-  .describe('Attendee emails (on update: the whole new list).');
+  .describe('Emails; on update, the whole new list.');
 
 export const scopeInput = EditScope.default('this').describe(
-  'For an occurrence of a series: "this", "following" (splits the series) or "all".',
+  'For an occurrence of a series; following splits the series.',
 );
 
 export const ifMatchInput = boundedString(MAX_TOKEN_LENGTH).describe(
-  'The etag you read: STALE_WRITE if the event changed since.',
+  'The etag you read; STALE_WRITE if the event changed since.',
 );
 
 /** Editable event fields, all optional (a patch), in tool form: attendees as emails. */
 export const eventFieldsInput = {
   summary: z.string().min(1).max(1024).describe('Title.'),
-  description: z.string().max(8192).describe('Description (plain text).'),
+  description: z.string().max(8192).describe('Plain text.'),
   location: z.string().max(1024).describe('Location.'),
   start: eventTimeInput,
   end: eventTimeInput.describe('As start; an all-day end is exclusive.'),
   // The enums name the values; only what they do not say is described.
   status: EventStatus,
-  transparency: Transparency.describe('"transparent" shows the time as free.'),
+  transparency: Transparency.describe('transparent: the time shows as free.'),
   visibility: Visibility,
   attendees: attendeeEmails,
-  reminders: Reminders.describe('{use_default: false, overrides: []} silences reminders.'),
+  reminders: Reminders.describe('use_default false and no overrides: silent.'),
   color_id: withHintExample(z.string(), '5')
     .regex(/^([1-9]|1[01])$/)
     .describe('Color id 1–11.'),
-  recurrence: z
-    .array(z.string().max(MAX_RECURRENCE_LINE_LENGTH))
+  recurrence: withHintExample(z.array(z.string().max(MAX_RECURRENCE_LINE_LENGTH)), [
+    'RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=10',
+  ])
     .max(20)
-    .describe('RFC 5545 lines, e.g. ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=10"].'),
+    .describe('RFC 5545 lines (RRULE:…, EXDATE:…).'),
 };
 
 export const EventViewOutput = CalendarEvent.extend({

@@ -24,8 +24,7 @@ export const updateEventTool = defineTool({
   name: 'update_event',
   title: 'Update an event',
   description:
-    'Changes only the fields you pass, on one event or, with scope, on a series. Returns id, new etag and ' +
-    'the fields changed.',
+    'Changes only the fields you pass, on one event or (scope) its series. Returns id, new etag, changed fields.',
   input: patchFields.extend({
     calendar_id: calendarIdInput.optional(),
     event_id: eventIdInput,
