@@ -190,6 +190,37 @@ describe('meridian stdio, both protocol eras on one data dir', () => {
     },
   );
 
+  it('answers a request for an unsupported version with UnsupportedProtocolVersion (-32022) naming the supported ones', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['bin/meridian.mjs', 'stdio', '--data-dir', dataDir], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const firstLine = new Promise<string>((resolve) => {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('\n')) resolve(output.split('\n')[0]!);
+      });
+    });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } })}\n`,
+    );
+    const answer = JSON.parse(await firstLine);
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+
+    expect(answer).toMatchObject({
+      id: 1,
+      error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2099-01-01' } },
+    });
+  }, 60_000);
+
   it('sends a 2026-07-28 request the log messages at the level it asks for, and none when it asks for none', async () => {
     const stdio = await startStdio(dataDir, 'modern');
     const messages: LoggingMessageNotification['params'][] = [];
