@@ -42,7 +42,7 @@ export const eventTimeInput = listedAs(
   withHintExample(EventTimeInput, '2026-11-26T09:00:00Z'),
   EVENT_TIME_LISTED,
 ).describe(
-  'Date-time, date (all day), {date_time, time_zone?} or {date}; no offset: read in time_zone, else the calendar zone.',
+  'ISO date-time, date (all day), {date_time, time_zone?} or {date}; no offset: read in time_zone, else the calendar zone.',
 );
 
 export const attendeeEmails = z
