@@ -59,7 +59,7 @@ describe('the MCP Inspector CLI', () => {
         await inspector.close();
       }
     },
-    300_000,
+    480_000,
   );
 
   it.concurrent('reads a resource, gets a prompt, and finds no error-level portability problem in tools/list (--strict)', async () => {
@@ -81,5 +81,5 @@ describe('the MCP Inspector CLI', () => {
     } finally {
       await inspector.close();
     }
-  }, 300_000);
+  }, 480_000);
 });

@@ -116,11 +116,11 @@ export async function startInspector(
       '--quiet',
       // Its default of 15 s is short for a stdio server starting on a loaded CI machine.
       '--connect-timeout',
-      '60000',
+      '120000',
     ];
     const { stdout } = await run(node, argv, {
       env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, 'mcp.json') },
-      timeout: 60_000,
+      timeout: 180_000,
     }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(`inspector ${request.method} failed: ${error.stderr || error.stdout || error.message}`);
     });
