@@ -1,5 +1,10 @@
 import { DomainError } from '../errors.js';
-import { type Condition, ConditionFailedError, type DocumentStore } from '../ports/document-store.js';
+import {
+  type Condition,
+  ConditionFailedError,
+  type DocumentStore,
+  type StoredItem,
+} from '../ports/document-store.js';
 import { PK_PREFIX, SK } from './key-prefixes.js';
 
 /**
@@ -30,9 +35,7 @@ export const SCHEMA_MIGRATIONS: readonly SchemaMigration[] = [
 
 const VERSION_KEY = { pk: `${PK_PREFIX.meta}schema`, sk: SK.meta.schemaVersion };
 
-interface VersionRecord {
-  pk: string;
-  sk: string;
+interface VersionRecord extends StoredItem {
   version: number;
   /** The step being applied, while one is: a crash leaves it here and the next open runs it again. */
   migrating_to?: number;
