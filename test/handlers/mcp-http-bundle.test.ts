@@ -95,7 +95,66 @@ describe('the bundled MCP handler', () => {
         await client.close();
       }
     });
+
+    it('writes EMF metrics for each tools/call: calls by tool and outcome, latency by tool, errors by code', async () => {
+      const target = await servedBundle();
+      const { token } = await target.newKey();
+      const client = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, {
+        authorization: `Bearer ${token}`,
+      });
+      const emf = captureEmfLines();
+      try {
+        await client.callTool({
+          name: 'convert_timezone',
+          arguments: { datetime: '2026-11-27T10:00:00Z', target_timezone: 'Asia/Tokyo' },
+        });
+        await client.callTool({
+          name: 'get_event',
+          arguments: { calendar_id: 'native/none', event_id: 'x' },
+        });
+      } finally {
+        emf.restore();
+        await client.close();
+      }
+      const metric = (name: string) =>
+        emf.lines.filter((line) => line._aws.CloudWatchMetrics[0]?.Metrics.some((m) => m.Name === name));
+
+      expect(emf.lines.every((line) => line._aws.CloudWatchMetrics[0]?.Namespace === 'Meridian')).toBe(true);
+      expect(metric('ToolCalls').map((line) => [line.tool, line.outcome, line.ToolCalls])).toEqual([
+        ['convert_timezone', 'ok', 1],
+        ['get_event', 'FORBIDDEN', 1],
+      ]);
+      expect(metric('ToolLatency').map((line) => line.tool)).toEqual(['convert_timezone', 'get_event']);
+      expect(
+        metric('ToolLatency').every((line) => typeof line.ToolLatency === 'number' && line.ToolLatency >= 0),
+      ).toBe(true);
+      expect(metric('ToolErrors').map((line) => [line.code, line.ToolErrors])).toEqual([['FORBIDDEN', 1]]);
+    });
   });
 });
+
+interface EmfLine {
+  _aws: {
+    CloudWatchMetrics: {
+      Namespace: string;
+      Dimensions: string[][];
+      Metrics: { Name: string; Unit: string }[];
+    }[];
+  };
+  [field: string]: unknown;
+}
+
+/** The embedded-metric-format lines written to stdout (as Lambda's log stream receives them) until restored. */
+function captureEmfLines(): { lines: EmfLine[]; restore(): void } {
+  const original = process.stdout.write;
+  const lines: EmfLine[] = [];
+  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+    for (const text of String(chunk).split('\n')) {
+      if (text.includes('"_aws"')) lines.push(JSON.parse(text) as EmfLine);
+    }
+    return (original as (...args: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
+  }) as typeof process.stdout.write;
+  return { lines, restore: () => (process.stdout.write = original) };
+}
 
 describeMcpHttpTransport('the bundled Lambda handler (split chunks, bundled tool listing)', servedBundle);
