@@ -1,6 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
@@ -15,13 +14,15 @@ import {
 } from './api-gateway-request.js';
 import { internalErrorResponse } from './middleware/internal-error.js';
 import { fromPowertools } from './powertools-logger.js';
-import { METRICS_NAMESPACE, toPowertools } from './powertools-metrics.js';
+import { powertoolsMetrics } from './powertools-metrics.js';
 
 const serviceName = process.env[SERVICE_NAME_ENV] ?? 'meridian';
 const powertools = new Logger({ serviceName });
 const logger = fromPowertools(powertools);
-const metrics = toPowertools(new Metrics({ namespace: METRICS_NAMESPACE, serviceName }));
-const deps = { ...createAwsHttpDeps(process.env, logger), hooks: [toolCallMetrics(metrics)] };
+const deps = {
+  ...createAwsHttpDeps(process.env, logger),
+  hooks: [toolCallMetrics(powertoolsMetrics(serviceName))],
+};
 // Behind API Gateway the Host is the API's own; only browser origins need configuring.
 const origins = {
   allowedOrigins: parseAllowedOrigins(process.env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV),

@@ -3,13 +3,20 @@ import type { ToolCall, ToolCallHook, ToolCallOutcome } from './tool-call-hooks.
 
 /** Metric names, shared with the stack's alarms and dashboard (lib/constructs/operations-alarms.ts). */
 export const TOOL_METRICS = {
-  /** One per tools/call; dimensions `tool` and `outcome` (`ok`, the error code, or `FAULT`). */
+  /** Per tool and outcome (`ok`, the error code, or `FAULT`): one per tools/call. */
   calls: 'ToolCalls',
-  /** Milliseconds from the hooks' start to the outcome; dimension `tool`. */
+  /** Per tool and outcome: milliseconds from the hooks' start to the outcome. */
   latency: 'ToolLatency',
-  /** One per call that did not succeed; dimension `code` (error code, or `FAULT`): the error-rate alarm's numerator. */
-  errors: 'ToolErrors',
+  /** Service-wide (no other dimension, so alarms can read it): one per tools/call. */
+  allCalls: 'Calls',
+  /** Service-wide: 1 for a call that failed as a fault (-32603, the server's own failure), else 0. */
+  faults: 'Faults',
+  /** Service-wide: 1 for a call a per-principal limit refused, else 0. */
+  limitRefusals: 'LimitRefusals',
 } as const;
+
+/** The error codes that mean a per-principal limit refused the call. */
+const LIMIT_CODES: ReadonlySet<string> = new Set(['RATE_LIMITED']);
 
 /** The outcome of a call as a dimension value: `ok`, the DomainError code the client got, or FAULT (-32603). */
 export function outcomeCode(outcome: ToolCallOutcome): string {
@@ -26,9 +33,9 @@ export function outcomeCode(outcome: ToolCallOutcome): string {
 }
 
 /**
- * Calls, latency and errors by tool and code, from every authorised tools/call (refusals by other
- * hooks, such as a rate limit, included). Tool names and codes are closed sets, so the dimensions'
- * cardinality is bounded; nothing the caller typed becomes a dimension.
+ * Calls and latency by tool and outcome, and service-wide calls, faults and limit refusals (what
+ * the alarms divide), from every authorised tools/call — refusals by other hooks included. Tool
+ * names and codes are closed sets: nothing the caller typed becomes a dimension.
  */
 export function toolCallMetrics(
   metrics: MetricsSink,
@@ -41,11 +48,18 @@ export function toolCallMetrics(
     },
     afterCall: (call, outcome) => {
       const code = outcomeCode(outcome);
-      metrics.record(TOOL_METRICS.calls, 'Count', 1, { tool: call.tool, outcome: code });
       const start = started.get(call);
-      if (start !== undefined)
-        metrics.record(TOOL_METRICS.latency, 'Milliseconds', now() - start, { tool: call.tool });
-      if (code !== 'ok') metrics.record(TOOL_METRICS.errors, 'Count', 1, { code });
+      metrics.publish({ tool: call.tool, outcome: code }, [
+        { name: TOOL_METRICS.calls, unit: 'Count', value: 1 },
+        ...(start === undefined
+          ? []
+          : [{ name: TOOL_METRICS.latency, unit: 'Milliseconds' as const, value: now() - start }]),
+      ]);
+      metrics.publish({}, [
+        { name: TOOL_METRICS.allCalls, unit: 'Count', value: 1 },
+        { name: TOOL_METRICS.faults, unit: 'Count', value: code === 'FAULT' ? 1 : 0 },
+        { name: TOOL_METRICS.limitRefusals, unit: 'Count', value: LIMIT_CODES.has(code) ? 1 : 0 },
+      ]);
     },
   };
 }
