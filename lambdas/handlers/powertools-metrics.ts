@@ -1,8 +1,6 @@
 import { Metrics, MetricUnit as PowertoolsUnit } from '@aws-lambda-powertools/metrics';
+import { METRICS_NAMESPACE } from '../core/metric-names.js';
 import type { MetricsSink } from '../core/ports/index.js';
-
-/** The CloudWatch namespace of every Meridian metric (the alarms and dashboard read it). */
-export const METRICS_NAMESPACE = 'Meridian';
 
 /**
  * Meridian's MetricsSink on Powertools Metrics: each publish is one EMF line (its values under its

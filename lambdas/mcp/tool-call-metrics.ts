@@ -1,19 +1,6 @@
+import { METRIC } from '../core/metric-names.js';
 import type { MetricsSink } from '../core/ports/index.js';
 import type { ToolCall, ToolCallHook, ToolCallOutcome } from './tool-call-hooks.js';
-
-/** Metric names, shared with the stack's alarms and dashboard (lib/constructs/operations-alarms.ts). */
-export const TOOL_METRICS = {
-  /** Per tool and outcome (`ok`, the error code, or `FAULT`): one per tools/call. */
-  calls: 'ToolCalls',
-  /** Per tool and outcome: milliseconds from the hooks' start to the outcome. */
-  latency: 'ToolLatency',
-  /** Service-wide (no other dimension, so alarms can read it): one per tools/call. */
-  allCalls: 'Calls',
-  /** Service-wide: 1 for a call that failed as a fault (-32603, the server's own failure), else 0. */
-  faults: 'Faults',
-  /** Service-wide: 1 for a call a per-principal limit refused, else 0. */
-  limitRefusals: 'LimitRefusals',
-} as const;
 
 /** The error codes that mean a per-principal limit refused the call. */
 const LIMIT_CODES: ReadonlySet<string> = new Set(['RATE_LIMITED']);
@@ -50,15 +37,15 @@ export function toolCallMetrics(
       const code = outcomeCode(outcome);
       const start = started.get(call);
       metrics.publish({ tool: call.tool, outcome: code }, [
-        { name: TOOL_METRICS.calls, unit: 'Count', value: 1 },
+        { name: METRIC.toolCalls, unit: 'Count', value: 1 },
         ...(start === undefined
           ? []
-          : [{ name: TOOL_METRICS.latency, unit: 'Milliseconds' as const, value: now() - start }]),
+          : [{ name: METRIC.toolLatency, unit: 'Milliseconds' as const, value: now() - start }]),
       ]);
       metrics.publish({}, [
-        { name: TOOL_METRICS.allCalls, unit: 'Count', value: 1 },
-        { name: TOOL_METRICS.faults, unit: 'Count', value: code === 'FAULT' ? 1 : 0 },
-        { name: TOOL_METRICS.limitRefusals, unit: 'Count', value: LIMIT_CODES.has(code) ? 1 : 0 },
+        { name: METRIC.calls, unit: 'Count', value: 1 },
+        { name: METRIC.faults, unit: 'Count', value: code === 'FAULT' ? 1 : 0 },
+        { name: METRIC.limitRefusals, unit: 'Count', value: LIMIT_CODES.has(code) ? 1 : 0 },
       ]);
     },
   };

@@ -18,6 +18,7 @@ import {
 } from '../../lib/constructs/lambda-bundling.js';
 import { MCP_HANDLER_ENTRY } from '../../lib/constructs/mcp-function.js';
 import { describeMcpHttpTransport, type HttpTarget } from '../mcp/http-transport-suite.js';
+import { captureEmfLines, linesWith } from '../support/emf-lines.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { lambdaHandlerTarget } from './lambda-target.js';
 
@@ -119,8 +120,7 @@ describe('the bundled MCP handler', () => {
         emf.restore();
         await client.close();
       }
-      const metric = (name: string) =>
-        emf.lines.filter((line) => line._aws.CloudWatchMetrics[0]?.Metrics.some((m) => m.Name === name));
+      const metric = (name: string) => linesWith(emf.lines, name);
 
       expect(emf.lines.every((line) => line._aws.CloudWatchMetrics[0]?.Namespace === 'Meridian')).toBe(true);
       expect(metric('ToolCalls').map((line) => [line.tool, line.outcome, line.ToolCalls])).toEqual([
@@ -140,29 +140,5 @@ describe('the bundled MCP handler', () => {
     });
   });
 });
-
-interface EmfLine {
-  _aws: {
-    CloudWatchMetrics: {
-      Namespace: string;
-      Dimensions: string[][];
-      Metrics: { Name: string; Unit: string }[];
-    }[];
-  };
-  [field: string]: unknown;
-}
-
-/** The embedded-metric-format lines written to stdout (as Lambda's log stream receives them) until restored. */
-function captureEmfLines(): { lines: EmfLine[]; restore(): void } {
-  const original = process.stdout.write;
-  const lines: EmfLine[] = [];
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-    for (const text of String(chunk).split('\n')) {
-      if (text.includes('"_aws"')) lines.push(JSON.parse(text) as EmfLine);
-    }
-    return (original as (...args: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
-  }) as typeof process.stdout.write;
-  return { lines, restore: () => (process.stdout.write = original) };
-}
 
 describeMcpHttpTransport('the bundled Lambda handler (split chunks, bundled tool listing)', servedBundle);
