@@ -87,6 +87,18 @@ if (memorySyncBucket !== undefined || memorySyncKeyArn !== undefined) {
   }
 }
 
+// Where the operations alarms notify: an existing SNS topic of the organization.
+const alarmTopicArn: unknown = app.node.tryGetContext('alarmTopicArn');
+if (
+  alarmTopicArn !== undefined &&
+  (typeof alarmTopicArn !== 'string' ||
+    !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/.test(alarmTopicArn))
+) {
+  throw new Error(
+    `Give -c alarmTopicArn=arn:aws:sns:REGION:ACCOUNT:TOPIC (got ${JSON.stringify(alarmTopicArn)}).`,
+  );
+}
+
 // Two stacks because they live differently: the data stack (table, key) is retained and rarely
 // changes; the service stack can be replaced at will. The service receives the data resources as
 // objects, and CDK turns them into cross-stack references (so the data stack deploys first).
@@ -120,6 +132,7 @@ new ServiceStack(app, 'MeridianService', {
     typeof memorySyncBucket === 'string' && typeof memorySyncKeyArn === 'string'
       ? { bucketName: memorySyncBucket, keyArn: memorySyncKeyArn }
       : undefined,
+  alarmTopicArn: typeof alarmTopicArn === 'string' ? alarmTopicArn : undefined,
 });
 
 // cdk-nag 3 is a policy-validation plugin: findings go to the validation report, and an

@@ -4,6 +4,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
 import { routeHttpRequest } from '../mcp/http/route-http-request.js';
+import { toolCallMetrics } from '../mcp/tool-call-metrics.js';
 import { createAwsHttpDeps } from '../runtime/aws-http.js';
 import { ALLOWED_ORIGINS_ENV, SERVICE_NAME_ENV } from '../runtime/environment-names.js';
 import {
@@ -13,10 +14,15 @@ import {
 } from './api-gateway-request.js';
 import { internalErrorResponse } from './middleware/internal-error.js';
 import { fromPowertools } from './powertools-logger.js';
+import { powertoolsMetrics } from './powertools-metrics.js';
 
-const powertools = new Logger({ serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian' });
+const serviceName = process.env[SERVICE_NAME_ENV] ?? 'meridian';
+const powertools = new Logger({ serviceName });
 const logger = fromPowertools(powertools);
-const deps = createAwsHttpDeps(process.env, logger);
+const deps = {
+  ...createAwsHttpDeps(process.env, logger),
+  hooks: [toolCallMetrics(powertoolsMetrics(serviceName))],
+};
 // Behind API Gateway the Host is the API's own; only browser origins need configuring.
 const origins = {
   allowedOrigins: parseAllowedOrigins(process.env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV),

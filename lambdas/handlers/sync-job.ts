@@ -3,13 +3,17 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
+import { METRIC } from '../core/metric-names.js';
 import type { SyncSummary } from '../core/shadow/sync-all.js';
 import { createAwsSyncDeps } from '../runtime/aws-sync.js';
 import { SERVICE_NAME_ENV } from '../runtime/environment-names.js';
 import { syncAndLog } from '../runtime/sync-run.js';
 import { fromPowertools } from './powertools-logger.js';
+import { powertoolsMetrics } from './powertools-metrics.js';
 
-const powertools = new Logger({ serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian-sync' });
+const serviceName = process.env[SERVICE_NAME_ENV] ?? 'meridian-sync';
+const powertools = new Logger({ serviceName });
+const metrics = powertoolsMetrics(serviceName);
 const logger = fromPowertools(powertools);
 // Once per container: warm invocations reuse the DynamoDB client and the providers' cached tokens.
 const deps = createAwsSyncDeps(process.env);
@@ -39,5 +43,10 @@ export const handler = middy<
       ...(input.calendar_ids ? { calendarIds: input.calendar_ids } : {}),
       shouldStop: () => context.getRemainingTimeInMillis() < STOP_MARGIN_MS,
     });
+    // Service-wide counts only: calendar ids may carry people's addresses, never a dimension.
+    metrics.publish({}, [
+      { name: METRIC.syncedCalendars, unit: 'Count', value: totals.synced + totals.unchanged },
+      { name: METRIC.syncFailedCalendars, unit: 'Count', value: totals.failed },
+    ]);
     return { ...totals, failures: calendars.filter((c) => c.status === 'failed') };
   });

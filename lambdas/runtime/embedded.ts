@@ -6,6 +6,7 @@ import { resolveListedFolders } from '../adapters/files/host-folder-locator.js';
 import { NodeProjectFolderReader } from '../adapters/files/node-project-folder.js';
 import { LocalBookingWorkflow } from '../adapters/workflow/local-booking-workflow.js';
 import { systemClock } from '../core/ports/index.js';
+import { ensureSchemaVersion } from '../core/storage/schema-version.js';
 import type { McpHttpDeps } from '../mcp/deps.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import { memoryItemsCapFrom } from './call-limits-config.js';
@@ -40,13 +41,25 @@ export async function createEmbeddedRuntime(
   await makeDataDirPrivate(config.dataDir);
   const key = await loadOrCreateKeyFile(join(config.dataDir, 'master.key'));
   const opened = await openEmbeddedStore(config.dataDir);
+  const logger = createStderrLogger();
+  // Before anything reads the table: an older folder is brought up to date, a newer one refused.
+  const schema = await ensureSchemaVersion(opened.store, systemClock.now).catch(async (error: unknown) => {
+    await opened.close();
+    throw error;
+  });
+  if (schema.applied.length > 0) {
+    logger.info(`Upgraded the data folder from schema version ${schema.found} to ${schema.version}`, {
+      dataDir: config.dataDir,
+      applied: schema.applied,
+    });
+  }
   const memorySync = memorySyncFrom(process.env);
   const deps = composeDeps({
     store: opened.store,
     encryption: new EncryptionSdkEnvelope(rawAesKeyring(key)),
     clock: systemClock,
     random: nodeRandom,
-    logger: createStderrLogger(),
+    logger,
     version: VERSION,
     defaultTimezone: config.timezone,
     factories: providerFactories(process.env),

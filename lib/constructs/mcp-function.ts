@@ -8,6 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { METRIC_SERVICE } from '../../lambdas/core/metric-names.js';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { parseAllowedOrigins } from '../../lambdas/mcp/http/origin-policy.js';
 import {
@@ -138,7 +139,7 @@ export class McpFunction extends Construct {
           dataKey: props.dataKey,
           defaultTimezone: props.defaultTimezone,
           googleOAuthClient: props.googleOAuthClient,
-          serviceName: 'meridian',
+          serviceName: METRIC_SERVICE.mcp,
         }),
         [BOOKING_STATE_MACHINE_ARN_ENV]: props.bookingStateMachine.stateMachineArn,
         ...(origins.length > 0 ? { [ALLOWED_ORIGINS_ENV]: origins.join(',') } : {}),

@@ -7,6 +7,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Schedule } from 'aws-cdk-lib/aws-scheduler';
 import { Construct } from 'constructs';
+import { METRIC_SERVICE } from '../../lambdas/core/metric-names.js';
 import { requireZone } from '../../lambdas/core/time/zones.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
@@ -95,7 +96,7 @@ export class SyncSchedule extends Construct {
         dataKey: props.dataKey,
         defaultTimezone: props.defaultTimezone,
         googleOAuthClient: props.googleOAuthClient,
-        serviceName: 'meridian-sync',
+        serviceName: METRIC_SERVICE.sync,
       }),
       description: 'Meridian: syncs connected calendars into the shadow calendar',
     });

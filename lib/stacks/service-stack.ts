@@ -1,7 +1,8 @@
-import { CfnOutput, type Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { BookingWorkflow } from '../constructs/booking-workflow.js';
 import type { GoogleOAuthClient } from '../constructs/google-client.js';
@@ -9,6 +10,7 @@ import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
 import { MemoryCompressionSchedule } from '../constructs/memory-compression-schedule.js';
 import type { MemorySearchEmbeddings } from '../constructs/memory-search-embeddings.js';
+import { OperationsAlarms } from '../constructs/operations-alarms.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
 
 export interface ServiceStackProps extends StackProps {
@@ -80,6 +82,14 @@ export interface ServiceStackProps extends StackProps {
    * @default - none: cloud sync is not configured
    */
   readonly memorySync?: { readonly bucketName: string; readonly keyArn: string };
+
+  /**
+   * The SNS topic the operations alarms notify (context `alarmTopicArn`); not created here, so
+   * that the organization's on-call routing stays its own.
+   *
+   * @default - none: the alarms and the dashboard exist and notify nobody
+   */
+  readonly alarmTopicArn?: string;
 }
 
 /**
@@ -95,6 +105,7 @@ export class ServiceStack extends Stack {
   readonly syncSchedule: SyncSchedule;
   readonly memoryCompression: MemoryCompressionSchedule;
   readonly booking: BookingWorkflow;
+  readonly operations: OperationsAlarms;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -136,6 +147,17 @@ export class ServiceStack extends Stack {
     this.memoryCompression = new MemoryCompressionSchedule(this, 'MemoryCompression', {
       table: props.table,
       memoryBucket: props.memoryBucket,
+    });
+
+    this.operations = new OperationsAlarms(this, 'Operations', {
+      mcpFunction: this.mcpFunction.function,
+      compensateFunction: this.booking.functions.compensate,
+      syncFunction: this.syncSchedule.function,
+      compressionFunction: this.memoryCompression.function,
+      syncRate: props.syncRate ?? Duration.minutes(5),
+      ...(props.alarmTopicArn
+        ? { alarmTopic: Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) }
+        : {}),
     });
 
     new CfnOutput(this, 'McpEndpointUrl', {

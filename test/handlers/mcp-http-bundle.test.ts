@@ -18,6 +18,7 @@ import {
 } from '../../lib/constructs/lambda-bundling.js';
 import { MCP_HANDLER_ENTRY } from '../../lib/constructs/mcp-function.js';
 import { describeMcpHttpTransport, type HttpTarget } from '../mcp/http-transport-suite.js';
+import { captureEmfLines, linesWith } from '../support/emf-lines.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { lambdaHandlerTarget } from './lambda-target.js';
 
@@ -94,6 +95,48 @@ describe('the bundled MCP handler', () => {
       } finally {
         await client.close();
       }
+    });
+
+    // The first test to load the bundle builds it: slow on a busy machine.
+    it('writes EMF metrics for each tools/call: calls and latency by tool and outcome, service-wide calls, faults and limit refusals', {
+      timeout: 90_000,
+    }, async () => {
+      const target = await servedBundle();
+      const { token } = await target.newKey();
+      const client = await connectHttpClient(`${target.baseUrl}/mcp`, target.fetch, {
+        authorization: `Bearer ${token}`,
+      });
+      const emf = captureEmfLines();
+      try {
+        await client.callTool({
+          name: 'convert_timezone',
+          arguments: { datetime: '2026-11-27T10:00:00Z', target_timezone: 'Asia/Tokyo' },
+        });
+        await client.callTool({
+          name: 'get_event',
+          arguments: { calendar_id: 'native/none', event_id: 'x' },
+        });
+      } finally {
+        emf.restore();
+        await client.close();
+      }
+      const metric = (name: string) => linesWith(emf.lines, name);
+
+      expect(emf.lines.every((line) => line._aws.CloudWatchMetrics[0]?.Namespace === 'Meridian')).toBe(true);
+      expect(metric('ToolCalls').map((line) => [line.tool, line.outcome, line.ToolCalls])).toEqual([
+        ['convert_timezone', 'ok', 1],
+        ['get_event', 'FORBIDDEN', 1],
+      ]);
+      expect(metric('ToolLatency').every((line) => typeof line.ToolLatency === 'number')).toBe(true);
+      // Service-wide values under the service dimension alone, as the alarms read them.
+      expect(metric('Calls').map((line) => [line.Calls, line.Faults, line.LimitRefusals])).toEqual([
+        [1, 0, 0],
+        [1, 0, 0],
+      ]);
+      expect(metric('Calls').map((line) => line._aws.CloudWatchMetrics[0]?.Dimensions)).toEqual([
+        [['service']],
+        [['service']],
+      ]);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
+import { captureEmfLines, linesWith } from '../support/emf-lines.js';
 import { lambdaContext } from '../support/lambda-fetch.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
@@ -88,9 +89,18 @@ describe('sync job Lambda handler', () => {
       created_at: '2026-01-01T00:00:00Z',
     });
 
-    const result = await handler({}, syncContext());
+    const emf = captureEmfLines();
+    const result = await handler({}, syncContext()).finally(() => emf.restore());
 
     expect(result).toMatchObject({ synced: 0, failed: 1, native: 1 });
+    // What the staleness alarm reads: service-wide counts, no calendar id as a dimension.
+    expect(
+      linesWith(emf.lines, 'SyncFailedCalendars').map((line) => [
+        line._aws.CloudWatchMetrics[0]?.Dimensions,
+        line.SyncedCalendars,
+        line.SyncFailedCalendars,
+      ]),
+    ).toEqual([[[['service']], 0, 1]]);
     expect(result.failures).toEqual([
       expect.objectContaining({ calendar_id: 'caldav/c1/work', status: 'failed', error: expect.any(Object) }),
     ]);

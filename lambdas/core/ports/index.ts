@@ -11,6 +11,7 @@ export * from './document-store.js';
 export * from './embedder.js';
 export * from './envelope-encryption.js';
 export * from './logger.js';
+export * from './metrics.js';
 export * from './project-folder-reader.js';
 export * from './random-source.js';
 export * from './shadow-calendar.js';

@@ -35,6 +35,8 @@ export const PK_PREFIX = {
   memoryPath: 'MEMPATH#',
   /** A project's memory snapshots, cloud-sync state and sync quotas (apart from the memory itself). */
   memorySnapshots: 'MSNAP#',
+  /** `META#schema`: which version of this layout the table holds (core/storage/schema-version.ts). */
+  meta: 'META#',
 } as const;
 
 export type PartitionKind = keyof typeof PK_PREFIX;
@@ -111,6 +113,7 @@ export const SK = {
      */
     unlistedPrefix: 'UNLISTED#',
   },
+  meta: { schemaVersion: 'VERSION' },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
 /** Partition key values of the `gsi1` index: the listings that span partitions. */

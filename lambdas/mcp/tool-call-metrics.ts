@@ -1,0 +1,52 @@
+import { METRIC } from '../core/metric-names.js';
+import type { MetricsSink } from '../core/ports/index.js';
+import type { ToolCall, ToolCallHook, ToolCallOutcome } from './tool-call-hooks.js';
+
+/** The error codes that mean a per-principal limit refused the call. */
+const LIMIT_CODES: ReadonlySet<string> = new Set(['RATE_LIMITED']);
+
+/** The outcome of a call as a dimension value: `ok`, the DomainError code the client got, or FAULT (-32603). */
+export function outcomeCode(outcome: ToolCallOutcome): string {
+  if ('fault' in outcome) return 'FAULT';
+  if (!outcome.result.isError) return 'ok';
+  const text = outcome.result.content?.find((part) => part.type === 'text');
+  try {
+    const code = (JSON.parse(text && 'text' in text ? text.text : '{}') as { error?: { code?: unknown } })
+      .error?.code;
+    return typeof code === 'string' ? code : 'ERROR';
+  } catch {
+    return 'ERROR';
+  }
+}
+
+/**
+ * Calls and latency by tool and outcome, and service-wide calls, faults and limit refusals (what
+ * the alarms divide), from every authorised tools/call — refusals by other hooks included. Tool
+ * names and codes are closed sets: nothing the caller typed becomes a dimension.
+ */
+export function toolCallMetrics(
+  metrics: MetricsSink,
+  now: () => number = () => performance.now(),
+): ToolCallHook {
+  const started = new WeakMap<ToolCall, number>();
+  return {
+    beforeCall: (call) => {
+      started.set(call, now());
+    },
+    afterCall: (call, outcome) => {
+      const code = outcomeCode(outcome);
+      const start = started.get(call);
+      metrics.publish({ tool: call.tool, outcome: code }, [
+        { name: METRIC.toolCalls, unit: 'Count', value: 1 },
+        ...(start === undefined
+          ? []
+          : [{ name: METRIC.toolLatency, unit: 'Milliseconds' as const, value: now() - start }]),
+      ]);
+      metrics.publish({}, [
+        { name: METRIC.calls, unit: 'Count', value: 1 },
+        { name: METRIC.faults, unit: 'Count', value: code === 'FAULT' ? 1 : 0 },
+        { name: METRIC.limitRefusals, unit: 'Count', value: LIMIT_CODES.has(code) ? 1 : 0 },
+      ]);
+    },
+  };
+}
