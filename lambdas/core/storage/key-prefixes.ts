@@ -35,6 +35,10 @@ export const PK_PREFIX = {
   memoryPath: 'MEMPATH#',
   /** A project's memory snapshots, cloud-sync state and sync quotas (apart from the memory itself). */
   memorySnapshots: 'MSNAP#',
+  /** `USER#<user name>`: a person who signs in to the embedded authorization server, and their grants. */
+  user: 'USER#',
+  /** `OIDC#<model>#<id>`: one record of the authorization server (oidc-provider's models). */
+  oauth: 'OIDC#',
 } as const;
 
 export type PartitionKind = keyof typeof PK_PREFIX;
@@ -111,6 +115,12 @@ export const SK = {
      */
     unlistedPrefix: 'UNLISTED#',
   },
+  user: {
+    record: 'USER',
+    /** `GRANT#…`: the person's rights, in the shape of an API key's grants (grant-items.ts). */
+    grantPrefix: 'GRANT#',
+  },
+  oauth: { record: 'OIDC' },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
 /** Partition key values of the `gsi1` index: the listings that span partitions. */
@@ -149,6 +159,15 @@ export const GSI1PK = {
    * unless the catalog lists the snapshot (core/memory/snapshots/unlisted-snapshots.ts).
    */
   unlistedSnapshots: 'MSNAPUNLISTED',
+  /** Every local person, sorted by user name. */
+  users: 'USERS',
+  /**
+   * `OIDCGRANT#<grant id>`: the authorization server's records issued under one grant (codes,
+   * refresh tokens, the grant itself), so a revoked grant takes all of them.
+   */
+  oauthGrantPrefix: 'OIDCGRANT#',
+  /** `OIDCUID#<uid>`: a sign-in session by the uid its cookie carries. */
+  oauthSessionUidPrefix: 'OIDCUID#',
 } as const;
 
 /** What follows the native id in a native calendar's `gsi1pk`. */
