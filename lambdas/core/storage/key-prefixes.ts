@@ -166,8 +166,6 @@ export const GSI1PK = {
    * refresh tokens, the grant itself), so a revoked grant takes all of them.
    */
   oauthGrantPrefix: 'OIDCGRANT#',
-  /** `OIDCUID#<uid>`: a sign-in session by the uid its cookie carries. */
-  oauthSessionUidPrefix: 'OIDCUID#',
 } as const;
 
 /** What follows the native id in a native calendar's `gsi1pk`. */
