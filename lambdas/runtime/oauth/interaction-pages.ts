@@ -64,6 +64,8 @@ export interface ConsentView {
   toolsets: readonly string[];
   /** The person's own rights: the rows of the matrix, and the most each row can offer. */
   grants: readonly ResourceGrant[];
+  /** Why the last submission was refused. */
+  problem?: string;
 }
 
 function rightOptions(max: 'read' | 'write'): string {
@@ -92,6 +94,7 @@ export function consentPage(view: ConsentView): string {
     'Allow access to Meridian?',
     `<h1>Allow ${escapeHtml(view.client.name)} to use Meridian?</h1>
 <p>Signed in as <strong>${escapeHtml(view.person)}</strong>.</p>
+${view.problem ? `<p class="error" role="alert">${escapeHtml(view.problem)}</p>` : ''}
 <p class="note">Client <code>${escapeHtml(view.client.clientId)}</code> (${escapeHtml(view.client.registration)}), returning to <strong>${escapeHtml(view.client.redirectHost)}</strong>.</p>
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">

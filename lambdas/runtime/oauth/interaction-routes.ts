@@ -143,6 +143,7 @@ async function showPage(deps: InteractionDeps, req: IncomingMessage, res: Server
       client,
       toolsets: askedToolsets(deps, params.scope),
       grants: await deps.users.grantsOf(person),
+      ...(problem ? { problem } : {}),
     }),
   );
 }
@@ -197,6 +198,12 @@ async function consent(
   // Listed as the server's scopes too (so registrations may name them), they are checked as
   // requested scopes as well: granted on both sides, or the consent prompt would come back.
   grant.addOIDCScope(scope);
+  // Toolsets asked for and left unticked are refused, not pending: the prompt must not come back.
+  const refused = asked.filter((toolset) => !toolsets.includes(toolset)).map(scopeOfToolset);
+  if (refused.length > 0) {
+    grant.rejectResourceScope(deps.resource, refused);
+    grant.rejectOIDCScope(refused);
+  }
   const grantId = await grant.save();
   await deps.consentLinks.upsert(grantId, { consentId: key.key_id }, deps.grantTtlSeconds);
   deps.logger.info('oauth consent recorded', { person, client_id: clientId, consent: key.key_id, toolsets });
