@@ -41,6 +41,9 @@ export class LoopbackOAuthClient implements OAuthClientProvider {
     });
   }
 
+  /** Set before connecting: the client is then identified by this metadata document URL (CIMD). */
+  clientMetadataUrl: string | undefined;
+
   /** A client whose callback listens on 127.0.0.1:<random port>/callback; `preRegistered` skips registration. */
   static async start(name: string, preRegistered?: string): Promise<LoopbackOAuthClient> {
     const server = createServer();

@@ -29,7 +29,10 @@ export interface ServedSignIn {
  */
 export async function serveWithSignIn(
   options: Partial<
-    Pick<EmbeddedAuthorizationOptions, 'registrationLimit' | 'refreshReuseGraceSeconds' | 'clock'>
+    Pick<
+      EmbeddedAuthorizationOptions,
+      'registrationLimit' | 'refreshReuseGraceSeconds' | 'clock' | 'loopbackClientMetadataCa'
+    >
   > = {},
 ): Promise<ServedSignIn> {
   const runtime = await startTestRuntime();

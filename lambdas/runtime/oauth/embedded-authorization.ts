@@ -11,6 +11,7 @@ import type { Clock, DocumentStore, Logger } from '../../core/ports/index.js';
 import type { ProtectedResource } from '../../mcp/http/protected-resource.js';
 import { problemPage } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH } from './interaction-routes.js';
+import { loopbackClientMetadataFetch } from './local-client-metadata-fetch.js';
 import type { OauthKeys } from './oauth-keys.js';
 import { RegistrationLimit } from './registration-limit.js';
 
@@ -45,6 +46,12 @@ export interface EmbeddedAuthorizationOptions {
   registrationLimit?: { perWindow: number; windowMs: number };
   /** @default 30 */
   refreshReuseGraceSeconds?: number;
+  /**
+   * Accept Client ID Metadata Documents served over https on this machine, trusting this CA (PEM):
+   * for a client under development and for tests. Private and link-local addresses stay refused.
+   * @default - none: loopback documents are refused like private ones
+   */
+  loopbackClientMetadataCa?: string;
 }
 
 export interface EmbeddedAuthorization {
@@ -163,6 +170,9 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       Session: OAUTH_TTL.session,
       Interaction: OAUTH_TTL.interaction,
     },
+    ...(options.loopbackClientMetadataCa
+      ? { fetch: loopbackClientMetadataFetch(options.loopbackClientMetadataCa) }
+      : {}),
     renderError: (ctx, out) => {
       ctx.type = 'html';
       ctx.body = problemPage('Sign-in failed', `${out.error}: ${out.error_description ?? ''}`);

@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource } from '../../../lambdas/core/access/rights.js';
+import { startClientMetadataServer } from '../../support/client-metadata-server.js';
 import { launchChromium } from '../../support/headless-chromium.js';
 import { callTool, connectInMemory, okTool } from '../../support/mcp-client.js';
 import { LoopbackOAuthClient } from '../../support/oauth-test-client.js';
@@ -16,12 +17,17 @@ import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in
  */
 
 let served: ServedSignIn;
+let metadataServer: Awaited<ReturnType<typeof startClientMetadataServer>>;
 let chromium: { browser: Browser; close(): Promise<void> };
 let work: string;
 let personal: string;
 
 beforeAll(async () => {
-  [served, chromium] = await Promise.all([serveWithSignIn(), launchChromium()]);
+  metadataServer = await startClientMetadataServer();
+  [served, chromium] = await Promise.all([
+    serveWithSignIn({ loopbackClientMetadataCa: metadataServer.ca }),
+    launchChromium(),
+  ]);
   const owner = await connectInMemory(served.runtime);
   work = (await okTool(owner, 'create_calendar', { summary: 'Work' })).calendar.id;
   personal = (await okTool(owner, 'create_calendar', { summary: 'Personal' })).calendar.id;
@@ -34,6 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await chromium?.close();
   await served?.close();
+  await metadataServer?.close();
 });
 
 /** The person at the browser: signs in, narrows the matrix to Work read-only, approves. */
@@ -138,4 +145,49 @@ describe('signing in through the browser', () => {
       await oauthClient.close();
     }
   }, 60_000);
+
+  it('lets a client described by its metadata document (CIMD) sign in, with no registration', async () => {
+    const oauthClient = await LoopbackOAuthClient.start('CIMD client');
+    oauthClient.clientMetadataUrl = metadataServer.publish('/cimd/client.json', (url) => ({
+      client_id: url,
+      client_name: 'CIMD client',
+      redirect_uris: [oauthClient.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }));
+    try {
+      const { client } = await signInWithSdk(oauthClient, '?toolsets=time,calendar');
+
+      expect(oauthClient.clientInformation()?.client_id).toBe(oauthClient.clientMetadataUrl);
+      expect(await okTool(client, 'get_temporal_context', {})).toHaveProperty('utc');
+      expect((await okTool(client, 'list_calendars', {})).calendars).toHaveLength(1);
+      await client.close();
+    } finally {
+      await oauthClient.close();
+    }
+  }, 60_000);
+
+  it('refuses a metadata document whose client_id is not its own URL', async () => {
+    const url = metadataServer.publish('/cimd/impostor.json', () => ({
+      client_id: 'https://claude.ai/oauth/client.json',
+      client_name: 'Impostor',
+      redirect_uris: ['http://127.0.0.1:9/callback'],
+      token_endpoint_auth_method: 'none',
+    }));
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: url,
+      redirect_uri: 'http://127.0.0.1:9/callback',
+      scope: 'toolset:time',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+
+    const response = await fetch(`${served.url}/oauth/authorize?${query}`, { redirect: 'manual' });
+
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(await response.text()).toMatch(/client_id does not match/);
+  });
 });
