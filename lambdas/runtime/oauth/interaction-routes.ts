@@ -6,6 +6,7 @@ import type { AccessStore } from '../../core/access/access-store.js';
 import { type Grant, grantAllows, parseResourceRef, type ResourceGrant } from '../../core/access/rights.js';
 import type { LocalUsers } from '../../core/auth/local-users.js';
 import { scopeOfToolset, toolsetsOfScope } from '../../core/auth/toolset-scopes.js';
+import { sanitizeText } from '../../core/firewall/sanitize-text.js';
 import type { Logger } from '../../core/ports/index.js';
 import { consentPage, PAGE_HEADERS, problemPage, signInPage } from './interaction-pages.js';
 
@@ -190,7 +191,9 @@ async function consent(
   const client = await clientFacts(deps.provider, clientId, String(details.params.redirect_uri));
   // The consent is an API key nobody holds the secret of: its grants are exactly those chosen,
   // `meridian keys list|revoke` and `meridian grants` see it, and the bearer check reads it.
-  const key = await deps.access.createKey(`oauth: ${client.name} for ${person}`, { toolsets });
+  // A registered client names itself: its name is stored text like any label (keys list, logs).
+  const clientName = sanitizeText(client.name).text.trim().slice(0, 80) || clientId;
+  const key = await deps.access.createKey(`oauth: ${clientName} for ${person}`, { toolsets });
   for (const { grant, right } of chosen.grants) await deps.access.setGrant(key.key_id, grant.resource, right);
   const grant = new deps.provider.Grant({ accountId: person, clientId });
   const scope = toolsets.map(scopeOfToolset).join(' ');

@@ -161,6 +161,20 @@ describe('bearer tokens', () => {
     }
   });
 
+  it('admits a valid token in the 2026-07-28 era too', async () => {
+    const client = await connectHttpClient(
+      mcpUrl,
+      undefined,
+      { authorization: `Bearer ${await token({})}` },
+      'modern',
+    );
+    try {
+      expect(await okTool(client, 'get_temporal_context', {})).toHaveProperty('utc');
+    } finally {
+      await client.close();
+    }
+  });
+
   it.each([
     ['another audience', { audience: 'http://127.0.0.1:1/mcp' }],
     ['another issuer', { issuer: 'https://issuer.example.com' }],
