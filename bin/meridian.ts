@@ -32,6 +32,7 @@ import {
   progressLines,
   syncCommand,
 } from '../lambdas/runtime/cli/sync-command.js';
+import { usersCommand } from '../lambdas/runtime/cli/users-commands.js';
 import { startComputationThread } from '../lambdas/runtime/computation-thread.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
@@ -57,6 +58,8 @@ Usage:
   meridian grants set KEY_ID RESOURCE none|read|write   RESOURCE: a calendar id or project/<id>
   meridian grants list KEY_ID
   meridian calendars list
+  meridian users add NAME | users list | users remove NAME   people who sign in (OAuth) to serve; password on stdin
+  meridian users grant NAME RESOURCE none|read|write | users grants NAME   what a person may consent to share
   meridian projects list [--all] | projects create --name NAME [--client C] [--color #rrggbb]
                             [--billable yes|no] [--rounding 15:up|6:nearest]
   meridian projects update PROJECT_ID [--name …] [--archived yes|no] [--clear client,color,rounding] …
@@ -87,6 +90,8 @@ Defaults for serve: 127.0.0.1:8787 (HTTP_HOST, HTTP_PORT); it syncs connected ca
 30 minutes every 5 minutes (MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES, 0 turns it off). Browsers may call it only from the origins in
 --allowed-origins (MERIDIAN_ALLOWED_ORIGINS, e.g. https://app.example.com) and, on loopback, from
 localhost; on loopback it also refuses a Host that is not localhost (DNS rebinding).
+serve is also an OAuth authorization server (issuer: its URL, or MERIDIAN_PUBLIC_URL behind a proxy): MCP
+clients that follow MCP authorization sign a person in and ask their consent; API keys keep working beside it.
 serve reads project folders on this machine for API keys only inside each --scan-folder DIR
 (MERIDIAN_SCAN_FOLDERS, separated by ${delimiter}); stdio, as the local owner, reads any.
 `;
@@ -169,17 +174,20 @@ async function serve(): Promise<void> {
   // event loop for tens of milliseconds: built here, before the port opens, no request — /health
   // included — waits behind it.
   await runtime.tools.listing();
+  const policy = { allowedOrigins: settings.allowedOrigins, loopback: isLoopbackHost(settings.host) };
+  // OAuth sign-in beside API keys (lambdas/runtime/oauth): people added with `meridian users add`.
+  // Loaded here, not at the top: the other commands do not need oidc-provider and Koa.
+  const { prepareSignIn } = await import('../lambdas/runtime/oauth/serve-sign-in.js');
+  const signIn = await prepareSignIn(runtime, settings.dataDir, policy);
   const server = await startHttpServer({
     host: settings.host,
     port: settings.port,
     handle: (request) =>
-      routeHttpRequest(
-        request,
-        { ...runtime, defaultToolsets, callLimits },
-        { allowedOrigins: settings.allowedOrigins, loopback: isLoopbackHost(settings.host) },
-      ),
+      routeHttpRequest(request, signIn.httpDeps({ ...runtime, defaultToolsets, callLimits }), policy),
+    intercept: signIn.intercept,
     logger: runtime.logger,
   });
+  signIn.attach(server.url);
   // The one line tools and scripts wait for; everything else goes to stderr.
   console.log(`Meridian ${VERSION} listening on ${server.url}${MCP_PATH} (data: ${settings.dataDir})`);
   // The time tools' work runs on a thread of its own, so /health is never held behind it (ADR 0008).
@@ -289,6 +297,8 @@ async function main(): Promise<void> {
       );
     case 'grants':
       return once((runtime) => grantsCommand(runtime, rest, out));
+    case 'users':
+      return local((runtime) => usersCommand(runtime, rest, out));
     case 'calendars':
       return once((runtime) => calendarsCommand(runtime, rest, out));
     case 'projects':

@@ -13,6 +13,7 @@ import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.
 import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
 import type { CallLimits } from './call-limits.js';
+import type { ProtectedResource } from './http/protected-resource.js';
 import type { ToolCallHook } from './tool-call-hooks.js';
 import type { ToolCatalogue } from './tool-catalogue.js';
 import type { ToolsetSelection } from './toolsets.js';
@@ -155,8 +156,14 @@ export interface McpServerDeps {
  * token belongs to. Named for HTTP, where tokens are presented; stdio's runtime is one too.
  */
 export interface McpHttpDeps extends McpServerDeps {
-  /** API keys today (`AccessStore`); OAuth access tokens later. */
+  /** API keys (`AccessStore`), and OAuth access tokens beside them where an authorization server runs. */
   tokenVerifier: TokenVerifier;
+  /**
+   * Where OAuth tokens for /mcp come from: serves the protected-resource metadata and points the
+   * 401/403 challenges at it (http/protected-resource.ts).
+   * @default - none: API keys only, challenges without resource metadata
+   */
+  protectedResource?: ProtectedResource;
 }
 
 /** Per-request facts a tool may need: who is calling, its toolsets, and where to report progress. */

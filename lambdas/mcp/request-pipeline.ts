@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { LOCAL_OWNER, type Principal } from '../core/access/rights.js';
+import { scopeForToolsets } from '../core/auth/toolset-scopes.js';
 import { DomainError } from '../core/errors.js';
 import { callTool } from './call-tool.js';
 import type { McpHttpDeps, McpServerDeps, ToolContext } from './deps.js';
@@ -57,6 +58,12 @@ async function resolveToolsets(
   asked: AskedToolsets | undefined,
 ): Promise<ToolsetSelection> {
   const known = async () => Object.keys(await deps.tools.listing());
+  if (principal.kind === 'api-key' && principal.consentedToolsets) {
+    return withinConsent(
+      principal.consentedToolsets,
+      asked && parseToolsets(asked.list, await known(), asked.source),
+    );
+  }
   if (asked) return parseToolsets(asked.list, await known(), asked.source);
   if (principal.kind === 'api-key' && principal.toolsets) {
     // A stored name may predate a renamed toolset: say how to fix the key, not the URL.
@@ -64,6 +71,22 @@ async function resolveToolsets(
     return parseToolsets(principal.toolsets.join(','), await known(), source);
   }
   return deps.defaultToolsets;
+}
+
+/**
+ * An OAuth token's connection: the toolsets it asked for if the person consented to all of them
+ * (FORBIDDEN naming every scope needed otherwise, which HTTP answers as 403 insufficient_scope),
+ * else all it was consented.
+ */
+function withinConsent(consented: readonly string[], asked: ToolsetSelection): ToolsetSelection {
+  const wanted = asked ?? consented;
+  const missing = wanted.filter((toolset) => !consented.includes(toolset));
+  if (asked === undefined || missing.length === 0) return wanted;
+  throw new DomainError(
+    'FORBIDDEN',
+    `This sign-in was not consented the toolsets ${missing.join(', ')}. Sign in again and approve them, or connect without them.`,
+    { required_scope: scopeForToolsets(wanted), missing_toolsets: missing, http_status: 403 },
+  );
 }
 
 /**

@@ -34,6 +34,11 @@ export const SERVICE_NAME_ENV = 'POWERTOOLS_SERVICE_NAME';
 export const TIMEZONE_ENV = 'MERIDIAN_TIMEZONE';
 /** Browser origins allowed to call MCP (comma-separated). */
 export const ALLOWED_ORIGINS_ENV = 'MERIDIAN_ALLOWED_ORIGINS';
+/**
+ * The URL people and MCP clients reach `serve` at (`https://meridian.example.com`), when it is not
+ * the listen address (a reverse proxy in front): the OAuth issuer and the MCP URL's origin.
+ */
+export const PUBLIC_URL_ENV = 'MERIDIAN_PUBLIC_URL';
 /** Seconds one MCP call (one HTTP request) may run before it stops: 1–900, default 30. */
 export const CALL_DEADLINE_SECONDS_ENV = 'MERIDIAN_CALL_DEADLINE_SECONDS';
 /** Events, occurrences and stored items one call may read or expand: 1,000–10,000,000, default 50,000. */

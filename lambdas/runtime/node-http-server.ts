@@ -14,6 +14,12 @@ import { BodyTooLargeError, ClientGoneError, limitedBody } from './node-request-
  */
 export const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000 };
 
+/**
+ * Answers a request on node:http's own objects before the Web `Request` path (true), or leaves
+ * it (false): for the embedded authorization server, which is a Koa app (oidc-provider).
+ */
+export type NodeIntercept = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<boolean>;
+
 export interface RunningHttpServer {
   /** Base URL, e.g. http://127.0.0.1:8787 */
   url: string;
@@ -116,8 +122,9 @@ async function serveRequest(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
   baseUrl: string,
-  options: { handle: (request: Request) => Promise<Response>; logger: Logger },
+  options: { handle: (request: Request) => Promise<Response>; logger: Logger; intercept?: NodeIntercept },
 ): Promise<void> {
+  if (options.intercept && (await options.intercept(incoming, outgoing))) return;
   // Node sets incoming.socket to null once the response is done: keep it to close the connection.
   const socket: Socket | null = incoming.socket;
   // An 'error' on the response (a write after the client reset) has nobody to go to; with no
@@ -151,6 +158,8 @@ export async function startHttpServer(options: {
   handle: (request: Request) => Promise<Response>;
   logger: Logger;
   timeouts?: { headersMs: number; requestMs: number };
+  /** @default - none: every request takes the Web `Request` path */
+  intercept?: NodeIntercept;
 }): Promise<RunningHttpServer> {
   let baseUrl = '';
   const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;

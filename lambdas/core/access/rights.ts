@@ -63,7 +63,18 @@ export function formatResourceRef(resource: ResourceRef): string {
  * everything (they own the machine and the data dir).
  */
 export type Principal =
-  | { kind: 'api-key'; keyId: string; label: string; toolsets?: readonly string[] }
+  | {
+      kind: 'api-key';
+      keyId: string;
+      label: string;
+      toolsets?: readonly string[];
+      /**
+       * Set for an OAuth access token (its key is the consent it was issued under): the toolsets
+       * the person consented to, which its connections may not go beyond — an API key's
+       * `toolsets` is only a default.
+       */
+      consentedToolsets?: readonly string[];
+    }
   | { kind: 'local-owner' };
 
 export const LOCAL_OWNER: Principal = { kind: 'local-owner' };

@@ -37,6 +37,10 @@ export const PK_PREFIX = {
   memorySnapshots: 'MSNAP#',
   /** `META#schema`: which version of this layout the table holds (core/storage/schema-version.ts). */
   meta: 'META#',
+  /** `USER#<user name>`: a person who signs in to the embedded authorization server, and their grants. */
+  user: 'USER#',
+  /** `OIDC#<model>#<id>`: one record of the authorization server (oidc-provider's models). */
+  oauth: 'OIDC#',
 } as const;
 
 export type PartitionKind = keyof typeof PK_PREFIX;
@@ -114,6 +118,12 @@ export const SK = {
     unlistedPrefix: 'UNLISTED#',
   },
   meta: { schemaVersion: 'VERSION' },
+  user: {
+    record: 'USER',
+    /** `GRANT#…`: the person's rights, in the shape of an API key's grants (grant-items.ts). */
+    grantPrefix: 'GRANT#',
+  },
+  oauth: { record: 'OIDC' },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
 /** Partition key values of the `gsi1` index: the listings that span partitions. */
@@ -152,6 +162,13 @@ export const GSI1PK = {
    * unless the catalog lists the snapshot (core/memory/snapshots/unlisted-snapshots.ts).
    */
   unlistedSnapshots: 'MSNAPUNLISTED',
+  /** Every local person, sorted by user name. */
+  users: 'USERS',
+  /**
+   * `OIDCGRANT#<grant id>`: the authorization server's records issued under one grant (codes,
+   * refresh tokens, the grant itself), so a revoked grant takes all of them.
+   */
+  oauthGrantPrefix: 'OIDCGRANT#',
 } as const;
 
 /** What follows the native id in a native calendar's `gsi1pk`. */

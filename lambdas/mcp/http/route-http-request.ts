@@ -14,7 +14,9 @@ import type { McpHttpDeps, McpServerDeps, ToolContext } from '../deps.js';
 import { type AskedToolsets, admitConnection, type Credential } from '../request-pipeline.js';
 import { json, jsonRpcError } from './http-responses.js';
 import { readJsonRpcBody } from './json-rpc-body.js';
+import { insufficientScope, oauthUnauthorized } from './oauth-challenges.js';
 import { NO_BROWSER_ORIGINS, type OriginPolicy, refuseForeignRequest } from './origin-policy.js';
+import { type ProtectedResource, serveProtectedResourceMetadata } from './protected-resource.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/health';
@@ -136,9 +138,12 @@ function askedToolsets(request: Request): AskedToolsets | undefined {
 }
 
 /** The HTTP answer to a connection the pipeline refused; anything else is not a refusal. */
-function refusal(request: Request, error: unknown): Response {
+function refusal(request: Request, error: unknown, protectedResource?: ProtectedResource): Response {
   if (!isDomainError(error)) throw error;
-  if (error.code === 'UNAUTHENTICATED') return unauthorized(request);
+  if (error.code === 'UNAUTHENTICATED')
+    return protectedResource ? oauthUnauthorized(request, protectedResource) : unauthorized(request);
+  if (error.code === 'FORBIDDEN' && protectedResource && typeof error.details.required_scope === 'string')
+    return insufficientScope(error.message, error.details.required_scope, protectedResource);
   // No tool result can carry it before the caller is known: the HTTP status says "retry".
   if (error.code === 'STORAGE_ERROR') return jsonRpcError(503, -32000, error.message, { 'retry-after': '5' });
   return jsonRpcError(400, ProtocolErrorCode.InvalidParams, error.message);
@@ -207,6 +212,13 @@ export async function routeHttpRequest(
   deps: McpHttpDeps,
   origins: OriginPolicy = NO_BROWSER_ORIGINS,
 ): Promise<Response> {
+  // Public metadata, read cross-origin by browser-based clients: before the origin policy.
+  const metadata = serveProtectedResourceMetadata(
+    request,
+    normalisedPath(request.url),
+    deps.protectedResource,
+  );
+  if (metadata) return metadata;
   const foreign = refuseForeignRequest(request, origins);
   if (foreign) return foreign;
   const path = normalisedPath(request.url);
@@ -217,7 +229,7 @@ export async function routeHttpRequest(
     try {
       context = await admitConnection(deps, credentialOf(request), askedToolsets(request));
     } catch (error) {
-      return refusal(request, error);
+      return refusal(request, error, deps.protectedResource);
     }
     const body = await readJsonRpcBody(request);
     if ('refused' in body) return body.refused;

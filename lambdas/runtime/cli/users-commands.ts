@@ -1,0 +1,73 @@
+import { formatResourceRef, type Grant, parseResourceRef } from '../../core/access/rights.js';
+import { LocalUsers } from '../../core/auth/local-users.js';
+import type { EmbeddedRuntime } from '../embedded.js';
+import { type CliOutput, UsageError } from './access-commands.js';
+
+const USERS_USAGE =
+  'Usage: meridian users add NAME (password on stdin) | users list | users remove NAME | users grant NAME RESOURCE none|read|write | users grants NAME';
+
+const GRANTS: readonly Grant[] = ['none', 'read', 'write'];
+
+/**
+ * The password, read whole from stdin (`printf '%s' "$PW" | meridian users add alice`): never an
+ * argument, which other users of the machine see in the process list. One trailing newline is
+ * dropped, so `echo` works too.
+ */
+export async function readPasswordFromStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin as AsyncIterable<Buffer | string>) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** `meridian users add|list|remove|grant|grants`: the people who sign in to `serve` (OAuth). */
+export async function usersCommand(
+  runtime: EmbeddedRuntime,
+  args: string[],
+  out: CliOutput,
+  readPassword: () => Promise<string> = () => readPasswordFromStdin(),
+) {
+  const users = new LocalUsers({ store: runtime.store, clock: runtime.clock });
+  const [action, name, resourceText, grant] = args;
+  if (action === 'add') {
+    if (!name) throw new UsageError(`users add needs a NAME.\n${USERS_USAGE}`);
+    const user = await users.add(name, await readPassword());
+    out.line(`Added ${user.user_name}. They sign in when an MCP client connects to \`meridian serve\`.`);
+    out.line(
+      `They may use nothing yet: \`meridian users grant ${user.user_name} <calendar-id|project/<id>> read|write\`.`,
+    );
+    return;
+  }
+  if (action === 'list') {
+    const all = await users.list();
+    if (all.length === 0)
+      return out.line('No users. Add one with `meridian users add NAME` (password on stdin).');
+    for (const user of all) out.line(`${user.user_name}  added ${user.created_at}`);
+    return;
+  }
+  if (action === 'remove') {
+    if (!name) throw new UsageError(`users remove needs a NAME.\n${USERS_USAGE}`);
+    await users.remove(name);
+    out.line(
+      `Removed ${name}. Their consents are API keys labelled "oauth: … for ${name}": revoke them with \`meridian keys revoke KEY_ID\`.`,
+    );
+    return;
+  }
+  if (action === 'grant') {
+    if (!name || !resourceText || !GRANTS.includes(grant as Grant)) throw new UsageError(USERS_USAGE);
+    const resource = parseResourceRef(resourceText);
+    if (resource.kind === 'calendar') await runtime.registry.requireCalendar(resource.id);
+    await users.setGrant(name, resource, grant as Grant);
+    out.line(`${name} → ${formatResourceRef(resource)}: ${grant}`);
+    return;
+  }
+  if (action === 'grants') {
+    if (!name) throw new UsageError(USERS_USAGE);
+    const grants = await users.grantsOf(name);
+    if (grants.length === 0) return out.line(`${name} has no grants.`);
+    for (const g of grants) out.line(`${formatResourceRef(g.resource)}  ${g.right}`);
+    return;
+  }
+  throw new UsageError(USERS_USAGE);
+}

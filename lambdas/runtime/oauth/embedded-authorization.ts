@@ -1,0 +1,259 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createLocalJWKSet } from 'jose';
+import Provider, { type Configuration, type KoaContextWithOIDC, errors as oidcErrors } from 'oidc-provider';
+import { DocumentStoreOidcAdapter } from '../../adapters/oauth/document-store-oidc-adapter.js';
+import { CONSENT_CLAIM, JwtTokenVerifier } from '../../adapters/oauth/jwt-token-verifier.js';
+import type { AccessStore } from '../../core/access/access-store.js';
+import type { TokenVerifier } from '../../core/access/token-verifier.js';
+import type { LocalUsers } from '../../core/auth/local-users.js';
+import { scopeForToolsets } from '../../core/auth/toolset-scopes.js';
+import type { Clock, DocumentStore, Logger } from '../../core/ports/index.js';
+import type { ProtectedResource } from '../../mcp/http/protected-resource.js';
+import { problemPage } from './interaction-pages.js';
+import { handleInteraction, INTERACTION_PATH } from './interaction-routes.js';
+import { loopbackClientMetadataFetch } from './local-client-metadata-fetch.js';
+import type { OauthKeys } from './oauth-keys.js';
+import { RegistrationLimit } from './registration-limit.js';
+
+/** Lifetimes, in seconds. Access tokens are short: a revoked consent stops them within this. */
+export const OAUTH_TTL = {
+  accessToken: 5 * 60,
+  authorizationCode: 60,
+  refreshToken: 30 * 24 * 3600,
+  grant: 30 * 24 * 3600,
+  session: 14 * 24 * 3600,
+  interaction: 10 * 60,
+} as const;
+
+/** The paths the authorization server answers; everything else stays with the MCP router. */
+const OAUTH_PREFIX = '/oauth/';
+const OIDC_DISCOVERY = '/.well-known/openid-configuration';
+const RFC8414_DISCOVERY = '/.well-known/oauth-authorization-server';
+
+export interface EmbeddedAuthorizationOptions {
+  /** The server's public base URL, `http://127.0.0.1:8787`: the issuer, and the MCP URL's origin. */
+  baseUrl: string;
+  mcpPath: string;
+  store: DocumentStore;
+  clock: Clock;
+  access: AccessStore;
+  users: LocalUsers;
+  keys: OauthKeys;
+  /** Every toolset: one scope each. */
+  toolsets: readonly string[];
+  logger: Logger;
+  /** @default 20 registrations per address per 10 minutes */
+  registrationLimit?: { perWindow: number; windowMs: number };
+  /** @default 30 */
+  refreshReuseGraceSeconds?: number;
+  /**
+   * Accept Client ID Metadata Documents served over https on this machine, trusting this CA (PEM):
+   * for a client under development and for tests. Private and link-local addresses stay refused.
+   * @default - none: loopback documents are refused like private ones
+   */
+  loopbackClientMetadataCa?: string;
+}
+
+export interface EmbeddedAuthorization {
+  issuer: string;
+  protectedResource: ProtectedResource;
+  /** Bearer tokens of both kinds: this server's access tokens, else API keys through `access`. */
+  tokenVerifier: TokenVerifier;
+  provider: Provider;
+  /**
+   * Answers a request on one of the authorization server's paths (true), or leaves it (false).
+   * It runs on node:http's request, as oidc-provider (a Koa app) needs.
+   */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /**
+   * Registers a client ahead of time (what `meridian clients add` will do): its metadata checked
+   * as a registration's is, stored with no expiry. Answers its client id.
+   */
+  registerClient(metadata: Record<string, unknown> & { client_id: string }): Promise<string>;
+}
+
+function remoteAddress(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * The embedded runtime's authorization server, on oidc-provider (ADR 0013): authorization code
+ * with PKCE S256 only, the MCP URL as the one resource (audience) with JWT access tokens, RFC
+ * 9207 `iss`, rotating refresh tokens with a short reuse grace, revocation, dynamic registration
+ * (stored, rate-limited) and Client ID Metadata Documents (fetched with oidc-provider's own SSRF
+ * guard: no private, loopback or link-local address; 2.5 s; size-capped; cached). People sign in
+ * with `meridian users` accounts and consent on Meridian's own pages.
+ *
+ * @example
+ * const oauth = createEmbeddedAuthorization({ baseUrl: server.url, mcpPath: '/mcp', ...runtime, users, keys, toolsets, logger });
+ */
+export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOptions): EmbeddedAuthorization {
+  const issuer = options.baseUrl.replace(/\/$/, '');
+  const resource = `${issuer}${options.mcpPath}`;
+  const scopes = options.toolsets.map((toolset) => scopeForToolsets([toolset]));
+  const adapterDeps = {
+    store: options.store,
+    clock: options.clock,
+    refreshReuseGraceSeconds: options.refreshReuseGraceSeconds ?? 30,
+  };
+  const consentLinks = new DocumentStoreOidcAdapter('ConsentLink', adapterDeps);
+  const configuration: Configuration = {
+    adapter: (model: string) => new DocumentStoreOidcAdapter(model, adapterDeps),
+    jwks: { keys: [options.keys.signingJwk as never] },
+    cookies: { keys: options.keys.cookieKeys },
+    // Public clients (no secret) are what MCP clients are; PKCE is required of every client.
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      // The one signing key is Ed25519 (oauth-keys.ts); no ID token is issued without `openid`.
+      id_token_signed_response_alg: 'EdDSA',
+    },
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    // The toolset scopes; offline_access is not offered (MCP 2026-07-28): refresh tokens come with the grant type.
+    scopes: scopes,
+    claims: {},
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
+          if (indicator !== resource)
+            throw new oidcErrors.InvalidTarget(`the only resource here is ${resource}`);
+          return {
+            scope: scopes.join(' '),
+            audience: resource,
+            accessTokenTTL: OAUTH_TTL.accessToken,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'EdDSA' } },
+          };
+        },
+      },
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+    } as Configuration['features'],
+    rotateRefreshToken: true,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // A sign-in through an MCP client outlives the browser session it started in.
+    expiresWithSession: async () => false,
+    // Browser-based clients (the Inspector, web connectors) call token and registration from their origin.
+    clientBasedCORS: () => true,
+    extraTokenClaims: async (_ctx, token) => {
+      if (token.kind !== 'AccessToken' || !token.grantId) return undefined;
+      const link = await consentLinks.find(token.grantId);
+      return link ? { [CONSENT_CLAIM]: link.consentId } : undefined;
+    },
+    findAccount: async (_ctx, sub) =>
+      (await options.users.exists(sub)) ? { accountId: sub, claims: () => ({ sub }) } : undefined,
+    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}` },
+    routes: {
+      authorization: '/oauth/authorize',
+      token: '/oauth/token',
+      registration: '/oauth/register',
+      revocation: '/oauth/revoke',
+      jwks: '/oauth/jwks',
+      end_session: '/oauth/session/end',
+      pushed_authorization_request: '/oauth/par',
+      introspection: '/oauth/introspect',
+    },
+    ttl: {
+      AccessToken: OAUTH_TTL.accessToken,
+      AuthorizationCode: OAUTH_TTL.authorizationCode,
+      RefreshToken: OAUTH_TTL.refreshToken,
+      Grant: OAUTH_TTL.grant,
+      Session: OAUTH_TTL.session,
+      Interaction: OAUTH_TTL.interaction,
+    },
+    ...(options.loopbackClientMetadataCa
+      ? { fetch: loopbackClientMetadataFetch(options.loopbackClientMetadataCa) }
+      : {}),
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = problemPage('Sign-in failed', `${out.error}: ${out.error_description ?? ''}`);
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  // A revoked grant (revocation endpoint, reused refresh token, expiry) ends its consent at once:
+  // access tokens already issued stop working at their next request, not at their expiry.
+  provider.on('grant.revoked', (_ctx: unknown, grantId: string) => {
+    void (async () => {
+      const link = await consentLinks.find(grantId);
+      if (link?.consentId) await options.access.revokeKey(String(link.consentId));
+    })().catch((error: unknown) => options.logger.error('oauth grant revocation failed', { error }));
+  });
+  provider.on('server_error', (_ctx: unknown, error: unknown) =>
+    options.logger.error('oauth server error', { error }),
+  );
+  const limit = new RegistrationLimit(options.registrationLimit ?? { perWindow: 20, windowMs: 10 * 60_000 });
+  const callback = provider.callback();
+  const interactionDeps = {
+    provider,
+    users: options.users,
+    access: options.access,
+    resource,
+    toolsets: options.toolsets,
+    csrfKey: options.keys.csrfKey,
+    consentLinks,
+    grantTtlSeconds: OAUTH_TTL.grant,
+    logger: options.logger,
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path === RFC8414_DISCOVERY) {
+      // RFC 8414 and OIDC discovery describe the same server; oidc-provider serves the latter.
+      req.url = OIDC_DISCOVERY;
+    } else if (path !== OIDC_DISCOVERY && !path.startsWith(OAUTH_PREFIX)) {
+      return false;
+    }
+    if (path.startsWith(INTERACTION_PATH)) {
+      await handleInteraction(interactionDeps, req, res);
+      return true;
+    }
+    if (path === '/oauth/register' && req.method === 'POST' && !limit.allow(remoteAddress(req))) {
+      res.writeHead(429, {
+        'content-type': 'application/json',
+        'retry-after': String(limit.retryAfterSeconds(remoteAddress(req))),
+        'access-control-allow-origin': '*',
+      });
+      res.end(
+        JSON.stringify({
+          error: 'temporarily_unavailable',
+          error_description: 'Too many registrations from this address; retry later.',
+        }),
+      );
+      return true;
+    }
+    await new Promise<void>((resolvePromise) => {
+      res.once('finish', resolvePromise);
+      res.once('close', resolvePromise);
+      callback(req, res);
+    });
+    return true;
+  }
+
+  return {
+    issuer,
+    provider,
+    protectedResource: { resource, authorizationServers: [issuer], scopesSupported: scopes },
+    tokenVerifier: new JwtTokenVerifier({
+      keys: createLocalJWKSet({ keys: [options.keys.publicJwk as never] }),
+      issuer,
+      audience: resource,
+      access: options.access,
+      apiKeys: options.access,
+    }),
+    handle,
+    async registerClient(metadata) {
+      await provider.Client.validate(metadata as never);
+      await new DocumentStoreOidcAdapter('Client', adapterDeps).upsert(metadata.client_id, metadata, 0);
+      return metadata.client_id;
+    },
+  };
+}

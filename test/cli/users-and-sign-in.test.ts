@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { meridian, startServe } from '../support/cli.js';
+import { authorizeOverHttp, tokenRequest } from '../support/oauth-http-flow.js';
+
+/** `meridian …` with `input` on stdin; resolves with its output and exit code. */
+function meridianWithInput(args: string[], input: string) {
+  return new Promise<{ stdout: string; stderr: string; code: number | null }>((resolvePromise) => {
+    const child = spawn(process.execPath, ['bin/meridian.mjs', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once('exit', (code) => resolvePromise({ stdout, stderr, code }));
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * A person added with the CLI signs in to a running `meridian serve` (its own authorization
+ * server), and the token it issues works at /mcp beside API keys.
+ */
+describe('meridian users with a running server', { timeout: 120_000 }, () => {
+  let dataDir: string;
+  let server: Awaited<ReturnType<typeof startServe>>;
+  let base: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'meridian-users-'));
+    server = await startServe(['--data-dir', dataDir]);
+    base = new URL(server.url).origin;
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves the protected-resource metadata and the OAuth challenge, with its key file private', async () => {
+    const metadata = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
+    const challenge = await fetch(`${base}/mcp`, { method: 'POST', body: '{}' });
+
+    expect(metadata).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base] });
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    expect((await stat(join(dataDir, 'oauth.key'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('adds a person whose password comes on stdin, who then signs in and gets a working token', async () => {
+    const added = await meridianWithInput(
+      ['users', 'add', 'alice', '--data-dir', dataDir],
+      'a long enough secret\n',
+    );
+    expect(added.code).toBe(0);
+    expect((await meridian(['users', 'list', '--data-dir', dataDir])).stdout).toMatch(/^alice {2}added /m);
+
+    const flow = await authorizeOverHttp(base, {
+      person: { name: 'alice', password: 'a long enough secret' },
+      scope: 'toolset:time',
+      resource: `${base}/mcp`,
+    });
+    const tokens = (await (
+      await tokenRequest(base, {
+        grant_type: 'authorization_code',
+        code: flow.callback.get('code')!,
+        redirect_uri: flow.redirectUri,
+        client_id: flow.clientId,
+        code_verifier: flow.verifier,
+      })
+    ).json()) as { access_token: string };
+    const listed = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(await listed.json())).toContain('get_temporal_context');
+    expect((await meridian(['keys', 'list', '--data-dir', dataDir])).stdout).toContain(
+      'oauth: HTTP test for alice',
+    );
+  });
+
+  it('refuses a second person of the same name, and a short password, saying what to do', async () => {
+    const again = await meridianWithInput(
+      ['users', 'add', 'alice', '--data-dir', dataDir],
+      'another long secret',
+    );
+    const short = await meridianWithInput(['users', 'add', 'bob', '--data-dir', dataDir], 'short');
+
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('A user named "alice" exists');
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toContain('shorter than 8 characters');
+  });
+
+  it('removes a person, who can then no longer sign in', async () => {
+    await meridian(['users', 'remove', 'alice', '--data-dir', dataDir]);
+
+    await expect(
+      authorizeOverHttp(base, {
+        person: { name: 'alice', password: 'a long enough secret' },
+        scope: 'toolset:time',
+        resource: `${base}/mcp`,
+      }),
+    ).rejects.toThrow();
+    expect((await meridian(['users', 'list', '--data-dir', dataDir])).stdout).toContain('No users');
+  });
+});

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { LocalUsers } from '../../lambdas/core/auth/local-users.js';
+import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
+import { TOOLSET_NAMES } from '../../lambdas/mcp/tools/index.js';
+import { startHttpServer } from '../../lambdas/runtime/node-http-server.js';
+import {
+  createEmbeddedAuthorization,
+  type EmbeddedAuthorization,
+  type EmbeddedAuthorizationOptions,
+} from '../../lambdas/runtime/oauth/embedded-authorization.js';
+import { oauthIntercept } from '../../lambdas/runtime/oauth/oauth-intercept.js';
+import { oauthKeysFrom } from '../../lambdas/runtime/oauth/oauth-keys.js';
+import { startTestRuntime, type TestRuntime } from './test-runtime.js';
+
+export interface ServedSignIn {
+  runtime: TestRuntime;
+  users: LocalUsers;
+  oauth: EmbeddedAuthorization;
+  /** Base URL, the issuer: http://127.0.0.1:<port> */
+  url: string;
+  mcpUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * `meridian serve`'s HTTP path with the embedded authorization server in front (as bin/meridian.ts
+ * wires it): MCP on /mcp taking API keys and access tokens, the sign-in on /oauth/…, on a free
+ * loopback port, over a fresh test runtime.
+ */
+export async function serveWithSignIn(
+  options: Partial<
+    Pick<
+      EmbeddedAuthorizationOptions,
+      'registrationLimit' | 'refreshReuseGraceSeconds' | 'clock' | 'loopbackClientMetadataCa'
+    >
+  > = {},
+): Promise<ServedSignIn> {
+  const runtime = await startTestRuntime();
+  const users = new LocalUsers({ store: runtime.store, clock: runtime.clock });
+  let oauth: EmbeddedAuthorization | undefined;
+  const policy = { allowedOrigins: [], loopback: true };
+  const server = await startHttpServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger: runtime.logger,
+    handle: (request) =>
+      routeHttpRequest(
+        request,
+        { ...runtime, tokenVerifier: oauth!.tokenVerifier, protectedResource: oauth!.protectedResource },
+        policy,
+      ),
+    intercept: oauthIntercept(
+      () => oauth,
+      policy,
+      (error) => console.error(error),
+    ),
+  });
+  oauth = createEmbeddedAuthorization({
+    baseUrl: server.url,
+    mcpPath: '/mcp',
+    store: runtime.store,
+    clock: runtime.clock,
+    access: runtime.access,
+    users,
+    keys: oauthKeysFrom(randomBytes(32)),
+    toolsets: TOOLSET_NAMES,
+    logger: { info: () => undefined, warn: () => undefined, error: (m, f) => console.error(m, f) },
+    ...options,
+  });
+  return {
+    runtime,
+    users,
+    oauth,
+    url: server.url,
+    mcpUrl: `${server.url}/mcp`,
+    async close() {
+      await server.close();
+      await runtime.close();
+    },
+  };
+}
