@@ -6,6 +6,7 @@ import type { BookingService } from '../core/booking/booking-service.js';
 import type { IdempotencyRecords } from '../core/booking/idempotency.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { CallWork } from '../core/call-work.js';
+import type { RequestLimiter } from '../core/limits/request-limiter.js';
 import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
 import type { MemorySearch } from '../core/memory/search/memory-search.js';
@@ -157,6 +158,11 @@ export interface McpServerDeps {
 export interface McpHttpDeps extends McpServerDeps {
   /** API keys today (`AccessStore`); OAuth access tokens later. */
   tokenVerifier: TokenVerifier;
+  /**
+   * Per-caller request budgets, spent before a request runs (http/rate-limit-refusal.ts: 429).
+   * @default - none: no per-caller limit (stage throttling still applies on AWS)
+   */
+  limits?: RequestLimiter;
 }
 
 /** Per-request facts a tool may need: who is calling, its toolsets, and where to report progress. */

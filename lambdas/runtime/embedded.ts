@@ -10,6 +10,7 @@ import type { McpHttpDeps } from '../mcp/deps.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import { memoryItemsCapFrom } from './call-limits-config.js';
 import { composeDeps } from './compose.js';
+import { requestGuards } from './compose-guards.js';
 import type { EmbeddedConfig } from './config.js';
 import { openEmbeddedStore } from './embedded-store.js';
 import { SCAN_FOLDERS_ENV } from './environment-names.js';
@@ -60,5 +61,5 @@ export async function createEmbeddedRuntime(
     projectFolders: new NodeProjectFolderReader(listed),
     ...(memorySync ? { memorySync } : {}),
   });
-  return withAllTools({ ...deps, close: () => opened.close() });
+  return withAllTools({ ...deps, ...requestGuards(deps, process.env), close: () => opened.close() });
 }

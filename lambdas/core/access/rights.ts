@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import type { RateOverrides } from '../limits/rate.js';
 
 /** What a key may do on one resource. `write` includes `read`. */
 export type Right = 'read' | 'write';
@@ -63,7 +64,14 @@ export function formatResourceRef(resource: ResourceRef): string {
  * everything (they own the machine and the data dir).
  */
 export type Principal =
-  | { kind: 'api-key'; keyId: string; label: string; toolsets?: readonly string[] }
+  | {
+      kind: 'api-key';
+      keyId: string;
+      label: string;
+      toolsets?: readonly string[];
+      /** The key's own request budgets, over the server's (`meridian keys limits`). */
+      limits?: RateOverrides;
+    }
   | { kind: 'local-owner' };
 
 export const LOCAL_OWNER: Principal = { kind: 'local-owner' };

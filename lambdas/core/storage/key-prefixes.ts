@@ -35,6 +35,10 @@ export const PK_PREFIX = {
   memoryPath: 'MEMPATH#',
   /** A project's memory snapshots, cloud-sync state and sync quotas (apart from the memory itself). */
   memorySnapshots: 'MSNAP#',
+  /** `RATE#<principal name>`: one caller's request budgets (core/limits/request-limiter.ts). */
+  rateLimit: 'RATE#',
+  /** `AUDIT#<yyyy-mm-dd>`: one UTC day of the audit log, one hash chain (core/audit/audit-log.ts). */
+  audit: 'AUDIT#',
 } as const;
 
 export type PartitionKind = keyof typeof PK_PREFIX;
@@ -111,6 +115,10 @@ export const SK = {
      */
     unlistedPrefix: 'UNLISTED#',
   },
+  /** Both token buckets of one caller in one item, so admitting a request is one conditional write. */
+  rateLimit: { buckets: 'BUCKETS' },
+  /** `REC#<sequence, 12 digits>`: one audit record; the sequence is claimed by a conditional put. */
+  audit: { recordPrefix: 'REC#' },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
 /** Partition key values of the `gsi1` index: the listings that span partitions. */

@@ -15,6 +15,7 @@ import { type AskedToolsets, admitConnection, type Credential } from '../request
 import { json, jsonRpcError } from './http-responses.js';
 import { readJsonRpcBody } from './json-rpc-body.js';
 import { NO_BROWSER_ORIGINS, type OriginPolicy, refuseForeignRequest } from './origin-policy.js';
+import { refusedOverLimit } from './rate-limit-refusal.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/health';
@@ -221,6 +222,13 @@ export async function routeHttpRequest(
     }
     const body = await readJsonRpcBody(request);
     if ('refused' in body) return body.refused;
+    let overLimit: Response | undefined;
+    try {
+      overLimit = await refusedOverLimit(deps, context, body.message);
+    } catch (error) {
+      return refusal(request, error);
+    }
+    if (overLimit) return overLimit;
     return serveMcp(request, deps, context, body.message);
   }
   if (path === HEALTH_PATH) return json(200, { status: 'ok', version: deps.version });
