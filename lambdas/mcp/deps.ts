@@ -182,4 +182,8 @@ export interface ToolContext {
    * @default - a fresh bound per call, stopped only by its deadline
    */
   work?: CallWork;
+  /** The request this call came in, for the audit log. @default - one made per call */
+  requestId?: string;
+  /** Who the client says it is (HTTP: its user agent), for the audit log. @default 'unknown' */
+  client?: string;
 }

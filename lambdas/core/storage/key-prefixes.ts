@@ -157,6 +157,8 @@ export const GSI1PK = {
    * unless the catalog lists the snapshot (core/memory/snapshots/unlisted-snapshots.ts).
    */
   unlistedSnapshots: 'MSNAPUNLISTED',
+  /** The first record of each day's audit chain, sorted by `gsi1sk` = the day: every chain `audit verify` checks. */
+  auditDays: 'AUDITDAYS',
 } as const;
 
 /** What follows the native id in a native calendar's `gsi1pk`. */

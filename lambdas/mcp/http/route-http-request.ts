@@ -101,6 +101,12 @@ async function methodNotFoundAs404(response: Response): Promise<Response> {
   return new Response(text, { status, headers: response.headers });
 }
 
+/** The request's id (`x-request-id`, else a new one) and client (its user agent), for the audit log. */
+function requestFacts(request: Request): { requestId: string; client: string } {
+  const given = request.headers.get('x-request-id')?.slice(0, 128);
+  return { requestId: given || crypto.randomUUID(), client: request.headers.get('user-agent') ?? 'unknown' };
+}
+
 /** One MCP request, routed by the SDK's own classifier to the era it belongs to. */
 async function serveMcp(
   request: Request,
@@ -111,7 +117,7 @@ async function serveMcp(
   // One allowance for the whole request, so a JSON-RPC batch is bounded as one call is; the
   // request's signal fires when its client goes away (node-http-server.ts), stopping the work.
   const { work, finish } = startCallWork(deps.callLimits, request.signal);
-  const admitted = { deps, context: { ...context, work } };
+  const admitted = { deps, context: { ...context, work, ...requestFacts(request) } };
   try {
     if (await isLegacyRequest(request, message)) return await serveLegacy(request, admitted, message);
     return methodNotFoundAs404(

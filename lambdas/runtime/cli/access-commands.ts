@@ -33,13 +33,13 @@ function limitsText(key: ApiKeySummary): string {
   return own.length > 0 ? `limits ${own.join(',')}` : 'server limits';
 }
 
-/** `meridian keys create|list|revoke|toolsets`. */
+/** `meridian keys create|list|revoke|toolsets|limits`; `create` answers the new key's id. */
 export async function keysCommand(
   runtime: EmbeddedRuntime,
   args: string[],
   flags: { label?: string; toolsets?: string },
   out: CliOutput,
-) {
+): Promise<{ key_id: string } | undefined> {
   const [action, keyId] = args;
   if (action === 'create') {
     // A label is shown back in listings and logs: the one rule for stored text applies to it too.
@@ -57,12 +57,15 @@ export async function keysCommand(
       `It can use no calendar yet: grant some with \`meridian grants set ${key.key_id} <calendar-id> read|write\`,`,
     );
     out.line('or let the client create its own with the create_calendar tool.');
-    return;
+    // The id for the audit log (cli/audited-command.ts); never the token.
+    return { key_id: key.key_id };
   }
   if (action === 'list') {
     const keys = await runtime.access.listKeys();
-    if (keys.length === 0)
-      return out.line('No API keys. Create one with `meridian keys create --label NAME`.');
+    if (keys.length === 0) {
+      out.line('No API keys. Create one with `meridian keys create --label NAME`.');
+      return;
+    }
     for (const key of keys) {
       out.line(
         `${key.key_id}  ${key.label.padEnd(20)}  created ${key.created_at}  ${toolsetsText(key)}  ${limitsText(key)}${key.revoked_at ? `  REVOKED ${key.revoked_at}` : ''}`,
