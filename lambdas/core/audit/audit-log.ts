@@ -42,7 +42,7 @@ function recordOf(item: RecordItem): AuditRecord {
  * numbers 1, 2, 3 … A record is appended *pending* before its change is made and *completed*
  * after, so an acknowledged change always has its record and a crash can only leave one pending.
  * Many writers (Lambda instances) append at once without a lock: a record claims its sequence
- * number with a conditional put (`not_exists`), and the loser reads the winner's record and
+ * number with a conditional put (`not_exists`), and the loser reads the newest record and
  * chains after it (docs/adr/0013-audit-log-chain.md). Each instance remembers the tail it last
  * saw, so an uncontended append is one write.
  *
@@ -84,9 +84,9 @@ export class AuditLog {
         return { record };
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
-        // Another writer holds `seq`: chain after its record.
-        const winner = await this.deps.store.get<RecordItem>(recordKey(day, seq), { consistent: true });
-        tail = winner ? { seq, hash: winner.hash } : await this.readTail(day);
+        // Another writer holds `seq`: chain after the newest record, which may be further on
+        // still (with many writers, jumping to the tail beats stepping one record at a time).
+        tail = await this.readTail(day);
       }
     }
     throw new DomainError(
