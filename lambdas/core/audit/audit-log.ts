@@ -43,7 +43,7 @@ function recordOf(item: RecordItem): AuditRecord {
  * after, so an acknowledged change always has its record and a crash can only leave one pending.
  * Many writers (Lambda instances) append at once without a lock: a record claims its sequence
  * number with a conditional put (`not_exists`), and the loser reads the newest record and
- * chains after it (docs/adr/0013-audit-log-chain.md). Each instance remembers the tail it last
+ * chains after it (docs/adr/0013-rate-limits-and-audit-log.md). Each instance remembers the tail it last
  * saw, so an uncontended append is one write.
  *
  * @example

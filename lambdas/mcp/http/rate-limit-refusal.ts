@@ -21,28 +21,32 @@ export function requestCost(message: unknown): RequestCost {
   return { requests: Math.max(1, requests), expensive };
 }
 
+/** Admitted: the write of its spend, to await before answering (a failure is only logged). */
+export type LimitVerdict = { refused: Response } | { settled: Promise<void> };
+
+const ADMITTED: LimitVerdict = { settled: Promise.resolve() };
+
 /**
  * Spends the request's cost from its caller's budgets before any of it runs, or answers HTTP 429
  * with `Retry-After` and a JSON-RPC error naming the limit (`error.data`: code RATE_LIMITED,
  * limit, retryAfterSeconds, rate) — so an over-budget call is refused whole, never half done.
- * Undefined when admitted, when no limiter is configured, and for the local owner (who owns the
- * machine). A store failure propagates (the router answers 503): an unchecked limit admits nothing.
+ * Always admitted when no limiter is configured, and for the local owner (who owns the machine).
+ * A store failure propagates (the router answers 503): an unchecked limit admits nothing.
  */
-export async function refusedOverLimit(
+export async function checkRateLimit(
   deps: McpHttpDeps,
   context: ToolContext,
   message: unknown,
-): Promise<Response | undefined> {
+): Promise<LimitVerdict> {
   const { principal } = context;
-  if (!deps.limits || principal.kind === 'local-owner') return undefined;
+  if (!deps.limits || principal.kind === 'local-owner') return ADMITTED;
   try {
-    await deps.limits.admit(principalName(principal), requestCost(message), principal.limits);
-    return undefined;
+    return await deps.limits.admit(principalName(principal), requestCost(message), principal.limits);
   } catch (error) {
     if (!isDomainError(error, 'RATE_LIMITED')) throw error;
     const retryAfter = String(error.details.retryAfterSeconds ?? 1);
     const id = Array.isArray(message) ? null : ((message as Message | null)?.id ?? null);
-    return json(
+    const refused = json(
       429,
       {
         jsonrpc: '2.0',
@@ -55,5 +59,6 @@ export async function refusedOverLimit(
       },
       { 'retry-after': retryAfter },
     );
+    return { refused };
   }
 }

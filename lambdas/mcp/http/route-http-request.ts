@@ -15,7 +15,7 @@ import { type AskedToolsets, admitConnection, type Credential } from '../request
 import { json, jsonRpcError } from './http-responses.js';
 import { readJsonRpcBody } from './json-rpc-body.js';
 import { NO_BROWSER_ORIGINS, type OriginPolicy, refuseForeignRequest } from './origin-policy.js';
-import { refusedOverLimit } from './rate-limit-refusal.js';
+import { checkRateLimit, type LimitVerdict } from './rate-limit-refusal.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/health';
@@ -228,14 +228,22 @@ export async function routeHttpRequest(
     }
     const body = await readJsonRpcBody(request);
     if ('refused' in body) return body.refused;
-    let overLimit: Response | undefined;
+    let limit: LimitVerdict;
     try {
-      overLimit = await refusedOverLimit(deps, context, body.message);
+      limit = await checkRateLimit(deps, context, body.message);
     } catch (error) {
       return refusal(request, error);
     }
-    if (overLimit) return overLimit;
-    return serveMcp(request, deps, context, body.message);
+    if ('refused' in limit) return limit.refused;
+    try {
+      return await serveMcp(request, deps, context, body.message);
+    } finally {
+      // The spend's write ran beside the call; finished before answering, so a Lambda frozen
+      // after its answer leaves no write half done. A failure costs the budget, not the call.
+      await limit.settled.catch((error: unknown) =>
+        deps.logger.error('a rate-limit spend was not written', { error }),
+      );
+    }
   }
   if (path === HEALTH_PATH) return json(200, { status: 'ok', version: deps.version });
   return json(404, { error: `Not found: ${path}. The MCP endpoint is POST ${MCP_PATH}.` });

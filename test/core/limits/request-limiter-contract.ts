@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../../lambdas/core/errors.js';
-import { RequestLimiter } from '../../../lambdas/core/limits/request-limiter.js';
+import { type Admission, RequestLimiter } from '../../../lambdas/core/limits/request-limiter.js';
 import type { Clock, DocumentStore } from '../../../lambdas/core/ports/index.js';
 import type { StoreUnderTest } from '../../adapters/dynamodb/document-store-contract.js';
 
@@ -18,9 +18,10 @@ function steppedClock(start = Date.parse('2026-11-27T09:00:00Z')) {
 const ONE_REQUEST = { requests: 1, expensive: 0 };
 const ONE_EXPENSIVE = { requests: 1, expensive: 1 };
 
-async function refusalOf(admit: Promise<void>): Promise<DomainError | undefined> {
+/** The refusal, or undefined once the admitted spend is written. */
+async function refusalOf(admit: Promise<Admission>): Promise<DomainError | undefined> {
   try {
-    await admit;
+    await (await admit).settled;
     return undefined;
   } catch (error) {
     if (error instanceof DomainError) return error;
@@ -117,7 +118,21 @@ export function describeRequestLimiterOn(label: string, makeStore: () => Promise
       for (let i = 0; i < 3; i++) refusals.push(await refusalOf(limiter.admit(caller, ONE_REQUEST, own)));
       expect(refusals.filter(Boolean)).toHaveLength(1);
       const unlimited = `key:${randomUUID()}`;
-      for (let i = 0; i < 20; i++) await limiter.admit(unlimited, ONE_REQUEST, { requests: 'off' });
+      for (let i = 0; i < 20; i++)
+        await (await limiter.admit(unlimited, ONE_REQUEST, { requests: 'off' })).settled;
+    });
+
+    it('loses no spend when an instance admits ahead of its write with a view another instance made stale', async () => {
+      const { clock } = steppedClock();
+      const caller = `key:${randomUUID()}`;
+      const roomy = { requests: { capacity: 100, periodSeconds: 3600 }, expensive: 'off' as const };
+      const [a, b] = [0, 1].map(() => new RequestLimiter({ store, clock, defaults: roomy }));
+      for (let i = 0; i < 10; i++) expect(await refusalOf(a!.admit(caller, ONE_REQUEST))).toBeUndefined();
+      for (let i = 0; i < 10; i++) expect(await refusalOf(b!.admit(caller, ONE_REQUEST))).toBeUndefined();
+      // A still believes 90 are left: its put fails on B's version, reads it back, applies its spend.
+      expect(await refusalOf(a!.admit(caller, ONE_REQUEST))).toBeUndefined();
+      const stored = await store.get({ pk: `RATE#${caller}`, sk: 'BUCKETS' }, { consistent: true });
+      expect(stored?.requests_tokens).toBe(79);
     });
 
     it('holds the budget across instances writing at once (no more admitted than capacity)', async () => {
