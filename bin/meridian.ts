@@ -22,6 +22,8 @@ import {
   keysCommand,
   UsageError,
 } from '../lambdas/runtime/cli/access-commands.js';
+import { auditCommand } from '../lambdas/runtime/cli/audit-commands.js';
+import { auditedCommand } from '../lambdas/runtime/cli/audited-command.js';
 import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
 import { memoryCommand, memorySteps, stepBar, stepLines } from '../lambdas/runtime/cli/memory-commands.js';
 import { projectsCommand } from '../lambdas/runtime/cli/project-commands.js';
@@ -57,6 +59,8 @@ Usage:
   meridian keys toolsets KEY_ID LIST|all    the toolsets the key's connections get when they choose none
   meridian grants set KEY_ID RESOURCE none|read|write   RESOURCE: a calendar id or project/<id>
   meridian grants list KEY_ID
+  meridian keys limits KEY_ID requests=RATE,expensive=RATE|default   a key's own budgets (RATE: 120/min, 600/60s, off)
+  meridian audit list|verify|export [--day YYYY-MM-DD] [--limit N]   the audit log of every change
   meridian calendars list
   meridian users add NAME | users list | users remove NAME   people who sign in (OAuth) to serve; password on stdin
   meridian users grant NAME RESOURCE none|read|write | users grants NAME   what a person may consent to share
@@ -127,6 +131,7 @@ const { positionals, values } = parseArgs({
     end: { type: 'string' },
     limit: { type: 'string' },
     week: { type: 'string' },
+    day: { type: 'string' },
     'group-by': { type: 'string' },
     csv: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -223,7 +228,7 @@ async function stdio(): Promise<void> {
   const runtime = await createEmbeddedRuntime(config());
   // The same pipeline as HTTP: the local owner is admitted with the --toolsets of the command.
   const deps = { ...runtime, defaultToolsets, callLimits };
-  const context = await admitConnection(deps, { kind: 'local-owner' });
+  const context = { ...(await admitConnection(deps, { kind: 'local-owner' })), client: 'stdio' };
   // The SDK pins the era from the opening message (initialize → 2025, an enveloped request or
   // server/discover → 2026-07-28) and takes one server from the factory for the connection.
   const connection = serveStdio(() => createMcpServer(deps, context));
@@ -293,10 +298,14 @@ async function main(): Promise<void> {
       return stdio();
     case 'keys':
       return once((runtime) =>
-        keysCommand(runtime, rest, { label: values.label, toolsets: values.toolsets }, out),
+        auditedCommand(runtime, positionals, () =>
+          keysCommand(runtime, rest, { label: values.label, toolsets: values.toolsets }, out),
+        ),
       );
     case 'grants':
-      return once((runtime) => grantsCommand(runtime, rest, out));
+      return once((runtime) => auditedCommand(runtime, positionals, () => grantsCommand(runtime, rest, out)));
+    case 'audit':
+      return once((runtime) => auditCommand(runtime, rest, { day: values.day, limit: values.limit }, out));
     case 'users':
       return local((runtime) => usersCommand(runtime, rest, out));
     case 'calendars':

@@ -46,7 +46,12 @@ export type ErrorCode =
   /** A snapshot is intact but in a format a newer version wrote: nothing was restored from it. */
   | 'UNSUPPORTED_FORMAT'
   /** A daily allowance (cloud sync uploads or downloads) is used up. */
-  | 'QUOTA_EXCEEDED';
+  | 'QUOTA_EXCEEDED'
+  /**
+   * The caller's request budget (per key or principal) is spent for now; the details name the
+   * limit and say when to retry (`retryAfterSeconds`). Over HTTP the answer is a 429.
+   */
+  | 'RATE_LIMITED';
 
 /**
  * A failure caused by the caller's input or the state of the domain, never by a bug.

@@ -13,7 +13,7 @@ export const METRIC = {
   calls: 'Calls',
   /** Service-wide: 1 for a call that failed as a fault (-32603, the server's own failure), else 0. */
   faults: 'Faults',
-  /** Service-wide: 1 for a call a per-principal limit refused, else 0. */
+  /** Service-wide: one per request a per-caller rate limit refused (HTTP 429). */
   limitRefusals: 'LimitRefusals',
   /** Per sync run: calendars synced or found unchanged. */
   syncedCalendars: 'SyncedCalendars',

@@ -19,10 +19,10 @@ import { powertoolsMetrics } from './powertools-metrics.js';
 const serviceName = process.env[SERVICE_NAME_ENV] ?? 'meridian';
 const powertools = new Logger({ serviceName });
 const logger = fromPowertools(powertools);
-const deps = {
-  ...createAwsHttpDeps(process.env, logger),
-  hooks: [toolCallMetrics(powertoolsMetrics(serviceName))],
-};
+const metrics = powertoolsMetrics(serviceName);
+const composed = createAwsHttpDeps(process.env, logger);
+// Metrics first, so that their latency spans the other hooks (the audit record) too.
+const deps = { ...composed, metrics, hooks: [toolCallMetrics(metrics), ...(composed.hooks ?? [])] };
 // Behind API Gateway the Host is the API's own; only browser origins need configuring.
 const origins = {
   allowedOrigins: parseAllowedOrigins(process.env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV),

@@ -6,11 +6,12 @@ import type { BookingService } from '../core/booking/booking-service.js';
 import type { IdempotencyRecords } from '../core/booking/idempotency.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { CallWork } from '../core/call-work.js';
+import type { RequestLimiter } from '../core/limits/request-limiter.js';
 import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
 import type { MemorySearch } from '../core/memory/search/memory-search.js';
 import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
-import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
+import type { Logger, MetricsSink, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
 import type { CallLimits } from './call-limits.js';
 import type { ProtectedResource } from './http/protected-resource.js';
@@ -164,6 +165,16 @@ export interface McpHttpDeps extends McpServerDeps {
    * @default - none: API keys only, challenges without resource metadata
    */
   protectedResource?: ProtectedResource;
+  /**
+   * Per-caller request budgets, spent before a request runs (http/rate-limit-refusal.ts: 429).
+   * @default - none: no per-caller limit (stage throttling still applies on AWS)
+   */
+  limits?: RequestLimiter;
+  /**
+   * Where the HTTP layer counts what never reaches a tool-call hook (a rate-limit refusal).
+   * @default - none
+   */
+  metrics?: MetricsSink;
 }
 
 /** Per-request facts a tool may need: who is calling, its toolsets, and where to report progress. */
@@ -183,4 +194,8 @@ export interface ToolContext {
    * @default - a fresh bound per call, stopped only by its deadline
    */
   work?: CallWork;
+  /** The request this call came in, for the audit log. @default - one made per call */
+  requestId?: string;
+  /** Who the client says it is (HTTP: its user agent), for the audit log. @default 'unknown' */
+  client?: string;
 }

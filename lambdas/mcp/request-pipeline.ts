@@ -123,7 +123,14 @@ export async function runToolCall(
 ): Promise<CallToolResult> {
   const tool = await findEnabledTool(deps.tools, name, context.toolsets);
   const hooks = deps.hooks ?? [];
-  const call: ToolCall = { tool: tool.name, principal: context.principal, arguments: args };
+  const call: ToolCall = {
+    tool: tool.name,
+    principal: context.principal,
+    arguments: args,
+    annotations: tool.annotations,
+    ...(context.requestId ? { requestId: context.requestId } : {}),
+    ...(context.client ? { client: context.client } : {}),
+  };
   let outcome: ToolCallOutcome;
   try {
     const refusal = await refusalByHooks(hooks, call, deps.logger);

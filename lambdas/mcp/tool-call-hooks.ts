@@ -2,6 +2,7 @@ import { type CallToolResult, ProtocolError, ProtocolErrorCode } from '@modelcon
 import type { Principal } from '../core/access/rights.js';
 import { isDomainError } from '../core/errors.js';
 import type { Logger } from '../core/ports/index.js';
+import type { ToolAnnotations } from './tool-definition.js';
 import { domainErrorResult } from './tool-result.js';
 
 /** One tools/call as a hook sees it: after authorisation, before the tool validates its input. */
@@ -10,6 +11,12 @@ export interface ToolCall {
   principal: Principal;
   /** As the client sent them, not yet validated. */
   arguments: unknown;
+  /** The tool's hints: `readOnlyHint: false` marks a call that may change state (the audit log's). */
+  annotations?: ToolAnnotations;
+  /** The request it came in (HTTP: `x-request-id`, else one made for it). */
+  requestId?: string;
+  /** The client as it identified itself (HTTP: its user agent; `stdio`; `cli`). */
+  client?: string;
 }
 
 /** How a call ended: the result the client gets (`isError` for a refusal), or a server fault. */

@@ -2,9 +2,6 @@ import { METRIC } from '../core/metric-names.js';
 import type { MetricsSink } from '../core/ports/index.js';
 import type { ToolCall, ToolCallHook, ToolCallOutcome } from './tool-call-hooks.js';
 
-/** The error codes that mean a per-principal limit refused the call. */
-const LIMIT_CODES: ReadonlySet<string> = new Set(['RATE_LIMITED']);
-
 /** The outcome of a call as a dimension value: `ok`, the DomainError code the client got, or FAULT (-32603). */
 export function outcomeCode(outcome: ToolCallOutcome): string {
   if ('fault' in outcome) return 'FAULT';
@@ -20,8 +17,9 @@ export function outcomeCode(outcome: ToolCallOutcome): string {
 }
 
 /**
- * Calls and latency by tool and outcome, and service-wide calls, faults and limit refusals (what
- * the alarms divide), from every authorised tools/call — refusals by other hooks included. Tool
+ * Calls and latency by tool and outcome, and service-wide calls and faults (what the fault-rate
+ * alarm divides), from every authorised tools/call — refusals by other hooks included. (Rate-limit
+ * refusals happen before any hook, in the HTTP layer, which counts them: rate-limit-refusal.ts.) Tool
  * names and codes are closed sets: nothing the caller typed becomes a dimension.
  */
 export function toolCallMetrics(
@@ -45,7 +43,6 @@ export function toolCallMetrics(
       metrics.publish({}, [
         { name: METRIC.calls, unit: 'Count', value: 1 },
         { name: METRIC.faults, unit: 'Count', value: code === 'FAULT' ? 1 : 0 },
-        { name: METRIC.limitRefusals, unit: 'Count', value: LIMIT_CODES.has(code) ? 1 : 0 },
       ]);
     },
   };

@@ -6,6 +6,7 @@ import { type McpHttpDeps, sliceLoader, type TimeSlice } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
 import { checkZone, configuredTimezone, requiredEnv } from './aws-environment.js';
 import { awsTableStore } from './aws-table-store.js';
+import { requestGuards } from './compose-guards.js';
 import { BOOKING_STATE_MACHINE_ARN_ENV, DATA_KEY_ARN_ENV } from './environment-names.js';
 import { nodeRandom } from './node-random.js';
 import { VERSION } from './version.js';
@@ -36,6 +37,7 @@ export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHt
     logger,
     tools: deferredAllToolsCatalogue,
     tokenVerifier: new AccessStore({ store, clock: systemClock, random: nodeRandom }),
+    ...requestGuards({ store, clock: systemClock }, env),
     toolDeps: sliceLoader({
       time: async () => time,
       calendar: graph,

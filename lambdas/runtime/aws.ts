@@ -3,6 +3,7 @@ import type { BookingWorkflow, Logger } from '../core/ports/index.js';
 import { requiredEnv } from './aws-environment.js';
 import { awsPlatform, type SharedClients } from './aws-platform.js';
 import { composeDeps } from './compose.js';
+import { requestGuards } from './compose-guards.js';
 import { BOOKING_STATE_MACHINE_ARN_ENV } from './environment-names.js';
 
 /**
@@ -31,5 +32,7 @@ export function createAwsDeps(env: NodeJS.ProcessEnv, logger: Logger, shared: Sh
  * MERIDIAN_DATA_KEY_ARN from the data stack's outputs. No booking workflow: the CLI never books.
  */
 export function createAwsAdminRuntime(env: NodeJS.ProcessEnv, logger: Logger) {
-  return { ...composeDeps(awsPlatform(env, logger)), close: async () => undefined };
+  const deps = composeDeps(awsPlatform(env, logger));
+  // Keys and grants changed from a workstation are audited as the Lambda's writes are.
+  return { ...deps, ...requestGuards(deps, env), close: async () => undefined };
 }

@@ -11,6 +11,7 @@ import type { McpHttpDeps } from '../mcp/deps.js';
 import { lockTtlSecondsFrom } from './booking-config.js';
 import { memoryItemsCapFrom } from './call-limits-config.js';
 import { composeDeps } from './compose.js';
+import { type RequestGuards, requestGuards } from './compose-guards.js';
 import type { EmbeddedConfig } from './config.js';
 import { openEmbeddedStore } from './embedded-store.js';
 import { SCAN_FOLDERS_ENV } from './environment-names.js';
@@ -23,7 +24,7 @@ import { VERSION } from './version.js';
 import { withAllTools } from './with-all-tools.js';
 
 /** The object graph and its release; what the CLI's one-shot commands run against. */
-export type EmbeddedRuntime = ReturnType<typeof composeDeps> & { close(): Promise<void> };
+export type EmbeddedRuntime = ReturnType<typeof composeDeps> & RequestGuards & { close(): Promise<void> };
 
 /**
  * Composition root of the embedded runtime (`npm start`, `meridian serve|stdio|keys|…`):
@@ -73,5 +74,5 @@ export async function createEmbeddedRuntime(
     projectFolders: new NodeProjectFolderReader(listed),
     ...(memorySync ? { memorySync } : {}),
   });
-  return withAllTools({ ...deps, close: () => opened.close() });
+  return withAllTools({ ...deps, ...requestGuards(deps, process.env), close: () => opened.close() });
 }

@@ -45,6 +45,15 @@ export const CALL_DEADLINE_SECONDS_ENV = 'MERIDIAN_CALL_DEADLINE_SECONDS';
 export const CALL_WORK_ITEMS_ENV = 'MERIDIAN_CALL_WORK_ITEMS';
 /** Records one project's memory may hold (entries, files, branches, links): 100–10,000,000, default 20,000. */
 export const MEMORY_MAX_ITEMS_ENV = 'MERIDIAN_MEMORY_MAX_ITEMS';
+/**
+ * Each API key's request budget, `COUNT/PERIOD` (`600/60s`, `120/min`) or `off`; default 600/60s.
+ * A key's own (`meridian keys limits`) takes precedence.
+ */
+export const RATE_LIMIT_ENV = 'MERIDIAN_RATE_LIMIT';
+/** The stricter budget of the expensive tools (mcp/expensive-tools.ts), as above; default 60/60s. */
+export const EXPENSIVE_RATE_LIMIT_ENV = 'MERIDIAN_EXPENSIVE_RATE_LIMIT';
+/** `off` turns the audit log off (benchmarks only); default on. */
+export const AUDIT_ENV = 'MERIDIAN_AUDIT';
 /** Lifetime of a booking's hold on its slot, in seconds. */
 export const LOCK_TTL_SECS_ENV = 'LOCK_TTL_SECS';
 /** The Google OAuth client ("Desktop app") that connected accounts refresh their tokens with. */

@@ -161,7 +161,13 @@ describe('the request pipeline', () => {
       await client.close();
 
       expect(recorder.seen.map(({ call }) => call)).toEqual([
-        { tool: 'get_temporal_context', principal: { kind: 'local-owner' }, arguments: NOW.arguments },
+        {
+          tool: 'get_temporal_context',
+          principal: { kind: 'local-owner' },
+          arguments: NOW.arguments,
+          // The tool's hints ride along: the audit hook records only calls that may write.
+          annotations: expect.objectContaining({ readOnlyHint: true }),
+        },
       ]);
     });
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
+import { formatRate, LIMIT_NAMES, type LimitName, parseRate, type RateOverrides } from '../limits/rate.js';
 import { type Clock, ConditionFailedError, type DocumentStore, type RandomSource } from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
@@ -27,6 +28,8 @@ const ApiKeyItem = z.object({
   revoked_at: z.string().optional(),
   /** Toolsets enabled for connections that choose none; absent: all of them. */
   toolsets: z.array(z.string()).optional(),
+  /** The key's own request budgets (`120/60s` or `off` by limit name); absent: the server's. */
+  limits: z.partialRecord(z.enum(LIMIT_NAMES), z.string()).optional(),
 });
 type ApiKeyItem = z.infer<typeof ApiKeyItem>;
 
@@ -36,6 +39,8 @@ export interface ApiKeySummary {
   created_at: string;
   revoked_at?: string;
   toolsets?: string[];
+  /** The key's own budgets, as `120/60s` or `off`; a limit not named takes the server's. */
+  limits?: Partial<Record<LimitName, string>>;
 }
 
 export interface AccessDeps {
@@ -81,7 +86,21 @@ function summary(item: ApiKeyItem): ApiKeySummary {
     created_at: item.created_at,
     ...(item.revoked_at ? { revoked_at: item.revoked_at } : {}),
     ...(item.toolsets ? { toolsets: item.toolsets } : {}),
+    ...(item.limits ? { limits: item.limits } : {}),
   };
+}
+
+/** A stored override read back; one that no longer parses is ignored (the server's budget applies). */
+function rateOverrides(stored: Partial<Record<LimitName, string>>): RateOverrides {
+  const overrides: RateOverrides = {};
+  for (const [name, text] of Object.entries(stored) as [LimitName, string][]) {
+    try {
+      overrides[name] = parseRate(text, name);
+    } catch {
+      // Written by `keys limits`, which parses first: only a hand-edited item gets here.
+    }
+  }
+  return overrides;
 }
 
 /**
@@ -144,6 +163,7 @@ export class AccessStore implements TokenVerifier {
       keyId: item.key_id,
       label: item.label,
       ...(item.toolsets ? { toolsets: item.toolsets } : {}),
+      ...(item.limits ? { limits: rateOverrides(item.limits) } : {}),
     };
     const grants = rows.filter((row) => row.sk.startsWith(GRANT_PREFIX)).map(grantFromItem);
     this.grantsReadWith.set(principal, new Map(grants.map((g) => [grantSortKey(g.resource), g.right])));
@@ -172,6 +192,18 @@ export class AccessStore implements TokenVerifier {
   async setKeyToolsets(keyId: string, toolsets: readonly string[] | undefined): Promise<ApiKeySummary> {
     const { toolsets: _previous, ...item } = await this.requireKey(keyId);
     const updated: ApiKeyItem = toolsets ? { ...item, toolsets: [...toolsets] } : item;
+    await this.deps.store.put({ ...updated, gsi1pk: GSI1PK.apiKeys, gsi1sk: `${item.created_at}#${keyId}` });
+    return summary(updated);
+  }
+
+  /** Sets a key's own request budgets (merged over those it has); undefined: the server's again. */
+  async setKeyLimits(keyId: string, limits: RateOverrides | undefined): Promise<ApiKeySummary> {
+    const { limits: previous, ...item } = await this.requireKey(keyId);
+    const merged = limits && {
+      ...previous,
+      ...Object.fromEntries(Object.entries(limits).map(([name, rate]) => [name, formatRate(rate)])),
+    };
+    const updated: ApiKeyItem = merged ? { ...item, limits: merged } : item;
     await this.deps.store.put({ ...updated, gsi1pk: GSI1PK.apiKeys, gsi1sk: `${item.created_at}#${keyId}` });
     return summary(updated);
   }

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import type { RateOverrides } from '../limits/rate.js';
 
 /** What a key may do on one resource. `write` includes `read`. */
 export type Right = 'read' | 'write';
@@ -74,6 +75,8 @@ export type Principal =
        * `toolsets` is only a default.
        */
       consentedToolsets?: readonly string[];
+      /** The key's own request budgets, over the server's (`meridian keys limits`). */
+      limits?: RateOverrides;
     }
   | { kind: 'local-owner' };
 

@@ -41,6 +41,10 @@ export const PK_PREFIX = {
   user: 'USER#',
   /** `OIDC#<model>#<id>`: one record of the authorization server (oidc-provider's models). */
   oauth: 'OIDC#',
+  /** `RATE#<principal name>`: one caller's request budgets (core/limits/request-limiter.ts). */
+  rateLimit: 'RATE#',
+  /** `AUDIT#<yyyy-mm-dd>`: one UTC day of the audit log, one hash chain (core/audit/audit-log.ts). */
+  audit: 'AUDIT#',
 } as const;
 
 export type PartitionKind = keyof typeof PK_PREFIX;
@@ -124,6 +128,10 @@ export const SK = {
     grantPrefix: 'GRANT#',
   },
   oauth: { record: 'OIDC' },
+  /** Both token buckets of one caller in one item, so admitting a request is one conditional write. */
+  rateLimit: { buckets: 'BUCKETS' },
+  /** `REC#<sequence, 12 digits>`: one audit record; the sequence is claimed by a conditional put. */
+  audit: { recordPrefix: 'REC#' },
 } as const satisfies Record<PartitionKind, Record<string, string>>;
 
 /** Partition key values of the `gsi1` index: the listings that span partitions. */
@@ -169,6 +177,8 @@ export const GSI1PK = {
    * refresh tokens, the grant itself), so a revoked grant takes all of them.
    */
   oauthGrantPrefix: 'OIDCGRANT#',
+  /** The first record of each day's audit chain, sorted by `gsi1sk` = the day: every chain `audit verify` checks. */
+  auditDays: 'AUDITDAYS',
 } as const;
 
 /** What follows the native id in a native calendar's `gsi1pk`. */

@@ -17,6 +17,7 @@ import { readJsonRpcBody } from './json-rpc-body.js';
 import { insufficientScope, oauthUnauthorized } from './oauth-challenges.js';
 import { NO_BROWSER_ORIGINS, type OriginPolicy, refuseForeignRequest } from './origin-policy.js';
 import { type ProtectedResource, serveProtectedResourceMetadata } from './protected-resource.js';
+import { checkRateLimit, type LimitVerdict } from './rate-limit-refusal.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/health';
@@ -102,6 +103,12 @@ async function methodNotFoundAs404(response: Response): Promise<Response> {
   return new Response(text, { status, headers: response.headers });
 }
 
+/** The request's id (`x-request-id`, else a new one) and client (its user agent), for the audit log. */
+function requestFacts(request: Request): { requestId: string; client: string } {
+  const given = request.headers.get('x-request-id')?.slice(0, 128);
+  return { requestId: given || crypto.randomUUID(), client: request.headers.get('user-agent') ?? 'unknown' };
+}
+
 /** One MCP request, routed by the SDK's own classifier to the era it belongs to. */
 async function serveMcp(
   request: Request,
@@ -112,7 +119,7 @@ async function serveMcp(
   // One allowance for the whole request, so a JSON-RPC batch is bounded as one call is; the
   // request's signal fires when its client goes away (node-http-server.ts), stopping the work.
   const { work, finish } = startCallWork(deps.callLimits, request.signal);
-  const admitted = { deps, context: { ...context, work } };
+  const admitted = { deps, context: { ...context, work, ...requestFacts(request) } };
   try {
     if (await isLegacyRequest(request, message)) return await serveLegacy(request, admitted, message);
     return methodNotFoundAs404(
@@ -233,7 +240,22 @@ export async function routeHttpRequest(
     }
     const body = await readJsonRpcBody(request);
     if ('refused' in body) return body.refused;
-    return serveMcp(request, deps, context, body.message);
+    let limit: LimitVerdict;
+    try {
+      limit = await checkRateLimit(deps, context, body.message);
+    } catch (error) {
+      return refusal(request, error);
+    }
+    if ('refused' in limit) return limit.refused;
+    try {
+      return await serveMcp(request, deps, context, body.message);
+    } finally {
+      // The spend's write ran beside the call; finished before answering, so a Lambda frozen
+      // after its answer leaves no write half done. A failure costs the budget, not the call.
+      await limit.settled.catch((error: unknown) =>
+        deps.logger.error('a rate-limit spend was not written', { error }),
+      );
+    }
   }
   if (path === HEALTH_PATH) return json(200, { status: 'ok', version: deps.version });
   return json(404, { error: `Not found: ${path}. The MCP endpoint is POST ${MCP_PATH}.` });

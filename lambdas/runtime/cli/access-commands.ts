@@ -1,9 +1,11 @@
 import type { ApiKeySummary } from '../../core/access/access-store.js';
 import { formatResourceRef, type Grant, parseResourceRef } from '../../core/access/rights.js';
 import { sanitizeText } from '../../core/firewall/sanitize-text.js';
+import { parseRateOverrides } from '../../core/limits/rate.js';
 import { TOOLSET_NAMES } from '../../mcp/tools/index.js';
 import { parseToolsets } from '../../mcp/toolsets.js';
 import type { EmbeddedRuntime } from '../embedded.js';
+import { RATE_LIMIT_ENV } from '../environment-names.js';
 
 /** Output sink, so commands are testable without touching process.stdout. */
 export interface CliOutput {
@@ -20,19 +22,24 @@ class UsageError extends Error {
 export { UsageError };
 
 const KEYS_USAGE =
-  'Usage: meridian keys create --label NAME [--toolsets LIST] | keys list | keys revoke KEY_ID | keys toolsets KEY_ID LIST|all';
+  'Usage: meridian keys create --label NAME [--toolsets LIST] | keys list | keys revoke KEY_ID | keys toolsets KEY_ID LIST|all | keys limits KEY_ID requests=RATE,expensive=RATE|default';
 
 function toolsetsText(key: ApiKeySummary): string {
   return key.toolsets ? key.toolsets.join(',') : 'all toolsets';
 }
 
-/** `meridian keys create|list|revoke|toolsets`. */
+function limitsText(key: ApiKeySummary): string {
+  const own = Object.entries(key.limits ?? {}).map(([name, rate]) => `${name}=${rate}`);
+  return own.length > 0 ? `limits ${own.join(',')}` : 'server limits';
+}
+
+/** `meridian keys create|list|revoke|toolsets|limits`; `create` answers the new key's id. */
 export async function keysCommand(
   runtime: EmbeddedRuntime,
   args: string[],
   flags: { label?: string; toolsets?: string },
   out: CliOutput,
-) {
+): Promise<{ key_id: string } | undefined> {
   const [action, keyId] = args;
   if (action === 'create') {
     // A label is shown back in listings and logs: the one rule for stored text applies to it too.
@@ -50,15 +57,18 @@ export async function keysCommand(
       `It can use no calendar yet: grant some with \`meridian grants set ${key.key_id} <calendar-id> read|write\`,`,
     );
     out.line('or let the client create its own with the create_calendar tool.');
-    return;
+    // The id for the audit log (cli/audited-command.ts); never the token.
+    return { key_id: key.key_id };
   }
   if (action === 'list') {
     const keys = await runtime.access.listKeys();
-    if (keys.length === 0)
-      return out.line('No API keys. Create one with `meridian keys create --label NAME`.');
+    if (keys.length === 0) {
+      out.line('No API keys. Create one with `meridian keys create --label NAME`.');
+      return;
+    }
     for (const key of keys) {
       out.line(
-        `${key.key_id}  ${key.label.padEnd(20)}  created ${key.created_at}  ${toolsetsText(key)}${key.revoked_at ? `  REVOKED ${key.revoked_at}` : ''}`,
+        `${key.key_id}  ${key.label.padEnd(20)}  created ${key.created_at}  ${toolsetsText(key)}  ${limitsText(key)}${key.revoked_at ? `  REVOKED ${key.revoked_at}` : ''}`,
       );
     }
     return;
@@ -80,6 +90,17 @@ export async function keysCommand(
     out.line(
       `${key.key_id} (${key.label}): ${toolsetsText(key)} when a connection chooses none (?toolsets=).`,
     );
+    return;
+  }
+  if (action === 'limits') {
+    const list = args[2];
+    if (!keyId || list === undefined)
+      throw new UsageError(`keys limits needs KEY_ID and RATES.\n${KEYS_USAGE}`);
+    const key = await runtime.access.setKeyLimits(
+      keyId,
+      list === 'default' ? undefined : parseRateOverrides(list, 'keys limits'),
+    );
+    out.line(`${key.key_id} (${key.label}): ${limitsText(key)} (the rest: the server's, ${RATE_LIMIT_ENV}).`);
     return;
   }
   throw new UsageError(KEYS_USAGE);

@@ -23,7 +23,7 @@ export async function runCliTool<Output>(
   name: string,
   args: Record<string, unknown>,
 ): Promise<CliToolAnswer<Output>> {
-  const result = await runToolCall(deps, { principal: LOCAL_OWNER }, name, args);
+  const result = await runToolCall(deps, { principal: LOCAL_OWNER, client: 'cli' }, name, args);
   const [first] = result.content;
   const text = first?.type === 'text' ? first.text : '';
   if (result.isError) {

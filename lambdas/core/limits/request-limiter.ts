@@ -1,0 +1,285 @@
+import { DomainError } from '../errors.js';
+import {
+  type Clock,
+  ConditionFailedError,
+  type DocumentStore,
+  type ItemKey,
+  type StoredItem,
+} from '../ports/index.js';
+import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
+import {
+  formatRate,
+  LIMIT_NAMES,
+  type LimitName,
+  type Rate,
+  type RateLimits,
+  type RateOverrides,
+} from './rate.js';
+import { type BucketState, refill, secondsUntil } from './token-bucket.js';
+
+/** What one request spends from each budget: 1 request (a batch: one per message), N expensive calls. */
+export type RequestCost = Record<LimitName, number>;
+
+/** The buckets item as stored: both budgets of one caller and the version every write checks. */
+interface BucketsItem extends StoredItem {
+  version: number;
+  requests_tokens?: number;
+  requests_at?: number;
+  expensive_tokens?: number;
+  expensive_at?: number;
+}
+
+interface Cached {
+  version: number;
+  buckets: Partial<Record<LimitName, BucketState>>;
+}
+
+/** What this instance knows of one caller: the state it last read or wrote, and what it spent since. */
+interface Entry {
+  durable: Cached;
+  /** Admitted here, not yet written: the next flush writes it. */
+  unflushed: RequestCost;
+  flushing?: Promise<void>;
+  limits: RateLimits;
+}
+
+/** An admitted request, and the write that records its spend (await it before answering). */
+export interface Admission {
+  /** Resolves once the spend is in the store; rejects if the store failed (the call was admitted). */
+  settled: Promise<void>;
+}
+
+export interface RequestLimiterDeps {
+  store: DocumentStore;
+  clock: Clock;
+  /** The server's budgets (MERIDIAN_RATE_LIMIT, MERIDIAN_EXPENSIVE_RATE_LIMIT); a caller's own override them. */
+  defaults: RateLimits;
+}
+
+/** Attempts before a caller racing itself from many instances is told to slow down. */
+const MAX_ATTEMPTS = 8;
+/** Callers whose state this instance remembers (enough for every key of an organisation). */
+const CACHE_SIZE = 10_000;
+/** Above this share of a bucket left, a request is admitted before its spend is written. */
+const ROOMY_SHARE = 0.5;
+
+const NOTHING: RequestCost = { requests: 0, expensive: 0 };
+
+/**
+ * Per-caller token buckets in the document store: one item per caller holds both budgets (all
+ * requests, and the expensive tools'), and every spend is written with one conditional put on
+ * that item's version; a refusal writes nothing. The same code runs on DynamoDB and dynalite: a
+ * put with a condition is all it needs (no update expressions).
+ *
+ * Two paths (ADR 0014). Near the limit — less than half a bucket left as this instance knows
+ * it, or a caller it has not seen — a request is admitted only once its put succeeded, so the
+ * budget holds exactly however many instances share it. Far from the limit the decision is made
+ * from what this instance knows and the put runs beside the call (`Admission.settled`); when
+ * another instance wrote meanwhile the put's condition fails, the item is read back and the spend
+ * applied to it. An instance can then over-admit by what it admitted during one such round trip,
+ * and only while the caller has more than half its budget by its own view.
+ *
+ * @example
+ * const { settled } = await limiter.admit('key:k1', { requests: 1, expensive: 0 }); // or RATE_LIMITED
+ */
+export class RequestLimiter {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly deps: RequestLimiterDeps) {}
+
+  /** The budgets that apply to a caller: its overrides over the server's defaults. */
+  limitsFor(overrides: RateOverrides = {}): RateLimits {
+    return { ...this.deps.defaults, ...overrides };
+  }
+
+  /**
+   * Spends `cost` from the caller's budgets, or throws RATE_LIMITED (details: `limit`,
+   * `retryAfterSeconds`, `rate`) having spent nothing. STORAGE_ERROR when the store fails on
+   * the exact path: a limit that cannot be checked lets nothing through.
+   */
+  async admit(caller: string, cost: RequestCost, overrides?: RateOverrides): Promise<Admission> {
+    const limits = this.limitsFor(overrides);
+    const key = { pk: `${PK_PREFIX.rateLimit}${caller}`, sk: SK.rateLimit.buckets };
+    const entry = this.entries.get(caller);
+    if (entry && this.roomy(entry, limits, cost)) {
+      entry.limits = limits;
+      entry.unflushed = added(entry.unflushed, cost);
+      entry.flushing ??= this.flush(key, entry);
+      return { settled: entry.flushing };
+    }
+    if (entry?.flushing) await entry.flushing.catch(() => undefined);
+    await this.admitExactly(caller, key, cost, limits);
+    return { settled: Promise.resolve() };
+  }
+
+  /** True when every limited bucket keeps more than half its capacity after `cost`, by this instance's view. */
+  private roomy(entry: Entry, limits: RateLimits, cost: RequestCost): boolean {
+    const now = this.deps.clock.now().getTime();
+    return LIMIT_NAMES.every((name) => {
+      const rate = limits[name];
+      if (rate === 'off') return true;
+      const left = refill(entry.durable.buckets[name], rate, now).tokens - entry.unflushed[name] - cost[name];
+      return left >= rate.capacity * ROOMY_SHARE;
+    });
+  }
+
+  /** The exact path: the spend (and whatever this instance had not written yet) put before admitting. */
+  private async admitExactly(
+    caller: string,
+    key: ItemKey,
+    cost: RequestCost,
+    limits: RateLimits,
+  ): Promise<void> {
+    let entry = this.entries.get(caller);
+    let known = entry?.durable;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      known ??= await this.read(key);
+      const unflushed = entry?.unflushed ?? NOTHING;
+      const now = this.deps.clock.now().getTime();
+      const next: Partial<Record<LimitName, BucketState>> = {};
+      for (const name of LIMIT_NAMES) {
+        const rate = limits[name];
+        if (rate === 'off') continue;
+        const bucket = refill(known.buckets[name], rate, now);
+        const left = { tokens: bucket.tokens - unflushed[name], at: bucket.at };
+        if (left.tokens < cost[name]) throw rateLimited(name, rate, secondsUntil(left, rate, cost[name]));
+        next[name] = { tokens: left.tokens - cost[name], at: bucket.at };
+      }
+      const written: Cached = { version: known.version + 1, buckets: next };
+      try {
+        await this.put(key, known, written, limits);
+        entry = this.entries.get(caller);
+        if (entry) {
+          entry.durable = written;
+          entry.unflushed = subtracted(entry.unflushed, unflushed);
+        } else this.remember(caller, { durable: written, unflushed: NOTHING, limits });
+        return;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        known = undefined;
+        entry = this.entries.get(caller);
+      }
+    }
+    throw new DomainError(
+      'RATE_LIMITED',
+      'Too many requests with this key are arriving at the same moment. Wait a second, then retry; send fewer requests in parallel.',
+      { limit: 'requests', retryAfterSeconds: 1 },
+    );
+  }
+
+  /** Writes what this instance admitted without writing, until nothing is left; one flush at a time. */
+  private async flush(key: ItemKey, entry: Entry): Promise<void> {
+    try {
+      while (entry.unflushed.requests > 0 || entry.unflushed.expensive > 0) {
+        const spend = entry.unflushed;
+        entry.unflushed = NOTHING;
+        try {
+          await this.writeSpend(key, entry, spend);
+        } catch (error) {
+          // Kept for the next flush: a spend is never forgotten because the store failed once.
+          entry.unflushed = added(entry.unflushed, spend);
+          throw error;
+        }
+      }
+    } finally {
+      entry.flushing = undefined;
+    }
+  }
+
+  /** Applies an admitted spend to the stored state, reading it back when another instance wrote. */
+  private async writeSpend(key: ItemKey, entry: Entry, spend: RequestCost): Promise<void> {
+    for (;;) {
+      const now = this.deps.clock.now().getTime();
+      const next: Partial<Record<LimitName, BucketState>> = {};
+      for (const name of LIMIT_NAMES) {
+        const rate = entry.limits[name];
+        if (rate === 'off') continue;
+        // May go below zero: a debt the refill pays before anything else is admitted.
+        const bucket = refill(entry.durable.buckets[name], rate, now);
+        next[name] = { tokens: bucket.tokens - spend[name], at: bucket.at };
+      }
+      const written: Cached = { version: entry.durable.version + 1, buckets: next };
+      try {
+        await this.put(key, entry.durable, written, entry.limits);
+        entry.durable = written;
+        return;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        entry.durable = await this.read(key);
+      }
+    }
+  }
+
+  private async put(key: ItemKey, known: Cached, written: Cached, limits: RateLimits): Promise<void> {
+    await this.deps.store.put(toItem(key, written, limits), {
+      condition:
+        known.version === 0 ? { op: 'not_exists' } : { op: 'eq', attribute: 'version', value: known.version },
+    });
+  }
+
+  private async read(key: ItemKey): Promise<Cached> {
+    const item = await this.deps.store.get<BucketsItem>(key, { consistent: true });
+    if (!item) return { version: 0, buckets: {} };
+    const buckets: Partial<Record<LimitName, BucketState>> = {};
+    for (const name of LIMIT_NAMES) {
+      const tokens = item[`${name}_tokens`];
+      const at = item[`${name}_at`];
+      if (typeof tokens === 'number' && typeof at === 'number') buckets[name] = { tokens, at };
+    }
+    return { version: item.version, buckets };
+  }
+
+  private remember(caller: string, entry: Entry): void {
+    this.entries.set(caller, entry);
+    if (this.entries.size > CACHE_SIZE) {
+      // The oldest caller that has nothing left to write.
+      for (const [name, candidate] of this.entries) {
+        if (!candidate.flushing && candidate.unflushed === NOTHING) {
+          this.entries.delete(name);
+          break;
+        }
+      }
+    }
+  }
+}
+
+function added(a: RequestCost, b: RequestCost): RequestCost {
+  return { requests: a.requests + b.requests, expensive: a.expensive + b.expensive };
+}
+
+function subtracted(a: RequestCost, b: RequestCost): RequestCost {
+  // Never below zero: a flush that ran meanwhile may already have taken part of `b`.
+  const left = {
+    requests: Math.max(0, a.requests - b.requests),
+    expensive: Math.max(0, a.expensive - b.expensive),
+  };
+  return left.requests === 0 && left.expensive === 0 ? NOTHING : left;
+}
+
+function toItem(key: ItemKey, state: Cached, limits: RateLimits): BucketsItem {
+  const item: BucketsItem = { ...key, version: state.version };
+  let fullAfter = 0;
+  for (const name of LIMIT_NAMES) {
+    const bucket = state.buckets[name];
+    const rate = limits[name];
+    if (!bucket || rate === 'off') continue;
+    item[`${name}_tokens`] = bucket.tokens;
+    item[`${name}_at`] = bucket.at;
+    fullAfter = Math.max(fullAfter, bucket.at / 1000 + rate.periodSeconds);
+  }
+  // A bucket full again is the same as none: DynamoDB may collect it (never relied on).
+  if (fullAfter > 0) item.ttl = Math.ceil(fullAfter) + 3600;
+  return item;
+}
+
+function rateLimited(limit: LimitName, rate: Rate, retryAfterSeconds: number): DomainError {
+  const what =
+    limit === 'expensive'
+      ? 'calls of expensive tools (booking, snapshots, cloud sync, full scans)'
+      : 'requests';
+  return new DomainError(
+    'RATE_LIMITED',
+    `Rate limit "${limit}" reached: this key may make ${rate.capacity} ${what} per ${rate.periodSeconds} s. Retry after ${retryAfterSeconds} s; the owner can raise it with \`meridian keys limits KEY_ID ${limit}=COUNT/PERIOD\`.`,
+    { limit, retryAfterSeconds, rate: formatRate(rate) },
+  );
+}

@@ -1,0 +1,37 @@
+import { AuditLog } from '../core/audit/audit-log.js';
+import { RequestLimiter } from '../core/limits/request-limiter.js';
+import type { Clock, DocumentStore } from '../core/ports/index.js';
+import { auditHook } from '../mcp/audit-hook.js';
+import type { McpHttpDeps } from '../mcp/deps.js';
+import { AUDIT_ENV } from './environment-names.js';
+import { rateLimitsFrom } from './rate-limits-config.js';
+
+/** What {@link requestGuards} adds to a runtime: limits and hooks for MCP, the log for the CLI. */
+export type RequestGuards = Pick<McpHttpDeps, 'limits' | 'hooks'> & {
+  /** The audit log the CLI's own changes (keys, grants) append to; absent with MERIDIAN_AUDIT=off. */
+  audit?: AuditLog;
+};
+
+/**
+ * What stands between an admitted caller and the tools, from the environment: its request budgets
+ * (MERIDIAN_RATE_LIMIT, MERIDIAN_EXPENSIVE_RATE_LIMIT) and the audit log of every write
+ * (MERIDIAN_AUDIT=off turns it off, for benchmarks). Both runtimes spread it into their deps, so
+ * `serve`, stdio, the CLI and the Lambda refuse and record alike.
+ *
+ * @example
+ * const deps = { ...runtime, ...requestGuards({ store, clock }, process.env) };
+ */
+export function requestGuards(
+  platform: { store: DocumentStore; clock: Clock },
+  env: NodeJS.ProcessEnv,
+): RequestGuards {
+  const { store, clock } = platform;
+  const defaults = rateLimitsFrom(env);
+  const limited = defaults.requests !== 'off' || defaults.expensive !== 'off';
+  const audit = env[AUDIT_ENV]?.trim().toLowerCase() === 'off' ? undefined : new AuditLog({ store, clock });
+  return {
+    // With both off no key can have a budget of its own either: nothing to check, nothing written.
+    ...(limited ? { limits: new RequestLimiter({ store, clock, defaults }) } : {}),
+    ...(audit ? { audit, hooks: [auditHook(audit, clock)] } : {}),
+  };
+}
