@@ -1,4 +1,6 @@
 import type { Warning } from '../warnings.js';
+import { isSkippedWallTime, wallClockOf, zoneOfInput } from './dst-gap-length.js';
+import type { EventTimeInput } from './event-time.js';
 import type { EventView } from './event-view.js';
 
 /**
@@ -23,4 +25,46 @@ export function pastWarnings(event: EventView, now: Date): Warning[] {
       field: 'start',
     },
   ];
+}
+
+/**
+ * TIME_SHIFTED_BY_DST_GAP for each of start and end written as a wall time the zone's clock skips
+ * (RFC 5545 reads it forward by the gap; an end keeps the length written: dst-gap-length.ts).
+ *
+ * @example
+ * gapWarnings({ start: { date_time: '2027-03-14T02:30:00', time_zone: 'America/New_York' } }, view);
+ * // [{ code: 'TIME_SHIFTED_BY_DST_GAP', field: 'start', message: 'start 2027-03-14T02:30:00 does not exist … 03:30 …' }]
+ */
+export function gapWarnings(
+  input: { start?: EventTimeInput | undefined; end?: EventTimeInput | undefined },
+  event: EventView,
+): Warning[] {
+  const warnings: Warning[] = [];
+  for (const field of ['start', 'end'] as const) {
+    const wall = wallClockOf(input[field]);
+    const zone = zoneOfInput(input[field], event.time_zone);
+    if (wall === undefined || !isSkippedWallTime(wall, zone, field)) continue;
+    warnings.push({
+      code: 'TIME_SHIFTED_BY_DST_GAP',
+      field,
+      message:
+        `${field} ${wall} does not exist in ${zone} (the clocks skip it going forward): it moved forward by the gap, ` +
+        `as RFC 5545 reads it. The event runs ${event.start_local} to ${event.end_local}` +
+        `${field === 'start' ? ', keeping the length you wrote' : ''}.`,
+    });
+  }
+  return warnings;
+}
+
+/**
+ * The warnings of a write that set start or end: the DST gap's, then the past's. A write that
+ * moved neither (a new title) warns of nothing.
+ */
+export function timeWriteWarnings(
+  input: { start?: EventTimeInput | undefined; end?: EventTimeInput | undefined },
+  event: EventView,
+  now: Date,
+): Warning[] {
+  if (input.start === undefined && input.end === undefined) return [];
+  return [...gapWarnings(input, event), ...(input.start === undefined ? [] : pastWarnings(event, now))];
 }

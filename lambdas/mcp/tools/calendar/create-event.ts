@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pastWarnings } from '../../../core/calendar/write-warnings.js';
+import { timeWriteWarnings } from '../../../core/calendar/write-warnings.js';
 import { warningsField } from '../../../core/warnings.js';
 import { idempotencyKeyField } from '../../idempotent-call.js';
 import { defineTool } from '../../tool-definition.js';
@@ -41,6 +41,9 @@ export const createEventTool = defineTool({
   idempotencyKey: true,
   run: async (deps, { calendar_id, return_event, ...fields }, { principal }) => {
     const event = await deps.calendars.createEvent(principal, calendar_id, toDomainPatch(fields));
-    return { ...eventReceipt(event, return_event), ...warningsField(pastWarnings(event, deps.clock.now())) };
+    return {
+      ...eventReceipt(event, return_event),
+      ...warningsField(timeWriteWarnings(fields, event, deps.clock.now())),
+    };
   },
 });
