@@ -1,10 +1,10 @@
 import { quoteValue } from './assemble-query.js';
+import { ruleEventCounts } from './counted-event.js';
 import { matchesQuery } from './evaluate-query.js';
 import { parseQuery } from './parse-query.js';
 import { printQuery } from './print-query.js';
 import type { RuleContext } from './rule-context.js';
 import type { RuleEvent } from './rule-events.js';
-import { countsOnTimesheet } from './timesheet.js';
 import { titleTerms } from './title-terms.js';
 
 export interface RuleSuggestion {
@@ -75,17 +75,7 @@ export function orgDomains(events: readonly RuleEvent[]): Set<string> {
  * in unclassified titles, rare overall), and corrections (pins that contradict a rule).
  */
 export function suggestRules(context: RuleContext, events: readonly RuleEvent[]): RuleSuggestion[] {
-  const counted = events.filter((e) =>
-    countsOnTimesheet(
-      {
-        status: e.view.status,
-        transparency: e.view.transparency,
-        response: e.facts.response,
-        allDay: e.view.all_day,
-      },
-      false,
-    ),
-  );
+  const counted = events.filter((e) => ruleEventCounts(e, false));
   const classified = counted.map((event) => ({ event, project: context.classify(event).project_id }));
   const unclassified = classified.filter((c) => c.project === null).map((c) => c.event);
   const measure = (query: string) => {
