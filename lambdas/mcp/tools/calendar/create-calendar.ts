@@ -41,7 +41,11 @@ export const createCalendarTool = defineTool({
     // Stored as IANA spells it ("europe/berlin" → "Europe/Berlin"): other agents read it later.
     // Every new calendar gets a zone, said in the answer: a zoneless one read local times in
     // whatever the server defaulted to at the time, silently (issue 22 S3).
-    const timeZoneFrom = input.time_zone ? 'input' : deps.defaultTimezone ? 'server_default' : 'utc';
+    const timeZoneFrom: 'input' | 'server_default' | 'utc' = input.time_zone
+      ? 'input'
+      : deps.defaultTimezone
+        ? 'server_default'
+        : 'utc';
     const timeZone = input.time_zone
       ? requireZone(input.time_zone, 'time_zone').name
       : (deps.defaultTimezone ?? 'UTC');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolOutput } from '../../../support/mcp-client.js';
 import { type RulesHttp, startRulesHttp } from '../rules-http.js';
 
 interface Suggestion {
@@ -46,7 +47,7 @@ describe('get_rule_suggestions with pinned events', () => {
     const correction = suggestions.find((s) => s.kind === 'correction');
     expect(correction).toMatchObject({ query: 'title:"Acme workshop"', project_id: internal });
 
-    const preview = await alice.ok('preview_rule', {
+    const preview = await alice.ok<ToolOutput>('preview_rule', {
       query: correction!.query,
       project_id: correction!.project_id,
       weight: correction!.weight,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolOutput } from '../../../support/mcp-client.js';
 import { guests, type RulesHttp, startRulesHttp } from '../rules-http.js';
 
 /** Issue 22 S5: preview_rule and explain_classification count what get_timesheet counts. */
@@ -26,7 +27,11 @@ describe('rules count what timesheets count', () => {
 
   it('preview_rule leaves out the cancelled event, as get_timesheet does, and says how many it left out', async () => {
     const { alice } = http.agents;
-    const preview = await alice.ok('preview_rule', { query: 'domain:acme.com', ...window, format: 'json' });
+    const preview = await alice.ok<ToolOutput>('preview_rule', {
+      query: 'domain:acme.com',
+      ...window,
+      format: 'json',
+    });
     const timesheet = await alice.ok<{ groups: { key: string; raw_minutes: number; events: number }[] }>(
       'get_timesheet',
       { ...window, format: 'json' },
@@ -52,7 +57,7 @@ describe('rules count what timesheets count', () => {
   });
 
   it('explain_classification says a confirmed event counts', async () => {
-    const preview = await http.agents.alice.ok('preview_rule', {
+    const preview = await http.agents.alice.ok<ToolOutput>('preview_rule', {
       query: 'title:review',
       ...window,
       format: 'json',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolOutput } from '../../../support/mcp-client.js';
 import { NEW_YORK, type SilentWorld, startSilentWorld } from './silent-world.js';
 
 /** Issue 22 S7: get_timesheet groups days and weeks by a zone the caller names. */
@@ -29,8 +30,8 @@ describe('get_timesheet grouped by day or week', () => {
       format: 'json',
       ...args,
     });
-  const rows = (report: { groups: { key: string; raw_minutes: number }[] }) =>
-    report.groups.map((g) => [g.key, g.raw_minutes]);
+  const rows = (report: ToolOutput) =>
+    (report.groups as { key: string; raw_minutes: number }[]).map((g) => [g.key, g.raw_minutes]);
 
   it('groups days by the timezone given: 13 March has its row, the Sunday 23:00 call is on the 14th', async () => {
     const report = await timesheet({ group_by: 'day', timezone: NEW_YORK });
