@@ -5,12 +5,13 @@ import { DateTime } from '../time/luxon.js';
 import { parseWallClock } from '../time/recurrence/wall-clock-text.js';
 import { RFC_5545, wallClockToInstant } from '../time/wall-clock-to-instant.js';
 import { requireZone } from '../time/zones.js';
+import { endKeepingLength, LOCAL_DATE_TIME } from './dst-gap-length.js';
 import type { EventDraft, EventPatch, EventTime } from './event.js';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-// A wall-clock time without offset: read in the event's zone, else the calendar's (as Google does).
-// Gap and overlap follow RFC 5545 (as RRULE expansion does): forward by the gap, first occurrence.
-const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2})?$/;
+// A wall-clock time without offset (LOCAL_DATE_TIME) is read in the event's zone, else the
+// calendar's (as Google does). Gap and overlap follow RFC 5545 (as RRULE expansion does): forward
+// by the gap, first occurrence; an end on the same clock keeps the length written (dst-gap-length.ts).
 
 const EVENT_TIME_EXAMPLES =
   '{"date_time": "2026-11-26T09:00:00", "time_zone": "Europe/Berlin"}, {"date": "2026-11-26"}, ' +
@@ -91,47 +92,12 @@ export function resolveEventTimes<T extends EventDraft | EventPatch>(
     start: start === undefined ? undefined : resolveEventTime(start, fallbackZone, 'start'),
     end: end === undefined ? undefined : resolveEventTime(end, fallbackZone, 'end'),
   };
-  refuseEmptiedByGap(start, end, resolved);
+  resolved.end = endKeepingLength(start, end, resolved.start, resolved.end, fallbackZone) ?? resolved.end;
   return {
     ...rest,
     ...(resolved.start === undefined ? {} : { start: resolved.start }),
     ...(resolved.end === undefined ? {} : { end: resolved.end }),
   } as T;
-}
-
-/** The wall-clock text of a `date_time` given without offset, else undefined. */
-function wallClockOf(input: EventTimeInput | undefined): string | undefined {
-  const text = (
-    typeof input === 'string' ? input : input && 'date_time' in input ? input.date_time : ''
-  ).trim();
-  return LOCAL_DATE_TIME.test(text) ? text.replace(/[t ]/, 'T') : undefined;
-}
-
-/**
- * A start in a spring-forward gap moves forward by the gap (RFC 5545). That can land it on or past
- * an end the caller wrote later on the wall clock: "01:30"–"02:30" on the night London skips
- * 01:00–02:00 would be stored zero minutes long. Such an event is refused, saying why.
- */
-function refuseEmptiedByGap(
-  start: EventTimeInput | undefined,
-  end: EventTimeInput | undefined,
-  resolved: { start: EventTime | undefined; end: EventTime | undefined },
-): void {
-  const [wallStart, wallEnd] = [wallClockOf(start), wallClockOf(end)];
-  if (wallStart === undefined || wallEnd === undefined || !(resolved.start && resolved.end)) return;
-  if (!('date_time' in resolved.start) || !('date_time' in resolved.end)) return;
-  const [from, to] = [
-    parseInstant(resolved.start.date_time, 'start'),
-    parseInstant(resolved.end.date_time, 'end'),
-  ];
-  if (wallStart.padEnd(19, ':00') >= wallEnd.padEnd(19, ':00') || from < to) return;
-  throw new DomainError(
-    'INVALID_DATETIME',
-    `start ${wallStart} does not exist on that day's clock (it is skipped when the clocks go forward), so it reads as ` +
-      `${resolved.start.date_time}, which leaves no time before end ${resolved.end.date_time}. ` +
-      'Move start out of the skipped hour, or end later.',
-    { field: 'start' },
-  );
 }
 
 /** The instant an event time in caller form stands for; an all-day date is local midnight. */
@@ -140,8 +106,8 @@ export function eventTimeInstant(input: EventTimeInput, fallbackZone: string, fi
 }
 
 /**
- * The instants of a start and an end in caller form, refused as {@link resolveEventTimes} refuses
- * a start the spring-forward gap moves onto the end.
+ * The instants of a start and an end in caller form, the end keeping its length over a
+ * spring-forward gap as {@link resolveEventTimes} keeps it.
  */
 export function eventSpanInstants(
   start: EventTimeInput,
@@ -152,7 +118,7 @@ export function eventSpanInstants(
     start: resolveEventTime(start, fallbackZone, 'start'),
     end: resolveEventTime(end, fallbackZone, 'end'),
   };
-  refuseEmptiedByGap(start, end, resolved);
+  resolved.end = endKeepingLength(start, end, resolved.start, resolved.end, fallbackZone) ?? resolved.end;
   return {
     start: instantOf(resolved.start, fallbackZone, 'start'),
     end: instantOf(resolved.end, fallbackZone, 'end'),

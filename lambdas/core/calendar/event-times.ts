@@ -59,10 +59,27 @@ function checkEventTime(time: EventTime | undefined, field: 'start' | 'end'): vo
 }
 
 /** Applies a patch to an event and checks the result still makes sense. */
+/**
+ * A new time given as an instant with an offset and no zone ("2027-01-12T11:00:00-05:00") keeps
+ * the zone the event had: the offset fixes the instant, not the zone. Dropping it stored a moved
+ * occurrence of a New York series in the calendar's zone, or UTC (issue 22 S3), and `time-of-day:`
+ * rules and the series' own wall clock then read it in the wrong zone.
+ */
+function keepingZone(next: EventTime, current: EventTime): EventTime {
+  if (!('date_time' in next) || next.time_zone || !('date_time' in current) || !current.time_zone)
+    return next;
+  return { ...next, time_zone: current.time_zone };
+}
+
 export function applyPatch(event: CalendarEvent, patch: EventPatch): CalendarEvent {
   checkEventTime(patch.start, 'start');
   checkEventTime(patch.end, 'end');
-  const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  const zoned = {
+    ...patch,
+    ...(patch.start ? { start: keepingZone(patch.start, event.start) } : {}),
+    ...(patch.end ? { end: keepingZone(patch.end, event.end) } : {}),
+  };
+  const defined = Object.fromEntries(Object.entries(zoned).filter(([, value]) => value !== undefined));
   const next = { ...event, ...defined } as CalendarEvent;
   if ('date' in next.start !== 'date' in next.end) {
     throw new DomainError('INVALID_INPUT', 'start and end must both be dates (all-day) or both date-times.');

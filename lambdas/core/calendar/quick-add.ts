@@ -44,6 +44,9 @@ function namesDayOnly(resolved: Resolved, expression: string): boolean {
   if (category === 'passthrough') return /^\d{4}-\d{2}-\d{2}$/.test(expression.trim());
   return category === 'period_boundary' && resolved.resolved_local.slice(11, 19) === '00:00:00';
 }
+// A numeric date ("03/04", "3/4", "4.3.", "3-4", "03/04/27"): when the time core could not read
+// it, it must be refused, never left in the title while the event lands today.
+const NUMERIC_DATE = /^\d{1,4}[/.-]\d{1,2}(?:[/.-](?:\d{2}|\d{4})?)?$/;
 const DURATION = /\bfor (\d+(?:\.\d+)?) ?(minutes?|mins?|hours?|hrs?|h)\b/i;
 const LOCATION = /^(?:at|in|@)\s+(.+)$/i;
 
@@ -93,6 +96,22 @@ function longestTimeRun(
     }
   }
   return best;
+}
+
+/**
+ * Refuses text whose numeric date the time core did not read ("Meeting 03/04 at 10": without a
+ * year, 03/04 is no date resolve_datetime reads). Kept in the title, it silently put the event
+ * on today; with the year given, resolve_datetime answers both readings (4 March, 3 April).
+ */
+function refuseUnreadDates(text: string, unusedWords: readonly string[]): void {
+  const unread = unusedWords.find((word) => NUMERIC_DATE.test(word.replace(/[,;]$/, '')));
+  if (unread === undefined) return;
+  throw new DomainError(
+    'UNRECOGNIZED_EXPRESSION',
+    `Could not read "${unread}" in ${echo(text)} as a date: add the year ("${unread.replace(/[.,;]$/, '')}/2027" is ` +
+      'answered with both day/month readings), or write the month\'s name ("4 March") or "2027-03-04".',
+    { field: 'text', not_understood: unread },
+  );
 }
 
 /** Resolves `<day> at <time>` for each end of a range; an end at or before the start is the next day. */
@@ -152,6 +171,7 @@ export function readQuickAdd(
       { field: 'text' },
     );
   }
+  refuseUnreadDates(text, [...words.slice(0, from), ...words.slice(to)]);
   // "on" before the time and "at" before a location are glue, not part of the title.
   const summary = words
     .slice(0, from)

@@ -1,4 +1,5 @@
 import { type CompiledRule, compareRules, rankMatches } from './classify.js';
+import { whyNotCounted } from './counted-event.js';
 import type { RuleContext } from './rule-context.js';
 import type { RuleEvent } from './rule-events.js';
 
@@ -17,6 +18,10 @@ export interface Explanation {
   summary: string;
   project_id: string | null;
   decided_by: 'pin' | 'rule' | 'none';
+  /** Whether get_timesheet counts the event's time by default (all-day only with include_all_day). */
+  counts: boolean;
+  /** When it does not count: why. */
+  not_counted_because?: string;
   pin?: { scope: 'event' | 'series'; target_id: string; pinned_at: string };
   winner?: RuleOutcome;
   /** Every other matching rule, with why it lost. */
@@ -49,10 +54,13 @@ export function explainEvent(context: RuleContext, event: RuleEvent): Explanatio
     conditions: rule.conditions,
     created_at: rule.created_at,
   });
+  const notCounted = whyNotCounted(event);
   const base = {
     event_id: event.view.id,
     calendar_id: event.calendar.calendar_id,
     summary: event.view.summary,
+    counts: notCounted === undefined,
+    ...(notCounted ? { not_counted_because: notCounted } : {}),
   };
   if (pin) {
     return {

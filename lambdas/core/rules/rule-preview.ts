@@ -1,4 +1,5 @@
 import type { CompiledRule } from './classify.js';
+import { ruleEventCounts } from './counted-event.js';
 import { conditionHolds, matchesQuery } from './evaluate-query.js';
 import { printQuery } from './print-query.js';
 import { conditionsOf, type QueryNode } from './query-ast.js';
@@ -29,6 +30,8 @@ export interface Preview {
   matches: PreviewMatch[];
   total_matched: number;
   minutes_matched: number;
+  /** Matching events left out as get_timesheet leaves them (cancelled, declined, free). */
+  not_counted: number;
   /** Present when a project was given: what saving the rule would change. */
   change?: { moves: ProjectMove[]; events_moved: number; unchanged: number };
 }
@@ -38,7 +41,8 @@ const minutesOf = (event: RuleEvent) => (event.view.all_day ? 0 : (event.endMs -
 /**
  * What an unsaved query matches in the given events and, with a project, which events would move
  * from which project to it: an event moves when the new rule (newest, with its weight) would beat
- * its current winner and it is not pinned. All-day events match but add no minutes.
+ * its current winner and it is not pinned. All-day events match but add no minutes; events the
+ * timesheet never counts (cancelled, declined, free) are left out and counted in `not_counted`.
  */
 export function previewQuery(
   tree: QueryNode,
@@ -46,8 +50,10 @@ export function previewQuery(
   options: { limit: number; context: RuleContext; candidate?: CompiledRule | undefined },
 ): Preview {
   const conditions = conditionsOf(tree);
-  const matched = events
-    .filter((event) => matchesQuery(tree, event.facts))
+  const matching = events.filter((event) => matchesQuery(tree, event.facts));
+  // All-day events stay (they match, with no minutes): include_all_day is the timesheet's choice.
+  const matched = matching
+    .filter((event) => ruleEventCounts(event, true))
     .sort((a, b) => a.startMs - b.startMs || a.view.id.localeCompare(b.view.id));
   const moves = new Map<string, ProjectMove>();
   let unchanged = 0;
@@ -85,6 +91,7 @@ export function previewQuery(
     })),
     total_matched: matched.length,
     minutes_matched: round2(matched.reduce((sum, event) => sum + minutesOf(event), 0)),
+    not_counted: matching.length - matched.length,
     ...(options.candidate
       ? {
           change: {

@@ -1,10 +1,13 @@
 import { quoteValue } from './assemble-query.js';
+import { compileRule } from './classify.js';
+import { ruleEventCounts } from './counted-event.js';
 import { matchesQuery } from './evaluate-query.js';
 import { parseQuery } from './parse-query.js';
 import { printQuery } from './print-query.js';
+import type { QueryNode } from './query-ast.js';
 import type { RuleContext } from './rule-context.js';
 import type { RuleEvent } from './rule-events.js';
-import { countsOnTimesheet } from './timesheet.js';
+import { previewQuery } from './rule-preview.js';
 import { titleTerms } from './title-terms.js';
 
 export interface RuleSuggestion {
@@ -75,17 +78,7 @@ export function orgDomains(events: readonly RuleEvent[]): Set<string> {
  * in unclassified titles, rare overall), and corrections (pins that contradict a rule).
  */
 export function suggestRules(context: RuleContext, events: readonly RuleEvent[]): RuleSuggestion[] {
-  const counted = events.filter((e) =>
-    countsOnTimesheet(
-      {
-        status: e.view.status,
-        transparency: e.view.transparency,
-        response: e.facts.response,
-        allDay: e.view.all_day,
-      },
-      false,
-    ),
-  );
+  const counted = events.filter((e) => ruleEventCounts(e, false));
   const classified = counted.map((event) => ({ event, project: context.classify(event).project_id }));
   const unclassified = classified.filter((c) => c.project === null).map((c) => c.event);
   const measure = (query: string) => {
@@ -188,7 +181,12 @@ function phraseSuggestions(
   ]);
 }
 
-/** Pinned events whose rules say otherwise: a rule for the pinned title, and an exception for the contradicted rule. */
+/**
+ * Pinned events whose rules say otherwise: a rule for the pinned title, and an exception for the
+ * contradicted rule. Its `events` and `minutes` are what saving it would move, measured as
+ * preview_rule measures it (pins never move), so a title an unpinned event shares is said, not
+ * hidden (issue 22 S4: "covers 1 event" while saving it moved the other workshop too).
+ */
 function corrections(context: RuleContext, events: readonly RuleEvent[]): RuleSuggestion[] {
   const groups = new Map<
     string,
@@ -217,17 +215,22 @@ function corrections(context: RuleContext, events: readonly RuleEvent[]): RuleSu
     const titleQuery = titles.map((t) => `title:${quoteValue(t)}`).join(' OR ');
     const savedQuery = context.rules.find((r) => r.rule_id === rule.rule_id)!.query;
     const pinnedTree = parseQuery(titleQuery);
-    const matchingPinned = group.events.filter((e) => matchesQuery(pinnedTree, e.facts));
+    const weight = rule.weight + 1;
+    const { moved, minutes } = wouldMove(context, events, pinnedTree, group.project, weight);
+    const moves =
+      moved === 0
+        ? 'saving it moves no event that is not pinned'
+        : `saving it also moves ${moved} event(s) not pinned (${minutes} minutes) to ${group.project}: check them with preview_rule`;
     return [
       {
         kind: 'correction' as const,
         query: printQuery(pinnedTree),
-        reason: `${group.events.length} event(s) pinned to ${group.project} by hand, though rule ${rule.rule_id} (${savedQuery}) classifies them into ${rule.project_id}`,
-        events: matchingPinned.length,
-        minutes: round2(matchingPinned.reduce((s, e) => s + minutesOf(e), 0)),
+        reason: `${group.events.length} event(s) pinned to ${group.project} by hand, though rule ${rule.rule_id} (${savedQuery}) classifies them into ${rule.project_id}; ${moves}`,
+        events: moved,
+        minutes,
         precision: null,
         project_id: group.project,
-        weight: rule.weight + 1,
+        weight,
         exception: {
           rule_id: rule.rule_id,
           query: printQuery(parseQuery(`(${savedQuery}) -(${titleQuery})`)),
@@ -235,4 +238,27 @@ function corrections(context: RuleContext, events: readonly RuleEvent[]): RuleSu
       },
     ];
   });
+}
+
+/** What saving `tree` into `projectId` with `weight` would move, exactly as preview_rule counts it. */
+function wouldMove(
+  context: RuleContext,
+  events: readonly RuleEvent[],
+  tree: QueryNode,
+  projectId: string,
+  weight: number,
+): { moved: number; minutes: number } {
+  const candidate = compileRule({
+    rule_id: '(suggestion)',
+    project_id: projectId,
+    query: printQuery(tree),
+    weight,
+    // Saved now, it would be the newest rule: newer than any stored timestamp.
+    created_at: '9999-12-31T23:59:59.999Z',
+  });
+  const { change } = previewQuery(tree, events, { limit: 1, context, candidate });
+  return {
+    moved: change?.events_moved ?? 0,
+    minutes: round2((change?.moves ?? []).reduce((sum, move) => sum + move.minutes, 0)),
+  };
 }

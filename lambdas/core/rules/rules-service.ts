@@ -5,6 +5,7 @@ import type { CallWork } from '../call-work.js';
 import { DomainError } from '../errors.js';
 import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
 import { ShadowStore } from '../shadow/shadow-store.js';
+import { requireZone } from '../time/zones.js';
 import { assembleQuery, type StructuredCondition } from './assemble-query.js';
 import { compileRule } from './classify.js';
 import { vocabularyOf } from './description-vocabulary.js';
@@ -257,6 +258,8 @@ export class RulesService {
       start: string;
       end: string;
       group_by?: GroupBy;
+      /** Whose days and weeks to group by; default the configured zone, else UTC. */
+      timezone?: string;
       project_ids?: readonly string[];
       include_all_day?: boolean;
     },
@@ -272,7 +275,7 @@ export class RulesService {
       window: windowText(window),
       windowMs: window,
       groupBy: input.group_by ?? 'project',
-      zone: this.deps.calendars.zone,
+      zone: input.timezone ? requireZone(input.timezone, 'timezone').name : this.deps.calendars.zone,
       includeAllDay: input.include_all_day ?? false,
       projectIds: input.project_ids,
       visibleProject: rights.visible,

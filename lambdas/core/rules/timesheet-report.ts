@@ -1,8 +1,8 @@
+import { ruleEventCounts } from './counted-event.js';
 import type { RuleContext } from './rule-context.js';
 import type { RuleEvent } from './rule-events.js';
 import {
   attributeTime,
-  countsOnTimesheet,
   type GroupBy,
   summarise,
   type TimesheetEntry,
@@ -64,17 +64,7 @@ export function buildTimesheet(
   const visible = (projectId: string | null) =>
     projectId === null || !options.visibleProject ? projectId : options.visibleProject(projectId);
   const entries: TimesheetEntry[] = events
-    .filter((event) =>
-      countsOnTimesheet(
-        {
-          status: event.view.status,
-          transparency: event.view.transparency,
-          response: event.facts.response,
-          allDay: event.view.all_day,
-        },
-        options.includeAllDay,
-      ),
-    )
+    .filter((event) => ruleEventCounts(event, options.includeAllDay))
     .map((event) => ({
       event_id: event.view.id,
       calendar_id: event.calendar.calendar_id,

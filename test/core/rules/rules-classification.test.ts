@@ -61,11 +61,13 @@ describe('RulesService: preview, pins, explanations, timesheets (on dynalite)', 
         project_id: globex,
       });
 
-      expect(preview.total_matched).toBe(2);
-      expect(preview.minutes_matched).toBe(150);
+      // "Globex planning" matches both conditions but the owner declined it: the timesheet does not
+      // count it, so neither does the preview (one definition of counts, issue 22 S5).
+      expect(preview.total_matched).toBe(1);
+      expect(preview.minutes_matched).toBe(60);
+      expect(preview.not_counted).toBe(1);
       expect(preview.matches.map((m) => [m.summary, m.matched_conditions])).toEqual([
         ['Design review', ['domain:globex.com']],
-        ['Globex planning', ['domain:globex.com', 'time-of-day:>=18:00']],
       ]);
       expect(preview.matches[0]).toMatchObject({
         calendar_id: fixture.calendarId,
@@ -73,8 +75,8 @@ describe('RulesService: preview, pins, explanations, timesheets (on dynalite)', 
         end: '2026-11-17T15:00:00+01:00',
       });
       expect(preview.change).toEqual({
-        moves: [{ from_project_id: null, to_project_id: globex, events: 2, minutes: 150 }],
-        events_moved: 2,
+        moves: [{ from_project_id: null, to_project_id: globex, events: 1, minutes: 60 }],
+        events_moved: 1,
         unchanged: 0,
       });
     });

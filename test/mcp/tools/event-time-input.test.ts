@@ -61,41 +61,30 @@ describe('event times in tool input', () => {
       });
     });
 
-    it('refuses an event the spring-forward gap would leave empty, and keeps one it only shortens', async () => {
-      const berlin = (t: string) => ({ date_time: `2026-03-29T${t}`, time_zone: 'Europe/Berlin' });
+    it('keeps the length written when the spring-forward gap moves the start, in create_event and book_slot', async () => {
+      const berlin = (t: string) => ({ date_time: `2027-03-28T${t}`, time_zone: 'Europe/Berlin' });
 
-      // Berlin skips 02:00–03:00: a 02:30 start reads as 03:30 CEST, the very end asked for.
-      const emptied = errorOf(
-        await callRaw('create_event', {
-          calendar_id: tokyo,
-          summary: 'Night job',
-          start: berlin('02:30:00'),
-          end: berlin('03:30:00'),
-        }),
-      );
-      const kept = await call('create_event', {
+      // Berlin skips 02:00–03:00: a 02:30 start reads as 03:30 CEST (RFC 5545); the end keeps the
+      // hour written (issue 22 S6), where it used to be refused as emptied.
+      const created = await call('create_event', {
         calendar_id: tokyo,
         summary: 'Night job',
         start: berlin('02:30:00'),
-        end: berlin('04:00:00'),
+        end: berlin('03:30:00'),
+      });
+      const booked = await call('book_slot', {
+        calendar_id: tokyo,
+        summary: 'Night job',
+        start: { date_time: '2027-03-14T02:30:00', time_zone: 'America/New_York' },
+        end: { date_time: '2027-03-14T04:00:00', time_zone: 'America/New_York' },
       });
 
-      const booked = errorOf(
-        await callRaw('book_slot', {
-          calendar_id: tokyo,
-          summary: 'Night job',
-          start: berlin('02:30:00'),
-          end: berlin('03:30:00'),
-        }),
-      );
-
-      expect(emptied).toMatchObject({ code: 'INVALID_DATETIME', field: 'start' });
-      expect(booked).toMatchObject({ code: 'INVALID_DATETIME', message: emptied.message });
-      expect(emptied.message).toContain('start 2026-03-29T02:30:00 does not exist');
-      expect(kept.event).toMatchObject({
-        start_utc: '2026-03-29T01:30:00+00:00',
-        end_utc: '2026-03-29T02:00:00+00:00',
+      expect(created.event).toMatchObject({
+        start_utc: '2027-03-28T01:30:00+00:00',
+        end_utc: '2027-03-28T02:30:00+00:00',
       });
+      expect(created.warnings[0]).toMatchObject({ code: 'TIME_SHIFTED_BY_DST_GAP', field: 'start' });
+      expect([booked.start, booked.end]).toEqual(['2027-03-14T16:30:00+09:00', '2027-03-14T18:00:00+09:00']);
     });
 
     it("reads a date_time without offset or zone in the calendar's zone", async () => {

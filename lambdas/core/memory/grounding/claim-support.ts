@@ -2,6 +2,7 @@ import { type AnchorKind, anchorFound, comparableKinds, extractAnchors, unitsAgr
 import { opposedWords } from './claim-terms.js';
 import type { Claim } from './claims.js';
 import type { Clause, Passage } from './evidence-passages.js';
+import { affirmedAlternative } from './rejected-alternatives.js';
 
 /**
  * How far one passage of memory backs one claim. Support mixes how many of the claim's content
@@ -16,7 +17,7 @@ const ANCHOR_WEIGHT = 0.6;
 /** Below this share of the claim's words, the passage's anchors count proportionally less. */
 const ANCHOR_CONTEXT = 0.5;
 
-export type ContradictionKind = AnchorKind | 'negation' | 'opposite';
+export type ContradictionKind = AnchorKind | 'negation' | 'opposite' | 'rejected_alternative';
 
 export interface Contradiction {
   kind: ContradictionKind;
@@ -63,7 +64,10 @@ export function judgePassage(claim: Claim, passage: Passage): PassageJudgement {
           ANCHOR_WEIGHT * anchorShare * Math.min(1, wordShare / ANCHOR_CONTEXT);
   const judgement: PassageJudgement = { passage, support, context, allAnchorsFound: missing.length === 0 };
   if (context < MATCHING_CONTEXT) return judgement;
-  const contradiction = anchorMismatch(claim, missing, passage) ?? polarityMismatch(claim, passage);
+  const contradiction =
+    anchorMismatch(claim, missing, passage) ??
+    polarityMismatch(claim, passage) ??
+    alternativeMismatch(claim, passage);
   return contradiction ? { ...judgement, contradiction } : judgement;
 }
 
@@ -111,6 +115,14 @@ function polarityMismatch(claim: Claim, passage: Passage): Contradiction | undef
   }
   const [word] = opposedWords(claim.text, clause.text);
   return word ? { kind: 'opposite', claimed: word, found: passage.text, passage } : undefined;
+}
+
+/** A claim affirming what memory set aside: "Adyen is our processor" against "Stripe chosen, Adyen rejected". */
+function alternativeMismatch(claim: Claim, passage: Passage): Contradiction | undefined {
+  const alternative = affirmedAlternative(claim, passage.text);
+  return alternative
+    ? { kind: alternative.kind, claimed: alternative.text, found: passage.text, passage }
+    : undefined;
 }
 
 export type ClaimVerdict = 'supported' | 'partial' | 'unsupported' | 'contradicted';

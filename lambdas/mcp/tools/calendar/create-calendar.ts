@@ -13,7 +13,7 @@ export const createCalendarTool = defineTool({
   input: z.object({
     summary: z.string().min(1).max(256).describe('Calendar name.'),
     description: z.string().max(2048).optional().describe('Plain text.'),
-    time_zone: ianaZone('of the calendar.').optional(),
+    time_zone: ianaZone("of the calendar. Omit for the server's configured zone, else UTC.").optional(),
     owner_email: emailAddress
       .optional()
       .describe(
@@ -27,20 +27,35 @@ export const createCalendarTool = defineTool({
       ),
     idempotency_key: idempotencyKeyField,
   }),
-  output: z.object({ calendar_id: z.string(), calendar: z.record(z.string(), z.unknown()) }),
+  output: z.object({
+    calendar_id: z.string(),
+    calendar: z.record(z.string(), z.unknown()),
+    time_zone_from: z
+      .enum(['input', 'server_default', 'utc'])
+      .describe('Where calendar.time_zone came from.'),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   needs: 'calendar',
   idempotencyKey: true,
   run: async (deps, input, { principal }) => {
     // Stored as IANA spells it ("europe/berlin" → "Europe/Berlin"): other agents read it later.
-    const timeZone = input.time_zone ? requireZone(input.time_zone, 'time_zone').name : undefined;
+    // Every new calendar gets a zone, said in the answer: a zoneless one read local times in
+    // whatever the server defaulted to at the time, silently (issue 22 S3).
+    const timeZoneFrom: 'input' | 'server_default' | 'utc' = input.time_zone
+      ? 'input'
+      : deps.defaultTimezone
+        ? 'server_default'
+        : 'utc';
+    const timeZone = input.time_zone
+      ? requireZone(input.time_zone, 'time_zone').name
+      : (deps.defaultTimezone ?? 'UTC');
     const calendar = await deps.calendars.createCalendar(principal, {
       name: input.summary,
       ...(input.description ? { description: input.description } : {}),
-      ...(timeZone ? { time_zone: timeZone } : {}),
+      time_zone: timeZone,
       ...(input.owner_email ? { owner_email: input.owner_email } : {}),
       ...(input.calendar_id ? { parent_calendar_id: input.calendar_id } : {}),
     });
-    return { calendar_id: calendar.id, calendar: { ...calendar } };
+    return { calendar_id: calendar.id, calendar: { ...calendar }, time_zone_from: timeZoneFrom };
   },
 });

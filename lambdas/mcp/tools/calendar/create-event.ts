@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { timeWriteWarnings } from '../../../core/calendar/write-warnings.js';
+import { warningsField } from '../../../core/warnings.js';
 import { idempotencyKeyField } from '../../idempotent-call.js';
 import { defineTool } from '../../tool-definition.js';
+import { warningsOutput } from '../warnings-output.js';
 import {
   calendarIdInput,
   EventReceiptOutput,
@@ -32,12 +35,15 @@ export const createEventTool = defineTool({
     return_event: returnEventInput,
     idempotency_key: idempotencyKeyField,
   }),
-  output: EventReceiptOutput,
+  output: EventReceiptOutput.extend({ warnings: warningsOutput }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   needs: 'calendar',
   idempotencyKey: true,
   run: async (deps, { calendar_id, return_event, ...fields }, { principal }) => {
     const event = await deps.calendars.createEvent(principal, calendar_id, toDomainPatch(fields));
-    return eventReceipt(event, return_event);
+    return {
+      ...eventReceipt(event, return_event),
+      ...warningsField(timeWriteWarnings(fields, event, deps.clock.now())),
+    };
   },
 });

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { pastWarnings } from '../../../core/calendar/write-warnings.js';
+import { warningsField } from '../../../core/warnings.js';
 import { compute } from '../../computation-turns.js';
 import { timeAt } from '../../computations.js';
 import { idempotencyKeyField } from '../../idempotent-call.js';
 import { ianaZone } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { ambiguityFields } from '../ambiguity-output.js';
+import { warningsOutput } from '../warnings-output.js';
 import { calendarIdInput, EventReceiptOutput, eventReceipt, returnEventInput } from './calendar-schemas.js';
 
 export const quickAddEventTool = defineTool({
@@ -38,6 +41,7 @@ export const quickAddEventTool = defineTool({
         .describe('Words used for no field: check them, then update_event if needed.'),
       ...ambiguityFields,
     }),
+    warnings: warningsOutput,
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   needs: 'calendar',
@@ -51,6 +55,10 @@ export const quickAddEventTool = defineTool({
       timezone: zone,
     });
     const event = await deps.calendars.createEvent(principal, calendar.calendar_id, draft);
-    return { ...eventReceipt(event, input.return_event), understood: reading };
+    return {
+      ...eventReceipt(event, input.return_event),
+      understood: reading,
+      ...warningsField(pastWarnings(event, deps.clock.now())),
+    };
   },
 });

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { timeWriteWarnings } from '../../../core/calendar/write-warnings.js';
+import { warningsField } from '../../../core/warnings.js';
 import { defineTool } from '../../tool-definition.js';
+import { warningsOutput } from '../warnings-output.js';
 import {
   calendarIdInput,
   EventReceiptOutput,
@@ -32,7 +35,7 @@ export const updateEventTool = defineTool({
     if_match: ifMatchInput.optional(),
     return_event: returnEventInput,
   }),
-  output: EventReceiptOutput.extend({ changed: z.array(z.string()) }),
+  output: EventReceiptOutput.extend({ changed: z.array(z.string()), warnings: warningsOutput }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   needs: 'calendar',
   run: async (deps, { calendar_id, event_id, scope, if_match, return_event, ...fields }, { principal }) => {
@@ -43,6 +46,10 @@ export const updateEventTool = defineTool({
       scope,
       ...(if_match ? { if_match } : {}),
     });
-    return { ...eventReceipt(event, return_event), changed: changedFields(fields) };
+    return {
+      ...eventReceipt(event, return_event),
+      changed: changedFields(fields),
+      ...warningsField(timeWriteWarnings(fields, event, deps.clock.now())),
+    };
   },
 });

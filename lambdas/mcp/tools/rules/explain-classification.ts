@@ -29,6 +29,8 @@ export const explainClassificationTool = defineTool({
     summary: z.string(),
     project_id: z.string().nullable(),
     decided_by: z.enum(['pin', 'rule', 'none']),
+    counts: z.boolean().describe('Whether get_timesheet counts its time.'),
+    not_counted_because: z.string().optional(),
     pin: z.object({ scope: z.string(), target_id: z.string(), pinned_at: z.string() }).optional(),
     winner: Outcome.optional(),
     others: z.array(Outcome.extend({ lost_because: z.string() })),

@@ -9,7 +9,8 @@ export const getRuleSuggestionsTool = defineTool({
   description:
     'Rules worth writing, from unclassified time (default: the last 30 days): external attendee domains, ' +
     'recurring series, title phrases, and corrections where pins contradict a rule. Each has its query, the ' +
-    'events and minutes it would cover, and its precision on already-classified events.',
+    'events and minutes it would cover (a correction: what saving it moves; pins never move), and its ' +
+    'precision on already-classified events.',
   input: z.object({ ...windowInputs, format: outputFormat }),
   output: z.object({
     suggestions: z.array(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OTHER_PROJECTS } from '../../../core/rules/project-access.js';
 import { timesheetCsv } from '../../../core/rules/timesheet-csv.js';
-import { rfc3339 } from '../../schemas.js';
+import { ianaZone, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { projectIdInput, RULES_READ, windowInputs } from './rules-schemas.js';
 
@@ -23,6 +23,9 @@ export const getTimesheetTool = defineTool({
     start: rfc3339('window start'),
     end: rfc3339('window end'),
     group_by: z.enum(['project', 'day', 'week', 'calendar']).default('project'),
+    timezone: ianaZone(
+      "whose days and weeks group_by day/week uses. Default: the server's, else UTC.",
+    ).optional(),
     project_ids: z.array(projectIdInput).min(1).max(50).optional().describe("Only these projects' time."),
     calendar_ids: windowInputs.calendar_ids,
     include_all_day: z.boolean().default(false).describe('Count all-day events.'),

@@ -19,6 +19,10 @@ export const PreviewOutput = z.object({
   ),
   total_matched: z.number().int(),
   minutes_matched: z.number(),
+  not_counted: z
+    .number()
+    .int()
+    .describe('Matches left out as get_timesheet leaves them: cancelled, declined, free.'),
   change: z
     .object({
       moves: z.array(
