@@ -89,7 +89,7 @@ export const LAMBDA_ENV: Readonly<Record<string, string>> = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
   TZ: 'UTC',
   AWS_REGION: 'us-east-1',
-  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
   AWS_LAMBDA_FUNCTION_NAME: 'meridian-bench',
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1024',
   POWERTOOLS_SERVICE_NAME: 'meridian',

@@ -1,6 +1,16 @@
 #!/usr/bin/env node
 // Runs the TypeScript CLI straight from source (tsx), so `npm ci` is the only build step.
-import { register } from 'tsx/esm/api';
 
+// First, before anything that may not load on an older Node: the oldest Node Meridian supports
+// (package.json `engines`), said in one line rather than as a stack trace from deep inside.
+const OLDEST_NODE_MAJOR = 22;
+if (Number(process.versions.node.split('.')[0]) < OLDEST_NODE_MAJOR) {
+  process.stderr.write(
+    `meridian needs Node ${OLDEST_NODE_MAJOR} or newer, but this is Node ${process.versions.node}: install a current Node (https://nodejs.org) and run it again.\n`,
+  );
+  process.exit(1);
+}
+
+const { register } = await import('tsx/esm/api');
 register();
 await import('./meridian.ts');

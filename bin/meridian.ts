@@ -43,6 +43,7 @@ import {
   startIdleCompressionTimer,
 } from '../lambdas/runtime/memory-compression-run.js';
 import { startHttpServer } from '../lambdas/runtime/node-http-server.js';
+import { stopOnShutdown } from '../lambdas/runtime/shutdown-signals.js';
 import { createStderrLogger } from '../lambdas/runtime/stderr-logger.js';
 import { syncAndLog } from '../lambdas/runtime/sync-run.js';
 import { startSyncTimer, syncIntervalMs } from '../lambdas/runtime/sync-timer.js';
@@ -194,7 +195,9 @@ async function serve(): Promise<void> {
   });
   signIn.attach(server.url);
   // The one line tools and scripts wait for; everything else goes to stderr.
-  console.log(`Meridian ${VERSION} listening on ${server.url}${MCP_PATH} (data: ${settings.dataDir})`);
+  console.log(
+    `Meridian ${VERSION} listening on ${server.url}${MCP_PATH} (data: ${settings.dataDir}, pid ${process.pid})`,
+  );
   // The time tools' work runs on a thread of its own, so /health is never held behind it (ADR 0008).
   // Started once the port is open: loading the time core there takes about a second of CPU, which
   // would otherwise compete with the start on a small machine; a call sent meanwhile waits for it.
@@ -209,16 +212,20 @@ async function serve(): Promise<void> {
           logger: runtime.logger,
         });
   const compression = startIdleCompressionTimer(idleSweepDeps(runtime), runtime.logger, compressEvery);
-  const stop = async () => {
-    await timer?.stop();
-    await compression?.stop();
-    await server.close();
-    await runtime.close();
-    await computations.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnShutdown(
+    async () => {
+      await timer?.stop();
+      await compression?.stop();
+      await server.close();
+      await runtime.close();
+      await computations.close();
+    },
+    {
+      // Under `npm start` the server lives as long as npm does (lambdas/runtime/shutdown-signals.ts).
+      watchParent: process.env.npm_lifecycle_event !== undefined,
+      onReason: (reason) => console.error(`Meridian stopping: ${reason}`),
+    },
+  );
 }
 
 async function stdio(): Promise<void> {

@@ -11,8 +11,11 @@ import { describeToolsets } from '../../lambdas/mcp/tool-catalogue.js';
 import { TOOL_LISTING_DEFINE } from '../../lambdas/mcp/tools/deferred-catalogue.js';
 import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 
-/** The Node version the bundle targets: the deployed runtime is nodejs22.x. */
-export const LAMBDA_NODE_TARGET = 'node22';
+/** The Node major of the deployed runtime (nodejs24.x, meridian-function.ts), which CI also tests on. */
+export const LAMBDA_NODE_MAJOR = 24;
+
+/** The Node version the bundle targets: the deployed runtime's. */
+export const LAMBDA_NODE_TARGET = `node${LAMBDA_NODE_MAJOR}`;
 
 /**
  * Prefer a package's ESM build: it tree-shakes better than the CommonJS one, which shrinks the

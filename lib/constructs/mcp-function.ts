@@ -93,7 +93,7 @@ export interface McpFunctionProps {
 }
 
 /**
- * The Lambda function that serves MCP over HTTP: Node 22 on arm64, one ESM bundle, logging to
+ * The Lambda function that serves MCP over HTTP: Node 24 on arm64, one ESM bundle, logging to
  * its own log group, reading and writing the table and the memory bucket and encrypting with the
  * data key, through a
  * role that may do exactly that.

@@ -54,7 +54,7 @@ export interface MemoryCompressionScheduleProps {
 
 /**
  * The scheduled compression of idle project memory (issue 10: contexts idle for 30 minutes are
- * compressed whether or not anyone reads them): a Lambda function (Node 22 on arm64, its own log
+ * compressed whether or not anyone reads them): a Lambda function (Node 24 on arm64, its own log
  * group, a role that may query, get, put and delete table items (deletes also in batches) and
  * use the memory bucket — no Scan, no secrets) and an EventBridge Scheduler schedule that invokes
  * it every {@link MEMORY_COMPRESSION_RATE}. The sweep reads gsi1 only, never the whole table: the

@@ -60,7 +60,7 @@ export interface SyncScheduleProps {
 }
 
 /**
- * The scheduled sync of the shadow calendar: a Lambda function (Node 22 on arm64, its own log
+ * The scheduled sync of the shadow calendar: a Lambda function (Node 24 on arm64, its own log
  * group, a role that may use the table and decrypt connection secrets, nothing more) and an
  * EventBridge Scheduler schedule that invokes it every `syncRate`.
  */

@@ -9,6 +9,7 @@ import { meridian, startServe } from '../support/cli.js';
 import { type FakeGoogleCalendar, startFakeGoogleCalendar } from '../support/fake-google-calendar.js';
 import { connectHttpClient, okTool } from '../support/mcp-client.js';
 import { type RadicaleServer, startRadicale } from '../support/radicale.js';
+import { needs, RADICALE } from '../support/system-parts.js';
 
 type Json = Record<string, unknown>;
 
@@ -16,7 +17,7 @@ type Json = Record<string, unknown>;
  * `meridian connect caldav|google` end to end: a real Radicale and the local Google fake, the CLI
  * as a separate process joining a running `serve`, then the same tools over MCP on both accounts.
  */
-describe('meridian connect with a running server', { timeout: 120_000 }, () => {
+describe('meridian connect with a running server', { timeout: 120_000, ...needs(RADICALE) }, () => {
   let dataDir: string;
   let radicale: RadicaleServer;
   let google: FakeGoogleCalendar;

@@ -7,6 +7,7 @@ import { SyncingCalDavProvider } from '../../lambdas/adapters/caldav/caldav-sync
 import { createEmbeddedRuntime } from '../../lambdas/runtime/embedded.js';
 import { secretContext } from '../../lambdas/runtime/provider-resolver.js';
 import { type RadicaleServer, startRadicale } from '../support/radicale.js';
+import { needs, RADICALE } from '../support/system-parts.js';
 
 const USER = 'alice@example.com';
 const PASSWORD = 'correct horse battery staple';
@@ -59,7 +60,7 @@ async function connectCalDav(dataDir: string, serverUrl: string, nativeId: strin
   }
 }
 
-describe('meridian sync (no terminal)', () => {
+describe('meridian sync (no terminal)', needs(RADICALE), () => {
   let dataDir: string;
   let radicale: RadicaleServer;
 

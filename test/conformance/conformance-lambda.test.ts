@@ -16,6 +16,7 @@ import { LAMBDA_ENTRY_NAME, lambdaEsbuildOptions } from '../../lib/constructs/la
 import { MCP_HANDLER_ENTRY } from '../../lib/constructs/mcp-function.js';
 import { lambdaHandlerTarget } from '../handlers/lambda-target.js';
 import type { HttpTarget } from '../mcp/http-transport-suite.js';
+import { NODE_22, needs } from '../support/system-parts.js';
 import { LINE_2025, LINE_2026, runScenario } from './suite-lines.js';
 
 /** An HTTP server on 127.0.0.1 that hands each request to the target as API Gateway would. */
@@ -52,7 +53,7 @@ async function startBridge(target: HttpTarget, authorization: string) {
  */
 const NOT_FOR_A_PUBLIC_HOST = new Set(['dns-rebinding-protection']);
 
-describe('MCP conformance suite against the bundled Lambda handler', () => {
+describe('MCP conformance suite against the bundled Lambda handler', needs(NODE_22), () => {
   const outDir = mkdtempSync(join(tmpdir(), 'meridian-conformance-bundle-'));
   let target: HttpTarget;
   let bridge: Awaited<ReturnType<typeof startBridge>>;

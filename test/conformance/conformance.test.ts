@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthProxy } from '../support/auth-proxy.js';
 import { meridian, startServe } from '../support/cli.js';
+import { NODE_22, needs } from '../support/system-parts.js';
 import { LINE_2025, LINE_2026, runScenario, scenariosListedAsFailing } from './suite-lines.js';
 
 /** `meridian serve` as a user runs it, behind a proxy that adds the API key the suite cannot send. */
-describe('MCP conformance suite against meridian serve', () => {
+describe('MCP conformance suite against meridian serve', needs(NODE_22), () => {
   let dataDir: string;
   let serve: Awaited<ReturnType<typeof startServe>>;
   let proxy: Awaited<ReturnType<typeof startAuthProxy>>;

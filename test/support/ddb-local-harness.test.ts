@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JAVA_MISSING_MESSAGE, startDynamoDbLocal } from './dynamodb-local.js';
+import { JAVA, needs } from './system-parts.js';
 
 // Named without "dynamodb-local" on purpose: these tests never need the run's shared instance.
 describe('startDynamoDbLocal', () => {
@@ -25,7 +26,7 @@ describe('startDynamoDbLocal', () => {
     expect(JAVA_MISSING_MESSAGE).toContain('openjdk-17-jre-headless');
   });
 
-  it('fails fast with the JVM output when the process exits before it is ready', async () => {
+  it('fails fast with the JVM output when the process exits before it is ready', needs(JAVA), async () => {
     process.env.JAVA_TOOL_OPTIONS = '-XX:+NoSuchOption';
     const started = performance.now();
 

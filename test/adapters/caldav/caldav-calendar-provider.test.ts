@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CalendarEvent, EventDraft } from '../../../lambdas/core/calendar/event.js';
 import { fixedClock } from '../../../lambdas/core/ports/index.js';
 import { type RadicaleServer, startRadicale } from '../../support/radicale.js';
+import { needs, RADICALE } from '../../support/system-parts.js';
 import { freshCalendar, PASSWORD, providerFor, rawGet, rawPut, USER } from './caldav-test-kit.js';
 
 let radicale: RadicaleServer;
@@ -46,7 +47,7 @@ function window(start: string, end: string) {
   return { start, end, single_events: true, max_results: 50 };
 }
 
-describe('CalDavCalendarProvider', () => {
+describe('CalDavCalendarProvider', needs(RADICALE), () => {
   describe('listCalendars / createCalendar', () => {
     it('creates a calendar with name, description and zone and lists it back', async () => {
       const provider = providerFor(radicale, { newId: () => 'team-calendar' });

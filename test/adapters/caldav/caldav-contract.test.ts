@@ -1,5 +1,6 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { type RadicaleServer, startRadicale } from '../../support/radicale.js';
+import { needs, RADICALE } from '../../support/system-parts.js';
 import { describeCalendarProviderContract } from '../calendar-provider-contract.js';
 import { PASSWORD, providerFor, USER } from './caldav-test-kit.js';
 
@@ -14,8 +15,10 @@ afterAll(async () => {
   await radicale?.stop();
 });
 
-describeCalendarProviderContract('CalDavCalendarProvider against Radicale', async () => {
-  const provider = providerFor(radicale);
-  const calendar = provider.calendarRef(await provider.createCalendar({ name: 'Contract' }));
-  return { provider, calendar, close: async () => undefined };
+describe('with Radicale', needs(RADICALE), () => {
+  describeCalendarProviderContract('CalDavCalendarProvider against Radicale', async () => {
+    const provider = providerFor(radicale);
+    const calendar = provider.calendarRef(await provider.createCalendar({ name: 'Contract' }));
+    return { provider, calendar, close: async () => undefined };
+  });
 });

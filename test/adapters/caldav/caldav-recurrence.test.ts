@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CalendarEvent } from '../../../lambdas/core/calendar/event.js';
 import type { CalendarRef } from '../../../lambdas/core/ports/index.js';
 import { type RadicaleServer, startRadicale } from '../../support/radicale.js';
+import { needs, RADICALE } from '../../support/system-parts.js';
 import { PASSWORD, providerFor, rawGet, rawPut, USER } from './caldav-test-kit.js';
 
 let radicale: RadicaleServer;
@@ -54,7 +55,7 @@ async function stored(calendar: CalendarRef, uid: string): Promise<string> {
   return response.status === 404 ? '' : (await response.text()).replace(/\r\n[ \t]/g, '');
 }
 
-describe('CalDavCalendarProvider recurring series', () => {
+describe('CalDavCalendarProvider recurring series', needs(RADICALE), () => {
   describe('listEvents', () => {
     it('expands the series client-side at 09:00 New York wall time across the DST change', async () => {
       const { provider, calendar, master } = await weeklySeries('rec-list');

@@ -1,4 +1,8 @@
+import { describe } from 'vitest';
 import { dynamoDbLocalEndpoint } from '../../support/dynamodb-local-endpoint.js';
+import { JAVA, needs } from '../../support/system-parts.js';
 import { describeBookingContention } from './booking-contention.js';
 
-describeBookingContention('DynamoDB Local', dynamoDbLocalEndpoint);
+describe('on DynamoDB Local', needs(JAVA), () =>
+  describeBookingContention('DynamoDB Local', dynamoDbLocalEndpoint),
+);

@@ -7,6 +7,7 @@ import type { CalendarRef } from '../../../lambdas/core/ports/index.js';
 import { syncAll } from '../../../lambdas/core/shadow/sync-all.js';
 import type { SyncDeps } from '../../../lambdas/core/shadow/sync-types.js';
 import { type RadicaleServer, startRadicale } from '../../support/radicale.js';
+import { needs, RADICALE } from '../../support/system-parts.js';
 import type { TestRuntime } from '../../support/test-runtime.js';
 import {
   addCalendar,
@@ -47,7 +48,7 @@ afterAll(async () => {
   await radicale?.stop();
 });
 
-describe('syncAll with a CalDAV calendar (Radicale)', () => {
+describe('syncAll with a CalDAV calendar (Radicale)', needs(RADICALE), () => {
   let runtime: TestRuntime;
   let clock: MovableClock;
   let provider: SyncingCalDavProvider;

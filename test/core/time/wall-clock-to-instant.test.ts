@@ -9,7 +9,7 @@ import {
   RFC_5545,
   wallClockToInstant,
 } from '../../../lambdas/core/time/wall-clock-to-instant.js';
-import { pythonReferenceUnavailable } from './recurrence/python-reference.js';
+import { needs, PYTHON, PYTHON_DATEUTIL } from '../../support/system-parts.js';
 
 const NEW_YORK = 'America/New_York';
 const SPRING_GAP_0230 = Date.UTC(2026, 2, 8, 2, 30); // skipped: 02:00 EST → 03:00 EDT
@@ -62,7 +62,7 @@ describe('wallClockToInstant', () => {
     });
   });
 
-  describe.skipIf(pythonReferenceUnavailable() !== undefined)('against Python zoneinfo', () => {
+  describe('against Python zoneinfo', needs(PYTHON_DATEUTIL), () => {
     // Africa/Casablanca is left out: its predicted future offsets differ between Debian's tzdata and
     // the ICU data in Node, so the two references disagree on data, not on policy.
     const zones = [
@@ -162,7 +162,7 @@ json.dump(out, sys.stdout)
 `;
 
 function zoneinfoReference(items: { zone: string; wall: number }[]): ZoneinfoReading[] {
-  const run = spawnSync('python3', ['-c', ZONEINFO_SCRIPT], {
+  const run = spawnSync(PYTHON, ['-c', ZONEINFO_SCRIPT], {
     input: JSON.stringify(items),
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,

@@ -144,11 +144,11 @@ describe('BookingWorkflow (in the service stack)', () => {
   });
 
   describe('step functions', () => {
-    it('run each task’s handler on nodejs22.x, arm64, with the table, the key, the zone and the lock TTL', () => {
+    it('run each task’s handler on nodejs24.x, arm64, with the table, the key, the zone and the lock TTL', () => {
       for (const task of BOOKING_TASKS) {
         const fn = synth.resources[functionIdByHandler(synth.resources, task.handler)]!;
         expect(fn.Properties).toMatchObject({
-          Runtime: 'nodejs22.x',
+          Runtime: 'nodejs24.x',
           Architectures: ['arm64'],
           Timeout: 20,
           Environment: {

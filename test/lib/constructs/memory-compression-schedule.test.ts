@@ -51,7 +51,7 @@ describe('MemoryCompressionSchedule', () => {
 
     const properties = resource(functionId).Properties;
     expect(properties).toMatchObject({
-      Runtime: 'nodejs22.x',
+      Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
       Timeout: 300,
       LoggingConfig: { LogGroup: { Ref: logGroupId } },
@@ -113,7 +113,6 @@ describe('MemoryCompressionSchedule', () => {
         'AwsSolutions::AwsSolutions-IAM5[Resource::<ARN>/*]',
         'AwsSolutions::AwsSolutions-IAM5[Resource::<ARN>/index/*]',
         `AwsSolutions::AwsSolutions-IAM5[Resource::<${functionId}.Arn>:*]`,
-        'AwsSolutions::AwsSolutions-L1',
       ].sort(),
     );
     for (const a of acknowledged) expect(a.reason.length).toBeGreaterThan(80);

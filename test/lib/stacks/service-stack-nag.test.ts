@@ -77,7 +77,6 @@ describe('ServiceStack', () => {
           `AwsSolutions::AwsSolutions-IAM5[Resource::<${syncFunctionId(stacks!)}.Arn>:*]`,
           // The same for the memory compression function (lib/constructs/memory-compression-schedule.ts).
           `AwsSolutions::AwsSolutions-IAM5[Resource::<${memoryCompressionFunctionId(stacks!)}.Arn>:*]`,
-          'AwsSolutions::AwsSolutions-L1',
         ].sort(),
       );
       for (const s of acknowledged) expect(s.reason.length).toBeGreaterThan(80);

@@ -91,11 +91,11 @@ function logicalIdOf(template: Template, type: string, owner = ''): string {
 
 describe('ServiceStack', () => {
   describe('MCP function', () => {
-    it('runs the bundled handler on nodejs22.x, arm64, with a 29 s timeout', () => {
+    it('runs the bundled handler on nodejs24.x, arm64, with a 29 s timeout', () => {
       const template = synthesize();
 
       template.hasResourceProperties('AWS::Lambda::Function', {
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         Timeout: 29,

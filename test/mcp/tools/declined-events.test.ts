@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import type { Attendee } from '../../../lambdas/core/calendar/event.js';
 import { errorOf } from '../../support/mcp-client.js';
+import { needs, RADICALE } from '../../support/system-parts.js';
 import {
   NY,
   OWNER,
@@ -18,7 +19,7 @@ const BOB = 'bob@example.com';
  * first read live from the provider (no sync yet), then from the shadow calendar after a sync.
  * Each phase has its own day, so the bookings of one do not show in the other.
  */
-describe('an event the calendar owner declined', () => {
+describe('an event the calendar owner declined', needs(RADICALE), () => {
   let env: ProviderCalendars;
   const phases = [
     { name: 'before any sync', date: '2026-03-02', synced: false },

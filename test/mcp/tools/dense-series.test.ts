@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf } from '../../support/mcp-client.js';
+import { needs, RADICALE } from '../../support/system-parts.js';
 import { NY, OWNER, type ProviderCalendars, startProviderCalendars } from './provider-calendars.js';
 
 const DAY = { start: '2026-03-02T00:00:00-05:00', end: '2026-03-03T00:00:00-05:00' };
@@ -10,7 +11,7 @@ const EVENING = { start: '2026-03-02T20:00:00-05:00', end: '2026-03-02T21:00:00-
  * series on native and CalDAV, 2,600 one-off events on Google) has more occurrences than one
  * answer reads. The tools refuse with TOO_MANY_OCCURRENCES instead of calling the unread part free.
  */
-describe('a calendar with more occurrences in the window than one answer reads', () => {
+describe('a calendar with more occurrences in the window than one answer reads', needs(RADICALE), () => {
   let env: ProviderCalendars;
 
   beforeAll(async () => {

@@ -1,4 +1,8 @@
+import { describe } from 'vitest';
 import { dynamoDbLocalEndpoint } from '../../../support/dynamodb-local-endpoint.js';
+import { JAVA, needs } from '../../../support/system-parts.js';
 import { describeNativeContract } from './native-contract.js';
 
-describeNativeContract('DynamoDB Local', dynamoDbLocalEndpoint);
+describe('on DynamoDB Local', needs(JAVA), () =>
+  describeNativeContract('DynamoDB Local', dynamoDbLocalEndpoint),
+);

@@ -7,20 +7,15 @@ import { expandRrule } from '../../../../lambdas/core/time/recurrence/expand-rru
 import { formatWallClock } from '../../../../lambdas/core/time/recurrence/wall-clock-text.js';
 import { ZoneOffsets } from '../../../../lambdas/core/time/recurrence/zone-offsets.js';
 import { RFC_5545, wallClockToInstant } from '../../../../lambdas/core/time/wall-clock-to-instant.js';
-import {
-  pythonReferenceUnavailable,
-  type ReferenceCase,
-  type ReferenceResult,
-  runPythonReference,
-} from './python-reference.js';
+import { needs, PYTHON_DATEUTIL } from '../../../support/system-parts.js';
+import { type ReferenceCase, type ReferenceResult, runPythonReference } from './python-reference.js';
 import { ruleCase } from './rule-arbitrary.js';
+
+/** Skipped without python-dateutil; describe factories still run then, so the reference is not called. */
+const withDateutil = needs(PYTHON_DATEUTIL);
 
 // Python runs and thousands of comparisons: generous limits for a loaded machine.
 const SLOW_TEST_MS = 120_000;
-
-const unavailable = pythonReferenceUnavailable();
-if (unavailable)
-  console.warn(`Skipping the dateutil cross-check: ${unavailable}. Install python3-dateutil to run it.`);
 
 const corpus = JSON.parse(
   readFileSync(new URL('../../../fixtures/rrule-corpus.json', import.meta.url), 'utf8'),
@@ -85,9 +80,9 @@ function quarterHours(day: number): number[] {
   return Array.from({ length: 3 * 96 }, (_, i) => day + i * 15 * 60_000);
 }
 
-describe.skipIf(unavailable !== undefined)('expandRrule against python-dateutil + zoneinfo', () => {
+describe('expandRrule against python-dateutil + zoneinfo', withDateutil, () => {
   describe('the committed corpus (test/fixtures/rrule-corpus.json)', () => {
-    const reference = unavailable ? undefined : runPythonReference({ expand: corpus });
+    const reference = withDateutil.skip ? undefined : runPythonReference({ expand: corpus });
 
     it('holds at least 30 rules', () => {
       expect(corpus.length).toBeGreaterThanOrEqual(30);
@@ -152,7 +147,7 @@ const subDailyGridCase = fc
     return { id: '', rrule: parts.join(';'), dtstart, timezone: 'UTC', count: 3 };
   });
 
-describe.skipIf(unavailable !== undefined)('expandRrule on sub-daily rules off the INTERVAL grid', () => {
+describe('expandRrule on sub-daily rules off the INTERVAL grid', withDateutil, () => {
   it(
     'finds no instance exactly when dateutil finds none (300 rules), refusing them as never occurring',
     () => {
@@ -218,7 +213,7 @@ function beyondDataDrift<T extends { zone: string; wall: number; zoneinfo: strin
   return mismatches.filter((m) => !drift.includes(m));
 }
 
-describe.skipIf(unavailable !== undefined)('wallClockToInstant (RFC_5545) against zoneinfo (fold=0)', () => {
+describe('wallClockToInstant (RFC_5545) against zoneinfo (fold=0)', withDateutil, () => {
   it(
     'places every quarter hour around each 2024–2026 offset change of every zone as zoneinfo does',
     () => {

@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PYTHON } from '../../../support/system-parts.js';
 
 const SCRIPT = fileURLToPath(new URL('../../../fixtures/rrule_reference.py', import.meta.url));
 
@@ -38,16 +39,8 @@ export interface ReferenceResponse {
   convert: string[];
 }
 
-/** Why the reference cannot run here (no python3, or no dateutil/zoneinfo), or undefined. */
-export function pythonReferenceUnavailable(): string | undefined {
-  const probe = spawnSync('python3', ['-c', 'import dateutil.rrule, zoneinfo'], { encoding: 'utf8' });
-  if (probe.error) return `python3 is not installed (${probe.error.message})`;
-  if (probe.status !== 0) return `python3 lacks python-dateutil or zoneinfo: ${probe.stderr.trim()}`;
-  return undefined;
-}
-
 export function runPythonReference(request: ReferenceRequest): ReferenceResponse {
-  const run = spawnSync('python3', [SCRIPT], {
+  const run = spawnSync(PYTHON, [SCRIPT], {
     input: JSON.stringify(request),
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,

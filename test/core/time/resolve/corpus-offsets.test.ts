@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { needs, PYTHON, PYTHON_DATEUTIL } from '../../../support/system-parts.js';
 import { RESOLVE_CORPUS } from './corpus.js';
 import { withDefaults } from './helpers.js';
 
@@ -19,19 +20,10 @@ for zone, text in json.load(sys.stdin):
 print(json.dumps(bad))
 `;
 
-function hasPython(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import zoneinfo'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe('resolve corpus', () => {
-  it.skipIf(!hasPython())('writes every expected time with the offset zoneinfo gives it', () => {
+  it('writes every expected time with the offset zoneinfo gives it', needs(PYTHON_DATEUTIL), () => {
     const cases = RESOLVE_CORPUS.map(withDefaults).map((c) => [c.zone, c.expected]);
-    const output = execFileSync('python3', ['-c', CHECK], { input: JSON.stringify(cases) }).toString();
+    const output = execFileSync(PYTHON, ['-c', CHECK], { input: JSON.stringify(cases) }).toString();
     expect(JSON.parse(output)).toEqual([]);
   });
 });
