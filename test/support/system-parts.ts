@@ -64,11 +64,12 @@ export const PYTHON_DATEUTIL: SystemPart = {
 };
 
 /**
- * The Node running the suite is 22 or newer: the conformance suites need it (`fs.globSync`).
+ * The Node running the suite is 22 or newer: the conformance suites need it (`fs.globSync`), and
+ * the Inspector CLI (its engines: >=22.19).
  * Meridian itself needs 22 too (bin/meridian.mjs), so on an older Node far more than these fail.
  */
 export const NODE_22: SystemPart = {
-  missing: `the MCP conformance suite needs Node 22 or newer, and this is Node ${process.versions.node}`,
+  missing: `the MCP conformance suites and the Inspector CLI need Node 22 or newer, and this is Node ${process.versions.node}`,
   present: () => Number(process.versions.node.split('.')[0]) >= 22,
   install: 'export PATH="$(.ci/node24):$PATH"',
 };
