@@ -2,10 +2,9 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
 import { routeHttpRequest } from '../mcp/http/route-http-request.js';
 import { createAwsHttpDeps } from '../runtime/aws-http.js';
-import { ALLOWED_ORIGINS_ENV, SERVICE_NAME_ENV } from '../runtime/environment-names.js';
+import { processEnvironment } from '../runtime/environment.js';
 import {
   type ApiGatewayEvent,
   apiGatewayResultFromResponse,
@@ -14,14 +13,13 @@ import {
 import { internalErrorResponse } from './middleware/internal-error.js';
 import { fromPowertools } from './powertools-logger.js';
 
-const powertools = new Logger({ serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian' });
+// Parsed once, at cold start: a bad variable fails it, named in the error.
+const environment = processEnvironment();
+const powertools = new Logger({ serviceName: environment.serviceName ?? 'meridian' });
 const logger = fromPowertools(powertools);
-const deps = createAwsHttpDeps(process.env, logger);
+const deps = createAwsHttpDeps(environment, logger);
 // Behind API Gateway the Host is the API's own; only browser origins need configuring.
-const origins = {
-  allowedOrigins: parseAllowedOrigins(process.env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV),
-  loopback: false,
-};
+const origins = { allowedOrigins: environment.allowedOrigins, loopback: false };
 
 async function respond(event: ApiGatewayEvent): Promise<Response> {
   const read = requestFromApiGatewayEvent(event);

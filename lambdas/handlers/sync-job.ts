@@ -5,14 +5,16 @@ import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import type { SyncSummary } from '../core/shadow/sync-all.js';
 import { createAwsSyncDeps } from '../runtime/aws-sync.js';
-import { SERVICE_NAME_ENV } from '../runtime/environment-names.js';
+import { processEnvironment } from '../runtime/environment.js';
 import { syncAndLog } from '../runtime/sync-run.js';
 import { fromPowertools } from './powertools-logger.js';
 
-const powertools = new Logger({ serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian-sync' });
+// Parsed once, at cold start: a bad variable fails it, named in the error.
+const environment = processEnvironment();
+const powertools = new Logger({ serviceName: environment.serviceName ?? 'meridian-sync' });
 const logger = fromPowertools(powertools);
 // Once per container: warm invocations reuse the DynamoDB client and the providers' cached tokens.
-const deps = createAwsSyncDeps(process.env);
+const deps = createAwsSyncDeps(environment, logger);
 
 /**
  * What the EventBridge Scheduler sends (the schedule's input is `{}`); an operator invoking the
@@ -35,7 +37,7 @@ export const handler = middy<
   .use(injectLambdaContext(powertools))
   .handler(async (event: unknown, context: Context) => {
     const input = SyncJobEvent.parse(event ?? {});
-    const { calendars, ...totals } = await syncAndLog(deps, logger, {
+    const { calendars, ...totals } = await syncAndLog(await deps(), logger, {
       ...(input.calendar_ids ? { calendarIds: input.calendar_ids } : {}),
       shouldStop: () => context.getRemainingTimeInMillis() < STOP_MARGIN_MS,
     });
