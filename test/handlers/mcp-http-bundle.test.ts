@@ -64,7 +64,7 @@ describe('the bundled MCP handler', () => {
     // …and none of this, which a tools/call loads from chunks on first use.
     const deferred = [
       /lambdas\/mcp\/tools\/(?!deferred-catalogue\.ts)/,
-      /lambdas\/core\/(calendar|booking|availability|time|shadow|memory|rules)\//,
+      /lambdas\/core\/(calendar|booking|availability|time|shadow)\//,
       // Of the firewall, only the stored-text rule the schemas apply and the flag's shape: no rule.
       /lambdas\/core\/firewall\/(?!sanitize-text\.ts$|untrusted-marks\.ts$)/,
       /lambdas\/adapters\/(google|caldav|encryption|workflow)\//,
