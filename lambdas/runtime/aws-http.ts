@@ -17,10 +17,7 @@ import { sliceLoaderOver, wireParts } from './wiring.js';
  * names; its client loads on the first booking.
  */
 export function createAwsHttpDeps(environment: Environment, logger: Logger): McpHttpDeps {
-  const { bookingStateMachineArn } = requireSettings(environment, [
-    'bookingStateMachineArn',
-    'dataKeyArn',
-  ]);
+  const { bookingStateMachineArn } = requireSettings(environment, ['bookingStateMachineArn', 'dataKeyArn']);
   const workflow = once(async () => {
     const [{ SFNClient }, { SfnBookingWorkflow }] = await Promise.all([
       import('@aws-sdk/client-sfn'),

@@ -14,7 +14,10 @@ import { wireParts } from './wiring.js';
  * const deps = createAwsIdleSweepDeps(processEnvironment(), logger);
  * const run = idleCompressionRuns(await deps(), logger);
  */
-export function createAwsIdleSweepDeps(environment: Environment, logger: Logger): () => Promise<IdleSweepDeps> {
+export function createAwsIdleSweepDeps(
+  environment: Environment,
+  logger: Logger,
+): () => Promise<IdleSweepDeps> {
   requireSettings(environment, ['memoryBucketName']);
   const platform = awsPlatform(environment, logger);
   const part = wireParts(platform);

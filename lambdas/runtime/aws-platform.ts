@@ -2,15 +2,15 @@ import { once } from '../core/once.js';
 import type { BookingWorkflow, DocumentStore, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
 import { kmsEnvelope } from './aws-kms-envelope.js';
-import { lazyEnvelope } from './lazy-envelope.js';
 import { awsMemoryBlobs } from './aws-memory-blobs.js';
 import { awsTableStore } from './aws-table-store.js';
 import type { Platform } from './compose.js';
-import type { ProviderFactory } from './provider-resolver.js';
 import { embedderFrom } from './embedder-config.js';
 import { type Environment, requireSettings } from './environment.js';
+import { lazyEnvelope } from './lazy-envelope.js';
 import { memorySyncFrom } from './memory-sync-config.js';
 import { nodeRandom } from './node-random.js';
+import type { ProviderFactory } from './provider-resolver.js';
 import { VERSION } from './version.js';
 
 /**

@@ -75,7 +75,8 @@ export function loadEmbeddedConfig(
     );
   }
   // The environment's zone is checked by parseEnvironment; a flag's the same way here.
-  const problem = flags.timezone === undefined || timezone === undefined ? undefined : zoneProblem('--timezone', timezone);
+  const problem =
+    flags.timezone === undefined || timezone === undefined ? undefined : zoneProblem('--timezone', timezone);
   if (problem) throw new Error(problem);
   return parsed.data;
 }

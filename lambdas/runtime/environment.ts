@@ -2,8 +2,8 @@ import { delimiter } from 'node:path';
 import { z } from 'zod';
 import type { CallLimits } from '../mcp/call-limits.js';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
-import { zoneProblem } from './zone-setting.js';
 import * as NAMES from './environment-names.js';
+import { zoneProblem } from './zone-setting.js';
 
 /**
  * Every environment variable Meridian reads, parsed once, with zod, by {@link parseEnvironment}:
@@ -53,7 +53,10 @@ function oneOf<const Choice extends string>(name: string, choices: readonly Choi
   return optionalText.transform((text, context): Choice => {
     if (text === undefined) return fallback;
     if ((choices as readonly string[]).includes(text)) return text as Choice;
-    context.addIssue({ code: 'custom', message: `${name} must be one of ${choices.join(', ')} (got "${text}").` });
+    context.addIssue({
+      code: 'custom',
+      message: `${name} must be one of ${choices.join(', ')} (got "${text}").`,
+    });
     return z.NEVER;
   });
 }
@@ -135,7 +138,10 @@ const Variables = z
     [NAMES.HTTP_HOST_ENV]: optionalText,
     // Checked with the --port flag that overrides it (config.ts): one message for both.
     [NAMES.HTTP_PORT_ENV]: optionalText,
-    [NAMES.SYNC_INTERVAL_MINUTES_ENV]: intervalMs(NAMES.SYNC_INTERVAL_MINUTES_ENV, DEFAULT_SYNC_INTERVAL_MINUTES),
+    [NAMES.SYNC_INTERVAL_MINUTES_ENV]: intervalMs(
+      NAMES.SYNC_INTERVAL_MINUTES_ENV,
+      DEFAULT_SYNC_INTERVAL_MINUTES,
+    ),
     [NAMES.MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV]: intervalMs(
       NAMES.MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV,
       DEFAULT_MEMORY_COMPRESSION_INTERVAL_MINUTES,
@@ -261,7 +267,9 @@ function environmentOf(vars: Variables): Environment {
     allowedOrigins: vars[NAMES.ALLOWED_ORIGINS_ENV],
     callLimits: {
       ...(deadlineSeconds === undefined ? {} : { deadlineMs: deadlineSeconds * 1000 }),
-      ...(vars[NAMES.CALL_WORK_ITEMS_ENV] === undefined ? {} : { workItems: vars[NAMES.CALL_WORK_ITEMS_ENV] }),
+      ...(vars[NAMES.CALL_WORK_ITEMS_ENV] === undefined
+        ? {}
+        : { workItems: vars[NAMES.CALL_WORK_ITEMS_ENV] }),
     },
     memoryItemsCap: vars[NAMES.MEMORY_MAX_ITEMS_ENV],
     lockTtlSeconds: vars[NAMES.LOCK_TTL_SECS_ENV],

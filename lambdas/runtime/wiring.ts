@@ -64,163 +64,177 @@ export function lockTtlMs(platform: Platform): number {
   return (platform.lockTtlSeconds ?? DEFAULT_LOCK_TTL_SECONDS) * 1000;
 }
 
-const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader) => Promise<Parts[Name]> } = {
-  access: async ({ store, clock, random }) => {
-    const { AccessStore } = await import('../core/access/access-store.js');
-    return new AccessStore({ store, clock, random });
-  },
-  registry: async ({ store }) => {
-    const { CalendarRegistry } = await import('../core/calendar/calendar-registry.js');
-    return new CalendarRegistry(store);
-  },
-  providers: async (platform, part) => {
-    const [{ composeProviders }, registry] = await Promise.all([
-      import('./compose-providers.js'),
-      part('registry'),
-    ]);
-    return composeProviders(platform, registry);
-  },
-  calendars: async ({ clock, random, defaultTimezone }, part) => {
-    const [{ CalendarService }, access, registry, { providers }] = await Promise.all([
-      import('../core/calendar/calendar-service.js'),
-      part('access'),
-      part('registry'),
-      part('providers'),
-    ]);
-    return new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
-  },
-  locks: async (platform) => {
-    const { SlotLocks } = await import('../core/booking/slot-locks.js');
-    const { store, clock, random } = platform;
-    return new SlotLocks({ store, clock, random, pause, ttlMs: lockTtlMs(platform) });
-  },
-  idempotency: async (platform) => {
-    const { IdempotencyRecords } = await import('../core/booking/idempotency.js');
-    return new IdempotencyRecords({ store: platform.store, clock: platform.clock, leaseMs: lockTtlMs(platform) });
-  },
-  bookingSteps: async (platform, part) => {
-    const [{ bookingStepsOver }, locks, idempotency] = await Promise.all([
-      import('./booking-steps-over.js'),
-      part('locks'),
-      part('idempotency'),
-    ]);
-    const { store, clock, random, defaultTimezone, logger } = platform;
-    return bookingStepsOver(
-      {
-        deps: { store, clock, random, pause, lockTtlMs: lockTtlMs(platform), defaultTimezone, logger, ...lazyCalendars(part) },
-        locks,
+const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader) => Promise<Parts[Name]> } =
+  {
+    access: async ({ store, clock, random }) => {
+      const { AccessStore } = await import('../core/access/access-store.js');
+      return new AccessStore({ store, clock, random });
+    },
+    registry: async ({ store }) => {
+      const { CalendarRegistry } = await import('../core/calendar/calendar-registry.js');
+      return new CalendarRegistry(store);
+    },
+    providers: async (platform, part) => {
+      const [{ composeProviders }, registry] = await Promise.all([
+        import('./compose-providers.js'),
+        part('registry'),
+      ]);
+      return composeProviders(platform, registry);
+    },
+    calendars: async ({ clock, random, defaultTimezone }, part) => {
+      const [{ CalendarService }, access, registry, { providers }] = await Promise.all([
+        import('../core/calendar/calendar-service.js'),
+        part('access'),
+        part('registry'),
+        part('providers'),
+      ]);
+      return new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
+    },
+    locks: async (platform) => {
+      const { SlotLocks } = await import('../core/booking/slot-locks.js');
+      const { store, clock, random } = platform;
+      return new SlotLocks({ store, clock, random, pause, ttlMs: lockTtlMs(platform) });
+    },
+    idempotency: async (platform) => {
+      const { IdempotencyRecords } = await import('../core/booking/idempotency.js');
+      return new IdempotencyRecords({
+        store: platform.store,
+        clock: platform.clock,
+        leaseMs: lockTtlMs(platform),
+      });
+    },
+    bookingSteps: async (platform, part) => {
+      const [{ bookingStepsOver }, locks, idempotency] = await Promise.all([
+        import('./booking-steps-over.js'),
+        part('locks'),
+        part('idempotency'),
+      ]);
+      const { store, clock, random, defaultTimezone, logger } = platform;
+      return bookingStepsOver(
+        {
+          deps: {
+            store,
+            clock,
+            random,
+            pause,
+            lockTtlMs: lockTtlMs(platform),
+            defaultTimezone,
+            logger,
+            ...lazyCalendars(part),
+          },
+          locks,
+          idempotency,
+        },
+        logger,
+      );
+    },
+    booking: async (platform, part) => {
+      const [{ BookingService }, { checkEventContent }, calendars, idempotency, steps] = await Promise.all([
+        import('../core/booking/booking-service.js'),
+        import('../core/firewall/check-event-content.js'),
+        part('calendars'),
+        part('idempotency'),
+        part('bookingSteps'),
+      ]);
+      return new BookingService({
+        calendars,
         idempotency,
-      },
-      logger,
-    );
-  },
-  booking: async (platform, part) => {
-    const [{ BookingService }, { checkEventContent }, calendars, idempotency, steps] = await Promise.all([
-      import('../core/booking/booking-service.js'),
-      import('../core/firewall/check-event-content.js'),
-      part('calendars'),
-      part('idempotency'),
-      part('bookingSteps'),
-    ]);
-    return new BookingService({
-      calendars,
-      idempotency,
-      workflow: platform.booking?.(steps) ?? bookingNotConfigured,
-      clock: platform.clock,
-      random: platform.random,
-      // The same firewall as every other event write (summary, description, attendees).
-      checkEventContent,
-    });
-  },
-  rules: async ({ store, clock, random }, part) => {
-    const [{ RulesService }, calendars, access] = await Promise.all([
-      import('../core/rules/rules-service.js'),
-      part('calendars'),
-      part('access'),
-    ]);
-    return new RulesService({ store, clock, random, calendars, access });
-  },
-  memoryBlobs: async (platform) =>
-    platform.memoryBlobs ?? missingBlobStore('this runtime has no memory bucket configured'),
-  memoryStore: async (platform, part) => {
-    const [{ MemoryStore }, { nodeGzip }, blobs] = await Promise.all([
-      import('../core/memory/memory-store.js'),
-      import('../adapters/compression/node-gzip.js'),
-      part('memoryBlobs'),
-    ]);
-    const { store, clock, random, memoryItemsCap } = platform;
-    return new MemoryStore({
-      store,
-      blobs,
-      clock,
-      random,
-      compressor: nodeGzip,
-      ...(memoryItemsCap === undefined ? {} : { itemsCap: memoryItemsCap }),
-    });
-  },
-  memory: async (platform, part) => {
-    const [{ MemoryService }, { ProjectStore }, memory, access, blobs] = await Promise.all([
-      import('../core/memory/memory-service.js'),
-      import('../core/rules/project-store.js'),
-      part('memoryStore'),
-      part('access'),
-      part('memoryBlobs'),
-    ]);
-    const { store, clock, random } = platform;
-    return new MemoryService({
-      store,
-      memory,
-      // Projects alone, not the rules service: a memory call loads nothing of the calendars.
-      projects: new ProjectStore({ store, clock, random }),
-      access,
-      blobs,
-      folders: platform.projectFolders,
-    });
-  },
-  snapshots: async (platform, part) => {
-    const [{ MemorySnapshots }, { nodeGzip }, memory, blobs] = await Promise.all([
-      import('../core/memory/snapshots/memory-snapshots.js'),
-      import('../adapters/compression/node-gzip.js'),
-      part('memory'),
-      part('memoryBlobs'),
-    ]);
-    return new MemorySnapshots({
-      state: memory.memory,
-      blobs,
-      encryption: platform.encryption,
-      store: platform.store,
-      clock: platform.clock,
-      random: platform.random,
-      authorize: (principal, projectId, right) => memory.authorize(principal, projectId, right),
-      cloud: platform.memorySync?.cloud,
-      quotas: platform.memorySync?.quotas,
-      compressor: nodeGzip,
-    });
-  },
-  search: async (platform, part) => {
-    const [{ MemorySearch }, { localEmbedder }, reader, blobs] = await Promise.all([
-      import('../core/memory/search/memory-search.js'),
-      import('../core/memory/search/local-embedder.js'),
-      part('memoryStore'),
-      part('memoryBlobs'),
-    ]);
-    return new MemorySearch({
-      reader,
-      blobs,
-      embedder: platform.embedder ?? localEmbedder(),
-      clock: platform.clock,
-    });
-  },
-  insights: async (platform, part) => {
-    const [{ MemoryInsights }, { SuggestionHistory }, memory] = await Promise.all([
-      import('../core/memory/memory-insights.js'),
-      import('../core/memory/suggestions/suggestion-history.js'),
-      part('memory'),
-    ]);
-    const { store, clock, random } = platform;
-    return new MemoryInsights({ access: memory, history: new SuggestionHistory({ store, clock, random }) });
-  },
-};
+        workflow: platform.booking?.(steps) ?? bookingNotConfigured,
+        clock: platform.clock,
+        random: platform.random,
+        // The same firewall as every other event write (summary, description, attendees).
+        checkEventContent,
+      });
+    },
+    rules: async ({ store, clock, random }, part) => {
+      const [{ RulesService }, calendars, access] = await Promise.all([
+        import('../core/rules/rules-service.js'),
+        part('calendars'),
+        part('access'),
+      ]);
+      return new RulesService({ store, clock, random, calendars, access });
+    },
+    memoryBlobs: async (platform) =>
+      platform.memoryBlobs ?? missingBlobStore('this runtime has no memory bucket configured'),
+    memoryStore: async (platform, part) => {
+      const [{ MemoryStore }, { nodeGzip }, blobs] = await Promise.all([
+        import('../core/memory/memory-store.js'),
+        import('../adapters/compression/node-gzip.js'),
+        part('memoryBlobs'),
+      ]);
+      const { store, clock, random, memoryItemsCap } = platform;
+      return new MemoryStore({
+        store,
+        blobs,
+        clock,
+        random,
+        compressor: nodeGzip,
+        ...(memoryItemsCap === undefined ? {} : { itemsCap: memoryItemsCap }),
+      });
+    },
+    memory: async (platform, part) => {
+      const [{ MemoryService }, { ProjectStore }, memory, access, blobs] = await Promise.all([
+        import('../core/memory/memory-service.js'),
+        import('../core/rules/project-store.js'),
+        part('memoryStore'),
+        part('access'),
+        part('memoryBlobs'),
+      ]);
+      const { store, clock, random } = platform;
+      return new MemoryService({
+        store,
+        memory,
+        // Projects alone, not the rules service: a memory call loads nothing of the calendars.
+        projects: new ProjectStore({ store, clock, random }),
+        access,
+        blobs,
+        folders: platform.projectFolders,
+      });
+    },
+    snapshots: async (platform, part) => {
+      const [{ MemorySnapshots }, { nodeGzip }, memory, blobs] = await Promise.all([
+        import('../core/memory/snapshots/memory-snapshots.js'),
+        import('../adapters/compression/node-gzip.js'),
+        part('memory'),
+        part('memoryBlobs'),
+      ]);
+      return new MemorySnapshots({
+        state: memory.memory,
+        blobs,
+        encryption: platform.encryption,
+        store: platform.store,
+        clock: platform.clock,
+        random: platform.random,
+        authorize: (principal, projectId, right) => memory.authorize(principal, projectId, right),
+        cloud: platform.memorySync?.cloud,
+        quotas: platform.memorySync?.quotas,
+        compressor: nodeGzip,
+      });
+    },
+    search: async (platform, part) => {
+      const [{ MemorySearch }, { localEmbedder }, reader, blobs] = await Promise.all([
+        import('../core/memory/search/memory-search.js'),
+        import('../core/memory/search/local-embedder.js'),
+        part('memoryStore'),
+        part('memoryBlobs'),
+      ]);
+      return new MemorySearch({
+        reader,
+        blobs,
+        embedder: platform.embedder ?? localEmbedder(),
+        clock: platform.clock,
+      });
+    },
+    insights: async (platform, part) => {
+      const [{ MemoryInsights }, { SuggestionHistory }, memory] = await Promise.all([
+        import('../core/memory/memory-insights.js'),
+        import('../core/memory/suggestions/suggestion-history.js'),
+        part('memory'),
+      ]);
+      const { store, clock, random } = platform;
+      return new MemoryInsights({ access: memory, history: new SuggestionHistory({ store, clock, random }) });
+    },
+  };
 
 const bookingNotConfigured = {
   book: async () => {
@@ -278,49 +292,54 @@ export const PART_NAMES = Object.keys(PART_BUILDERS) as PartName[];
  * Each MCP slice from the parts its tools use, and no other: a calendar call builds the
  * calendars and the idempotency records, not booking, rules or memory.
  */
-const SLICE_BUILDERS: { [Slice in DepsSlice]: (platform: Platform, part: PartLoader) => Promise<SliceDeps[Slice]> } =
-  {
-    time: async ({ clock, defaultTimezone }) => ({ clock, defaultTimezone }),
-    calendar: async (platform, part) => {
-      const [time, calendars, idempotency] = await Promise.all([
-        SLICE_BUILDERS.time(platform, part),
-        part('calendars'),
-        part('idempotency'),
-      ]);
-      return { ...time, calendars, idempotency };
-    },
-    availability: async (platform, part) => {
-      const [calendar, { shadow }, locks] = await Promise.all([
-        SLICE_BUILDERS.calendar(platform, part),
-        part('providers'),
-        part('locks'),
-      ]);
-      // Read-only use of book_slot's locks: check_availability treats an active hold as busy.
-      return { ...calendar, shadow, activeHolds: async (calendarId) => (await locks.activeHolds(calendarId)).holds };
-    },
-    booking: async (platform, part) => {
-      const [availability, booking] = await Promise.all([
-        SLICE_BUILDERS.availability(platform, part),
-        part('booking'),
-      ]);
-      return { ...availability, booking };
-    },
-    rules: async (platform, part) => {
-      const [calendar, rules] = await Promise.all([SLICE_BUILDERS.calendar(platform, part), part('rules')]);
-      return { ...calendar, rules };
-    },
-    memory: async (platform, part) => {
-      const [time, idempotency, memory, insights, snapshots, search] = await Promise.all([
-        SLICE_BUILDERS.time(platform, part),
-        part('idempotency'),
-        part('memory'),
-        part('insights'),
-        part('snapshots'),
-        part('search'),
-      ]);
-      return { ...time, idempotency, memory, insights, snapshots, search };
-    },
-  };
+const SLICE_BUILDERS: {
+  [Slice in DepsSlice]: (platform: Platform, part: PartLoader) => Promise<SliceDeps[Slice]>;
+} = {
+  time: async ({ clock, defaultTimezone }) => ({ clock, defaultTimezone }),
+  calendar: async (platform, part) => {
+    const [time, calendars, idempotency] = await Promise.all([
+      SLICE_BUILDERS.time(platform, part),
+      part('calendars'),
+      part('idempotency'),
+    ]);
+    return { ...time, calendars, idempotency };
+  },
+  availability: async (platform, part) => {
+    const [calendar, { shadow }, locks] = await Promise.all([
+      SLICE_BUILDERS.calendar(platform, part),
+      part('providers'),
+      part('locks'),
+    ]);
+    // Read-only use of book_slot's locks: check_availability treats an active hold as busy.
+    return {
+      ...calendar,
+      shadow,
+      activeHolds: async (calendarId) => (await locks.activeHolds(calendarId)).holds,
+    };
+  },
+  booking: async (platform, part) => {
+    const [availability, booking] = await Promise.all([
+      SLICE_BUILDERS.availability(platform, part),
+      part('booking'),
+    ]);
+    return { ...availability, booking };
+  },
+  rules: async (platform, part) => {
+    const [calendar, rules] = await Promise.all([SLICE_BUILDERS.calendar(platform, part), part('rules')]);
+    return { ...calendar, rules };
+  },
+  memory: async (platform, part) => {
+    const [time, idempotency, memory, insights, snapshots, search] = await Promise.all([
+      SLICE_BUILDERS.time(platform, part),
+      part('idempotency'),
+      part('memory'),
+      part('insights'),
+      part('snapshots'),
+      part('search'),
+    ]);
+    return { ...time, idempotency, memory, insights, snapshots, search };
+  },
+};
 
 /**
  * The tools' slices over a platform's parts: what `McpServerDeps.toolDeps` answers. A slice is

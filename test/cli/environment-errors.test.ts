@@ -19,13 +19,24 @@ describe('meridian with a bad environment', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    ['MERIDIAN_CALL_WORK_ITEMS', 'lots', 'MERIDIAN_CALL_WORK_ITEMS must be a whole number from 1000 to 10000000; got "lots".'],
-    ['MERIDIAN_SYNC_INTERVAL_MINUTES', '1441', 'MERIDIAN_SYNC_INTERVAL_MINUTES must be a whole number of minutes from 0 (off) to 1440'],
+    [
+      'MERIDIAN_CALL_WORK_ITEMS',
+      'lots',
+      'MERIDIAN_CALL_WORK_ITEMS must be a whole number from 1000 to 10000000; got "lots".',
+    ],
+    [
+      'MERIDIAN_SYNC_INTERVAL_MINUTES',
+      '1441',
+      'MERIDIAN_SYNC_INTERVAL_MINUTES must be a whole number of minutes from 0 (off) to 1440',
+    ],
     ['MERIDIAN_EMBEDDINGS', 'titan', 'MERIDIAN_EMBEDDINGS must be one of local, bedrock (got "titan").'],
   ])('stops serve on %s=%s, naming it', async (name, value, message) => {
     await expect(
       meridian(['serve', '--port', '0', '--data-dir', dataDir], { [name]: value }),
-    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining(`meridian: Invalid environment: ${message}`) });
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`meridian: Invalid environment: ${message}`),
+    });
   });
 
   it('stops a one-shot command the same way, before it opens the data dir', async () => {
@@ -33,7 +44,10 @@ describe('meridian with a bad environment', { timeout: 60_000 }, () => {
 
     await expect(
       meridian(['keys', 'list', '--data-dir', fresh], { LOCK_TTL_SECS: '1' }),
-    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('LOCK_TTL_SECS must be a whole number') });
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('LOCK_TTL_SECS must be a whole number'),
+    });
     await expect(rm(fresh)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -78,7 +78,9 @@ describe('the bundled booking steps', () => {
       /core\/booking\/idempotency\.ts$/,
       /runtime\/booking-steps-over\.ts$/,
     ]);
-    expect(matching(firstStep, /lambdas\/core\/booking\/(slot-locks|idempotency|guard-step)\.ts$/)).toHaveLength(3);
+    expect(
+      matching(firstStep, /lambdas\/core\/booking\/(slot-locks|idempotency|guard-step)\.ts$/),
+    ).toHaveLength(3);
     const deferred = [
       STEP_MODULE,
       /lambdas\/core\/booking\/(slot-locks|idempotency|guard-step)\.ts$/,

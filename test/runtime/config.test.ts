@@ -6,7 +6,6 @@ import { parseEnvironment } from '../../lambdas/runtime/environment.js';
 const load = (env: Record<string, string>, flags: ConfigFlags, cwd?: string) =>
   loadEmbeddedConfig(parseEnvironment(env), flags, cwd);
 
-
 describe('loadEmbeddedConfig (over parseEnvironment)', () => {
   it('defaults to 127.0.0.1:8787 with data under ./.meridian, no zone, no browser origin, no scan folder', () => {
     expect(load({}, {}, '/srv/app')).toEqual({
@@ -23,18 +22,13 @@ describe('loadEmbeddedConfig (over parseEnvironment)', () => {
     const env = { MERIDIAN_SCAN_FOLDERS: '/srv/checkouts::repos' };
 
     expect(load(env, {}, '/srv/app').scanFolders).toEqual(['/srv/checkouts', '/srv/app/repos']);
-    expect(load(env, { scanFolders: ['/opt/work'] }, '/srv/app').scanFolders).toEqual([
-      '/opt/work',
-    ]);
+    expect(load(env, { scanFolders: ['/opt/work'] }, '/srv/app').scanFolders).toEqual(['/opt/work']);
   });
 
   it('reads allowed origins from MERIDIAN_ALLOWED_ORIGINS, and --allowed-origins over it', () => {
     const env = { MERIDIAN_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173/' };
 
-    expect(load(env, {}).allowedOrigins).toEqual([
-      'https://app.example.com',
-      'http://localhost:5173',
-    ]);
+    expect(load(env, {}).allowedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
     expect(load(env, { allowedOrigins: 'https://other.example.com' }).allowedOrigins).toEqual([
       'https://other.example.com',
     ]);
@@ -78,8 +72,6 @@ describe('loadEmbeddedConfig (over parseEnvironment)', () => {
   });
 
   it('refuses an unknown zone at start-up with suggestions', () => {
-    expect(() => load({ MERIDIAN_TIMEZONE: 'Europe/Londn' }, {})).toThrowError(
-      /Europe\/London/,
-    );
+    expect(() => load({ MERIDIAN_TIMEZONE: 'Europe/Londn' }, {})).toThrowError(/Europe\/London/);
   });
 });

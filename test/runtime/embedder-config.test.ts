@@ -15,20 +15,20 @@ describe('embedderFrom (MERIDIAN_EMBEDDINGS)', () => {
       modelId: 'amazon.titan-embed-text-v2:0-1024',
       dimension: 1024,
     });
-    expect(
-      embedderOf({ MERIDIAN_EMBEDDINGS: 'bedrock', MERIDIAN_EMBEDDING_DIMENSION: '256' }),
-    ).toMatchObject({
-      modelId: 'amazon.titan-embed-text-v2:0-256',
-      dimension: 256,
-    });
+    expect(embedderOf({ MERIDIAN_EMBEDDINGS: 'bedrock', MERIDIAN_EMBEDDING_DIMENSION: '256' })).toMatchObject(
+      {
+        modelId: 'amazon.titan-embed-text-v2:0-256',
+        dimension: 256,
+      },
+    );
   });
 
   it('fails at start on an unknown embedder or dimension, naming the variable and what it accepts', () => {
     expect(() => embedderOf({ MERIDIAN_EMBEDDINGS: 'titan' })).toThrow(
       'MERIDIAN_EMBEDDINGS must be one of local, bedrock (got "titan").',
     );
-    expect(() =>
-      embedderOf({ MERIDIAN_EMBEDDINGS: 'bedrock', MERIDIAN_EMBEDDING_DIMENSION: '384' }),
-    ).toThrow('MERIDIAN_EMBEDDING_DIMENSION must be 1024, 512 or 256 for bedrock (got "384").');
+    expect(() => embedderOf({ MERIDIAN_EMBEDDINGS: 'bedrock', MERIDIAN_EMBEDDING_DIMENSION: '384' })).toThrow(
+      'MERIDIAN_EMBEDDING_DIMENSION must be 1024, 512 or 256 for bedrock (got "384").',
+    );
   });
 });

@@ -4,7 +4,11 @@ import { EnvironmentError, parseEnvironment, requireSettings } from '../../lambd
 describe('parseEnvironment', () => {
   describe('defaults', () => {
     it('fills in every default when nothing is set, and treats blank as unset', () => {
-      const blank = parseEnvironment({ LOCK_TTL_SECS: ' ', MERIDIAN_TIMEZONE: '  ', MERIDIAN_TABLE_NAME: '' });
+      const blank = parseEnvironment({
+        LOCK_TTL_SECS: ' ',
+        MERIDIAN_TIMEZONE: '  ',
+        MERIDIAN_TABLE_NAME: '',
+      });
 
       for (const environment of [parseEnvironment({}), blank])
         expect(environment).toMatchObject({
@@ -73,21 +77,51 @@ describe('parseEnvironment', () => {
   describe('errors', () => {
     it.each([
       ['LOCK_TTL_SECS', '4', 'LOCK_TTL_SECS must be a whole number of seconds from 5 to 300 (got "4").'],
-      ['LOCK_TTL_SECS', '12.5', 'LOCK_TTL_SECS must be a whole number of seconds from 5 to 300 (got "12.5").'],
-      ['LOCK_TTL_SECS', 'thirty', 'LOCK_TTL_SECS must be a whole number of seconds from 5 to 300 (got "thirty").'],
-      ['MERIDIAN_CALL_DEADLINE_SECONDS', '0', 'MERIDIAN_CALL_DEADLINE_SECONDS must be a whole number from 1 to 900; got "0".'],
-      ['MERIDIAN_CALL_WORK_ITEMS', 'lots', 'MERIDIAN_CALL_WORK_ITEMS must be a whole number from 1000 to 10000000; got "lots".'],
-      ['MERIDIAN_MEMORY_MAX_ITEMS', '99', 'MERIDIAN_MEMORY_MAX_ITEMS must be a whole number from 100 to 10000000; got "99".'],
+      [
+        'LOCK_TTL_SECS',
+        '12.5',
+        'LOCK_TTL_SECS must be a whole number of seconds from 5 to 300 (got "12.5").',
+      ],
+      [
+        'LOCK_TTL_SECS',
+        'thirty',
+        'LOCK_TTL_SECS must be a whole number of seconds from 5 to 300 (got "thirty").',
+      ],
+      [
+        'MERIDIAN_CALL_DEADLINE_SECONDS',
+        '0',
+        'MERIDIAN_CALL_DEADLINE_SECONDS must be a whole number from 1 to 900; got "0".',
+      ],
+      [
+        'MERIDIAN_CALL_WORK_ITEMS',
+        'lots',
+        'MERIDIAN_CALL_WORK_ITEMS must be a whole number from 1000 to 10000000; got "lots".',
+      ],
+      [
+        'MERIDIAN_MEMORY_MAX_ITEMS',
+        '99',
+        'MERIDIAN_MEMORY_MAX_ITEMS must be a whole number from 100 to 10000000; got "99".',
+      ],
       ['MERIDIAN_EMBEDDINGS', 'titan', 'MERIDIAN_EMBEDDINGS must be one of local, bedrock (got "titan").'],
-      ['MERIDIAN_MEMORY_SYNC_UPLOADS_PER_DAY', '-1', 'MERIDIAN_MEMORY_SYNC_UPLOADS_PER_DAY must be a whole number of syncs per day, 0 or more (got "-1").'],
+      [
+        'MERIDIAN_MEMORY_SYNC_UPLOADS_PER_DAY',
+        '-1',
+        'MERIDIAN_MEMORY_SYNC_UPLOADS_PER_DAY must be a whole number of syncs per day, 0 or more (got "-1").',
+      ],
       ['MERIDIAN_TIMEZONE', 'Europe/Londn', 'MERIDIAN_TIMEZONE "Europe/Londn" is not an IANA time zone'],
-      ['MERIDIAN_ALLOWED_ORIGINS', 'app.example.com', 'MERIDIAN_ALLOWED_ORIGINS: "app.example.com" is not an origin.'],
+      [
+        'MERIDIAN_ALLOWED_ORIGINS',
+        'app.example.com',
+        'MERIDIAN_ALLOWED_ORIGINS: "app.example.com" is not an origin.',
+      ],
     ])('refuses %s=%j, naming the variable and what it accepts', (name, value, message) => {
       expect(() => parseEnvironment({ [name]: value })).toThrow(message);
     });
 
     it('suggests the zones closest to a misspelt one', () => {
-      expect(() => parseEnvironment({ MERIDIAN_TIMEZONE: 'Europe/Londn' })).toThrow(/did you mean Europe\/London/);
+      expect(() => parseEnvironment({ MERIDIAN_TIMEZONE: 'Europe/Londn' })).toThrow(
+        /did you mean Europe\/London/,
+      );
     });
 
     it('names every variable that is wrong at once, in an EnvironmentError', () => {
