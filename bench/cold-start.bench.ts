@@ -163,6 +163,7 @@ export async function run(): Promise<void> {
     await interleave([meridian, minimal], RUNS, asDeployed);
 
     const sinceStart = (s: Subject) => sample(s, (r) => r.sinceStartMs);
+    const cpu = (s: Subject) => sample(s, (r) => r.cpuMs).medianMs;
     reportRatio(
       `cold start to first tools/list response (since process start, median of ${RUNS})`,
       { candidate: sinceStart(meridian), baseline: sinceStart(minimal) },
@@ -229,6 +230,10 @@ export async function run(): Promise<void> {
         { candidate: sinceStart(calling[0]), baseline: sinceStart(calling[1]) },
         { kind: 'slowdown', value: 1.5 },
       );
+      reportFigure(
+        `${toolset}: CPU time to the first answer (medians; steadier than elapsed time on a loaded machine)`,
+        `${ms(cpu(calling[0]))} vs ${ms(cpu(calling[1]))} → ${(cpu(calling[0]) / cpu(calling[1])).toFixed(2)}×`,
+      );
     }
 
     // The 2026-07-28 era: no initialize, the version and client in _meta, Mcp-Method checked.
@@ -244,6 +249,10 @@ export async function run(): Promise<void> {
       `cold start to a first 2026-07-28 (stateless) tools/list (median of ${RUNS_FIRST_CALL})`,
       { candidate: sinceStart(modern[0]), baseline: sinceStart(modern[1]) },
       { kind: 'slowdown', value: 1.5 },
+    );
+    reportFigure(
+      'tools/list, 2025 and 2026-07-28: CPU time to the first answer (medians)',
+      [meridian, minimal, ...modern].map((s) => `${s.name} ${ms(cpu(s))}`).join(', '),
     );
   } finally {
     for (const cleanup of cleanups) await cleanup();

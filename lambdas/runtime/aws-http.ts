@@ -5,7 +5,8 @@ import type { McpHttpDeps } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
 import { awsPlatform } from './aws-platform.js';
 import { type Environment, requireSettings } from './environment.js';
-import { sliceLoaderOver, wireParts } from './wiring.js';
+import { sliceLoaderOver } from './slices.js';
+import { wireParts } from './wiring.js';
 
 /**
  * Composition root of the MCP function, for its cold start. Built at once: the configuration

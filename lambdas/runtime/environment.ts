@@ -2,6 +2,7 @@ import { delimiter } from 'node:path';
 import { z } from 'zod';
 import type { CallLimits } from '../mcp/call-limits.js';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
+import { intervalMs, oneOf, optionalText, wholeNumber } from './environment-fields.js';
 import * as NAMES from './environment-names.js';
 import { zoneProblem } from './zone-setting.js';
 
@@ -11,55 +12,6 @@ import { zoneProblem } from './zone-setting.js';
  * {@link Environment} to the wiring (slices.ts). Nothing else in lambdas/ or bin/ reads
  * process.env. Light on purpose: the MCP function parses it during its cold start.
  */
-
-/** Unset and blank are the same: a stack or shell that sets `X=` means "not set". */
-const optionalText = z
-  .string()
-  .optional()
-  .transform((value) => value?.trim() || undefined);
-
-/** A whole number in [min, max], `fallback` when unset; `problem` says what fits. */
-function wholeNumber<Fallback extends number | undefined>(
-  min: number,
-  max: number,
-  fallback: Fallback,
-  problem: (got: string) => string,
-) {
-  return z
-    .string()
-    .optional()
-    .transform((raw, context): number | Fallback => {
-      const text = raw?.trim();
-      if (!text) return fallback;
-      const value = Number(text);
-      if (Number.isInteger(value) && value >= min && value <= max) return value;
-      context.addIssue({ code: 'custom', message: problem(text) });
-      return z.NEVER;
-    });
-}
-
-/** Whole minutes from 0 (off: undefined) to 1440, as milliseconds. */
-function intervalMs(name: string, defaultMinutes: number) {
-  return wholeNumber(
-    0,
-    1440,
-    defaultMinutes,
-    (got) => `${name} must be a whole number of minutes from 0 (off) to 1440; got "${got}".`,
-  ).transform((minutes) => (minutes === 0 ? undefined : minutes * 60_000));
-}
-
-/** One of `choices`, `fallback` when unset. */
-function oneOf<const Choice extends string>(name: string, choices: readonly Choice[], fallback: Choice) {
-  return optionalText.transform((text, context): Choice => {
-    if (text === undefined) return fallback;
-    if ((choices as readonly string[]).includes(text)) return text as Choice;
-    context.addIssue({
-      code: 'custom',
-      message: `${name} must be one of ${choices.join(', ')} (got "${text}").`,
-    });
-    return z.NEVER;
-  });
-}
 
 /** The seconds a booking's hold lasts: it must outlive verify + write; an Express execution lasts ≤ 5 min. */
 export const LOCK_TTL_RANGE = { min: 5, max: 300 } as const;
