@@ -82,7 +82,7 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
     },
     calendars: async ({ clock, random, defaultTimezone }, part) => {
       const [{ CalendarService }, access, registry, { providers }] = await Promise.all([
-        import('../core/calendar/calendar-service.js'),
+        import('./parts/calendar-services.js'),
         part('access'),
         part('registry'),
         part('providers'),
@@ -90,12 +90,12 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       return new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
     },
     locks: async (platform) => {
-      const { SlotLocks } = await import('../core/booking/slot-locks.js');
+      const { SlotLocks } = await import('./parts/holds.js');
       const { store, clock, random } = platform;
       return new SlotLocks({ store, clock, random, pause, ttlMs: lockTtlMs(platform) });
     },
     idempotency: async (platform) => {
-      const { IdempotencyRecords } = await import('../core/booking/idempotency.js');
+      const { IdempotencyRecords } = await import('./parts/holds.js');
       return new IdempotencyRecords({
         store: platform.store,
         clock: platform.clock,
@@ -104,7 +104,7 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
     },
     bookingSteps: async (platform, part) => {
       const [{ bookingStepsOver }, locks, idempotency] = await Promise.all([
-        import('./booking-steps-over.js'),
+        import('./parts/holds.js'),
         part('locks'),
         part('idempotency'),
       ]);
@@ -128,9 +128,8 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       );
     },
     booking: async (platform, part) => {
-      const [{ BookingService }, { checkEventContent }, calendars, idempotency, steps] = await Promise.all([
-        import('../core/booking/booking-service.js'),
-        import('../core/firewall/check-event-content.js'),
+      const [{ BookingService, checkEventContent }, calendars, idempotency, steps] = await Promise.all([
+        import('./parts/calendar-services.js'),
         part('calendars'),
         part('idempotency'),
         part('bookingSteps'),
@@ -156,9 +155,8 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
     memoryBlobs: async (platform) =>
       platform.memoryBlobs ?? missingBlobStore('this runtime has no memory bucket configured'),
     memoryStore: async (platform, part) => {
-      const [{ MemoryStore }, { nodeGzip }, blobs] = await Promise.all([
-        import('../core/memory/memory-store.js'),
-        import('../adapters/compression/node-gzip.js'),
+      const [{ MemoryStore, nodeGzip }, blobs] = await Promise.all([
+        import('./parts/memory-store.js'),
         part('memoryBlobs'),
       ]);
       const { store, clock, random, memoryItemsCap } = platform;
@@ -172,9 +170,8 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       });
     },
     memory: async (platform, part) => {
-      const [{ MemoryService }, { ProjectStore }, memory, access, blobs] = await Promise.all([
-        import('../core/memory/memory-service.js'),
-        import('../core/rules/project-store.js'),
+      const [{ MemoryService, ProjectStore }, memory, access, blobs] = await Promise.all([
+        import('./parts/memory-services.js'),
         part('memoryStore'),
         part('access'),
         part('memoryBlobs'),
@@ -192,8 +189,8 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
     },
     snapshots: async (platform, part) => {
       const [{ MemorySnapshots }, { nodeGzip }, memory, blobs] = await Promise.all([
-        import('../core/memory/snapshots/memory-snapshots.js'),
-        import('../adapters/compression/node-gzip.js'),
+        import('./parts/memory-services.js'),
+        import('./parts/memory-store.js'),
         part('memory'),
         part('memoryBlobs'),
       ]);
@@ -211,9 +208,8 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       });
     },
     search: async (platform, part) => {
-      const [{ MemorySearch }, { localEmbedder }, reader, blobs] = await Promise.all([
-        import('../core/memory/search/memory-search.js'),
-        import('../core/memory/search/local-embedder.js'),
+      const [{ MemorySearch, localEmbedder }, reader, blobs] = await Promise.all([
+        import('./parts/memory-services.js'),
         part('memoryStore'),
         part('memoryBlobs'),
       ]);
@@ -225,9 +221,8 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       });
     },
     insights: async (platform, part) => {
-      const [{ MemoryInsights }, { SuggestionHistory }, memory] = await Promise.all([
-        import('../core/memory/memory-insights.js'),
-        import('../core/memory/suggestions/suggestion-history.js'),
+      const [{ MemoryInsights, SuggestionHistory }, memory] = await Promise.all([
+        import('./parts/memory-services.js'),
         part('memory'),
       ]);
       const { store, clock, random } = platform;

@@ -73,11 +73,7 @@ describe('the bundled booking steps', () => {
 
     expect(matching(loaded, /lambdas\/adapters\/dynamodb\/dynamodb-document-store\.ts$/)).toHaveLength(1);
     // The holds, the idempotency records and the steps' guard: built by the wiring table on the first step.
-    const firstStep = loadedAfter(metafile, [
-      /core\/booking\/slot-locks\.ts$/,
-      /core\/booking\/idempotency\.ts$/,
-      /runtime\/booking-steps-over\.ts$/,
-    ]);
+    const firstStep = loadedAfter(metafile, [/runtime\/parts\/holds\.ts$/]);
     expect(
       matching(firstStep, /lambdas\/core\/booking\/(slot-locks|idempotency|guard-step)\.ts$/),
     ).toHaveLength(3);
@@ -195,7 +191,7 @@ describe('the bundled sync function', () => {
 describe('the bundled memory compression function', () => {
   it('loads the sweep, then the memory store on its first run, and nothing of calendars, booking, secrets or the MCP tools', async () => {
     const metafile = await bundleOf(MEMORY_COMPRESSION_HANDLER_ENTRY, 'memory-compression');
-    const loaded = loadedAfter(metafile, [/core\/memory\/memory-store\.ts$/, /compression\/node-gzip\.ts$/]);
+    const loaded = loadedAfter(metafile, [/runtime\/parts\/memory-store\.ts$/]);
 
     expect(matching(loaded, /lambdas\/core\/memory\/idle-compression-sweep\.ts$/)).toHaveLength(1);
     expect(matching(loaded, /lambdas\/core\/memory\/memory-store\.ts$/)).toHaveLength(1);
