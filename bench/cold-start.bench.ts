@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { calendarResource, LOCAL_OWNER } from '../lambdas/core/access/rights.js';
+import { projectResource } from '../lambdas/core/rules/project-access.js';
 import { MCP_HANDLER_ENTRY } from '../lib/constructs/mcp-function.js';
 import { startTestRuntime } from '../test/support/test-runtime.js';
 import { reportFigure, reportRatio } from './harness.js';
@@ -34,8 +36,8 @@ import {
 const RUNS = 15;
 /** Fewer runs for the side measurement without source maps: it informs a choice, not the target. */
 const RUNS_WITHOUT_SOURCE_MAPS = 7;
-/** Fewer runs for the first tools/call: it shows where the deferred loading went, no target. */
-const RUNS_FIRST_CALL = 7;
+/** Runs for each first tools/call (one per toolset) and for the 2026-07-28 tools/list. */
+const RUNS_FIRST_CALL = 9;
 const BASELINE_ENTRY = fileURLToPath(new URL('./fixtures/minimal-mcp-lambda.ts', import.meta.url));
 
 /**
@@ -97,6 +99,35 @@ const toolsListEvent = (token: string): APIGatewayProxyEvent => {
   };
 };
 
+/** A `tools/list` of the 2026-07-28 era: no initialize; version, client and capabilities in `_meta`. */
+const modernToolsListEvent = (token: string): APIGatewayProxyEvent => {
+  const event = toolsListEvent(token);
+  const headers = { ...event.headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+  return {
+    ...event,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v!]])),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'meridian-bench', version: '1.0.0' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  };
+};
+
+function writeEvent(outDir: string, name: string, event: APIGatewayProxyEvent): string {
+  const file = join(outDir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(event));
+  return file;
+}
+
 /** The same request shape calling one tool. */
 const toolCallEvent = (token: string, name: string, args: Record<string, unknown>): APIGatewayProxyEvent => ({
   ...toolsListEvent(token),
@@ -120,7 +151,7 @@ export async function run(): Promise<void> {
     // The function authenticates against its table: a local DynamoDB (dynalite) with one key.
     const store = await startTestRuntime();
     cleanups.push(() => store.close());
-    const { token } = await store.newKey('bench');
+    const { token, keyId } = await store.newKey('bench');
     const env = { ...LAMBDA_ENV, ...tableEnvironment(store) };
     writeFileSync(probeFile, PROBE);
     writeFileSync(eventFile, JSON.stringify(toolsListEvent(token)));
@@ -132,6 +163,7 @@ export async function run(): Promise<void> {
     await interleave([meridian, minimal], RUNS, asDeployed);
 
     const sinceStart = (s: Subject) => sample(s, (r) => r.sinceStartMs);
+    const cpu = (s: Subject) => sample(s, (r) => r.cpuMs).medianMs;
     reportRatio(
       `cold start to first tools/list response (since process start, median of ${RUNS})`,
       { candidate: sinceStart(meridian), baseline: sinceStart(minimal) },
@@ -164,29 +196,63 @@ export async function run(): Promise<void> {
     );
     reportFigure('tools/list answer', `${describeAnswer(meridian)}; ${describeAnswer(minimal)}`);
 
-    // A cold start whose first request calls a tool: Meridian then loads the tools and the
-    // services it deferred, so this shows what the split moved rather than saved.
-    const callEvents = new Map([
-      [meridian.name, toolCallEvent(token, 'get_temporal_context', { timezone: 'Europe/Paris' })],
-      [minimal.name, toolCallEvent(token, 'echo', { text: 'hello' })],
-    ]);
-    const callFiles = new Map(
-      [...callEvents].map(([name, event]) => {
-        const file = join(outDir, `call-${name}.json`);
-        writeFileSync(file, JSON.stringify(event));
-        return [name, file];
-      }),
-    );
-    const calling: [Subject, Subject] = [
-      { ...meridian, results: [] },
-      { ...minimal, results: [] },
+    // A cold start whose first request calls a tool, one representative tool per toolset: the
+    // function then builds that toolset's slice of the graph (lambdas/runtime/wiring.ts) and
+    // loads the tools, against the baseline's first call of its one tool.
+    const calendar = await store.calendars.createCalendar(LOCAL_OWNER, { name: 'Bench' });
+    const project = await store.rules.projects.create({ name: 'Bench' });
+    await store.access.setGrant(keyId, calendarResource(calendar.id), 'read');
+    await store.access.setGrant(keyId, projectResource(project.project_id), 'read');
+    const firstCalls: Record<string, [string, Record<string, unknown>]> = {
+      time: ['get_temporal_context', { timezone: 'Europe/Paris' }],
+      calendar: ['list_calendars', {}],
+      availability: [
+        'check_availability',
+        { calendar_id: calendar.id, start: '2031-01-06T09:00:00Z', end: '2031-01-06T10:00:00Z' },
+      ],
+      rules: ['list_projects', {}],
+      memory: ['list_branches', { project_id: project.project_id }],
+    };
+    const baselineCall = writeEvent(outDir, 'call-baseline', toolCallEvent(token, 'echo', { text: 'hello' }));
+    for (const [toolset, [tool, args]] of Object.entries(firstCalls)) {
+      const callFile = writeEvent(outDir, `call-${toolset}`, toolCallEvent(token, tool, args));
+      const calling: [Subject, Subject] = [
+        { ...meridian, name: `meridian (${tool})`, results: [] },
+        { ...minimal, name: 'minimal-sdk (echo)', results: [] },
+      ];
+      await interleave(calling, RUNS_FIRST_CALL, (s) =>
+        probe(probeFile, s === calling[0] ? callFile : baselineCall, s, env),
+      );
+      const failed = calling.filter((s) => s.results.some((r) => r.toolSucceeded !== true));
+      if (failed.length > 0) throw new Error(`tools/call failed in: ${failed.map((s) => s.name).join(', ')}`);
+      reportRatio(
+        `cold start to a first tools/call of the ${toolset} toolset (${tool}; median of ${RUNS_FIRST_CALL})`,
+        { candidate: sinceStart(calling[0]), baseline: sinceStart(calling[1]) },
+        { kind: 'slowdown', value: 1.5 },
+      );
+      reportFigure(
+        `${toolset}: CPU time to the first answer (medians; steadier than elapsed time on a loaded machine)`,
+        `${ms(cpu(calling[0]))} vs ${ms(cpu(calling[1]))} → ${(cpu(calling[0]) / cpu(calling[1])).toFixed(2)}×`,
+      );
+    }
+
+    // The 2026-07-28 era: no initialize, the version and client in _meta, Mcp-Method checked.
+    const modernFile = writeEvent(outDir, 'list-2026', modernToolsListEvent(token));
+    const modern: [Subject, Subject] = [
+      { ...meridian, name: 'meridian (2026-07-28)', results: [] },
+      { ...minimal, name: 'minimal-sdk (2026-07-28)', results: [] },
     ];
-    await interleave(calling, RUNS_FIRST_CALL, (s) => probe(probeFile, callFiles.get(s.name)!, s, env));
-    const failed = calling.filter((s) => s.results.some((r) => r.toolSucceeded !== true));
-    if (failed.length > 0) throw new Error(`tools/call failed in: ${failed.map((s) => s.name).join(', ')}`);
+    await interleave(modern, RUNS_FIRST_CALL, (s) => probe(probeFile, modernFile, s, env));
+    if (modern.some((s) => s.results.some((r) => r.tools === null)))
+      throw new Error(`2026-07-28 tools/list failed: ${modern.map(describeAnswer).join('; ')}`);
+    reportRatio(
+      `cold start to a first 2026-07-28 (stateless) tools/list (median of ${RUNS_FIRST_CALL})`,
+      { candidate: sinceStart(modern[0]), baseline: sinceStart(modern[1]) },
+      { kind: 'slowdown', value: 1.5 },
+    );
     reportFigure(
-      `cold start to a first tools/call instead (median of ${RUNS_FIRST_CALL}; no target)`,
-      calling.map((s) => `${s.name} ${ms(sinceStart(s).medianMs)}`).join(' vs '),
+      'tools/list, 2025 and 2026-07-28: CPU time to the first answer (medians)',
+      [meridian, minimal, ...modern].map((s) => `${s.name} ${ms(cpu(s))}`).join(', '),
     );
   } finally {
     for (const cleanup of cleanups) await cleanup();

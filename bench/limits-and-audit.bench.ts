@@ -7,8 +7,10 @@
  * so writes run beside the call do not hide; the second line compares against the floor the
  * guarantees imply (ADR 0014).
  */
+
 import { routeHttpRequest } from '../lambdas/mcp/http/route-http-request.js';
 import { requestGuards } from '../lambdas/runtime/compose-guards.js';
+import { parseEnvironment } from '../lambdas/runtime/environment.js';
 import { startTestRuntime } from '../test/support/test-runtime.js';
 import { compare, reportFigure, reportRatio } from './harness.js';
 
@@ -18,18 +20,24 @@ export async function run(): Promise<void> {
   const guarded = {
     ...runtime,
     // Budgets no run reaches, so every call is admitted (and still spends its put).
-    ...requestGuards(runtime, {
-      MERIDIAN_RATE_LIMIT: '1000000/1s',
-      MERIDIAN_EXPENSIVE_RATE_LIMIT: '1000/1s',
-    }),
+    ...requestGuards(
+      runtime,
+      parseEnvironment({
+        MERIDIAN_RATE_LIMIT: '1000000/1s',
+        MERIDIAN_EXPENSIVE_RATE_LIMIT: '1000/1s',
+      }),
+    ),
   };
   const bare = {
     ...runtime,
-    ...requestGuards(runtime, {
-      MERIDIAN_RATE_LIMIT: 'off',
-      MERIDIAN_EXPENSIVE_RATE_LIMIT: 'off',
-      MERIDIAN_AUDIT: 'off',
-    }),
+    ...requestGuards(
+      runtime,
+      parseEnvironment({
+        MERIDIAN_RATE_LIMIT: 'off',
+        MERIDIAN_EXPENSIVE_RATE_LIMIT: 'off',
+        MERIDIAN_AUDIT: 'off',
+      }),
+    ),
   };
   if (!guarded.limits || !guarded.hooks || bare.limits || bare.hooks)
     throw new Error('the guards are not as the bench assumes');

@@ -5,6 +5,7 @@ import { delimiter } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { isDomainError } from '../lambdas/core/errors.js';
+import { DEFAULT_CALL_LIMITS } from '../lambdas/mcp/call-limits.js';
 import { computeOn } from '../lambdas/mcp/computation-turns.js';
 import { createMcpServer } from '../lambdas/mcp/create-mcp-server.js';
 import type { McpHttpDeps } from '../lambdas/mcp/deps.js';
@@ -14,7 +15,6 @@ import { admitConnection } from '../lambdas/mcp/request-pipeline.js';
 import { TOOLSET_NAMES } from '../lambdas/mcp/tools/index.js';
 import { parseToolsets, type ToolsetSelection } from '../lambdas/mcp/toolsets.js';
 import { createAwsAdminRuntime } from '../lambdas/runtime/aws.js';
-import { callLimitsFrom } from '../lambdas/runtime/call-limits-config.js';
 import {
   type CliOutput,
   calendarsCommand,
@@ -38,15 +38,13 @@ import { usersCommand } from '../lambdas/runtime/cli/users-commands.js';
 import { startComputationThread } from '../lambdas/runtime/computation-thread.js';
 import { loadEmbeddedConfig } from '../lambdas/runtime/config.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../lambdas/runtime/embedded.js';
-import {
-  memoryCompressionIntervalMs,
-  startIdleCompressionTimer,
-} from '../lambdas/runtime/memory-compression-run.js';
+import { type Environment, processEnvironment } from '../lambdas/runtime/environment.js';
+import { startIdleCompressionTimer } from '../lambdas/runtime/memory-compression-run.js';
 import { startHttpServer } from '../lambdas/runtime/node-http-server.js';
 import { stopOnShutdown } from '../lambdas/runtime/shutdown-signals.js';
 import { createStderrLogger } from '../lambdas/runtime/stderr-logger.js';
 import { syncAndLog } from '../lambdas/runtime/sync-run.js';
-import { startSyncTimer, syncIntervalMs } from '../lambdas/runtime/sync-timer.js';
+import { startSyncTimer } from '../lambdas/runtime/sync-timer.js';
 import { VERSION } from '../lambdas/runtime/version.js';
 
 const USAGE = `meridian ${VERSION} — a remote MCP server for time, calendars, timesheets and project memory
@@ -157,8 +155,16 @@ function config() {
   return { ...serveConfig(), scanFolders: [] };
 }
 
+let parsedEnvironment: Environment | undefined;
+
+/** The environment, parsed once (environment.ts); a bad variable stops the command, named. */
+function environment(): Environment {
+  parsedEnvironment ??= processEnvironment();
+  return parsedEnvironment;
+}
+
 function serveConfig() {
-  return loadEmbeddedConfig(process.env, {
+  return loadEmbeddedConfig(environment(), {
     port: values.port,
     host: values.host,
     dataDir: values['data-dir'],
@@ -171,11 +177,10 @@ function serveConfig() {
 async function serve(): Promise<void> {
   const settings = serveConfig();
   // Read before anything starts: a bad value stops `serve` with a message, not later in the log.
-  const syncEvery = syncIntervalMs(process.env);
-  const compressEvery = memoryCompressionIntervalMs(process.env);
+  const { syncIntervalMs: syncEvery, memoryCompressionIntervalMs: compressEvery } = environment();
+  const callLimits = { ...DEFAULT_CALL_LIMITS, ...environment().callLimits };
   const defaultToolsets = toolsetsFlag();
-  const callLimits = callLimitsFrom(process.env);
-  const runtime = await createEmbeddedRuntime(settings);
+  const runtime = await createEmbeddedRuntime(settings, environment());
   // The tool listing (a JSON Schema per tool) is built once per process, and building it holds the
   // event loop for tens of milliseconds: built here, before the port opens, no request — /health
   // included — waits behind it.
@@ -222,17 +227,17 @@ async function serve(): Promise<void> {
     },
     {
       // Under `npm start` the server lives as long as npm does (lambdas/runtime/shutdown-signals.ts).
-      watchParent: process.env.npm_lifecycle_event !== undefined,
+      watchParent: environment().startedByNpm,
       onReason: (reason) => console.error(`Meridian stopping: ${reason}`),
     },
   );
 }
 
 async function stdio(): Promise<void> {
-  const compressEvery = memoryCompressionIntervalMs(process.env);
+  const { memoryCompressionIntervalMs: compressEvery } = environment();
+  const callLimits = { ...DEFAULT_CALL_LIMITS, ...environment().callLimits };
   const defaultToolsets = toolsetsFlag();
-  const callLimits = callLimitsFrom(process.env);
-  const runtime = await createEmbeddedRuntime(config());
+  const runtime = await createEmbeddedRuntime(config(), environment());
   // The same pipeline as HTTP: the local owner is admitted with the --toolsets of the command.
   const deps = { ...runtime, defaultToolsets, callLimits };
   const context = { ...(await admitConnection(deps, { kind: 'local-owner' })), client: 'stdio' };
@@ -268,8 +273,8 @@ function idleSweepDeps(runtime: EmbeddedRuntime) {
 /** Runs a one-shot command against the data dir (or, with --aws, the deployed table), then releases it. */
 async function once(command: (runtime: EmbeddedRuntime) => Promise<void>): Promise<void> {
   const runtime = values.aws
-    ? createAwsAdminRuntime(process.env, createStderrLogger())
-    : await createEmbeddedRuntime(config());
+    ? await createAwsAdminRuntime(environment(), createStderrLogger())
+    : await createEmbeddedRuntime(config(), environment());
   try {
     await command(runtime);
   } finally {
@@ -286,7 +291,7 @@ async function local(command: (runtime: EmbeddedRuntime & McpHttpDeps) => Promis
     throw new UsageError(
       '--aws is for keys, grants, calendars and connect; this command runs on the data dir.',
     );
-  const runtime = await createEmbeddedRuntime(config());
+  const runtime = await createEmbeddedRuntime(config(), environment());
   try {
     await command(runtime);
   } finally {
@@ -325,7 +330,7 @@ async function main(): Promise<void> {
       return local((runtime) => timesheetCommand(runtime, values, out));
     case 'sync':
       return once(async (runtime) => {
-        const view = isInteractive(process.stderr, process.env)
+        const view = isInteractive(process.stderr, environment())
           ? progressBars(process.stderr)
           : progressLines(out);
         const summary = await syncCommand(
@@ -339,7 +344,7 @@ async function main(): Promise<void> {
     case 'memory':
       return once(async (runtime) => {
         const steps = memorySteps(rest);
-        const view = isInteractive(process.stderr, process.env)
+        const view = isInteractive(process.stderr, environment())
           ? stepBar(process.stderr, steps)
           : stepLines(out, steps);
         await memoryCommand(

@@ -3,11 +3,13 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { BookingStep } from '../core/ports/index.js';
 import { createAwsBookingSteps } from '../runtime/aws-booking-steps.js';
-import { SERVICE_NAME_ENV } from '../runtime/environment-names.js';
+import { processEnvironment } from '../runtime/environment.js';
 import { fromPowertools } from './powertools-logger.js';
 
-const powertools = new Logger({ serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian' });
-const steps = createAwsBookingSteps(process.env, fromPowertools(powertools));
+// Parsed once, at cold start: a bad variable fails it, named in the error.
+const environment = processEnvironment();
+const powertools = new Logger({ serviceName: environment.serviceName ?? 'meridian' });
+const steps = createAwsBookingSteps(environment, fromPowertools(powertools));
 
 /**
  * One task of the booking state machine (lambdas/booking/booking.asl.json): the state's input in,

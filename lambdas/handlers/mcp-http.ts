@@ -2,11 +2,10 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
 import { routeHttpRequest } from '../mcp/http/route-http-request.js';
 import { toolCallMetrics } from '../mcp/tool-call-metrics.js';
 import { createAwsHttpDeps } from '../runtime/aws-http.js';
-import { ALLOWED_ORIGINS_ENV, SERVICE_NAME_ENV } from '../runtime/environment-names.js';
+import { processEnvironment } from '../runtime/environment.js';
 import {
   type ApiGatewayEvent,
   apiGatewayResultFromResponse,
@@ -16,18 +15,17 @@ import { internalErrorResponse } from './middleware/internal-error.js';
 import { fromPowertools } from './powertools-logger.js';
 import { powertoolsMetrics } from './powertools-metrics.js';
 
-const serviceName = process.env[SERVICE_NAME_ENV] ?? 'meridian';
+// Parsed once, at cold start: a bad variable fails it, named in the error.
+const environment = processEnvironment();
+const serviceName = environment.serviceName ?? 'meridian';
 const powertools = new Logger({ serviceName });
 const logger = fromPowertools(powertools);
 const metrics = powertoolsMetrics(serviceName);
-const composed = createAwsHttpDeps(process.env, logger);
+const composed = createAwsHttpDeps(environment, logger);
 // Metrics first, so that their latency spans the other hooks (the audit record) too.
 const deps = { ...composed, metrics, hooks: [toolCallMetrics(metrics), ...(composed.hooks ?? [])] };
 // Behind API Gateway the Host is the API's own; only browser origins need configuring.
-const origins = {
-  allowedOrigins: parseAllowedOrigins(process.env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV),
-  loopback: false,
-};
+const origins = { allowedOrigins: environment.allowedOrigins, loopback: false };
 
 async function respond(event: ApiGatewayEvent): Promise<Response> {
   const read = requestFromApiGatewayEvent(event);

@@ -3,17 +3,19 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { IdleSweepSummary } from '../core/memory/idle-compression-sweep.js';
+import { once } from '../core/once.js';
 import { createAwsIdleSweepDeps } from '../runtime/aws-memory-compression.js';
-import { SERVICE_NAME_ENV } from '../runtime/environment-names.js';
+import { processEnvironment } from '../runtime/environment.js';
 import { idleCompressionRuns } from '../runtime/memory-compression-run.js';
 import { fromPowertools } from './powertools-logger.js';
 
-const powertools = new Logger({
-  serviceName: process.env[SERVICE_NAME_ENV] ?? 'meridian-memory-compression',
-});
+// Parsed once, at cold start: a bad variable fails it, named in the error.
+const environment = processEnvironment();
+const powertools = new Logger({ serviceName: environment.serviceName ?? 'meridian-memory-compression' });
 const logger = fromPowertools(powertools);
+const deps = createAwsIdleSweepDeps(environment, logger);
 // Once per container: warm invocations reuse the clients and carry on from the previous cursor.
-const run = idleCompressionRuns(createAwsIdleSweepDeps(process.env), logger);
+const runs = once(async () => idleCompressionRuns(await deps(), logger));
 
 /** Leaves the rest of the index for the next run once less than this is left before the timeout. */
 export const STOP_MARGIN_MS = 60_000;
@@ -26,5 +28,5 @@ export const STOP_MARGIN_MS = 60_000;
 export const handler = middy<unknown, IdleSweepSummary>()
   .use(injectLambdaContext(powertools))
   .handler(async (_event: unknown, context: Context) =>
-    run({ shouldStop: () => context.getRemainingTimeInMillis() < STOP_MARGIN_MS }),
+    (await runs())({ shouldStop: () => context.getRemainingTimeInMillis() < STOP_MARGIN_MS }),
   );

@@ -6,17 +6,19 @@ import { z } from 'zod';
 import { METRIC } from '../core/metric-names.js';
 import type { SyncSummary } from '../core/shadow/sync-all.js';
 import { createAwsSyncDeps } from '../runtime/aws-sync.js';
-import { SERVICE_NAME_ENV } from '../runtime/environment-names.js';
+import { processEnvironment } from '../runtime/environment.js';
 import { syncAndLog } from '../runtime/sync-run.js';
 import { fromPowertools } from './powertools-logger.js';
 import { powertoolsMetrics } from './powertools-metrics.js';
 
-const serviceName = process.env[SERVICE_NAME_ENV] ?? 'meridian-sync';
+// Parsed once, at cold start: a bad variable fails it, named in the error.
+const environment = processEnvironment();
+const serviceName = environment.serviceName ?? 'meridian-sync';
 const powertools = new Logger({ serviceName });
 const metrics = powertoolsMetrics(serviceName);
 const logger = fromPowertools(powertools);
 // Once per container: warm invocations reuse the DynamoDB client and the providers' cached tokens.
-const deps = createAwsSyncDeps(process.env);
+const deps = createAwsSyncDeps(environment, logger);
 
 /**
  * What the EventBridge Scheduler sends (the schedule's input is `{}`); an operator invoking the
@@ -39,7 +41,7 @@ export const handler = middy<
   .use(injectLambdaContext(powertools))
   .handler(async (event: unknown, context: Context) => {
     const input = SyncJobEvent.parse(event ?? {});
-    const { calendars, ...totals } = await syncAndLog(deps, logger, {
+    const { calendars, ...totals } = await syncAndLog(await deps(), logger, {
       ...(input.calendar_ids ? { calendarIds: input.calendar_ids } : {}),
       shouldStop: () => context.getRemainingTimeInMillis() < STOP_MARGIN_MS,
     });

@@ -1,50 +1,43 @@
-import { AccessStore } from '../core/access/access-store.js';
 import { once } from '../core/once.js';
-import type { Logger } from '../core/ports/index.js';
+import type { BookingWorkflow, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
-import { type McpHttpDeps, sliceLoader, type TimeSlice } from '../mcp/deps.js';
+import { DEFAULT_CALL_LIMITS } from '../mcp/call-limits.js';
+import type { McpHttpDeps } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
-import { checkZone, configuredTimezone, requiredEnv } from './aws-environment.js';
-import { awsTableStore } from './aws-table-store.js';
+import { awsPlatform } from './aws-platform.js';
 import { requestGuards } from './compose-guards.js';
-import { BOOKING_STATE_MACHINE_ARN_ENV, DATA_KEY_ARN_ENV } from './environment-names.js';
-import { nodeRandom } from './node-random.js';
-import { VERSION } from './version.js';
+import { type Environment, requireSettings } from './environment.js';
+import { sliceLoaderOver } from './slices.js';
+import { wireParts } from './wiring.js';
 
 /**
- * Composition root of the MCP function, split in two for its cold start. Built at once: what
- * every request needs — configuration checks, the table client, API-key authentication — and
- * tools/list, answered from the listing bundled with the code. Built on the first tools/call:
- * the tools and the slice of the graph the tool needs — a clock for the time tools, the services
- * behind the others (./aws.ts) — which the bundle keeps in chunks that Node does not compile
- * until then. The graph reuses this document store and its client.
+ * Composition root of the MCP function, for its cold start. Built at once: the configuration
+ * checks, the table client and tools/list, answered from the listing bundled with the code. Built
+ * on first use, from the wiring table: API-key authentication (the first request), and for each
+ * tools/call the slice of the graph its tool declares — a clock for the time tools, the calendars
+ * for the calendar tools, memory alone for the memory tools — from chunks that Node does not
+ * load until then. book_slot starts the Express state machine MERIDIAN_BOOKING_STATE_MACHINE_ARN
+ * names; its client loads on the first booking.
  */
-export function createAwsHttpDeps(env: NodeJS.ProcessEnv, logger: Logger): McpHttpDeps {
-  // Read now so that a misconfigured deployment fails its cold start, not its first tool call.
-  requiredEnv(env, BOOKING_STATE_MACHINE_ARN_ENV);
-  requiredEnv(env, DATA_KEY_ARN_ENV);
-  const timezone = configuredTimezone(env);
-  if (timezone !== undefined) checkZone(timezone);
-  const store = awsTableStore(env);
-  // The time tools need only a clock: a time call loads and builds no table service.
-  const time: TimeSlice = { clock: systemClock, defaultTimezone: timezone };
-  const graph = once(async () => {
-    const { createAwsDeps } = await import('./aws.js');
-    return createAwsDeps(env, logger, { store });
+export function createAwsHttpDeps(environment: Environment, logger: Logger): McpHttpDeps {
+  const { bookingStateMachineArn } = requireSettings(environment, ['bookingStateMachineArn', 'dataKeyArn']);
+  const workflow = once(async () => {
+    const [{ SFNClient }, { SfnBookingWorkflow }] = await Promise.all([
+      import('@aws-sdk/client-sfn'),
+      import('../adapters/workflow/sfn-booking-workflow.js'),
+    ]);
+    return new SfnBookingWorkflow({ client: new SFNClient({}), stateMachineArn: bookingStateMachineArn });
   });
+  const booking: BookingWorkflow = { book: async (input) => (await workflow()).book(input) };
+  const platform = awsPlatform(environment, logger, booking);
+  const part = wireParts(platform);
   return {
-    version: VERSION,
+    version: platform.version,
     logger,
     tools: deferredAllToolsCatalogue,
-    tokenVerifier: new AccessStore({ store, clock: systemClock, random: nodeRandom }),
-    ...requestGuards({ store, clock: systemClock }, env),
-    toolDeps: sliceLoader({
-      time: async () => time,
-      calendar: graph,
-      availability: graph,
-      booking: graph,
-      rules: graph,
-      memory: graph,
-    }),
+    tokenVerifier: { authenticate: async (token) => (await part('access')).authenticate(token) },
+    toolDeps: sliceLoaderOver(platform, part),
+    ...requestGuards({ store: platform.store, clock: systemClock }, environment),
+    callLimits: { ...DEFAULT_CALL_LIMITS, ...environment.callLimits },
   };
 }

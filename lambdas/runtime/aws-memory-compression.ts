@@ -1,31 +1,28 @@
-import { nodeGzip } from '../adapters/compression/node-gzip.js';
 import type { IdleSweepDeps } from '../core/memory/idle-compression-sweep.js';
-import { MemoryStore } from '../core/memory/memory-store.js';
-import { systemClock } from '../core/ports/index.js';
-import { requiredEnv } from './aws-environment.js';
-import { awsMemoryBlobs } from './aws-memory-blobs.js';
-import { awsTableStore } from './aws-table-store.js';
-import { MEMORY_BUCKET_NAME_ENV } from './environment-names.js';
-import { nodeRandom } from './node-random.js';
+import type { Logger } from '../core/ports/index.js';
+import { awsPlatform } from './aws-platform.js';
+import { type Environment, requireSettings } from './environment.js';
+import { wireParts } from './wiring.js';
 
 /**
- * The object graph of the scheduled memory compression: the table and the memory bucket (a
- * compressed body over the size threshold goes there; unlisted snapshots are removed from it),
- * nothing of calendars, secrets or MCP.
+ * The object graph of the scheduled memory compression, from the wiring table: the table, the
+ * memory bucket (a compressed body over the size threshold goes there; unlisted snapshots are
+ * removed from it) and the memory store, nothing of calendars or MCP. Configuration is checked at
+ * once; the store is built on the first run.
  *
  * @example
- * const run = idleCompressionRuns(createAwsIdleSweepDeps(process.env), logger);
+ * const deps = createAwsIdleSweepDeps(processEnvironment(), logger);
+ * const run = idleCompressionRuns(await deps(), logger);
  */
-export function createAwsIdleSweepDeps(env: NodeJS.ProcessEnv): IdleSweepDeps {
-  requiredEnv(env, MEMORY_BUCKET_NAME_ENV);
-  const store = awsTableStore(env);
-  const blobs = awsMemoryBlobs(env)!;
-  const memory = new MemoryStore({
-    store,
-    blobs,
-    clock: systemClock,
-    random: nodeRandom,
-    compressor: nodeGzip,
-  });
-  return { store, memory, blobs, clock: systemClock };
+export function createAwsIdleSweepDeps(
+  environment: Environment,
+  logger: Logger,
+): () => Promise<IdleSweepDeps> {
+  requireSettings(environment, ['memoryBucketName']);
+  const platform = awsPlatform(environment, logger);
+  const part = wireParts(platform);
+  return async () => {
+    const [memory, blobs] = await Promise.all([part('memoryStore'), part('memoryBlobs')]);
+    return { store: platform.store, memory, blobs, clock: platform.clock };
+  };
 }

@@ -1,34 +1,29 @@
-import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
-import { systemClock } from '../core/ports/index.js';
+import type { Logger } from '../core/ports/index.js';
 import type { SyncDeps } from '../core/shadow/sync-types.js';
-import { checkZone, configuredTimezone, requiredEnv } from './aws-environment.js';
-import { lazyAwsCalendars } from './aws-lazy-calendars.js';
-import { awsTableStore } from './aws-table-store.js';
-import { DATA_KEY_ARN_ENV } from './environment-names.js';
-import { nodeRandom } from './node-random.js';
+import { awsPlatform } from './aws-platform.js';
+import { type Environment, requireSettings } from './environment.js';
+import { wireParts } from './wiring.js';
 
 /**
- * The object graph of the scheduled sync job: the registry on the table at once, each calendar's
- * provider on the first calendar synced (a run with no connected calendar loads none). Nothing
- * more: the sync never books, holds, checks grants or serves MCP, and its bundle carries none of
- * that. Configuration is checked at once, so a misconfigured function fails its cold start.
+ * The object graph of the scheduled sync job, from the wiring table: the registry on the first
+ * run, each calendar's provider on the first calendar synced (a run with no connected calendar
+ * loads none). Nothing more: the sync never books, holds, checks grants or serves MCP.
+ * Configuration is checked at once, so a misconfigured function fails its cold start.
  *
  * @example
- * const deps = createAwsSyncDeps(process.env);
- * await syncAndLog(deps, logger);
+ * const deps = createAwsSyncDeps(processEnvironment(), logger);
+ * await syncAndLog(await deps(), logger);
  */
-export function createAwsSyncDeps(env: NodeJS.ProcessEnv): SyncDeps {
-  const defaultTimezone = configuredTimezone(env);
-  if (defaultTimezone !== undefined) checkZone(defaultTimezone);
-  requiredEnv(env, DATA_KEY_ARN_ENV);
-  const store = awsTableStore(env);
-  const { providerFor } = lazyAwsCalendars(env, store);
-  return {
-    store,
-    registry: new CalendarRegistry(store),
-    calendars: { providerFor },
-    clock: systemClock,
-    random: nodeRandom,
-    defaultTimezone,
-  };
+export function createAwsSyncDeps(environment: Environment, logger: Logger): () => Promise<SyncDeps> {
+  requireSettings(environment, ['dataKeyArn']);
+  const platform = awsPlatform(environment, logger);
+  const part = wireParts(platform);
+  return async () => ({
+    store: platform.store,
+    registry: await part('registry'),
+    calendars: { providerFor: async (record) => (await part('providers')).calendars.providerFor(record) },
+    clock: platform.clock,
+    random: platform.random,
+    defaultTimezone: platform.defaultTimezone,
+  });
 }

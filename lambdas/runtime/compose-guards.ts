@@ -3,8 +3,7 @@ import { RequestLimiter } from '../core/limits/request-limiter.js';
 import type { Clock, DocumentStore } from '../core/ports/index.js';
 import { auditHook } from '../mcp/audit-hook.js';
 import type { McpHttpDeps } from '../mcp/deps.js';
-import { AUDIT_ENV } from './environment-names.js';
-import { rateLimitsFrom } from './rate-limits-config.js';
+import type { Environment } from './environment.js';
 
 /** What {@link requestGuards} adds to a runtime: limits and hooks for MCP, the log for the CLI. */
 export type RequestGuards = Pick<McpHttpDeps, 'limits' | 'hooks'> & {
@@ -19,16 +18,16 @@ export type RequestGuards = Pick<McpHttpDeps, 'limits' | 'hooks'> & {
  * `serve`, stdio, the CLI and the Lambda refuse and record alike.
  *
  * @example
- * const deps = { ...runtime, ...requestGuards({ store, clock }, process.env) };
+ * const deps = { ...runtime, ...requestGuards({ store, clock }, environment) };
  */
 export function requestGuards(
   platform: { store: DocumentStore; clock: Clock },
-  env: NodeJS.ProcessEnv,
+  settings: Pick<Environment, 'rateLimits' | 'audit'>,
 ): RequestGuards {
   const { store, clock } = platform;
-  const defaults = rateLimitsFrom(env);
+  const defaults = settings.rateLimits;
   const limited = defaults.requests !== 'off' || defaults.expensive !== 'off';
-  const audit = env[AUDIT_ENV]?.trim().toLowerCase() === 'off' ? undefined : new AuditLog({ store, clock });
+  const audit = settings.audit ? new AuditLog({ store, clock }) : undefined;
   return {
     // With both off no key can have a budget of its own either: nothing to check, nothing written.
     ...(limited ? { limits: new RequestLimiter({ store, clock, defaults }) } : {}),

@@ -1,4 +1,4 @@
-import { CalendarRegistry } from '../core/calendar/calendar-registry.js';
+import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
 import { providerOfCalendar } from '../core/calendar/provider-of-calendar.js';
 import type { Clock, DocumentStore, EnvelopeEncryption, RandomSource } from '../core/ports/index.js';
@@ -18,15 +18,14 @@ export interface CalendarPlatform {
 /**
  * Calendars reached by their record — the registry, each record's provider, the shadow calendar —
  * without grants or the content firewall: all a booking step needs, so its Lambda loads nothing
- * of the calendar tools. composeCalendars builds the tool side on top of it.
+ * of the calendar tools. The wiring table (wiring.ts) builds the tool side on top of it.
  *
  * @example
- * const { providerFor, shadow } = composeProviders(platform);
+ * const { calendars, shadow } = composeProviders(platform, new CalendarRegistry(platform.store));
  * const { provider, ref } = await providerFor(record);
  */
-export function composeProviders(platform: CalendarPlatform) {
+export function composeProviders(platform: CalendarPlatform, registry: CalendarRegistry) {
   const { store, clock, random, defaultTimezone } = platform;
-  const registry = new CalendarRegistry(store);
   const native = new NativeCalendarProvider({
     store,
     clock,
@@ -45,3 +44,5 @@ export function composeProviders(platform: CalendarPlatform) {
   const shadow = new TableShadowCalendar({ store, registry, calendars, clock, defaultTimezone });
   return { registry, providers, calendars, shadow };
 }
+
+export type ProviderGraph = ReturnType<typeof composeProviders>;

@@ -1,39 +1,18 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { nodeGzip } from '../adapters/compression/node-gzip.js';
-import { BookingService } from '../core/booking/booking-service.js';
-import { createBookingSteps } from '../core/booking/booking-steps.js';
-import { IdempotencyRecords } from '../core/booking/idempotency.js';
-import { SlotLocks } from '../core/booking/slot-locks.js';
-import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
-import { checkEventContent } from '../core/firewall/check-event-content.js';
 import type { BlobStore } from '../core/memory/blob-store.js';
-import { MemoryInsights } from '../core/memory/memory-insights.js';
-import { MemoryService } from '../core/memory/memory-service.js';
-import { MemoryStore } from '../core/memory/memory-store.js';
-import { localEmbedder } from '../core/memory/search/local-embedder.js';
-import { MemorySearch } from '../core/memory/search/memory-search.js';
 import type { CloudTarget } from '../core/memory/snapshots/cloud-target.js';
-import { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { SyncQuotas } from '../core/memory/snapshots/sync-quota.js';
-import { SuggestionHistory } from '../core/memory/suggestions/suggestion-history.js';
 import type {
   BookingSteps,
   BookingWorkflow,
-  DocumentStore,
   Embedder,
-  EnvelopeEncryption,
   Logger,
   ProjectFolderReader,
-  RandomSource,
 } from '../core/ports/index.js';
-import { RulesService } from '../core/rules/rules-service.js';
 import type { McpDeps } from '../mcp/deps.js';
-import { DEFAULT_LOCK_TTL_SECONDS } from './booking-config.js';
-import { composeCalendars } from './compose-calendars.js';
 import type { CalendarPlatform } from './compose-providers.js';
-import { missingBlobStore } from './lazy-blob-store.js';
+import { PART_NAMES, type Parts, wireParts } from './wiring.js';
 
-/** What differs between the runtimes; everything else is wired the same way by {@link composeDeps}. */
+/** What differs between the runtimes; everything else is wired the same way by the table in wiring.ts. */
 export interface Platform extends CalendarPlatform {
   logger: Logger;
   version: string;
@@ -73,110 +52,46 @@ export interface Platform extends CalendarPlatform {
   memorySync?: { cloud: CloudTarget; quotas?: SyncQuotas };
 }
 
-const bookingNotConfigured: BookingWorkflow = {
-  book: async () => {
-    throw new Error('No booking workflow is configured in this runtime (Platform.booking is unset).');
-  },
-};
-
 /**
- * Wires the domain services on top of a platform. Both composition roots (embedded, AWS) and the
- * tests call it, so the object graph a test exercises is the one users run.
+ * Every part of the graph over a platform, built now (each once, by the wiring table): what the
+ * embedded runtime, the AWS admin CLI and the tests run against. The Lambda functions build from
+ * the same table, part by part, as their calls need (aws-http.ts, aws-booking-steps.ts, …).
+ *
+ * @example
+ * const runtime = withAllTools(await composeDeps(platform));
  */
-export function composeDeps(platform: Platform): McpDeps & {
-  registry: CalendarRegistry;
-  encryption: EnvelopeEncryption;
-  store: DocumentStore;
-  random: RandomSource;
-  bookingSteps: BookingSteps;
-  /** Project memory's blob store: what the scheduled sweep collects unlisted snapshots from. */
-  memoryBlobs: BlobStore;
-} {
-  const { store, clock, random, defaultTimezone } = platform;
-  const { access, registry, calendars, shadow } = composeCalendars(platform);
-  const lockTtlMs = (platform.lockTtlSeconds ?? DEFAULT_LOCK_TTL_SECONDS) * 1000;
-  const bookingSteps = createBookingSteps({
-    store,
-    clock,
-    random,
-    pause: (ms) => sleep(ms),
-    calendars,
-    shadow,
-    lockTtlMs,
-    defaultTimezone,
-    logger: platform.logger,
-  });
-  // One set of idempotency records: book_slot's and every keyed write tool's.
-  const idempotency = new IdempotencyRecords({ store, clock, leaseMs: lockTtlMs });
-  const booking = new BookingService({
-    calendars,
-    idempotency,
-    workflow: platform.booking?.(bookingSteps) ?? bookingNotConfigured,
-    clock,
-    random,
-    // The same firewall as every other event write (summary, description, attendees).
-    checkEventContent,
-  });
-  // Read-only use of book_slot's locks: check_availability treats an active hold as busy.
-  const locks = new SlotLocks({ store, clock, random, pause: (ms) => sleep(ms), ttlMs: lockTtlMs });
-  const rules = new RulesService({ store, clock, random, calendars, access });
-  const blobs = platform.memoryBlobs ?? missingBlobStore('this runtime has no memory bucket configured');
-  const memory = new MemoryService({
-    store,
-    memory: new MemoryStore({
-      store,
-      blobs,
-      clock,
-      random,
-      compressor: nodeGzip,
-      ...(platform.memoryItemsCap === undefined ? {} : { itemsCap: platform.memoryItemsCap }),
-    }),
-    projects: rules.projects,
-    access,
-    blobs,
-    folders: platform.projectFolders,
-  });
-  const snapshots = new MemorySnapshots({
-    state: memory.memory,
-    blobs,
-    encryption: platform.encryption,
-    store,
-    clock,
-    random,
-    authorize: (principal, projectId, right) => memory.authorize(principal, projectId, right),
-    cloud: platform.memorySync?.cloud,
-    quotas: platform.memorySync?.quotas,
-    compressor: nodeGzip,
-  });
+export async function composeDeps(platform: Platform) {
+  const part = wireParts(platform);
+  const built = Object.fromEntries(
+    await Promise.all(PART_NAMES.map(async (name) => [name, await part(name)] as const)),
+  ) as unknown as Parts;
+  const { registry } = built;
+  const { shadow } = built.providers;
+  const locks = built.locks;
   return {
     activeHolds: async (calendarId: string) => (await locks.activeHolds(calendarId)).holds,
-    clock,
-    defaultTimezone,
+    clock: platform.clock,
+    defaultTimezone: platform.defaultTimezone,
     logger: platform.logger,
     version: platform.version,
-    access,
-    calendars,
-    booking,
-    idempotency,
-    rules,
-    memory,
-    memoryBlobs: blobs,
-    insights: new MemoryInsights({
-      access: memory,
-      history: new SuggestionHistory({ store, clock, random }),
-    }),
-    snapshots,
-    search: new MemorySearch({
-      reader: memory.memory,
-      blobs,
-      embedder: platform.embedder ?? localEmbedder(),
-      clock,
-    }),
-    bookingSteps,
+    access: built.access,
+    calendars: built.calendars,
+    booking: built.booking,
+    idempotency: built.idempotency,
+    rules: built.rules,
+    memory: built.memory,
+    /** Project memory's blob store: what the scheduled sweep collects unlisted snapshots from. */
+    memoryBlobs: built.memoryBlobs,
+    insights: built.insights,
+    snapshots: built.snapshots,
+    search: built.search,
+    bookingSteps: built.bookingSteps,
     registry,
     encryption: platform.encryption,
-    store,
-    random,
+    store: platform.store,
+    random: platform.random,
     shadow,
-  };
+  } satisfies McpDeps & Record<string, unknown>;
 }
+
+export type ComposedDeps = Awaited<ReturnType<typeof composeDeps>>;

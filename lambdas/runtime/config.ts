@@ -1,15 +1,9 @@
-import { delimiter, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { z } from 'zod';
-import { requireZone } from '../core/time/zones.js';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
-import {
-  ALLOWED_ORIGINS_ENV,
-  DATA_DIR_ENV,
-  HTTP_HOST_ENV,
-  HTTP_PORT_ENV,
-  SCAN_FOLDERS_ENV,
-  TIMEZONE_ENV,
-} from './environment-names.js';
+import type { Environment } from './environment.js';
+import { DATA_DIR_ENV, HTTP_HOST_ENV, HTTP_PORT_ENV } from './environment-names.js';
+import { zoneProblem } from './zone-setting.js';
 
 const port = z.coerce.number().int().min(0).max(65_535).describe('TCP port; 0 picks a free one');
 
@@ -44,29 +38,31 @@ export interface ConfigFlags {
 }
 
 /**
- * Reads the embedded runtime's configuration: flags first, then `MERIDIAN_DATA_DIR`,
- * `MERIDIAN_TIMEZONE`, `HTTP_HOST`, `HTTP_PORT`, `MERIDIAN_ALLOWED_ORIGINS`, `MERIDIAN_SCAN_FOLDERS`, then defaults. Throws with a message naming the
+ * The embedded runtime's configuration: flags first, then the parsed environment
+ * (`MERIDIAN_DATA_DIR`, `MERIDIAN_TIMEZONE`, `HTTP_HOST`, `HTTP_PORT`, `MERIDIAN_ALLOWED_ORIGINS`,
+ * `MERIDIAN_SCAN_FOLDERS`, see environment.ts), then defaults. Throws with a message naming the
  * variable or flag to fix; an unknown zone is refused at start-up rather than on first use.
  *
  * @example
- * loadEmbeddedConfig({ HTTP_PORT: '9000' }, {}).port; // 9000
+ * loadEmbeddedConfig(parseEnvironment({ HTTP_PORT: '9000' }), {}).port; // 9000
  */
 export function loadEmbeddedConfig(
-  env: NodeJS.ProcessEnv,
+  environment: Environment,
   flags: ConfigFlags,
   cwd = process.cwd(),
 ): EmbeddedConfig {
+  const timezone = emptyToUndefined(flags.timezone) ?? environment.timezone;
   const candidate = {
-    dataDir: resolve(cwd, flags.dataDir ?? env[DATA_DIR_ENV] ?? DEFAULT_DATA_DIR),
-    timezone: emptyToUndefined(flags.timezone ?? env[TIMEZONE_ENV]),
-    host: flags.host ?? env[HTTP_HOST_ENV] ?? DEFAULT_HOST,
-    port: flags.port ?? env[HTTP_PORT_ENV] ?? DEFAULT_PORT,
+    dataDir: resolve(cwd, flags.dataDir ?? environment.dataDir ?? DEFAULT_DATA_DIR),
+    timezone,
+    host: flags.host ?? environment.host ?? DEFAULT_HOST,
+    port: flags.port ?? environment.port ?? DEFAULT_PORT,
     allowedOrigins:
       flags.allowedOrigins === undefined
-        ? parseAllowedOrigins(env[ALLOWED_ORIGINS_ENV], ALLOWED_ORIGINS_ENV)
+        ? environment.allowedOrigins
         : parseAllowedOrigins(flags.allowedOrigins, '--allowed-origins'),
-    scanFolders: (flags.scanFolders?.length ? flags.scanFolders : splitPathList(env[SCAN_FOLDERS_ENV])).map(
-      (folder) => resolve(cwd, folder),
+    scanFolders: (flags.scanFolders?.length ? flags.scanFolders : environment.scanFolders).map((folder) =>
+      resolve(cwd, folder),
     ),
   };
   const parsed = EmbeddedConfig.safeParse(candidate);
@@ -78,13 +74,11 @@ export function loadEmbeddedConfig(
       `Invalid configuration (${problems}). Check --port/${HTTP_PORT_ENV}, --host/${HTTP_HOST_ENV}, --data-dir/${DATA_DIR_ENV}.`,
     );
   }
-  if (parsed.data.timezone !== undefined) requireZone(parsed.data.timezone, TIMEZONE_ENV);
+  // The environment's zone is checked by parseEnvironment; a flag's the same way here.
+  const problem =
+    flags.timezone === undefined || timezone === undefined ? undefined : zoneProblem('--timezone', timezone);
+  if (problem) throw new Error(problem);
   return parsed.data;
-}
-
-/** A PATH-like list (`:` on POSIX): empty entries dropped. */
-function splitPathList(value: string | undefined): string[] {
-  return (value ?? '').split(delimiter).filter((entry) => entry.trim() !== '');
 }
 
 function emptyToUndefined(value: string | undefined): string | undefined {

@@ -8,12 +8,12 @@ import { LocalBookingWorkflow } from '../adapters/workflow/local-booking-workflo
 import { systemClock } from '../core/ports/index.js';
 import { ensureSchemaVersion } from '../core/storage/schema-version.js';
 import type { McpHttpDeps } from '../mcp/deps.js';
-import { lockTtlSecondsFrom } from './booking-config.js';
-import { memoryItemsCapFrom } from './call-limits-config.js';
-import { composeDeps } from './compose.js';
+import { type ComposedDeps, composeDeps } from './compose.js';
 import { type RequestGuards, requestGuards } from './compose-guards.js';
 import type { EmbeddedConfig } from './config.js';
 import { openEmbeddedStore } from './embedded-store.js';
+import { embedderFrom } from './embedder-config.js';
+import { type Environment, parseEnvironment } from './environment.js';
 import { SCAN_FOLDERS_ENV } from './environment-names.js';
 import { memorySyncFrom } from './memory-sync-config.js';
 import { nodeRandom } from './node-random.js';
@@ -23,19 +23,22 @@ import { createStderrLogger } from './stderr-logger.js';
 import { VERSION } from './version.js';
 import { withAllTools } from './with-all-tools.js';
 
-/** The object graph and its release; what the CLI's one-shot commands run against. */
-export type EmbeddedRuntime = ReturnType<typeof composeDeps> & RequestGuards & { close(): Promise<void> };
+/** The object graph, the settings it was built from, and its release: what the CLI's commands run against. */
+export type EmbeddedRuntime = ComposedDeps &
+  RequestGuards & { environment: Environment; close(): Promise<void> };
 
 /**
  * Composition root of the embedded runtime (`npm start`, `meridian serve|stdio|keys|…`):
  * everything runs in this process, state lives under the data dir (private to the user) — the
  * table in dynalite, served to every process on that folder over a Unix socket, the master key for
  * secrets in `master.key` (0600), project memory's blobs under `blobs/`, the booking workflow in
- * aws-local-stepfunctions.
+ * aws-local-stepfunctions. The graph comes from the wiring table (wiring.ts), every part built.
  */
 export async function createEmbeddedRuntime(
   config: Omit<EmbeddedConfig, 'allowedOrigins' | 'scanFolders'> &
     Partial<Pick<EmbeddedConfig, 'scanFolders'>>,
+  /** @default - no variable set */
+  environment: Environment = parseEnvironment({}),
 ): Promise<EmbeddedRuntime & McpHttpDeps> {
   // Checked before anything opens: a listed folder that is not there stops the command.
   const listed = await resolveListedFolders(config.scanFolders ?? [], `--scan-folder/${SCAN_FOLDERS_ENV}`);
@@ -54,8 +57,9 @@ export async function createEmbeddedRuntime(
       applied: schema.applied,
     });
   }
-  const memorySync = memorySyncFrom(process.env);
-  const deps = composeDeps({
+  const memorySync = memorySyncFrom(environment.memorySync);
+  const embedder = embedderFrom(environment.embeddings);
+  const deps = await composeDeps({
     store: opened.store,
     encryption: new EncryptionSdkEnvelope(rawAesKeyring(key)),
     clock: systemClock,
@@ -63,16 +67,22 @@ export async function createEmbeddedRuntime(
     logger,
     version: VERSION,
     defaultTimezone: config.timezone,
-    factories: providerFactories(process.env),
+    factories: providerFactories({ google: environment.google, timezone: config.timezone }),
     // book_slot runs booking.asl.json in this process, each task state on its step function.
     booking: (steps) => new LocalBookingWorkflow({ steps }),
-    lockTtlSeconds: lockTtlSecondsFrom(process.env),
-    memoryItemsCap: memoryItemsCapFrom(process.env),
+    lockTtlSeconds: environment.lockTtlSeconds,
+    ...(environment.memoryItemsCap === undefined ? {} : { memoryItemsCap: environment.memoryItemsCap }),
     // Project memory's blobs beside the table. Folders on this machine: the owner's anywhere,
     // remote callers' only inside the listed ones (core/memory/host-folders.ts).
     memoryBlobs: new FileBlobStore(join(config.dataDir, 'blobs')),
     projectFolders: new NodeProjectFolderReader(listed),
     ...(memorySync ? { memorySync } : {}),
+    ...(embedder ? { embedder } : {}),
   });
-  return withAllTools({ ...deps, ...requestGuards(deps, process.env), close: () => opened.close() });
+  return withAllTools({
+    ...deps,
+    ...requestGuards(deps, environment),
+    environment,
+    close: () => opened.close(),
+  });
 }

@@ -5,26 +5,7 @@ import {
   sweepIdleContexts,
 } from '../core/memory/idle-compression-sweep.js';
 import type { Logger } from '../core/ports/index.js';
-import { MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV } from './environment-names.js';
-import { intervalMsFrom, type SyncTimer, startSyncTimer, type TimerFunctions } from './sync-timer.js';
-
-/** The sweep's cadence when the variable is unset; the AWS schedule's default too. */
-export const DEFAULT_MEMORY_COMPRESSION_INTERVAL_MINUTES = 5;
-
-/**
- * Minutes between idle-compression sweeps in `serve` and `stdio`, from
- * `MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES`, as milliseconds (undefined: `0`, off).
- *
- * @example
- * memoryCompressionIntervalMs({ MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES: '10' }); // 600000
- */
-export function memoryCompressionIntervalMs(env: NodeJS.ProcessEnv): number | undefined {
-  return intervalMsFrom(
-    env,
-    MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV,
-    DEFAULT_MEMORY_COMPRESSION_INTERVAL_MINUTES,
-  );
-}
+import { type SyncTimer, startSyncTimer, type TimerFunctions } from './sync-timer.js';
 
 /** One sweep run; `shouldStop` as in {@link IdleSweepOptions}. */
 export type IdleCompressionRun = (
@@ -60,7 +41,7 @@ export function idleCompressionRuns(deps: IdleSweepDeps, logger: Logger): IdleCo
  * process (unref'd, runs never overlap), or nothing when the interval is off (undefined).
  *
  * @example
- * const timer = startIdleCompressionTimer(deps, logger, memoryCompressionIntervalMs(process.env));
+ * const timer = startIdleCompressionTimer(deps, logger, processEnvironment().memoryCompressionIntervalMs);
  * await timer?.stop();
  */
 export function startIdleCompressionTimer(

@@ -1,8 +1,4 @@
 import type { Logger } from '../core/ports/index.js';
-import { SYNC_INTERVAL_MINUTES_ENV } from './environment-names.js';
-
-/** The sync cadence when MERIDIAN_SYNC_INTERVAL_MINUTES is not set; the AWS schedule's default too. */
-export const DEFAULT_SYNC_INTERVAL_MINUTES = 5;
 
 /** The timer functions the sync timer uses; tests pass fake ones. */
 export interface TimerFunctions {
@@ -26,38 +22,6 @@ export interface SyncTimerOptions {
 export interface SyncTimer {
   /** Stops the timer and waits for a run in progress to finish. */
   stop(): Promise<void>;
-}
-
-/**
- * Sync minutes from `MERIDIAN_SYNC_INTERVAL_MINUTES`, as milliseconds: the default when unset,
- * undefined when `0` (the timer is off). Anything else is refused with a message saying what fits.
- *
- * @example
- * syncIntervalMs({ MERIDIAN_SYNC_INTERVAL_MINUTES: '15' }); // 900000
- * syncIntervalMs({ MERIDIAN_SYNC_INTERVAL_MINUTES: '0' }); // undefined
- */
-export function syncIntervalMs(env: NodeJS.ProcessEnv): number | undefined {
-  return intervalMsFrom(env, SYNC_INTERVAL_MINUTES_ENV, DEFAULT_SYNC_INTERVAL_MINUTES);
-}
-
-/**
- * Whole minutes from the variable `name` (0 to 1440), as milliseconds: `defaultMinutes` when
- * unset, undefined when `0` (the timer is off). Anything else is refused with what fits.
- *
- * @example
- * intervalMsFrom({ MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES: '10' }, MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV, 5); // 600000
- */
-export function intervalMsFrom(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  defaultMinutes: number,
-): number | undefined {
-  const text = env[name]?.trim();
-  const minutes = text === undefined || text === '' ? defaultMinutes : Number(text);
-  if (!Number.isInteger(minutes) || minutes < 0 || minutes > 1440) {
-    throw new Error(`${name} must be a whole number of minutes from 0 (off) to 1440; got "${text}".`);
-  }
-  return minutes === 0 ? undefined : minutes * 60_000;
 }
 
 /**

@@ -8,7 +8,7 @@ import { allToolsCatalogue } from '../mcp/tools/index.js';
  * loads the tools; every tool gets the whole graph, whatever slice it declares.
  *
  * @example
- * const runtime = withAllTools(composeDeps(platform));
+ * const runtime = withAllTools(await composeDeps(platform));
  * await routeHttpRequest(request, runtime);
  */
 export function withAllTools<Deps extends McpDeps>(deps: Deps): Deps & McpHttpDeps {

@@ -24,10 +24,6 @@ async function bundleOf(entry: string, name: string): Promise<Metafile> {
   return metafile;
 }
 
-async function loadedAtStart(entry: string, name: string): Promise<string[]> {
-  return inputsLoadedAtStart(await bundleOf(entry, name));
-}
-
 /**
  * The source files a function has loaded once it ran code behind dynamic imports: the cold start's,
  * and those of the chunks whose entry point matches each of `dynamicEntries` with what they import.
@@ -58,8 +54,10 @@ const matching = (inputs: string[], pattern: RegExp) => inputs.filter((input) =>
 const CALENDAR_TOOL_SIDE = [
   /lambdas\/core\/(calendar\/calendar-service|access\/|firewall\/)/,
   /lambdas\/core\/booking\/booking-service\.ts$/,
-  /lambdas\/mcp\//,
-  /lambdas\/runtime\/compose(-calendars)?\.ts$/,
+  // The environment's parse checks MERIDIAN_ALLOWED_ORIGINS with the HTTP layer's own parser:
+  // two small modules that import nothing else. Nothing more of MCP.
+  /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$)/,
+  /lambdas\/runtime\/compose\.ts$/,
   /node_modules\/(@aws-sdk\/client-sfn|@modelcontextprotocol)\//,
 ];
 const STEP_MODULE = /lambdas\/core\/booking\/(lock|verify|write|release)-step\.ts$|booking-compensation\.ts$/;
@@ -69,21 +67,25 @@ const CALENDAR_GRAPH = [
 ];
 
 describe('the bundled booking steps', () => {
-  it('load the table and the holds at start, and each step’s code, calendars and the shadow on first use', async () => {
-    const loaded = await loadedAtStart(BOOKING_STEPS_ENTRY, 'steps');
+  it('load the table at start; the holds, each step’s code, calendars and the shadow on first use', async () => {
+    const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps');
+    const loaded = inputsLoadedAtStart(metafile);
 
-    expect(matching(loaded, /lambdas\/core\/booking\/(slot-locks|idempotency|guard-step)\.ts$/)).toHaveLength(
-      3,
-    );
     expect(matching(loaded, /lambdas\/adapters\/dynamodb\/dynamodb-document-store\.ts$/)).toHaveLength(1);
+    // The holds, the idempotency records and the steps' guard: built by the wiring table on the first step.
+    const firstStep = loadedAfter(metafile, [/runtime\/parts\/holds\.ts$/]);
+    expect(
+      matching(firstStep, /lambdas\/core\/booking\/(slot-locks|idempotency|guard-step)\.ts$/),
+    ).toHaveLength(3);
     const deferred = [
       STEP_MODULE,
+      /lambdas\/core\/booking\/(slot-locks|idempotency|guard-step)\.ts$/,
       /lambdas\/core\/booking\/(booking-steps|slot-conflicts|record-in-shadow)\.ts$/,
       /lambdas\/core\/(calendar\/(calendar-service|native\/|series)|shadow\/|access\/|firewall\/)/,
       /lambdas\/core\/booking\/booking-service\.ts$/,
-      /lambdas\/mcp\//,
+      /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$)/,
       /lambdas\/adapters\/(google|caldav|encryption|workflow)\//,
-      /lambdas\/runtime\/(compose|provider-)/,
+      /lambdas\/runtime\/(compose-providers|provider-factories)\.ts$/,
       /node_modules\/(rrule|ical\.js|tsdav|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms)|@modelcontextprotocol)\//,
     ];
     for (const pattern of deferred) expect(matching(loaded, pattern)).toEqual([]);
@@ -148,16 +150,21 @@ describe('the bundled booking steps', () => {
 });
 
 describe('the bundled sync function', () => {
-  it('loads the registry and the sync run at start; providers, recurrence code and a calendar’s sync on first use', async () => {
-    const loaded = await loadedAtStart(SYNC_HANDLER_ENTRY, 'sync');
+  it('loads the sync run at start, the registry on the first run; providers, recurrence code and a calendar’s sync on first use', async () => {
+    const metafile = await bundleOf(SYNC_HANDLER_ENTRY, 'sync');
+    const loaded = inputsLoadedAtStart(metafile);
 
     expect(matching(loaded, /lambdas\/core\/shadow\/sync-all\.ts$/)).toHaveLength(1);
-    expect(matching(loaded, /lambdas\/core\/calendar\/calendar-registry\.ts$/)).toHaveLength(1);
+    const firstRun = loadedAfter(metafile, [/core\/calendar\/calendar-registry\.ts$/]);
+    expect(matching(firstRun, /lambdas\/core\/calendar\/calendar-registry\.ts$/)).toHaveLength(1);
+    for (const pattern of [/lambdas\/core\/shadow\/sync-calendar\.ts$/, /lambdas\/core\/calendar\/native\//])
+      expect(matching(firstRun, pattern)).toEqual([]);
     const deferred = [
       /lambdas\/core\/shadow\/(sync-calendar|shadow-writes|table-shadow-calendar)\.ts$/,
       /lambdas\/core\/calendar\/(native\/|series)/,
       /lambdas\/adapters\/(google|caldav|encryption)\//,
-      /lambdas\/runtime\/(aws-platform|compose-providers)\.ts$/,
+      /lambdas\/runtime\/(compose-providers|provider-factories)\.ts$/,
+      /lambdas\/adapters\/(s3|bedrock\/titan-embedder)/,
       /node_modules\/(luxon|rrule|ical\.js|tsdav|google-auth-library|@aws-crypto)\//,
     ];
     for (const pattern of deferred) expect(matching(loaded, pattern)).toEqual([]);
@@ -182,14 +189,15 @@ describe('the bundled sync function', () => {
 });
 
 describe('the bundled memory compression function', () => {
-  it('loads the sweep and the memory store, and nothing of calendars, booking, secrets or the MCP tools', async () => {
-    const loaded = await loadedAtStart(MEMORY_COMPRESSION_HANDLER_ENTRY, 'memory-compression');
+  it('loads the sweep, then the memory store on its first run, and nothing of calendars, booking, secrets or the MCP tools', async () => {
+    const metafile = await bundleOf(MEMORY_COMPRESSION_HANDLER_ENTRY, 'memory-compression');
+    const loaded = loadedAfter(metafile, [/runtime\/parts\/memory-store\.ts$/]);
 
     expect(matching(loaded, /lambdas\/core\/memory\/idle-compression-sweep\.ts$/)).toHaveLength(1);
     expect(matching(loaded, /lambdas\/core\/memory\/memory-store\.ts$/)).toHaveLength(1);
     const absent = [
       /lambdas\/core\/(booking|calendar|shadow)\//,
-      /lambdas\/mcp\//,
+      /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$)/,
       /lambdas\/runtime\/compose\.ts$/,
       /node_modules\/(@aws-sdk\/client-(sfn|kms|s3)|@aws-crypto|@modelcontextprotocol|minisearch)\//,
     ];

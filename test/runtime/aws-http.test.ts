@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { createAwsHttpDeps } from '../../lambdas/runtime/aws-http.js';
+import { parseEnvironment } from '../../lambdas/runtime/environment.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 describe('createAwsHttpDeps (the MCP function’s composition root)', () => {
   let store: TestRuntime;
-  let env: NodeJS.ProcessEnv;
+  let env: Record<string, string>;
+  const depsOf = (vars: Record<string, string>) => createAwsHttpDeps(parseEnvironment(vars), silent);
 
   beforeAll(async () => {
     store = await startTestRuntime();
@@ -32,46 +34,60 @@ describe('createAwsHttpDeps (the MCP function’s composition root)', () => {
   it.each(['MERIDIAN_TABLE_NAME', 'MERIDIAN_DATA_KEY_ARN', 'MERIDIAN_BOOKING_STATE_MACHINE_ARN'])(
     'fails at once, naming %s, when the stack did not set it',
     (name) => {
-      expect(() => createAwsHttpDeps({ ...env, [name]: ' ' }, silent)).toThrow(`${name} is not set`);
+      expect(() => depsOf({ ...env, [name]: ' ' })).toThrow(`${name} is not set`);
     },
   );
 
   it('fails at once on a MERIDIAN_TIMEZONE that is no IANA zone', () => {
-    expect(() => createAwsHttpDeps({ ...env, MERIDIAN_TIMEZONE: 'Europe/Pariss' }, silent)).toThrow(
+    expect(() => depsOf({ ...env, MERIDIAN_TIMEZONE: 'Europe/Pariss' })).toThrow(
       /MERIDIAN_TIMEZONE "Europe\/Pariss" is not an IANA time zone/,
     );
   });
 
   it('authenticates keys against the table, and refuses unknown ones', async () => {
-    const deps = createAwsHttpDeps(env, silent);
+    const deps = depsOf(env);
     const { token, keyId } = await store.newKey('aws-http');
 
     expect(await deps.tokenVerifier.authenticate(token)).toMatchObject({ keyId });
     expect(await deps.tokenVerifier.authenticate(`${token.slice(0, -1)}x`)).toBeUndefined();
   });
 
-  it('builds the tools’ object graph once, on demand, with the configured zone', async () => {
-    const deps = createAwsHttpDeps(env, silent);
+  it('builds each slice once, on demand, with the configured zone, on the same table', async () => {
+    const deps = depsOf(env);
 
-    const [first, second] = await Promise.all([deps.toolDeps('calendar'), deps.toolDeps('booking')]);
+    const [first, again] = await Promise.all([deps.toolDeps('calendar'), deps.toolDeps('calendar')]);
 
-    expect(first).toBe(second);
+    expect(first).toBe(again);
     expect(first.defaultTimezone).toBe('Europe/Paris');
-    // The graph works on the same table: a calendar created through it is listed by it.
+    // The slice works on the same table: a calendar created through it is listed by it.
     const created = await first.calendars.createCalendar(LOCAL_OWNER, { name: 'Team' });
     expect((await first.calendars.listCalendars(LOCAL_OWNER)).map((c) => c.id)).toContain(created.id);
   });
 
-  it('gives the time tools a clock and the zone without building the table-backed graph', async () => {
-    // A graph that cannot be built (LOCK_TTL_SECS out of range fails its composition) shows
-    // whether a call builds it: the time slice answers, the calendar slice does not.
-    const deps = createAwsHttpDeps({ ...env, LOCK_TTL_SECS: '1' }, silent);
+  it('gives each toolset only its slice, the parts under it built once and shared', async () => {
+    const deps = depsOf(env);
 
-    const time = await deps.toolDeps('time');
+    const [time, calendar, booking, memory] = await Promise.all([
+      deps.toolDeps('time'),
+      deps.toolDeps('calendar'),
+      deps.toolDeps('booking'),
+      deps.toolDeps('memory'),
+    ]);
 
-    expect(time.defaultTimezone).toBe('Europe/Paris');
-    expect(Math.abs(time.clock.now().getTime() - Date.now())).toBeLessThan(5_000);
     expect(Object.keys(time).sort()).toEqual(['clock', 'defaultTimezone']);
-    await expect(deps.toolDeps('calendar')).rejects.toThrow(/LOCK_TTL_SECS/);
+    expect(Math.abs(time.clock.now().getTime() - Date.now())).toBeLessThan(5_000);
+    expect(Object.keys(calendar).sort()).toEqual(['calendars', 'clock', 'defaultTimezone', 'idempotency']);
+    expect(Object.keys(memory).sort()).toEqual([
+      'clock',
+      'defaultTimezone',
+      'idempotency',
+      'insights',
+      'memory',
+      'search',
+      'snapshots',
+    ]);
+    // One CalendarService and one set of idempotency records, whichever slice asked first.
+    expect(booking.calendars).toBe(calendar.calendars);
+    expect(memory.idempotency).toBe(calendar.idempotency);
   });
 });

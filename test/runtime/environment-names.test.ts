@@ -71,4 +71,17 @@ describe('environment variable names', () => {
 
     expect(offenders).toEqual([]);
   });
+
+  it('reads process.env in one place only: environment.ts, which parses it once', () => {
+    const reads = ['lambdas', 'bin']
+      .flatMap(sourcesUnder)
+      .filter((file) => file !== 'lambdas/runtime/environment.ts')
+      .filter((file) =>
+        readFileSync(join(ROOT, file), 'utf8')
+          .split('\n')
+          .some((line) => !/^\s*(\*|\/\/|\/\*)/.test(line) && /\bprocess\.env\b/.test(line)),
+      );
+
+    expect(reads).toEqual([]);
+  });
 });

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { IDLE_COMPRESSION_MS } from '../../lambdas/core/memory/memory-store.js';
 import type { Clock } from '../../lambdas/core/ports/index.js';
-import {
-  memoryCompressionIntervalMs,
-  startIdleCompressionTimer,
-} from '../../lambdas/runtime/memory-compression-run.js';
+import { parseEnvironment } from '../../lambdas/runtime/environment.js';
+import { startIdleCompressionTimer } from '../../lambdas/runtime/memory-compression-run.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
-describe('memoryCompressionIntervalMs', () => {
+const memoryCompressionIntervalMs = (env: Record<string, string>) =>
+  parseEnvironment(env).memoryCompressionIntervalMs;
+
+describe('MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES (parseEnvironment)', () => {
   it('is 5 minutes by default, off at 0, and refuses anything but whole minutes, naming the variable', () => {
     expect(memoryCompressionIntervalMs({})).toBe(5 * 60_000);
     expect(memoryCompressionIntervalMs({ MERIDIAN_MEMORY_COMPRESSION_INTERVAL_MINUTES: '15' })).toBe(

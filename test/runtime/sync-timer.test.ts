@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startSyncTimer, syncIntervalMs } from '../../lambdas/runtime/sync-timer.js';
+import { parseEnvironment } from '../../lambdas/runtime/environment.js';
+import { startSyncTimer } from '../../lambdas/runtime/sync-timer.js';
+
+const syncIntervalMs = (env: Record<string, string>) => parseEnvironment(env).syncIntervalMs;
 
 const MINUTE = 60_000;
 
@@ -127,7 +130,7 @@ describe('startSyncTimer', () => {
   });
 });
 
-describe('syncIntervalMs', () => {
+describe('MERIDIAN_SYNC_INTERVAL_MINUTES (parseEnvironment)', () => {
   it('defaults to five minutes, reads whole minutes, and is off at 0', () => {
     expect(syncIntervalMs({})).toBe(5 * MINUTE);
     expect(syncIntervalMs({ MERIDIAN_SYNC_INTERVAL_MINUTES: ' 15 ' })).toBe(15 * MINUTE);

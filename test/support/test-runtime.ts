@@ -29,7 +29,7 @@ export const TEST_TABLE = 'meridian-test';
 const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
- * The real object graph (composeDeps) on a fresh in-memory dynalite, for tests above the adapter
+ * The real object graph (composeDeps: every part of the wiring table) on a fresh in-memory dynalite, for tests above the adapter
  * level: tools, HTTP, handlers. Pass `endpoint` to share a running DynamoDB (e.g. DynamoDB Local).
  * Booking runs booking.asl.json locally (as embedded) with retry pauses of 0; pass `booking` to
  * wrap or replace the steps (fault injection), `lockTtlSeconds` for another hold lifetime.
@@ -72,7 +72,7 @@ export async function startTestRuntime(
   const client = createLocalDynamoDbClient(endpoint);
   const tableName = options.tableName ?? `${TEST_TABLE}-${randomBytes(4).toString('hex')}`;
   await ensureTable(client, tableName);
-  const deps = composeDeps({
+  const deps = await composeDeps({
     store: new DynamoDbDocumentStore({ client, tableName }),
     encryption:
       options.encryption ?? new EncryptionSdkEnvelope(rawAesKeyring(new Uint8Array(randomBytes(32)))),

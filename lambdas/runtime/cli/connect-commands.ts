@@ -4,7 +4,7 @@ import { calendarResource } from '../../core/access/rights.js';
 import type { CalendarRecord, ConnectionRecord } from '../../core/calendar/calendar-registry.js';
 import type { EmbeddedRuntime } from '../embedded.js';
 import { CALDAV_PASSWORD_ENV } from '../environment-names.js';
-import { calendarPrefix, googleClientSettings, providerFactories } from '../provider-factories.js';
+import { calendarPrefix, providerFactories } from '../provider-factories.js';
 import { secretContext } from '../provider-resolver.js';
 import { type CliOutput, UsageError } from './access-commands.js';
 
@@ -45,7 +45,7 @@ async function register(
   out: CliOutput,
 ) {
   const secretText = JSON.stringify(secret);
-  const factory = providerFactories(process.env)[draft.provider];
+  const factory = providerFactories(runtime.environment)[draft.provider];
   if (!factory) throw new UsageError(`${draft.provider} is not configured.`);
   const now = runtime.clock.now().toISOString();
   const ciphertext = await runtime.encryption.encrypt(Buffer.from(secretText, 'utf8'), secretContext(draft));
@@ -99,7 +99,7 @@ export async function connectCommand(
   if (flags.key) await runtime.access.describeKey(flags.key);
   const connectionId = runtime.calendars.deps.random.uuid().slice(0, 8);
   if (provider === 'google') {
-    const settings = googleClientSettings(process.env);
+    const settings = runtime.environment.google;
     if (!settings) {
       throw new UsageError(
         'Set MERIDIAN_GOOGLE_CLIENT_ID and MERIDIAN_GOOGLE_CLIENT_SECRET (an OAuth "Desktop app" client) first.',
@@ -138,7 +138,7 @@ export async function connectCommand(
       );
     }
     const password =
-      process.env[CALDAV_PASSWORD_ENV] ?? (await promptHidden(`Password for ${flags.username}: `));
+      runtime.environment.caldavPassword ?? (await promptHidden(`Password for ${flags.username}: `));
     return register(
       runtime,
       {

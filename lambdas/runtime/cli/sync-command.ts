@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import { type SyncSummary, syncAll } from '../../core/shadow/sync-all.js';
 import type { CalendarSyncResult, SyncDeps, SyncProgress } from '../../core/shadow/sync-types.js';
-import { CI_ENV } from '../environment-names.js';
+import type { Environment } from '../environment.js';
 import type { CliOutput } from './access-commands.js';
 
 export interface SyncFlags {
@@ -21,11 +21,10 @@ const TERMINAL: ReadonlySet<SyncProgress['phase']> = new Set(['done', 'unchanged
  * Bars on a terminal, unless CI says otherwise (CI logs keep every frame of a redrawn bar).
  *
  * @example
- * isInteractive(process.stderr, process.env); // false under CI=true
+ * isInteractive(process.stderr, processEnvironment()); // false under CI=true
  */
-export function isInteractive(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
-  const ci = env[CI_ENV]?.trim().toLowerCase();
-  return stream.isTTY === true && (ci === undefined || ci === '' || ci === 'false' || ci === '0');
+export function isInteractive(stream: { isTTY?: boolean }, environment: Pick<Environment, 'ci'>): boolean {
+  return stream.isTTY === true && !environment.ci;
 }
 
 /** One cli-progress bar per calendar, drawn on `stream` (stderr: stdout keeps the summary). */

@@ -6,23 +6,10 @@ import type { OriginPolicy } from '../../mcp/http/origin-policy.js';
 import { MCP_PATH } from '../../mcp/http/route-http-request.js';
 import { TOOLSET_NAMES } from '../../mcp/tools/index.js';
 import type { EmbeddedRuntime } from '../embedded.js';
-import { PUBLIC_URL_ENV } from '../environment-names.js';
 import type { NodeIntercept } from '../node-http-server.js';
 import { createEmbeddedAuthorization, type EmbeddedAuthorization } from './embedded-authorization.js';
 import { oauthIntercept } from './oauth-intercept.js';
 import { oauthKeysFrom } from './oauth-keys.js';
-
-/** The base URL from MERIDIAN_PUBLIC_URL (an origin, no path), or undefined to use the listen address. */
-function publicUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
-  const text = env[PUBLIC_URL_ENV]?.trim();
-  if (!text) return undefined;
-  const url = new URL(text);
-  if (!/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash)
-    throw new Error(
-      `${PUBLIC_URL_ENV}: "${text}" is not an origin. Expected e.g. "https://meridian.example.com".`,
-    );
-  return url.origin;
-}
 
 /**
  * `meridian serve`'s sign-in: the authorization server over the runtime's table, its keys derived
@@ -37,7 +24,8 @@ function publicUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
  */
 export async function prepareSignIn(runtime: EmbeddedRuntime, dataDir: string, policy: OriginPolicy) {
   const keys = oauthKeysFrom(await loadOrCreateKeyFile(join(dataDir, 'oauth.key')));
-  const publicUrl = publicUrlFrom(process.env);
+  // MERIDIAN_PUBLIC_URL, checked when the environment was parsed.
+  const publicUrl = runtime.environment.publicUrl;
   let authorization: EmbeddedAuthorization | undefined;
   const intercept: NodeIntercept = oauthIntercept(
     () => authorization,

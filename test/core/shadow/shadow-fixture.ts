@@ -3,6 +3,7 @@ import type { Clock, StoredItem } from '../../../lambdas/core/ports/index.js';
 import { shadowPartition } from '../../../lambdas/core/shadow/shadow-items.js';
 import { SK } from '../../../lambdas/core/storage/key-prefixes.js';
 import { queryAll } from '../../../lambdas/core/storage/query-all.js';
+import { parseEnvironment } from '../../../lambdas/runtime/environment.js';
 import { providerFactories } from '../../../lambdas/runtime/provider-factories.js';
 import { secretContext } from '../../../lambdas/runtime/provider-resolver.js';
 import type { FakeGoogleCalendar } from '../../support/fake-google-calendar.js';
@@ -45,7 +46,7 @@ export async function startShadowRuntime(options: {
   return startTestRuntime({
     clock: options.clock,
     ...(options.defaultTimezone ? { defaultTimezone: options.defaultTimezone } : {}),
-    factories: providerFactories(env),
+    factories: providerFactories(parseEnvironment(env)),
   });
 }
 

@@ -5,6 +5,7 @@ import type { AuditRecord } from '../../../lambdas/core/audit/audit-record.js';
 import { verifyChain } from '../../../lambdas/core/audit/verify-chain.js';
 import { allToolsCatalogue } from '../../../lambdas/mcp/tools/index.js';
 import { requestGuards } from '../../../lambdas/runtime/compose-guards.js';
+import { parseEnvironment } from '../../../lambdas/runtime/environment.js';
 import { type CallToolResult, callTool, type ToolOutput } from '../../support/mcp-client.js';
 import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime } from '../../support/test-runtime.js';
@@ -158,10 +159,13 @@ describe('the audit log over HTTP: every write tool of every toolset', { timeout
 
   beforeAll(async () => {
     const runtime = await startTestRuntime();
-    const guards = requestGuards(runtime, {
-      MERIDIAN_RATE_LIMIT: 'off',
-      MERIDIAN_EXPENSIVE_RATE_LIMIT: 'off',
-    });
+    const guards = requestGuards(
+      runtime,
+      parseEnvironment({
+        MERIDIAN_RATE_LIMIT: 'off',
+        MERIDIAN_EXPENSIVE_RATE_LIMIT: 'off',
+      }),
+    );
     audit = guards.audit!;
     served = await serveRuntime({ ...runtime, ...guards });
     ({ client: agent, keyId } = await served.connect('agent'));

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { embedderFrom } from '../../../lambdas/runtime/embedder-config.js';
+import { parseEnvironment } from '../../../lambdas/runtime/environment.js';
 import { type FakeBedrock, startFakeBedrock } from '../../support/fake-bedrock.js';
 import { callTool, okTool } from '../../support/mcp-client.js';
 import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
@@ -28,11 +29,13 @@ describe('search_context with the Bedrock embedder (MERIDIAN_EMBEDDINGS=bedrock)
     vi.stubEnv('AWS_REGION', 'eu-west-1');
     vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIDLOCAL');
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'local-secret');
-    const embedder = embedderFrom({
-      MERIDIAN_EMBEDDINGS: 'bedrock',
-      MERIDIAN_EMBEDDING_DIMENSION: '512',
-      MERIDIAN_BEDROCK_ENDPOINT: bedrock.endpoint,
-    });
+    const embedder = embedderFrom(
+      parseEnvironment({
+        MERIDIAN_EMBEDDINGS: 'bedrock',
+        MERIDIAN_EMBEDDING_DIMENSION: '512',
+        MERIDIAN_BEDROCK_ENDPOINT: bedrock.endpoint,
+      }).embeddings,
+    );
     served = await serveRuntime(await startTestRuntime({ projectFolders: null, embedder }));
     client = (await served.connect('owner')).client;
     const init = await okTool(client, 'initialize_context', {

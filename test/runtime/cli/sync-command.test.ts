@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { isInteractive, progressLines } from '../../../lambdas/runtime/cli/sync-command.js';
+import { parseEnvironment } from '../../../lambdas/runtime/environment.js';
 
 describe('sync command', () => {
   describe('isInteractive', () => {
     it('draws bars on a terminal only, and never under CI', () => {
-      expect(isInteractive({ isTTY: true }, {})).toBe(true);
-      expect(isInteractive({ isTTY: true }, { CI: 'false' })).toBe(true);
-      expect(isInteractive({ isTTY: true }, { CI: 'true' })).toBe(false);
-      expect(isInteractive({ isTTY: true }, { CI: '1' })).toBe(false);
-      expect(isInteractive({ isTTY: false }, {})).toBe(false);
-      expect(isInteractive({}, {})).toBe(false);
+      expect(isInteractive({ isTTY: true }, parseEnvironment({}))).toBe(true);
+      expect(isInteractive({ isTTY: true }, parseEnvironment({ CI: 'false' }))).toBe(true);
+      expect(isInteractive({ isTTY: true }, parseEnvironment({ CI: 'true' }))).toBe(false);
+      expect(isInteractive({ isTTY: true }, parseEnvironment({ CI: '1' }))).toBe(false);
+      expect(isInteractive({ isTTY: false }, parseEnvironment({}))).toBe(false);
+      expect(isInteractive({}, parseEnvironment({}))).toBe(false);
     });
   });
 

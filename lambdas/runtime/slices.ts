@@ -1,0 +1,77 @@
+import { once } from '../core/once.js';
+import type { DepsSlice, SliceDeps, SliceLoader } from '../mcp/deps.js';
+import type { Platform } from './compose.js';
+import type { PartLoader } from './wiring.js';
+
+/**
+ * Each MCP slice from the parts its tools use, and no other: a calendar call builds the
+ * calendars and the idempotency records, not booking, rules or memory.
+ */
+const SLICE_BUILDERS: {
+  [Slice in DepsSlice]: (platform: Platform, part: PartLoader) => Promise<SliceDeps[Slice]>;
+} = {
+  time: async ({ clock, defaultTimezone }) => ({ clock, defaultTimezone }),
+  calendar: async (platform, part) => {
+    const [time, calendars, idempotency] = await Promise.all([
+      SLICE_BUILDERS.time(platform, part),
+      part('calendars'),
+      part('idempotency'),
+    ]);
+    return { ...time, calendars, idempotency };
+  },
+  availability: async (platform, part) => {
+    const [calendar, { shadow }, locks] = await Promise.all([
+      SLICE_BUILDERS.calendar(platform, part),
+      part('providers'),
+      part('locks'),
+    ]);
+    // Read-only use of book_slot's locks: check_availability treats an active hold as busy.
+    return {
+      ...calendar,
+      shadow,
+      activeHolds: async (calendarId) => (await locks.activeHolds(calendarId)).holds,
+    };
+  },
+  booking: async (platform, part) => {
+    const [availability, booking] = await Promise.all([
+      SLICE_BUILDERS.availability(platform, part),
+      part('booking'),
+    ]);
+    return { ...availability, booking };
+  },
+  rules: async (platform, part) => {
+    const [calendar, rules] = await Promise.all([SLICE_BUILDERS.calendar(platform, part), part('rules')]);
+    return { ...calendar, rules };
+  },
+  memory: async (platform, part) => {
+    const [time, idempotency, memory, insights, snapshots, search] = await Promise.all([
+      SLICE_BUILDERS.time(platform, part),
+      part('idempotency'),
+      part('memory'),
+      part('insights'),
+      part('snapshots'),
+      part('search'),
+    ]);
+    return { ...time, idempotency, memory, insights, snapshots, search };
+  },
+};
+
+/**
+ * The tools' slices over a platform's parts: what `McpServerDeps.toolDeps` answers. A slice is
+ * assembled once; the parts under it are shared with every other slice.
+ *
+ * @example
+ * const toolDeps = sliceLoaderOver(platform, wireParts(platform));
+ * (await toolDeps('calendar')).calendars; // built now, with no booking, rules or memory
+ */
+export function sliceLoaderOver(platform: Platform, part: PartLoader): SliceLoader {
+  const assembled = new Map<DepsSlice, () => Promise<unknown>>();
+  return (slice) => {
+    let make = assembled.get(slice);
+    if (!make) {
+      make = once(() => SLICE_BUILDERS[slice](platform, part));
+      assembled.set(slice, make);
+    }
+    return make() as Promise<SliceDeps[typeof slice]>;
+  };
+}
