@@ -1,6 +1,5 @@
 import type { AccessStore } from '../core/access/access-store.js';
 import type { Principal } from '../core/access/rights.js';
-import type { TokenVerifier } from '../core/access/token-verifier.js';
 import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { IdempotencyRecords } from '../core/booking/idempotency.js';
@@ -10,7 +9,7 @@ import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
 import type { MemorySearch } from '../core/memory/search/memory-search.js';
 import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
-import type { Logger, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
+import type { Logger, ShadowCalendar, TimeDeps, TokenVerifier } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
 import type { CallLimits } from './call-limits.js';
 import type { ToolCallHook } from './tool-call-hooks.js';

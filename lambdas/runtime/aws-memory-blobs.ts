@@ -1,4 +1,4 @@
-import type { BlobStore } from '../core/memory/blob-store.js';
+import type { BlobStore } from '../core/ports/index.js';
 import { MEMORY_BUCKET_NAME_ENV } from './environment-names.js';
 import { lazyBlobStore } from './lazy-blob-store.js';
 

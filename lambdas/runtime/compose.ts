@@ -6,19 +6,19 @@ import { IdempotencyRecords } from '../core/booking/idempotency.js';
 import { SlotLocks } from '../core/booking/slot-locks.js';
 import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { checkEventContent } from '../core/firewall/check-event-content.js';
-import type { BlobStore } from '../core/memory/blob-store.js';
 import { MemoryInsights } from '../core/memory/memory-insights.js';
 import { MemoryService } from '../core/memory/memory-service.js';
 import { MemoryStore } from '../core/memory/memory-store.js';
 import { localEmbedder } from '../core/memory/search/local-embedder.js';
 import { MemorySearch } from '../core/memory/search/memory-search.js';
-import type { CloudTarget } from '../core/memory/snapshots/cloud-target.js';
 import { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { SyncQuotas } from '../core/memory/snapshots/sync-quota.js';
 import { SuggestionHistory } from '../core/memory/suggestions/suggestion-history.js';
 import type {
+  BlobStore,
   BookingSteps,
   BookingWorkflow,
+  CloudTarget,
   DocumentStore,
   Embedder,
   EnvelopeEncryption,

@@ -1,5 +1,5 @@
-import type { CloudTarget } from '../core/memory/snapshots/cloud-target.js';
 import { DEFAULT_SYNC_QUOTAS, type SyncQuotas } from '../core/memory/snapshots/sync-quota.js';
+import type { CloudTarget } from '../core/ports/index.js';
 import {
   MEMORY_SYNC_BUCKET_ENV,
   MEMORY_SYNC_DOWNLOADS_PER_DAY_ENV,

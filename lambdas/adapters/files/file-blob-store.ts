@@ -17,7 +17,7 @@ import {
   keyAfterCursor,
   sha256Hex,
   verifyBlob,
-} from '../../core/memory/blob-store.js';
+} from '../../core/ports/index.js';
 
 /** Where unfinished writes live; keys cannot start with a dot, so no key ever names it. */
 const STAGING_DIR = '.staging';

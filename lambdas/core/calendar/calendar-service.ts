@@ -8,7 +8,7 @@ import {
   touchesEventText,
 } from '../firewall/check-event-content.js';
 import { screenProviderEvent } from '../firewall/untrusted-text.js';
-import type { CalendarProvider, CalendarRef, Clock, RandomSource } from '../ports/index.js';
+import type { CalendarProvider, CalendarRef, Clock, ProviderResolver, RandomSource } from '../ports/index.js';
 import { retry } from '../retry.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
@@ -16,11 +16,6 @@ import { type EventTimeInput, resolveEventTimes, type WithTimeInputs } from './e
 import { type EventView, toEventView } from './event-view.js';
 import { removeOrphanCalendarGrants } from './orphan-grants.js';
 import { providerOfCalendar } from './provider-of-calendar.js';
-
-/** Builds the provider for a connection (decrypting its secret); `native` for Meridian's own calendars. */
-export interface ProviderResolver {
-  forConnection(connectionId: string): Promise<CalendarProvider>;
-}
 
 export interface CalendarServiceDeps {
   registry: CalendarRegistry;

@@ -1,7 +1,6 @@
 import { mapWithConcurrency } from '../concurrency.js';
-import type { Clock } from '../ports/index.js';
+import type { BlobStore, Clock } from '../ports/index.js';
 import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
-import type { BlobStore } from './blob-store.js';
 import { packEntries, summarize } from './context-body.js';
 import { contextRecord, entryRecord } from './memory-keys.js';
 import { ContextState } from './memory-schemas.js';

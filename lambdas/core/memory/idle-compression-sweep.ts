@@ -1,7 +1,6 @@
-import type { Clock, DocumentStore } from '../ports/index.js';
+import type { BlobStore, Clock, DocumentStore } from '../ports/index.js';
 import { GSI1PK } from '../storage/key-prefixes.js';
 import { visitIndexUpTo } from '../storage/visit-index.js';
-import type { BlobStore } from './blob-store.js';
 import { IDLE_COMPRESSION_MS } from './context-compression.js';
 import { dropMarkedGenerations } from './generation-drops.js';
 import { projectOfPartition } from './memory-keys.js';

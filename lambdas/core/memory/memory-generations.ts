@@ -1,6 +1,7 @@
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError } from '../errors.js';
 import {
+  type BlobStore,
   type Clock,
   type Condition,
   ConditionFailedError,
@@ -9,7 +10,6 @@ import {
   type StoredItem,
 } from '../ports/index.js';
 import { queryAll } from '../storage/query-all.js';
-import type { BlobStore } from './blob-store.js';
 import { markForDrop } from './generation-drops.js';
 import { blobKeysOf, inlineBodies, offloadBodies } from './memory-bodies.js';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sha256Hex } from './blob-store.js';
+import { sha256Hex } from '../ports/index.js';
 import { canonicalJson } from './canonical-json.js';
 
 /**

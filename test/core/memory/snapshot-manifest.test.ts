@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../lambdas/core/memory/blob-store.js';
 import { canonicalJson } from '../../../lambdas/core/memory/canonical-json.js';
 import {
   type BuiltSnapshot,
@@ -9,6 +8,7 @@ import {
   SnapshotIntegrityError,
   verifySnapshot,
 } from '../../../lambdas/core/memory/snapshot-manifest.js';
+import { sha256Hex } from '../../../lambdas/core/ports/index.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

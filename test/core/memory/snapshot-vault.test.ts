@@ -10,7 +10,6 @@ import {
 } from '../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { FileBlobStore } from '../../../lambdas/adapters/files/file-blob-store.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
-import { BlobExistsError, sha256Hex } from '../../../lambdas/core/memory/blob-store.js';
 import {
   buildSnapshot,
   type SnapshotInput,
@@ -24,6 +23,7 @@ import {
   snapshotKeys,
   writeSnapshot,
 } from '../../../lambdas/core/memory/snapshot-vault.js';
+import { BlobExistsError, sha256Hex } from '../../../lambdas/core/ports/index.js';
 
 const SECRET_LOOKING_CONTENT = 'Decision: the billing service moves to Postgres 16 in Q3';
 

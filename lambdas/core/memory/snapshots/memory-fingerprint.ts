@@ -1,4 +1,4 @@
-import { sha256Hex } from '../blob-store.js';
+import { sha256Hex } from '../../ports/index.js';
 import { canonicalJson } from '../canonical-json.js';
 import type { MemoryRecord } from '../memory-records.js';
 

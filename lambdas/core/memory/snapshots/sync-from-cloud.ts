@@ -1,5 +1,5 @@
 import { DomainError } from '../../errors.js';
-import { BlobExistsError } from '../blob-store.js';
+import { BlobExistsError } from '../../ports/index.js';
 import { type BuiltSnapshot, SnapshotIntegrityError } from '../snapshot-manifest.js';
 import { readSnapshotPlaintext } from '../snapshot-vault.js';
 import { readCloudSyncState, recordCloudSync } from './cloud-sync-state.js';

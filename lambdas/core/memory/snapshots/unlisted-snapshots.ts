@@ -1,7 +1,6 @@
-import type { Clock, DocumentStore, StoredItem } from '../../ports/index.js';
+import type { BlobStore, Clock, DocumentStore, StoredItem } from '../../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../../storage/key-prefixes.js';
 import { visitIndexUpTo } from '../../storage/visit-index.js';
-import type { BlobStore } from '../blob-store.js';
 import { DROP_GRACE_MS } from '../generation-drops.js';
 import type { BuiltSnapshot } from '../snapshot-manifest.js';
 import {

@@ -4,7 +4,6 @@ import { isDomainError } from '../../../../lambdas/core/errors.js';
 import { snapshotKeys } from '../../../../lambdas/core/memory/snapshot-vault.js';
 import {
   type CloudSyncDeps,
-  type CloudTarget,
   latestRemoteSnapshot,
 } from '../../../../lambdas/core/memory/snapshots/cloud-target.js';
 import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
@@ -12,6 +11,7 @@ import { SnapshotCatalog } from '../../../../lambdas/core/memory/snapshots/snaps
 import { syncFromCloud } from '../../../../lambdas/core/memory/snapshots/sync-from-cloud.js';
 import { DEFAULT_SYNC_QUOTAS } from '../../../../lambdas/core/memory/snapshots/sync-quota.js';
 import { syncToCloud } from '../../../../lambdas/core/memory/snapshots/sync-to-cloud.js';
+import type { CloudTarget } from '../../../../lambdas/core/ports/index.js';
 import { startSyncBucket } from '../../../support/sync-bucket.js';
 import { type SnapshotWorld, seedMemory, startSnapshotWorld } from './snapshot-harness.js';
 
