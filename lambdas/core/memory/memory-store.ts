@@ -1,3 +1,4 @@
+import { compareAndSet } from '../compare-and-set.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { unionOfMarks, untrustedField } from '../firewall/untrusted-marks.js';
 import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
@@ -104,26 +105,25 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     }
     // The id's random tail is short (four hex digits, as the reference writes ids): a branch of
     // the same topic made in the same second may already hold it, so try another tail.
-    for (let attempt = 1; ; attempt++) {
-      const branch = Branch.parse({
-        branch_id: this.branchId(input.topic),
-        topic: input.topic,
-        ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
-        created_at: this.now(),
-        version: 1,
-      });
-      try {
-        await this.putRecord(projectId, generation, branchRecord(branch.branch_id), branch, {
+    const branch = await compareAndSet(
+      async () => {
+        const candidate = Branch.parse({
+          branch_id: this.branchId(input.topic),
+          topic: input.topic,
+          ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
+          created_at: this.now(),
+          version: 1,
+        });
+        await this.putRecord(projectId, generation, branchRecord(candidate.branch_id), candidate, {
           op: 'not_exists',
         });
-      } catch (error) {
-        if (error instanceof ConditionFailedError && attempt < BRANCH_ID_ATTEMPTS) continue;
-        throw error;
-      }
-      // A branch is no item: the items kept for the state before it are the state after it.
-      await this.touchKeeping(projectId, generation, (items) => items, 1);
-      return branch;
-    }
+        return candidate;
+      },
+      { maxAttempts: BRANCH_ID_ATTEMPTS },
+    );
+    // A branch is no item: the items kept for the state before it are the state after it.
+    await this.touchKeeping(projectId, generation, (items) => items, 1);
+    return branch;
   }
 
   /** Every branch of the project, oldest first. */

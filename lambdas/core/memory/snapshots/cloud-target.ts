@@ -75,25 +75,21 @@ export async function latestRemoteSnapshot(
 /**
  * Writes the head after `after` (the remote version this push saw), create-only.
  *
- * @returns the new remote version, or undefined when another push took that number first
+ * @returns the new remote version
+ * @throws BlobExistsError when another push took that number first
  */
 export async function publishHead(
   cloud: CloudTarget,
   projectId: string,
   after: string | undefined,
   head: z.infer<typeof HeadBody>,
-): Promise<string | undefined> {
+): Promise<string> {
   const version = String(Number(after ?? 0) + 1).padStart(SEQUENCE_DIGITS, '0');
-  try {
-    await cloud.blobs.put(
-      `${headsPrefix(projectId)}${version}`,
-      new TextEncoder().encode(JSON.stringify(head)),
-    );
-    return version;
-  } catch (error) {
-    if (error instanceof BlobExistsError) return undefined;
-    throw error;
-  }
+  await cloud.blobs.put(
+    `${headsPrefix(projectId)}${version}`,
+    new TextEncoder().encode(JSON.stringify(head)),
+  );
+  return version;
 }
 
 /** The same remote head as the one recorded? */
