@@ -7,7 +7,7 @@ import type { CalendarService } from '../core/calendar/calendar-service.js';
 import type { CallWork } from '../core/call-work.js';
 import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
-import type { MemorySearch } from '../core/memory/search/memory-search.js';
+import type { ProjectMemorySearch } from '../core/memory/search/project-memory-search.js';
 import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { Logger, ShadowCalendar, TimeDeps, TokenVerifier } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
@@ -71,8 +71,8 @@ export interface MemorySlice extends TimeSlice, KeyedWrites {
   /** Grounding, suggestions, automation status and the context graph. */
   insights: MemoryInsights;
   snapshots: MemorySnapshots;
-  /** Hybrid search over a project's memory (search_context); check grants with `memory.authorize`. */
-  search: MemorySearch;
+  /** Hybrid search over a project's memory (search_context), read on the project checked first. */
+  search: ProjectMemorySearch;
 }
 
 /** Each slice by name: what `toolDeps(slice)` answers. */

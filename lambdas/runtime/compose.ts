@@ -11,6 +11,7 @@ import { MemoryService } from '../core/memory/memory-service.js';
 import { MemoryStore } from '../core/memory/memory-store.js';
 import { localEmbedder } from '../core/memory/search/local-embedder.js';
 import { MemorySearch } from '../core/memory/search/memory-search.js';
+import { ProjectMemorySearch } from '../core/memory/search/project-memory-search.js';
 import { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { SyncQuotas } from '../core/memory/snapshots/sync-quota.js';
 import { SuggestionHistory } from '../core/memory/suggestions/suggestion-history.js';
@@ -166,12 +167,15 @@ export function composeDeps(platform: Platform): McpDeps & {
       history: new SuggestionHistory({ store, clock, random }),
     }),
     snapshots,
-    search: new MemorySearch({
-      reader: memory.memory,
-      blobs,
-      embedder: platform.embedder ?? localEmbedder(),
-      clock,
-    }),
+    search: new ProjectMemorySearch(
+      memory,
+      new MemorySearch({
+        reader: memory.memory,
+        blobs,
+        embedder: platform.embedder ?? localEmbedder(),
+        clock,
+      }),
+    ),
     bookingSteps,
     registry,
     encryption: platform.encryption,

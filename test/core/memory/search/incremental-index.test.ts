@@ -112,7 +112,9 @@ describe('search index after writes: updated, never different from a fresh build
       });
       written.push(entry.entry_id);
     }
-    expect((await runtime.search.search(projectId, 'redis eviction', DEFAULTS)).index_source).toBe('built');
+    expect((await runtime.search.index.search(projectId, 'redis eviction', DEFAULTS)).index_source).toBe(
+      'built',
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -126,10 +128,10 @@ describe('search index after writes: updated, never different from a fresh build
     for (let round = 0; round < 4; round += 1) {
       await someWrites(round);
 
-      const first = await runtime.search.search(projectId, 'redis eviction', DEFAULTS);
+      const first = await runtime.search.index.search(projectId, 'redis eviction', DEFAULTS);
 
       expect(first.index_source).toBe('updated');
-      await expectSameAsFreshBuild(runtime.search);
+      await expectSameAsFreshBuild(runtime.search.index);
     }
   }, 120_000);
 
@@ -153,7 +155,9 @@ describe('search index after writes: updated, never different from a fresh build
     const kinds = new Set((await runtime.memory.memory.items(projectId)).map((item) => item.kind));
     expect(kinds).toEqual(new Set(['entry', 'summary']));
 
-    expect((await runtime.search.search(projectId, 'redis eviction', DEFAULTS)).index_source).toBe('updated');
-    await expectSameAsFreshBuild(runtime.search);
+    expect((await runtime.search.index.search(projectId, 'redis eviction', DEFAULTS)).index_source).toBe(
+      'updated',
+    );
+    await expectSameAsFreshBuild(runtime.search.index);
   }, 60_000);
 });
