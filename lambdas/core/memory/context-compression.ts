@@ -56,7 +56,7 @@ export async function compressIfIdle(
     version: (previous?.version ?? 0) + 1,
   });
   try {
-    await store.putRecord(
+    await store.generations.putRecord(
       projectId,
       view.generation,
       contextRecord(branchId),
@@ -70,7 +70,7 @@ export async function compressIfIdle(
   await Promise.all(view.contextBlobs.map((key) => deps.blobs.delete(key)));
   await mapWithConcurrency(view.rows, ENTRY_WRITES_AT_ONCE, (entry) =>
     // Conditional on the version packed: an entry replaced meanwhile keeps its newer row.
-    store
+    store.generations
       .deleteRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), {
         op: 'and',
         conditions: [{ op: 'exists' }, versionIs(entry.version)],
@@ -79,7 +79,7 @@ export async function compressIfIdle(
         if (!(error instanceof ConditionFailedError)) throw error;
       }),
   );
-  await store.touch(projectId, view.generation);
+  await store.generations.touch(projectId, view.generation);
   return true;
 }
 
@@ -97,7 +97,7 @@ export async function restoreContext(
   const context = view.context;
   if (!context?.compressed) return false;
   await mapWithConcurrency(view.entries, ENTRY_WRITES_AT_ONCE, (entry) =>
-    store
+    store.generations
       .putRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), entry, {
         op: 'not_exists',
       })
@@ -115,7 +115,7 @@ export async function restoreContext(
     version: context.version + 1,
   });
   try {
-    await store.putRecord(
+    await store.generations.putRecord(
       projectId,
       view.generation,
       contextRecord(branchId),
@@ -127,6 +127,6 @@ export async function restoreContext(
     throw error;
   }
   await Promise.all(view.contextBlobs.map((key) => deps.blobs.delete(key)));
-  await store.touch(projectId, view.generation);
+  await store.generations.touch(projectId, view.generation);
   return true;
 }

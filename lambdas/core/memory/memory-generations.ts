@@ -61,7 +61,7 @@ export function revisionToken(pointer: Pick<Pointer, 'generation' | 'revision'>)
  * in a discarded generation unnoticed, and caches keyed by the revision see every change.
  */
 export class MemoryGenerations implements MemoryStateStore {
-  constructor(protected readonly deps: MemoryStorageDeps) {}
+  constructor(private readonly deps: MemoryStorageDeps) {}
 
   /** The pointer, or the initial generation's when nothing was ever written. */
   async pointer(projectId: string): Promise<Pointer> {
@@ -300,7 +300,7 @@ export class MemoryGenerations implements MemoryStateStore {
   }
 
   /** A time-ordered id: sorts by creation, unique by its random tail. */
-  protected timeOrderedId(prefix: string): string {
+  timeOrderedId(prefix: string): string {
     const ms = this.deps.clock.now().getTime().toString(36).padStart(9, '0');
     return `${prefix}${ms}${this.token()}`;
   }

@@ -82,7 +82,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
 
         const entry = await append(big);
 
-        const { generation } = await runtime.memory.memory.pointer(projectId);
+        const { generation } = await runtime.memory.memory.generations.pointer(projectId);
         const raw = await runtime.store.get(
           recordItemKey(projectId, generation, entryRecord(branchId, entry.entry_id)),
         );
@@ -96,7 +96,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
       it('keeps a small body in the table', async () => {
         const entry = await append('Short note.');
 
-        const { generation } = await runtime.memory.memory.pointer(projectId);
+        const { generation } = await runtime.memory.memory.generations.pointer(projectId);
         const raw = await runtime.store.get(
           recordItemKey(projectId, generation, entryRecord(branchId, entry.entry_id)),
         );

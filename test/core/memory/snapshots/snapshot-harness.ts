@@ -24,9 +24,14 @@ import { nodeRandom } from '../../../../lambdas/runtime/node-random.js';
 /** memcore's store, plus a raw record write standing in for update_memory and friends. */
 export class SeedableMemory extends MemoryStore {
   async write(projectId: string, record: MemoryRecord): Promise<void> {
-    const { generation } = await this.pointer(projectId);
-    await this.putRecord(projectId, generation, record.key, record.body as Record<string, unknown>);
-    await this.touch(projectId, generation);
+    const { generation } = await this.generations.pointer(projectId);
+    await this.generations.putRecord(
+      projectId,
+      generation,
+      record.key,
+      record.body as Record<string, unknown>,
+    );
+    await this.generations.touch(projectId, generation);
   }
 }
 
