@@ -1,6 +1,6 @@
 import { nodeGzip } from '../adapters/compression/node-gzip.js';
-import type { IdleSweepDeps } from '../core/memory/idle-compression-sweep.js';
-import { MemoryStore } from '../core/memory/memory-store.js';
+import type { IdleSweepDeps } from '../core/memory/contexts/idle-compression-sweep.js';
+import { MemoryStore } from '../core/memory/store/memory-store.js';
 import { systemClock } from '../core/ports/index.js';
 import { requiredEnv } from './aws-environment.js';
 import { awsMemoryBlobs } from './aws-memory-blobs.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_MEMORY_ITEMS_CAP } from '../core/memory/memory-store.js';
+import { DEFAULT_MEMORY_ITEMS_CAP } from '../core/memory/store/memory-store.js';
 import { type CallLimits, DEFAULT_CALL_LIMITS } from '../mcp/call-limits.js';
 import { CALL_DEADLINE_SECONDS_ENV, CALL_WORK_ITEMS_ENV, MEMORY_MAX_ITEMS_ENV } from './environment-names.js';
 

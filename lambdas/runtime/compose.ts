@@ -8,12 +8,12 @@ import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import { checkEventContent } from '../core/firewall/check-event-content.js';
 import { MemoryInsights } from '../core/memory/memory-insights.js';
 import { MemoryService } from '../core/memory/memory-service.js';
-import { MemoryStore } from '../core/memory/memory-store.js';
 import { localEmbedder } from '../core/memory/search/local-embedder.js';
 import { MemorySearch } from '../core/memory/search/memory-search.js';
 import { ProjectMemorySearch } from '../core/memory/search/project-memory-search.js';
 import { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
 import type { SyncQuotas } from '../core/memory/snapshots/sync-quota.js';
+import { MemoryStore } from '../core/memory/store/memory-store.js';
 import { SuggestionHistory } from '../core/memory/suggestions/suggestion-history.js';
 import type {
   BlobStore,

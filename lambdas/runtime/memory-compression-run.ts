@@ -3,7 +3,7 @@ import {
   type IdleSweepOptions,
   type IdleSweepSummary,
   sweepIdleContexts,
-} from '../core/memory/idle-compression-sweep.js';
+} from '../core/memory/contexts/idle-compression-sweep.js';
 import type { Logger } from '../core/ports/index.js';
 import { MEMORY_COMPRESSION_INTERVAL_MINUTES_ENV } from './environment-names.js';
 import { intervalMsFrom, type SyncTimer, startSyncTimer, type TimerFunctions } from './sync-timer.js';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { canonicalJson } from '../canonical-json.js';
 import { compareAndSet } from '../compare-and-set.js';
 import { DomainError } from '../errors.js';
-import { canonicalJson } from '../memory/canonical-json.js';
 import {
   type Clock,
   type Condition,

@@ -6,11 +6,11 @@ import { echo, excerpt } from '../input-limits.js';
 import type { BlobStore, DocumentStore, ProjectFolderReader } from '../ports/index.js';
 import { ProjectAccess, projectResource } from '../rules/project-access.js';
 import type { ProjectStore } from '../rules/project-store.js';
-import { locateFolder } from './host-folders.js';
-import { folderKey } from './memory-keys.js';
-import type { Branch, EntryRole } from './memory-schemas.js';
-import type { MemoryStore } from './memory-store.js';
-import { redactSecrets } from './redact-secrets.js';
+import { locateFolder } from './folders/host-folders.js';
+import { folderKey } from './store/memory-keys.js';
+import type { Branch, EntryRole } from './store/memory-schemas.js';
+import type { MemoryStore } from './store/memory-store.js';
+import { redactSecrets } from './store/redact-secrets.js';
 
 export interface MemoryServiceDeps {
   store: DocumentStore;

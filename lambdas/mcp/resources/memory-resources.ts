@@ -1,7 +1,7 @@
 import type { Resource } from '@modelcontextprotocol/server';
 import { isDomainError } from '../../core/errors.js';
-import { resumeView } from '../../core/memory/branch-summary.js';
-import type { BranchView } from '../../core/memory/memory-store.js';
+import { resumeView } from '../../core/memory/contexts/branch-summary.js';
+import type { BranchView } from '../../core/memory/store/memory-store.js';
 import { defineResourceFamily } from '../resource-registry.js';
 
 const SCHEME = 'memory://';

@@ -1,17 +1,17 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
-import { DROP_GRACE_MS } from '../../../lambdas/core/memory/generation-drops.js';
+import { DROP_GRACE_MS } from '../../../lambdas/core/memory/contexts/generation-drops.js';
 import {
   type IdleSweepDeps,
   sweepIdleContexts,
-} from '../../../lambdas/core/memory/idle-compression-sweep.js';
+} from '../../../lambdas/core/memory/contexts/idle-compression-sweep.js';
 import {
   generationOfDropMarker,
   generationPrefix,
   memoryPartition,
-} from '../../../lambdas/core/memory/memory-keys.js';
-import { IDLE_COMPRESSION_MS, MemoryStore } from '../../../lambdas/core/memory/memory-store.js';
+} from '../../../lambdas/core/memory/store/memory-keys.js';
+import { IDLE_COMPRESSION_MS, MemoryStore } from '../../../lambdas/core/memory/store/memory-store.js';
 import type { Clock, DocumentStore, StoredItem } from '../../../lambdas/core/ports/index.js';
 import { projectResource } from '../../../lambdas/core/rules/project-access.js';
 import { GSI1PK, MEMORY_RECORD, SK } from '../../../lambdas/core/storage/key-prefixes.js';

@@ -14,7 +14,7 @@ import {
   buildSnapshot,
   type SnapshotInput,
   SnapshotIntegrityError,
-} from '../../../lambdas/core/memory/snapshot-manifest.js';
+} from '../../../lambdas/core/memory/snapshots/snapshot-manifest.js';
 import {
   readSnapshot,
   readsBackIntact,
@@ -22,7 +22,7 @@ import {
   type SnapshotVaultDeps,
   snapshotKeys,
   writeSnapshot,
-} from '../../../lambdas/core/memory/snapshot-vault.js';
+} from '../../../lambdas/core/memory/snapshots/snapshot-vault.js';
 import { BlobExistsError, sha256Hex } from '../../../lambdas/core/ports/index.js';
 
 const SECRET_LOOKING_CONTENT = 'Decision: the billing service moves to Postgres 16 in Q3';

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectPathKey } from '../../../lambdas/core/memory/memory-keys.js';
+import { projectPathKey } from '../../../lambdas/core/memory/store/memory-keys.js';
 import { sha256Hex } from '../../../lambdas/core/ports/index.js';
 import { connectInMemory, okTool } from '../../support/mcp-client.js';
 import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';

@@ -6,7 +6,7 @@ import {
   type Embedder,
   sha256Hex,
 } from '../../ports/index.js';
-import type { MemoryReader } from '../memory-records.js';
+import type { MemoryReader } from '../store/memory-records.js';
 import { type HybridAnswer, HybridIndex, type HybridSearchOptions, INDEX_FORMAT } from './hybrid-index.js';
 
 export interface MemorySearchDeps {

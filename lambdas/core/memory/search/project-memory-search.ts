@@ -1,6 +1,6 @@
 import type { Principal } from '../../access/rights.js';
-import type { MemoryCategory } from '../categories.js';
 import type { BranchSelector, MemoryService } from '../memory-service.js';
+import type { MemoryCategory } from '../store/categories.js';
 import type { MemorySearch, MemorySearchAnswer } from './memory-search.js';
 
 /** What search needs of project memory: the grant check, branch naming, and the branch read. */

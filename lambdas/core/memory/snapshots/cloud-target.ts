@@ -6,8 +6,8 @@ import {
   BlobNotFoundError,
   type CloudTarget,
 } from '../../ports/index.js';
-import type { SnapshotVaultDeps } from '../snapshot-vault.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
+import type { SnapshotVaultDeps } from './snapshot-vault.js';
 import type { SyncQuotas } from './sync-quota.js';
 
 /*

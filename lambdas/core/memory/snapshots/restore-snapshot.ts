@@ -1,13 +1,13 @@
 import { compareAndSet } from '../../compare-and-set.js';
 import { DomainError } from '../../errors.js';
-import { MemoryChangedError } from '../memory-records.js';
-import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
-import { readSnapshot, readsBackIntact, SnapshotNotFoundError } from '../snapshot-vault.js';
+import { MemoryChangedError } from '../store/memory-records.js';
 import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
+import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from './snapshot-manifest.js';
 import { countKind, recordsMatchManifest, toMemoryRecord } from './snapshot-records.js';
 import { snapshotRefusal } from './snapshot-refusal.js';
+import { readSnapshot, readsBackIntact, SnapshotNotFoundError } from './snapshot-vault.js';
 
 /**
  * How many backups a restore takes while writes keep landing before its switch; then it gives

@@ -6,7 +6,7 @@ import type {
   EnvelopeEncryption,
   RandomSource,
 } from '../../ports/index.js';
-import type { MemoryStateStore } from '../memory-records.js';
+import type { MemoryStateStore } from '../store/memory-records.js';
 
 /** What snapshots and restores need: the memory, where its blobs and snapshots live, the catalog. */
 export interface SnapshotDeps {

@@ -1,7 +1,6 @@
 import { compareAndSet } from '../../compare-and-set.js';
 import { DomainError } from '../../errors.js';
 import { BlobExistsError } from '../../ports/index.js';
-import { readsBackIntact, writeSnapshot } from '../snapshot-vault.js';
 import { readCloudSyncState, recordCloudSync } from './cloud-sync-state.js';
 import {
   type CloudSyncDeps,
@@ -13,6 +12,7 @@ import {
 } from './cloud-target.js';
 import { contentFingerprint } from './content-fingerprint.js';
 import { captureSnapshot } from './create-snapshot.js';
+import { readsBackIntact, writeSnapshot } from './snapshot-vault.js';
 import { spendSyncQuota } from './sync-quota.js';
 
 export interface PushResult {

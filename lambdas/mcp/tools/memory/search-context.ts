@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MEMORY_CATEGORIES } from '../../../core/memory/categories.js';
+import { MEMORY_CATEGORIES } from '../../../core/memory/store/categories.js';
 import { boundedString, outputFormat, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, gitBranchField, MEMORY_READ, projectIdField } from './memory-fields.js';

@@ -14,10 +14,14 @@ import {
   rawAesKeyring,
 } from '../../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { FileBlobStore } from '../../../../lambdas/adapters/files/file-blob-store.js';
-import { branchRecord, contextRecord, entryRecord } from '../../../../lambdas/core/memory/memory-keys.js';
-import type { MemoryRecord } from '../../../../lambdas/core/memory/memory-records.js';
-import { MemoryStore } from '../../../../lambdas/core/memory/memory-store.js';
 import type { SnapshotDeps } from '../../../../lambdas/core/memory/snapshots/snapshot-deps.js';
+import {
+  branchRecord,
+  contextRecord,
+  entryRecord,
+} from '../../../../lambdas/core/memory/store/memory-keys.js';
+import type { MemoryRecord } from '../../../../lambdas/core/memory/store/memory-records.js';
+import { MemoryStore } from '../../../../lambdas/core/memory/store/memory-store.js';
 import type { Clock } from '../../../../lambdas/core/ports/index.js';
 import { nodeRandom } from '../../../../lambdas/runtime/node-random.js';
 

@@ -1,5 +1,5 @@
-import { mapWithConcurrency } from '../concurrency.js';
-import { DomainError } from '../errors.js';
+import { mapWithConcurrency } from '../../concurrency.js';
+import { DomainError } from '../../errors.js';
 import {
   type BlobStore,
   type Clock,
@@ -8,9 +8,9 @@ import {
   type DocumentStore,
   type RandomSource,
   type StoredItem,
-} from '../ports/index.js';
-import { queryAll } from '../storage/query-all.js';
-import { markForDrop } from './generation-drops.js';
+} from '../../ports/index.js';
+import { queryAll } from '../../storage/query-all.js';
+import { markForDrop } from '../contexts/generation-drops.js';
 import { blobKeysOf, inlineBodies, offloadBodies } from './memory-bodies.js';
 import {
   generationPrefix,

@@ -1,12 +1,12 @@
-import { compareAndSet } from '../compare-and-set.js';
-import { DomainError, isDomainError } from '../errors.js';
-import { unionOfMarks, untrustedField } from '../firewall/untrusted-marks.js';
-import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
-import { MEMORY_RECORD } from '../storage/key-prefixes.js';
-import { queryAll } from '../storage/query-all.js';
+import { compareAndSet } from '../../compare-and-set.js';
+import { DomainError, isDomainError } from '../../errors.js';
+import { unionOfMarks, untrustedField } from '../../firewall/untrusted-marks.js';
+import { type Compressor, type Condition, ConditionFailedError } from '../../ports/index.js';
+import { MEMORY_RECORD } from '../../storage/key-prefixes.js';
+import { queryAll } from '../../storage/query-all.js';
+import { mergeEntries, summarizedEntries, unpackEntries } from '../contexts/context-body.js';
+import { compressIfIdle, restoreContext } from '../contexts/context-compression.js';
 import { categorize } from './categories.js';
-import { mergeEntries, summarizedEntries, unpackEntries } from './context-body.js';
-import { compressIfIdle, restoreContext } from './context-compression.js';
 import { blobKeysOf } from './memory-bodies.js';
 import { MemoryGenerations, type MemoryStorageDeps, revisionToken } from './memory-generations.js';
 import { entryItem, fileItem, summaryItem } from './memory-items.js';
@@ -30,7 +30,7 @@ import type {
 } from './memory-records.js';
 import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
 
-export { IDLE_COMPRESSION_MS } from './context-compression.js';
+export { IDLE_COMPRESSION_MS } from '../contexts/context-compression.js';
 
 export interface MemoryStoreDeps extends MemoryStorageDeps {
   compressor: Compressor;

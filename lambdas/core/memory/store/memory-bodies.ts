@@ -1,4 +1,4 @@
-import type { BlobStore, RandomSource } from '../ports/index.js';
+import type { BlobStore, RandomSource } from '../../ports/index.js';
 
 /**
  * Large bodies go to the blob store, not the table: a row keeps a reference (key, SHA-256, size)

@@ -1,10 +1,10 @@
-import { mapWithConcurrency } from '../concurrency.js';
-import type { BlobStore, Clock } from '../ports/index.js';
-import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
+import { mapWithConcurrency } from '../../concurrency.js';
+import type { BlobStore, Clock } from '../../ports/index.js';
+import { type Compressor, type Condition, ConditionFailedError } from '../../ports/index.js';
+import { contextRecord, entryRecord } from '../store/memory-keys.js';
+import { ContextState } from '../store/memory-schemas.js';
+import type { MemoryStore } from '../store/memory-store.js';
 import { packEntries, summarize } from './context-body.js';
-import { contextRecord, entryRecord } from './memory-keys.js';
-import { ContextState } from './memory-schemas.js';
-import type { MemoryStore } from './memory-store.js';
 
 /**
  * Idle contexts: compressed after {@link IDLE_COMPRESSION_MS} without a new entry (summary kept,

@@ -1,11 +1,11 @@
-import type { BlobStore, Clock, DocumentStore } from '../ports/index.js';
-import { GSI1PK } from '../storage/key-prefixes.js';
-import { visitIndexUpTo } from '../storage/visit-index.js';
+import type { BlobStore, Clock, DocumentStore } from '../../ports/index.js';
+import { GSI1PK } from '../../storage/key-prefixes.js';
+import { visitIndexUpTo } from '../../storage/visit-index.js';
+import { collectUnlistedSnapshots } from '../snapshots/unlisted-snapshots.js';
+import { projectOfPartition } from '../store/memory-keys.js';
+import type { MemoryStore } from '../store/memory-store.js';
 import { IDLE_COMPRESSION_MS } from './context-compression.js';
 import { dropMarkedGenerations } from './generation-drops.js';
-import { projectOfPartition } from './memory-keys.js';
-import type { MemoryStore } from './memory-store.js';
-import { collectUnlistedSnapshots } from './snapshots/unlisted-snapshots.js';
 
 /**
  * The scheduled half of idle compression: contexts nobody reads are compressed too. It reads the

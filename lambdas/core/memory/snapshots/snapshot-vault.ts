@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../errors.js';
 import {
   assertBlobKey,
   BlobNotFoundError,
@@ -7,7 +7,7 @@ import {
   type Compressor,
   type EnvelopeEncryption,
   sha256Hex,
-} from '../ports/index.js';
+} from '../../ports/index.js';
 import {
   type BuiltSnapshot,
   type SnapshotExpectation,
