@@ -57,7 +57,7 @@ export interface Platform extends CalendarPlatform {
    */
   memoryBlobs?: BlobStore;
   /**
-   * Project folders on this machine (the embedded runtime only), read as core/memory/host-folders.ts
+   * Project folders on this machine (the embedded runtime only), read as core/memory/folders/host-folders.ts
    * allows: the local owner's anywhere, API keys' inside the folders `serve --scan-folder` lists.
    *
    * @default - none: initialize_context stores only the files the agent sends

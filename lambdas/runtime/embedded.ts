@@ -55,7 +55,7 @@ export async function createEmbeddedRuntime(
     lockTtlSeconds: lockTtlSecondsFrom(process.env),
     memoryItemsCap: memoryItemsCapFrom(process.env),
     // Project memory's blobs beside the table. Folders on this machine: the owner's anywhere,
-    // remote callers' only inside the listed ones (core/memory/host-folders.ts).
+    // remote callers' only inside the listed ones (core/memory/folders/host-folders.ts).
     memoryBlobs: new FileBlobStore(join(config.dataDir, 'blobs')),
     projectFolders: new NodeProjectFolderReader(listed),
     ...(memorySync ? { memorySync } : {}),
