@@ -10,11 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileBlobStore } from '../lambdas/adapters/files/file-blob-store.js';
-import type { MemoryItem } from '../lambdas/core/memory/memory-records.js';
 import { HybridIndex } from '../lambdas/core/memory/search/hybrid-index.js';
 import { KEYWORD_SEARCH_OPTIONS, keywordIndex } from '../lambdas/core/memory/search/keyword-index.js';
 import { localEmbedder } from '../lambdas/core/memory/search/local-embedder.js';
 import { MemorySearch } from '../lambdas/core/memory/search/memory-search.js';
+import type { MemoryItem } from '../lambdas/core/memory/store/memory-records.js';
 import { systemClock } from '../lambdas/core/ports/index.js';
 import { compare, measure, reportFigure, reportRatio } from './harness.js';
 

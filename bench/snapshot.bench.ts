@@ -29,11 +29,15 @@ import {
   rawAesKeyring,
 } from '../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { FileBlobStore } from '../lambdas/adapters/files/file-blob-store.js';
-import type { ExpectedState, MemoryRecord, MemoryStateStore } from '../lambdas/core/memory/memory-records.js';
-import { readSnapshotPlaintext } from '../lambdas/core/memory/snapshot-vault.js';
 import { createSnapshot } from '../lambdas/core/memory/snapshots/create-snapshot.js';
 import { restoreSnapshot } from '../lambdas/core/memory/snapshots/restore-snapshot.js';
 import type { SnapshotDeps } from '../lambdas/core/memory/snapshots/snapshot-deps.js';
+import { readSnapshotPlaintext } from '../lambdas/core/memory/snapshots/snapshot-vault.js';
+import type {
+  ExpectedState,
+  MemoryRecord,
+  MemoryStateStore,
+} from '../lambdas/core/memory/store/memory-records.js';
 import { systemClock } from '../lambdas/core/ports/index.js';
 import { nodeRandom } from '../lambdas/runtime/node-random.js';
 import { compare, measure, reportFigure, reportRatio, type Sample } from './harness.js';

@@ -7,7 +7,7 @@
  * query every request pays, whatever the tool) is outside both timings.
  */
 import { randomUUID } from 'node:crypto';
-import { idleIndexAttributes } from '../lambdas/core/memory/memory-keys.js';
+import { idleIndexAttributes } from '../lambdas/core/memory/store/memory-keys.js';
 import { projectResource } from '../lambdas/core/rules/project-access.js';
 import { updateMemoryTool } from '../lambdas/mcp/tools/memory/update-memory.js';
 import { startTestRuntime } from '../test/support/test-runtime.js';

@@ -8,13 +8,10 @@
  * - DynamoDB batch leftovers (adapters/dynamodb/batch-retry.ts): 8 attempts, exponential full
  *   jitter from 50 ms capped at 2 s — AWS's recommendation for unprocessed batch items.
  * - CalDAV requests (adapters/caldav/caldav-http.ts): an idempotent request twice, 250 ms apart.
- * - Slot-lock compare-and-set (core/booking/slot-locks.ts): 25 attempts, linear full jitter, so
- *   the losers of a round spread out instead of colliding again.
+ * - Every compare-and-set loop, through core/compare-and-set.ts (which names its callers).
  * - The embedded store's reconnect (adapters/dynamodb/reconnect-middleware.ts): 5 attempts, the
  *   pause being "wait until a process serves the store" instead of a timer.
  * - The embedded store's takeover poll (runtime/store-takeover.ts): until a deadline, 20–100 ms.
- * - Idempotency claims (core/booking/idempotency.ts): 3 read-and-conditional-write rounds, no pause.
- * - manage_attendees (core/calendar/calendar-service.ts): one redo after STALE_WRITE, no pause.
  */
 
 /** The pause before retry number `retry` (0 for the first retry), given a number in [0, 1). */

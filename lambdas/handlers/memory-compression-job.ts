@@ -2,7 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { IdleSweepSummary } from '../core/memory/idle-compression-sweep.js';
+import type { IdleSweepSummary } from '../core/memory/contexts/idle-compression-sweep.js';
 import { once } from '../core/once.js';
 import { createAwsIdleSweepDeps } from '../runtime/aws-memory-compression.js';
 import { processEnvironment } from '../runtime/environment.js';

@@ -1,6 +1,5 @@
 import type { AccessStore } from '../core/access/access-store.js';
 import type { Principal } from '../core/access/rights.js';
-import type { TokenVerifier } from '../core/access/token-verifier.js';
 import type { AvailabilityDeps } from '../core/availability/availability-queries.js';
 import type { BookingService } from '../core/booking/booking-service.js';
 import type { IdempotencyRecords } from '../core/booking/idempotency.js';
@@ -9,9 +8,9 @@ import type { CallWork } from '../core/call-work.js';
 import type { RequestLimiter } from '../core/limits/request-limiter.js';
 import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
-import type { MemorySearch } from '../core/memory/search/memory-search.js';
+import type { ProjectMemorySearch } from '../core/memory/search/project-memory-search.js';
 import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
-import type { Logger, MetricsSink, ShadowCalendar, TimeDeps } from '../core/ports/index.js';
+import type { Logger, MetricsSink, ShadowCalendar, TimeDeps, TokenVerifier } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
 import type { CallLimits } from './call-limits.js';
 import type { ProtectedResource } from './http/protected-resource.js';
@@ -74,8 +73,8 @@ export interface MemorySlice extends TimeSlice, KeyedWrites {
   /** Grounding, suggestions, automation status and the context graph. */
   insights: MemoryInsights;
   snapshots: MemorySnapshots;
-  /** Hybrid search over a project's memory (search_context); check grants with `memory.authorize`. */
-  search: MemorySearch;
+  /** Hybrid search over a project's memory (search_context), read on the project checked first. */
+  search: ProjectMemorySearch;
 }
 
 /** Each slice by name: what `toolDeps(slice)` answers. */

@@ -15,9 +15,11 @@ import { parseToolsets, type ToolsetSelection } from './toolsets.js';
  *   per tools/call (runToolCall):       authorise (toolset) → hooks.beforeCall → tool → hooks.afterCall
  *
  * Transports only translate: route-http-request.ts turns a refusal into an HTTP status, stdio
- * (bin/meridian.ts) lets it stop the command. Rights on a calendar or project are checked by the
- * services the tools call (AccessStore.requireRight), since only they know which resource a call
- * touches.
+ * (bin/meridian.ts) lets it stop the command. Rights on a calendar or project are decided in one
+ * layer, the core services every tool, resource and prompt calls with the caller's principal
+ * (CalendarService, RulesService, MemoryService, ProjectMemorySearch, … through
+ * AccessStore.requireRight), since only they know which resource a call touches; nothing under
+ * lambdas/mcp checks a grant itself (test/mcp/access-layer.test.ts).
  */
 
 /**

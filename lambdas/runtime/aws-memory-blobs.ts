@@ -1,4 +1,4 @@
-import type { BlobStore } from '../core/memory/blob-store.js';
+import type { BlobStore } from '../core/ports/index.js';
 import { lazyBlobStore } from './lazy-blob-store.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { IdleSweepDeps } from '../core/memory/idle-compression-sweep.js';
+import type { IdleSweepDeps } from '../core/memory/contexts/idle-compression-sweep.js';
 import type { Logger } from '../core/ports/index.js';
 import { awsPlatform } from './aws-platform.js';
 import { type Environment, requireSettings } from './environment.js';

@@ -1,9 +1,9 @@
-import type { BlobStore } from '../core/memory/blob-store.js';
-import type { CloudTarget } from '../core/memory/snapshots/cloud-target.js';
 import type { SyncQuotas } from '../core/memory/snapshots/sync-quota.js';
 import type {
+  BlobStore,
   BookingSteps,
   BookingWorkflow,
+  CloudTarget,
   Embedder,
   Logger,
   ProjectFolderReader,
@@ -35,7 +35,7 @@ export interface Platform extends CalendarPlatform {
    */
   memoryBlobs?: BlobStore;
   /**
-   * Project folders on this machine (the embedded runtime only), read as core/memory/host-folders.ts
+   * Project folders on this machine (the embedded runtime only), read as core/memory/folders/host-folders.ts
    * allows: the local owner's anywhere, API keys' inside the folders `serve --scan-folder` lists.
    *
    * @default - none: initialize_context stores only the files the agent sends

@@ -73,7 +73,7 @@ export async function createEmbeddedRuntime(
     lockTtlSeconds: environment.lockTtlSeconds,
     ...(environment.memoryItemsCap === undefined ? {} : { memoryItemsCap: environment.memoryItemsCap }),
     // Project memory's blobs beside the table. Folders on this machine: the owner's anywhere,
-    // remote callers' only inside the listed ones (core/memory/host-folders.ts).
+    // remote callers' only inside the listed ones (core/memory/folders/host-folders.ts).
     memoryBlobs: new FileBlobStore(join(config.dataDir, 'blobs')),
     projectFolders: new NodeProjectFolderReader(listed),
     ...(memorySync ? { memorySync } : {}),

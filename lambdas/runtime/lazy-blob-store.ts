@@ -1,6 +1,5 @@
-import type { BlobStore } from '../core/memory/blob-store.js';
 import { once } from '../core/once.js';
-import { storageFailure } from '../core/ports/index.js';
+import { type BlobStore, storageFailure } from '../core/ports/index.js';
 
 /**
  * A blob store built on first use: the Lambda's cold start loads no S3 client until a memory

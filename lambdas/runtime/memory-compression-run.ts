@@ -3,7 +3,7 @@ import {
   type IdleSweepOptions,
   type IdleSweepSummary,
   sweepIdleContexts,
-} from '../core/memory/idle-compression-sweep.js';
+} from '../core/memory/contexts/idle-compression-sweep.js';
 import type { Logger } from '../core/ports/index.js';
 import { type SyncTimer, startSyncTimer, type TimerFunctions } from './sync-timer.js';
 

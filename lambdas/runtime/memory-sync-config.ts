@@ -1,5 +1,5 @@
-import type { CloudTarget } from '../core/memory/snapshots/cloud-target.js';
 import type { SyncQuotas } from '../core/memory/snapshots/sync-quota.js';
+import type { CloudTarget } from '../core/ports/index.js';
 import type { MemorySyncSettings } from './environment.js';
 import { lazyBlobStore } from './lazy-blob-store.js';
 import { lazyEnvelope } from './lazy-envelope.js';

@@ -1,7 +1,6 @@
 import type { CalendarRegistry, ConnectionRecord } from '../core/calendar/calendar-registry.js';
-import type { ProviderResolver } from '../core/calendar/calendar-service.js';
 import { DomainError } from '../core/errors.js';
-import type { CalendarProvider, EnvelopeEncryption } from '../core/ports/index.js';
+import type { CalendarProvider, EnvelopeEncryption, ProviderResolver } from '../core/ports/index.js';
 
 /** Builds the adapter for one connected account from its record and decrypted secret. */
 export type ProviderFactory = (connection: ConnectionRecord, secret: string) => Promise<CalendarProvider>;

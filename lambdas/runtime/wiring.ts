@@ -5,14 +5,13 @@ import type { IdempotencyRecords } from '../core/booking/idempotency.js';
 import type { SlotLocks } from '../core/booking/slot-locks.js';
 import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
 import type { CalendarService } from '../core/calendar/calendar-service.js';
-import type { BlobStore } from '../core/memory/blob-store.js';
 import type { MemoryInsights } from '../core/memory/memory-insights.js';
 import type { MemoryService } from '../core/memory/memory-service.js';
-import type { MemoryStore } from '../core/memory/memory-store.js';
-import type { MemorySearch } from '../core/memory/search/memory-search.js';
+import type { ProjectMemorySearch } from '../core/memory/search/project-memory-search.js';
 import type { MemorySnapshots } from '../core/memory/snapshots/memory-snapshots.js';
+import type { MemoryStore } from '../core/memory/store/memory-store.js';
 import { once } from '../core/once.js';
-import type { BookingSteps } from '../core/ports/index.js';
+import type { BlobStore, BookingSteps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
 import type { Platform } from './compose.js';
 import type { ProviderGraph } from './compose-providers.js';
@@ -48,7 +47,8 @@ export interface Parts {
   memoryStore: MemoryStore;
   memory: MemoryService;
   snapshots: MemorySnapshots;
-  search: MemorySearch;
+  /** search_context's index, behind the project read check (ProjectMemorySearch). */
+  search: ProjectMemorySearch;
   insights: MemoryInsights;
 }
 
@@ -208,17 +208,19 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       });
     },
     search: async (platform, part) => {
-      const [{ MemorySearch, localEmbedder }, reader, blobs] = await Promise.all([
-        import('./parts/memory-services.js'),
-        part('memoryStore'),
-        part('memoryBlobs'),
-      ]);
-      return new MemorySearch({
-        reader,
-        blobs,
-        embedder: platform.embedder ?? localEmbedder(),
-        clock: platform.clock,
-      });
+      const [{ MemorySearch, ProjectMemorySearch, localEmbedder }, reader, blobs, memory] = await Promise.all(
+        [import('./parts/memory-services.js'), part('memoryStore'), part('memoryBlobs'), part('memory')],
+      );
+      // Read on the project is checked before any branch is resolved (the one access layer).
+      return new ProjectMemorySearch(
+        memory,
+        new MemorySearch({
+          reader,
+          blobs,
+          embedder: platform.embedder ?? localEmbedder(),
+          clock: platform.clock,
+        }),
+      );
     },
     insights: async (platform, part) => {
       const [{ MemoryInsights, SuggestionHistory }, memory] = await Promise.all([

@@ -58,7 +58,7 @@ export interface MemoryCompressionScheduleProps {
  * group, a role that may query, get, put and delete table items (deletes also in batches) and
  * use the memory bucket — no Scan, no secrets) and an EventBridge Scheduler schedule that invokes
  * it every {@link MEMORY_COMPRESSION_RATE}. The sweep reads gsi1 only, never the whole table: the
- * idle index and the generations to drop (core/memory/idle-compression-sweep.ts).
+ * idle index and the generations to drop (core/memory/contexts/idle-compression-sweep.ts).
  */
 export class MemoryCompressionSchedule extends Construct {
   readonly function: IFunction;

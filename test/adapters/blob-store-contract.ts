@@ -6,7 +6,7 @@ import {
   BlobIntegrityError,
   BlobNotFoundError,
   type BlobStore,
-} from '../../lambdas/core/memory/blob-store.js';
+} from '../../lambdas/core/ports/index.js';
 
 export interface BlobStoreUnderTest {
   store: BlobStore;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentStore, StoredItem } from '../../lambdas/core/ports/index.js';
+import { createProjectTool } from '../../lambdas/mcp/tools/rules/create-project.js';
 import { runCliTool } from '../../lambdas/runtime/cli/cli-tool.js';
 import { createEmbeddedRuntime } from '../../lambdas/runtime/embedded.js';
 import { openEmbeddedStore } from '../../lambdas/runtime/embedded-store.js';
@@ -41,7 +42,7 @@ describe('meridian audit verify', { timeout: 180_000 }, () => {
     const runtime = await createEmbeddedRuntime({ dataDir: original, host: '127.0.0.1', port: 0 });
     try {
       for (const name of ['Acme', 'Globex', 'Initech', 'Umbrella'])
-        await runCliTool(runtime, 'create_project', { name });
+        await runCliTool(runtime, createProjectTool, { name });
       await runtime.access.grantsOf(keyId);
     } finally {
       await runtime.close();

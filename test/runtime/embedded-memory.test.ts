@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
-import { BODY_THRESHOLD_BYTES } from '../../lambdas/core/memory/memory-bodies.js';
+import { BODY_THRESHOLD_BYTES } from '../../lambdas/core/memory/store/memory-bodies.js';
 import { createEmbeddedRuntime, type EmbeddedRuntime } from '../../lambdas/runtime/embedded.js';
 
 /** The embedded runtime's memory wiring: blobs under the private data dir, folders readable. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
-import { IDLE_COMPRESSION_MS } from '../../lambdas/core/memory/memory-store.js';
+import { IDLE_COMPRESSION_MS } from '../../lambdas/core/memory/store/memory-store.js';
 import type { Clock } from '../../lambdas/core/ports/index.js';
 import { parseEnvironment } from '../../lambdas/runtime/environment.js';
 import { startIdleCompressionTimer } from '../../lambdas/runtime/memory-compression-run.js';

@@ -4,7 +4,7 @@ import {
   rawAesKeyring,
 } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { S3BlobStore } from '../../lambdas/adapters/s3/s3-blob-store.js';
-import type { CloudTarget } from '../../lambdas/core/memory/snapshots/cloud-target.js';
+import type { CloudTarget } from '../../lambdas/core/ports/index.js';
 import { s3rverClient, startS3rver } from './s3rver.js';
 
 /**

@@ -13,8 +13,8 @@ import { FileBlobStore } from '../../lambdas/adapters/files/file-blob-store.js';
 import { resolveListedFolders } from '../../lambdas/adapters/files/host-folder-locator.js';
 import { NodeProjectFolderReader } from '../../lambdas/adapters/files/node-project-folder.js';
 import { LocalBookingWorkflow } from '../../lambdas/adapters/workflow/local-booking-workflow.js';
-import type { BlobStore } from '../../lambdas/core/memory/blob-store.js';
 import {
+  type BlobStore,
   type Clock,
   type ProjectFolderReader,
   type RandomSource,

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { compareAndSet } from '../../core/compare-and-set.js';
 import {
   assertBlobKey,
   assertBlobPrefix,
@@ -17,7 +18,7 @@ import {
   keyAfterCursor,
   sha256Hex,
   verifyBlob,
-} from '../../core/memory/blob-store.js';
+} from '../../core/ports/index.js';
 
 /** Where unfinished writes live; keys cannot start with a dot, so no key ever names it. */
 const STAGING_DIR = '.staging';
@@ -137,14 +138,13 @@ export class FileBlobStore implements BlobStore {
  * put's mkdir and this link: then the folder is made again and the link retried.
  */
 async function publish(staging: string, path: string): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await link(staging, path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw error;
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    }
-  }
+  await compareAndSet(
+    async (attempt) => {
+      if (attempt > 1) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await link(staging, path);
+    },
+    { maxAttempts: 3, isLostRace: (error) => (error as NodeJS.ErrnoException).code === 'ENOENT' },
+  );
 }
 
 function ignoreNotEmpty(error: unknown): undefined {

@@ -1,9 +1,9 @@
 import { type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
 import type { AccessStore } from '../../core/access/access-store.js';
 import type { Principal } from '../../core/access/rights.js';
-import type { TokenVerifier } from '../../core/access/token-verifier.js';
 import { toolsetsOfScope } from '../../core/auth/toolset-scopes.js';
 import { isDomainError } from '../../core/errors.js';
+import type { TokenVerifier } from '../../core/ports/index.js';
 
 /**
  * The claim of a Meridian access token that names the consent it was issued under. A consent is

@@ -23,7 +23,7 @@ import {
   keyAfterCursor,
   sha256Hex,
   verifyBlob,
-} from '../../core/memory/blob-store.js';
+} from '../../core/ports/index.js';
 
 /** User metadata (`x-amz-meta-sha256`) carrying the hex SHA-256 that head() reports. */
 const SHA256_METADATA = 'sha256';

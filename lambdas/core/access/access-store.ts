@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.js';
 import { formatRate, LIMIT_NAMES, type LimitName, parseRate, type RateOverrides } from '../limits/rate.js';
-import { type Clock, ConditionFailedError, type DocumentStore, type RandomSource } from '../ports/index.js';
+import {
+  type Clock,
+  ConditionFailedError,
+  type DocumentStore,
+  type RandomSource,
+  type TokenVerifier,
+} from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import { hashSecret, newKeyMaterial, parseToken, secretMatches } from './api-key-token.js';
@@ -16,7 +22,6 @@ import {
   type ResourceRef,
   type Right,
 } from './rights.js';
-import type { TokenVerifier } from './token-verifier.js';
 
 const ApiKeyItem = z.object({
   pk: z.string(),

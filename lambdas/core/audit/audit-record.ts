@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../memory/canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 
 /** Where a change came from: a tool call (HTTP, stdio, CLI commands run as tools) or a CLI admin command. */
 export type AuditSource = 'tool' | 'cli';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { canonicalJson } from '../canonical-json.js';
+import { compareAndSet } from '../compare-and-set.js';
 import { DomainError } from '../errors.js';
-import { canonicalJson } from '../memory/canonical-json.js';
 import {
   type Clock,
   type Condition,
@@ -9,7 +10,6 @@ import {
   type DocumentStore,
   type ItemKey,
 } from '../ports/index.js';
-import { retry } from '../retry.js';
 import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { type BookingInput, BookingResult, Hold } from './booking-schemas.js';
 
@@ -210,45 +210,42 @@ export class IdempotencyRecords {
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
     }
-    try {
-      // A lost conditional write means another call moved the item on: read it again, at once.
-      return await retry(
-        async () => {
-          const raw = await this.deps.store.get(key, { consistent: true });
-          const existing = raw ? IdempotencyItem.parse(raw) : undefined;
-          const now = this.now();
-          const live = existing && existing.retain_until_ms > now ? existing : undefined;
-          if (live) {
-            const decided = decideOn(live, now);
-            if (decided) return decided;
-          }
-          // Absent, past retention, or a pending claim whose caller died: take it over, on the
-          // condition that nobody else did first.
-          await this.deps.store.put(pending, {
-            condition: existing
-              ? {
-                  op: 'and',
-                  conditions: [
-                    ownerIs(existing.owner),
-                    { op: 'eq', attribute: 'status', value: existing.status },
-                  ],
-                }
-              : { op: 'not_exists' },
-          });
-          return { kind: 'claimed' as const };
-        },
-        { maxAttempts: 3, isRetryable: (error) => error instanceof ConditionFailedError },
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      throw new DomainError(
-        'LOCK_CONTENDED',
-        'Another call with the same idempotency_key is starting; retry in a second.',
-        {
-          retry_after_seconds: 1,
-        },
-      );
-    }
+    // A lost conditional write means another call moved the item on: read it again, at once.
+    return compareAndSet(
+      async () => {
+        const raw = await this.deps.store.get(key, { consistent: true });
+        const existing = raw ? IdempotencyItem.parse(raw) : undefined;
+        const now = this.now();
+        const live = existing && existing.retain_until_ms > now ? existing : undefined;
+        if (live) {
+          const decided = decideOn(live, now);
+          if (decided) return decided;
+        }
+        // Absent, past retention, or a pending claim whose caller died: take it over, on the
+        // condition that nobody else did first.
+        await this.deps.store.put(pending, {
+          condition: existing
+            ? {
+                op: 'and',
+                conditions: [
+                  ownerIs(existing.owner),
+                  { op: 'eq', attribute: 'status', value: existing.status },
+                ],
+              }
+            : { op: 'not_exists' },
+        });
+        return { kind: 'claimed' as const };
+      },
+      {
+        maxAttempts: 3,
+        exhausted: () =>
+          new DomainError(
+            'LOCK_CONTENDED',
+            'Another call with the same idempotency_key is starting; retry in a second.',
+            { retry_after_seconds: 1 },
+          ),
+      },
+    );
   }
 
   /** The commit point: the event exists and this record now says so. Owner-conditioned. */

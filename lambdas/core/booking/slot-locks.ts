@@ -1,13 +1,8 @@
 import { z } from 'zod';
+import { compareAndSet } from '../compare-and-set.js';
 import { DomainError } from '../errors.js';
-import {
-  type Clock,
-  ConditionFailedError,
-  type DocumentStore,
-  type ItemKey,
-  type RandomSource,
-} from '../ports/index.js';
-import { linearJitter, retry } from '../retry.js';
+import type { Clock, DocumentStore, ItemKey, RandomSource } from '../ports/index.js';
+import { linearJitter } from '../retry.js';
 import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { Hold } from './booking-schemas.js';
 
@@ -124,8 +119,8 @@ export class SlotLocks {
     early?: LockItemRead,
   ): Promise<Hold> {
     const read = this.reader(calendarId, early);
-    try {
-      return await this.compareAndSet(async () => {
+    return this.compareAndSet(
+      async () => {
         const item = await read();
         const now = this.now();
         const active = (item?.holds ?? []).filter((h) => h.expires_at_ms > now);
@@ -142,15 +137,14 @@ export class SlotLocks {
         const hold: Hold = { owner, token: fence, ...interval, expires_at_ms: now + this.deps.ttlMs };
         await this.write(calendarId, item, [...active, hold], fence);
         return hold;
-      });
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      throw new DomainError(
-        'LOCK_CONTENDED',
-        'The calendar is busy with other bookings right now. Retry in a second; nothing was booked.',
-        { retry_after_seconds: 1 },
-      );
-    }
+      },
+      () =>
+        new DomainError(
+          'LOCK_CONTENDED',
+          'The calendar is busy with other bookings right now. Retry in a second; nothing was booked.',
+          { retry_after_seconds: 1 },
+        ),
+    );
   }
 
   /**
@@ -179,8 +173,8 @@ export class SlotLocks {
     early?: LockItemRead,
   ): Promise<boolean> {
     const read = this.reader(calendarId, early);
-    try {
-      return await this.compareAndSet(async () => {
+    return this.compareAndSet(
+      async () => {
         const item = await read();
         const released = item?.holds.find(
           (h) => h.owner === hold.owner && h.token === hold.token && !h.booked,
@@ -191,26 +185,25 @@ export class SlotLocks {
         if (booked) kept.push({ ...released, expires_at_ms: now + BOOKED_VISIBLE_MS, booked });
         await this.write(calendarId, item, kept, item.fence);
         return true;
-      });
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      throw new Error(`could not release hold ${hold.owner}/${hold.token} on ${calendarId}: item too busy`, {
-        cause: error,
-      });
-    }
+      },
+      (lost) =>
+        new Error(`could not release hold ${hold.owner}/${hold.token} on ${calendarId}: item too busy`, {
+          cause: lost,
+        }),
+    );
   }
 
   /**
    * Runs one read-modify-write round until its conditional write wins; a lost write (another
    * writer moved `version` on) is retried after a pause with full jitter over a window that grows
-   * with the attempt, so the losers spread out instead of colliding again. The last
-   * ConditionFailedError is rethrown once the attempts run out.
+   * with the attempt, so the losers spread out instead of colliding again. Once the attempts run
+   * out, `exhausted` says what failed.
    */
-  private compareAndSet<T>(round: () => Promise<T>): Promise<T> {
+  private compareAndSet<T>(round: () => Promise<T>, exhausted: (lost: unknown) => Error): Promise<T> {
     const stepMs = (this.deps.backoffMs ?? 4) * 2;
-    return retry(round, {
+    return compareAndSet(round, {
       maxAttempts: this.deps.maxAttempts ?? 25,
-      isRetryable: (error) => error instanceof ConditionFailedError,
+      exhausted,
       backoff: linearJitter({ stepMs, maxSteps: 8 }),
       random: () => this.unitRandom(),
       sleep: this.deps.pause,

@@ -1,5 +1,6 @@
 import type { AccessStore } from '../access/access-store.js';
 import { calendarResource, grantAllows, type Principal, type Right } from '../access/rights.js';
+import { compareAndSet } from '../compare-and-set.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
 import {
@@ -8,19 +9,13 @@ import {
   touchesEventText,
 } from '../firewall/check-event-content.js';
 import { screenProviderEvent } from '../firewall/untrusted-text.js';
-import type { CalendarProvider, CalendarRef, Clock, RandomSource } from '../ports/index.js';
-import { retry } from '../retry.js';
+import type { CalendarProvider, CalendarRef, Clock, ProviderResolver, RandomSource } from '../ports/index.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import { type EventTimeInput, resolveEventTimes, type WithTimeInputs } from './event-time.js';
 import { type EventView, toEventView } from './event-view.js';
 import { removeOrphanCalendarGrants } from './orphan-grants.js';
 import { providerOfCalendar } from './provider-of-calendar.js';
-
-/** Builds the provider for a connection (decrypting its secret); `native` for Meridian's own calendars. */
-export interface ProviderResolver {
-  forConnection(connectionId: string): Promise<CalendarProvider>;
-}
 
 export interface CalendarServiceDeps {
   registry: CalendarRegistry;
@@ -333,8 +328,9 @@ export class CalendarService {
     const record = await this.calendarFor(principal, input.calendar_id, 'write');
     const { provider, ref } = await this.providerFor(record);
     const remove = new Set(input.remove.map((email) => email.toLowerCase()));
-    // A write that lost to another edit (STALE_WRITE) is redone once on the fresh event.
-    return retry(
+    // A write that lost to another edit (STALE_WRITE, the provider's etag check) is redone once
+    // on the fresh event.
+    return compareAndSet(
       async () => {
         const current = await provider.getEvent(ref, input.event_id);
         const invited = new Set(current.attendees.map((a) => a.email.toLowerCase()));
@@ -358,7 +354,7 @@ export class CalendarService {
         );
         return { event: this.view(record, written), added, removed, unchanged };
       },
-      { maxAttempts: 2, isRetryable: (error) => isDomainError(error, 'STALE_WRITE') },
+      { maxAttempts: 2, isLostRace: (error) => isDomainError(error, 'STALE_WRITE') },
     );
   }
 

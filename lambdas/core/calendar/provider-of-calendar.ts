@@ -1,6 +1,5 @@
-import type { CalendarProvider, CalendarRef } from '../ports/index.js';
+import type { CalendarProvider, CalendarRef, ProviderResolver } from '../ports/index.js';
 import type { CalendarRecord } from './calendar-registry.js';
-import type { ProviderResolver } from './calendar-service.js';
 
 /**
  * The provider that holds a calendar and the reference its methods take. Apart from

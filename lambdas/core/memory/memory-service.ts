@@ -3,15 +3,14 @@ import type { Principal, Right } from '../access/rights.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { untrustedMarks } from '../firewall/untrusted-text.js';
 import { echo, excerpt } from '../input-limits.js';
-import type { DocumentStore, ProjectFolderReader } from '../ports/index.js';
-import { projectResource } from '../rules/project-access.js';
+import type { BlobStore, DocumentStore, ProjectFolderReader } from '../ports/index.js';
+import { ProjectAccess, projectResource } from '../rules/project-access.js';
 import type { ProjectStore } from '../rules/project-store.js';
-import type { BlobStore } from './blob-store.js';
-import { locateFolder } from './host-folders.js';
-import { folderKey } from './memory-keys.js';
-import type { EntryRole } from './memory-schemas.js';
-import type { MemoryStore } from './memory-store.js';
-import { redactSecrets } from './redact-secrets.js';
+import { locateFolder } from './folders/host-folders.js';
+import { folderKey } from './store/memory-keys.js';
+import type { Branch, EntryRole } from './store/memory-schemas.js';
+import type { MemoryStore } from './store/memory-store.js';
+import { redactSecrets } from './store/redact-secrets.js';
 
 export interface MemoryServiceDeps {
   store: DocumentStore;
@@ -65,6 +64,29 @@ export class MemoryService {
   async listBranches(principal: Principal, projectId: string) {
     await this.authorize(principal, projectId, 'read');
     return this.deps.memory.listBranches(projectId);
+  }
+
+  /**
+   * The branches of every project the principal may read, project by project, at most `limit`
+   * (what the memory:// resource listing shows). One grant read for all projects, not one each.
+   */
+  async readableBranches(
+    principal: Principal,
+    limit: number,
+  ): Promise<{ projectId: string; branch: Branch }[]> {
+    const [projects, rights] = await Promise.all([
+      this.deps.projects.list(),
+      new ProjectAccess(this.deps.access).rightsOf(principal),
+    ]);
+    const found: { projectId: string; branch: Branch }[] = [];
+    for (const { project_id: projectId } of projects) {
+      if (!rights.allows(projectId, 'read')) continue;
+      for (const branch of await this.deps.memory.listBranches(projectId)) {
+        if (found.length >= limit) return found;
+        found.push({ projectId, branch });
+      }
+    }
+    return found;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { compareAndSet } from '../compare-and-set.js';
 import { DomainError } from '../errors.js';
 import { ConditionFailedError, type DocumentStore, type ItemKey, type StoredItem } from '../ports/index.js';
 
@@ -29,28 +30,36 @@ export async function updateVersioned<T extends { version: number }>(
     index?: (record: T) => Partial<StoredItem>;
   },
 ): Promise<T> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const raw = await store.get(key, { consistent: true });
-    if (!raw) throw options.notFound();
-    const current = parse(raw);
-    if (options.expectedVersion !== undefined && options.expectedVersion !== current.version)
-      throw stale(options.what, current.version);
-    const next = { ...change(current), version: current.version + 1 };
-    try {
-      await store.put(
-        { ...key, ...options.index?.(next), ...next },
-        { condition: { op: 'eq', attribute: 'version', value: current.version } },
-      );
+  return compareAndSet(
+    async () => {
+      const raw = await store.get(key, { consistent: true });
+      if (!raw) throw options.notFound();
+      const current = parse(raw);
+      if (options.expectedVersion !== undefined && options.expectedVersion !== current.version)
+        throw stale(options.what, current.version);
+      const next = { ...change(current), version: current.version + 1 };
+      try {
+        await store.put(
+          { ...key, ...options.index?.(next), ...next },
+          { condition: { op: 'eq', attribute: 'version', value: current.version } },
+        );
+      } catch (error) {
+        // The caller's view is out of date: theirs to re-read, not ours to redo.
+        if (error instanceof ConditionFailedError && options.expectedVersion !== undefined)
+          throw stale(options.what, current.version + 1);
+        throw error;
+      }
       return next;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      if (options.expectedVersion !== undefined) throw stale(options.what, current.version + 1);
-    }
-  }
-  throw new DomainError(
-    'STALE_WRITE',
-    `The ${options.what} kept changing under concurrent writers; retry in a moment.`,
-    {},
+    },
+    {
+      maxAttempts: MAX_ATTEMPTS,
+      exhausted: () =>
+        new DomainError(
+          'STALE_WRITE',
+          `The ${options.what} kept changing under concurrent writers; retry in a moment.`,
+          {},
+        ),
+    },
   );
 }
 

@@ -102,7 +102,7 @@ export const SK = {
     folder: 'FOLDER',
     /** `G#<generation>#<record key>` (see {@link MEMORY_RECORD}): the records of one generation. */
     generationPrefix: 'G#',
-    /** `DROP#<generation>`: that generation is dropped unless current (core/memory/generation-drops.ts). */
+    /** `DROP#<generation>`: that generation is dropped unless current (core/memory/contexts/generation-drops.ts). */
     dropPrefix: 'DROP#',
   },
   memoryPath: { project: 'PROJECT' },
@@ -155,13 +155,13 @@ export const GSI1PK = {
    * compress, sorted by `gsi1sk` = the pointer's `updated_at` (the project's last write). Every
    * write puts the pointer anyway, so the index costs update_memory no write of its own; the
    * idle sweep drops a project from it once nothing is left to compress
-   * (core/memory/idle-compression-sweep.ts).
+   * (core/memory/contexts/idle-compression-sweep.ts).
    */
   idleMemory: 'MEMIDLE',
   /**
    * Markers (`MEM#<project id>` / `DROP#<generation>`) of memory generations a restore staged or
    * is replacing, sorted by `gsi1sk` = the instant after which the sweep drops the generation
-   * unless it is current (core/memory/generation-drops.ts).
+   * unless it is current (core/memory/contexts/generation-drops.ts).
    */
   generationsToDrop: 'MEMDROP',
   /**

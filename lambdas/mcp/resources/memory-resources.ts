@@ -1,9 +1,7 @@
 import type { Resource } from '@modelcontextprotocol/server';
 import { isDomainError } from '../../core/errors.js';
-import { resumeView } from '../../core/memory/branch-summary.js';
-import type { BranchView } from '../../core/memory/memory-store.js';
-import { ProjectAccess } from '../../core/rules/project-access.js';
-import type { MemorySlice, ToolContext } from '../deps.js';
+import { resumeView } from '../../core/memory/contexts/branch-summary.js';
+import type { BranchView } from '../../core/memory/store/memory-store.js';
 import { defineResourceFamily } from '../resource-registry.js';
 
 const SCHEME = 'memory://';
@@ -44,15 +42,6 @@ export function summaryMarkdown(projectId: string, view: BranchView): string {
   ].join('\n');
 }
 
-/** The projects whose memory the caller may read. */
-async function readableProjectIds(deps: MemorySlice, context: ToolContext): Promise<string[]> {
-  const [projects, rights] = await Promise.all([
-    deps.memory.deps.projects.list(),
-    new ProjectAccess(deps.memory.deps.access).rightsOf(context.principal),
-  ]);
-  return projects.filter((p) => rights.allows(p.project_id, 'read')).map((p) => p.project_id);
-}
-
 /**
  * `memory://` — each branch's active summary (`memory://projects/{project_id}/branches/{branch_id}/summary`),
  * for a client to put in front of a conversation. Only projects the caller may read are listed
@@ -72,20 +61,16 @@ export const memoryResources = defineResourceFamily({
     },
   ],
   async list(deps, context) {
-    const resources: Resource[] = [];
-    for (const projectId of await readableProjectIds(deps, context)) {
-      for (const branch of await deps.memory.memory.listBranches(projectId)) {
-        if (resources.length >= MAX_LISTED) return resources;
-        resources.push({
-          uri: branchSummaryUri(projectId, branch.branch_id),
-          name: `summary-${branch.branch_id}`,
-          title: branch.topic,
-          description: `Summary of memory branch "${branch.topic}".`,
-          mimeType: MARKDOWN,
-        });
-      }
-    }
-    return resources;
+    const readable = await deps.memory.readableBranches(context.principal, MAX_LISTED);
+    return readable.map(
+      ({ projectId, branch }): Resource => ({
+        uri: branchSummaryUri(projectId, branch.branch_id),
+        name: `summary-${branch.branch_id}`,
+        title: branch.topic,
+        description: `Summary of memory branch "${branch.topic}".`,
+        mimeType: MARKDOWN,
+      }),
+    );
   },
   async read(deps, uri, context) {
     const match = SUMMARY_URI.exec(uri);

@@ -1,7 +1,9 @@
+import type { z } from 'zod';
 import { LOCAL_OWNER } from '../../core/access/rights.js';
-import { DomainError, type ErrorCode } from '../../core/errors.js';
 import type { McpServerDeps } from '../../mcp/deps.js';
 import { runToolCall } from '../../mcp/request-pipeline.js';
+import type { ToolDefinition } from '../../mcp/tool-definition.js';
+import { refusalOf } from '../../mcp/tool-refusal.js';
 
 /** What a tool answered a CLI command: its structured output, and its text (CSV, when asked for). */
 export interface CliToolAnswer<Output> {
@@ -10,25 +12,32 @@ export interface CliToolAnswer<Output> {
 }
 
 /**
+ * A tool's arguments as a CLI command passes them: the tool's own field names (a misspelt one
+ * does not compile), each value as the user typed it, so that the tool's validation, not a second
+ * set of checks in the CLI, says what is wrong with it.
+ */
+export type CliArguments<Input extends z.ZodObject> = { [Field in keyof z.input<Input>]?: unknown };
+
+/**
  * Runs an MCP tool for a CLI command, as the local owner, through the same pipeline as every
  * client: the command gets the tool's validation and its messages (field, expected shape,
- * example) instead of a second set of checks that could drift. A refusal becomes a DomainError
- * the CLI prints as it is.
+ * example). The output is the tool's output schema's type, checked against it; a refusal is thrown
+ * as the DomainError it was, for the CLI to print as it is.
  *
  * @example
- * const { output } = await runCliTool<{ projects: Project[] }>(runtime, 'list_projects', { format: 'json' });
+ * const { output } = await runCliTool(runtime, listProjectsTool, { format: 'json' });
+ * output.projects; // typed by list_projects' output schema
  */
-export async function runCliTool<Output>(
+export async function runCliTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   deps: McpServerDeps,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<CliToolAnswer<Output>> {
-  const result = await runToolCall(deps, { principal: LOCAL_OWNER, client: 'cli' }, name, args);
+  tool: Pick<ToolDefinition<Input, Output>, 'name' | 'output'>,
+  args: CliArguments<Input>,
+): Promise<CliToolAnswer<z.output<Output>>> {
+  const result = await runToolCall(deps, { principal: LOCAL_OWNER, client: 'cli' }, tool.name, args);
   const [first] = result.content;
   const text = first?.type === 'text' ? first.text : '';
   if (result.isError) {
-    const { code, message, ...details } = (JSON.parse(text) as { error: Record<string, unknown> }).error;
-    throw new DomainError(code as ErrorCode, String(message), details);
+    throw refusalOf(result) ?? new Error(`${tool.name} failed without a refusal Meridian writes: ${text}`);
   }
-  return { output: result.structuredContent as Output, text };
+  return { output: tool.output.parse(result.structuredContent), text };
 }

@@ -1,6 +1,9 @@
 import type { McpServerDeps } from '../../mcp/deps.js';
+import { createProjectTool } from '../../mcp/tools/rules/create-project.js';
+import { listProjectsTool } from '../../mcp/tools/rules/list-projects.js';
+import { updateProjectTool } from '../../mcp/tools/rules/update-project.js';
 import { type CliOutput, UsageError } from './access-commands.js';
-import { runCliTool } from './cli-tool.js';
+import { type CliArguments, runCliTool } from './cli-tool.js';
 
 /** The flags `meridian projects …` reads; every value comes as typed on the command line. */
 export interface ProjectFlags {
@@ -48,9 +51,9 @@ function rounding(text: string | undefined): { minutes: number; mode: string } |
   return { minutes: Number(match[1]), mode: match[2] ?? 'up' };
 }
 
-/** The tool arguments the flags set; flags left out are left out. */
-function fieldsFrom(flags: ProjectFlags): Record<string, unknown> {
-  const fields: Record<string, unknown> = {
+/** The tool arguments the flags set; a flag left out is undefined, which the tool reads as absent. */
+function fieldsFrom(flags: ProjectFlags): CliArguments<typeof updateProjectTool.input> {
+  return {
     name: flags.name,
     client: flags.client,
     color: flags.color,
@@ -59,7 +62,6 @@ function fieldsFrom(flags: ProjectFlags): Record<string, unknown> {
     archived: yesNo('archived', flags.archived),
     clear: flags.clear?.split(',').map((field) => field.trim()),
   };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 /** One line per project: id, name and the fields a timesheet uses. */
@@ -89,7 +91,7 @@ export async function projectsCommand(
 ): Promise<void> {
   const [action, projectId] = args;
   if (action === 'list') {
-    const { output } = await runCliTool<{ projects: ProjectView[] }>(runtime, 'list_projects', {
+    const { output } = await runCliTool(runtime, listProjectsTool, {
       include_archived: flags.all ?? false,
       format: 'json',
     });
@@ -101,7 +103,7 @@ export async function projectsCommand(
   if (action === 'create') {
     if (!flags.name?.trim()) throw new UsageError(`projects create needs --name NAME.\n${PROJECTS_USAGE}`);
     const { archived: _archived, clear: _clear, ...fields } = fieldsFrom(flags);
-    const { output } = await runCliTool<{ project: ProjectView }>(runtime, 'create_project', fields);
+    const { output } = await runCliTool(runtime, createProjectTool, fields);
     out.line(`Created ${projectLine(output.project)}`);
     out.line(`Classify time into it with \`meridian rules test "QUERY"\` and the create_rule tool.`);
     return;
@@ -109,9 +111,9 @@ export async function projectsCommand(
   if (action === 'update' || action === 'archive') {
     if (!projectId) throw new UsageError(`projects ${action} needs a PROJECT_ID.\n${PROJECTS_USAGE}`);
     const fields = action === 'archive' ? { archived: true } : fieldsFrom(flags);
-    if (Object.keys(fields).length === 0)
+    if (Object.values(fields).every((value) => value === undefined))
       throw new UsageError(`projects update needs a field to change.\n${PROJECTS_USAGE}`);
-    const { output } = await runCliTool<{ project: ProjectView }>(runtime, 'update_project', {
+    const { output } = await runCliTool(runtime, updateProjectTool, {
       project_id: projectId,
       ...fields,
     });

@@ -1,7 +1,8 @@
-import type { Preview } from '../../core/rules/rule-preview.js';
-import type { TimesheetGroup } from '../../core/rules/timesheet.js';
-import type { TimesheetReport } from '../../core/rules/timesheet-report.js';
 import type { McpServerDeps } from '../../mcp/deps.js';
+import { getTimesheetTool } from '../../mcp/tools/rules/get-timesheet.js';
+import { listProjectsTool } from '../../mcp/tools/rules/list-projects.js';
+import { listRulesTool } from '../../mcp/tools/rules/list-rules.js';
+import { previewRuleTool } from '../../mcp/tools/rules/preview-rule.js';
 import { type CliOutput, UsageError } from './access-commands.js';
 import { runCliTool } from './cli-tool.js';
 
@@ -9,23 +10,10 @@ export const RULES_USAGE = `Usage:
   meridian rules list                                  every rule, with what it matched in the last 30 days
   meridian rules test "QUERY" [--start T] [--end T] [--limit N]   what a query matches (default: the last 30 days)`;
 
-interface RuleLine {
-  rule_id: string;
-  query: string;
-  project_id: string;
-  weight: number;
-  events_matched: number;
-  events_won: number;
-  warnings: { code: string; message: string }[];
-}
-
 /** Whole numbers as numbers; anything else as typed, for the tool to refuse with its message. */
 function numberFlag(text: string | undefined): number | string | undefined {
   return text !== undefined && /^\d+$/.test(text) ? Number(text) : text;
 }
-
-const defined = (fields: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
 /**
  * `meridian rules list` and `meridian rules test "QUERY"`, as the local owner, through list_rules
@@ -41,7 +29,7 @@ export async function rulesCommand(
   const [action, query] = args;
   if (action === 'list') {
     const [{ output }, names] = await Promise.all([
-      runCliTool<{ rules: RuleLine[] }>(runtime, 'list_rules', { format: 'json' }),
+      runCliTool(runtime, listRulesTool, { format: 'json' }),
       projectNames(runtime),
     ]);
     if (output.rules.length === 0)
@@ -59,11 +47,13 @@ export async function rulesCommand(
   }
   if (action === 'test') {
     if (query === undefined) throw new UsageError(`rules test needs a QUERY.\n${RULES_USAGE}`);
-    const { output } = await runCliTool<Preview & { window: { start: string; end: string } }>(
-      runtime,
-      'preview_rule',
-      defined({ query, start: flags.start, end: flags.end, limit: numberFlag(flags.limit), format: 'json' }),
-    );
+    const { output } = await runCliTool(runtime, previewRuleTool, {
+      query,
+      start: flags.start,
+      end: flags.end,
+      limit: numberFlag(flags.limit),
+      format: 'json',
+    });
     out.line(`${output.query}: ${output.total_matched} events, ${output.minutes_matched} minutes`);
     out.line(`(${output.window.start} to ${output.window.end})`);
     for (const match of output.matches)
@@ -78,19 +68,12 @@ export async function rulesCommand(
 }
 
 async function projectNames(runtime: McpServerDeps): Promise<Map<string, string>> {
-  const { output } = await runCliTool<{ projects: { project_id: string; name: string }[] }>(
-    runtime,
-    'list_projects',
-    { include_archived: true, format: 'json' },
-  );
+  const { output } = await runCliTool(runtime, listProjectsTool, { include_archived: true, format: 'json' });
   return new Map(output.projects.map((p) => [p.project_id, p.name]));
 }
 
 export const TIMESHEET_USAGE =
   'Usage: meridian timesheet [--week 2026-W48 | --start T --end T] [--group-by project|day|week|calendar] [--csv]';
-
-/** get_timesheet's output: the report, each group with a label (a project's name). */
-type TimesheetOutput = Omit<TimesheetReport, 'groups'> & { groups: (TimesheetGroup & { label: string })[] };
 
 /** Minutes as hours and minutes, the way timesheets show them: 90 → "1:30". */
 export function hoursText(minutes: number): string {
@@ -123,16 +106,12 @@ export async function timesheetCommand(
     flags.start !== undefined
       ? { week: undefined, start: flags.start, end: flags.end }
       : isoWeekWindow(flags.week ?? isoWeekOf(runtime.clock.now(), zone), zone);
-  const { output, text } = await runCliTool<TimesheetOutput>(
-    runtime,
-    'get_timesheet',
-    defined({
-      start: window.start,
-      end: window.end,
-      group_by: flags['group-by'],
-      format: flags.csv ? 'csv' : 'json',
-    }),
-  );
+  const { output, text } = await runCliTool(runtime, getTimesheetTool, {
+    start: window.start,
+    end: window.end,
+    group_by: flags['group-by'],
+    format: flags.csv ? 'csv' : 'json',
+  });
   if (flags.csv) return out.line(text.trimEnd());
   const title = window.week ? `Timesheet ${window.week}` : 'Timesheet';
   out.line(

@@ -4,10 +4,9 @@ import Provider, { type Configuration, type KoaContextWithOIDC, errors as oidcEr
 import { DocumentStoreOidcAdapter } from '../../adapters/oauth/document-store-oidc-adapter.js';
 import { CONSENT_CLAIM, JwtTokenVerifier } from '../../adapters/oauth/jwt-token-verifier.js';
 import type { AccessStore } from '../../core/access/access-store.js';
-import type { TokenVerifier } from '../../core/access/token-verifier.js';
 import type { LocalUsers } from '../../core/auth/local-users.js';
 import { scopeForToolsets } from '../../core/auth/toolset-scopes.js';
-import type { Clock, DocumentStore, Logger } from '../../core/ports/index.js';
+import type { Clock, DocumentStore, Logger, TokenVerifier } from '../../core/ports/index.js';
 import type { ProtectedResource } from '../../mcp/http/protected-resource.js';
 import { problemPage } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH } from './interaction-routes.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileBlobStore } from '../../../lambdas/adapters/files/file-blob-store.js';
-import { BlobExistsError, BlobIntegrityError } from '../../../lambdas/core/memory/blob-store.js';
+import { BlobExistsError, BlobIntegrityError } from '../../../lambdas/core/ports/index.js';
 import { describeBlobStoreContract } from '../blob-store-contract.js';
 
 describeBlobStoreContract('files under a folder', async () => {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3BlobStore } from '../../../lambdas/adapters/s3/s3-blob-store.js';
-import { BlobExistsError } from '../../../lambdas/core/memory/blob-store.js';
+import { BlobExistsError } from '../../../lambdas/core/ports/index.js';
 import { type RunningS3rver, s3rverClient, startS3rver } from '../../support/s3rver.js';
 import { describeBlobStoreContract } from '../blob-store-contract.js';
 

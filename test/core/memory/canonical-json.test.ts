@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../lambdas/core/memory/canonical-json.js';
+import { canonicalJson } from '../../../lambdas/core/canonical-json.js';
 
 /** The same object with its keys inserted in reverse order, recursively. */
 function reversedKeys(value: unknown): unknown {

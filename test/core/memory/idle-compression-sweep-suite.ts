@@ -1,17 +1,17 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
-import { DROP_GRACE_MS } from '../../../lambdas/core/memory/generation-drops.js';
+import { DROP_GRACE_MS } from '../../../lambdas/core/memory/contexts/generation-drops.js';
 import {
   type IdleSweepDeps,
   sweepIdleContexts,
-} from '../../../lambdas/core/memory/idle-compression-sweep.js';
+} from '../../../lambdas/core/memory/contexts/idle-compression-sweep.js';
 import {
   generationOfDropMarker,
   generationPrefix,
   memoryPartition,
-} from '../../../lambdas/core/memory/memory-keys.js';
-import { IDLE_COMPRESSION_MS, MemoryStore } from '../../../lambdas/core/memory/memory-store.js';
+} from '../../../lambdas/core/memory/store/memory-keys.js';
+import { IDLE_COMPRESSION_MS, MemoryStore } from '../../../lambdas/core/memory/store/memory-store.js';
 import type { Clock, DocumentStore, StoredItem } from '../../../lambdas/core/ports/index.js';
 import { projectResource } from '../../../lambdas/core/rules/project-access.js';
 import { GSI1PK, MEMORY_RECORD, SK } from '../../../lambdas/core/storage/key-prefixes.js';
@@ -218,7 +218,7 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
       for (let n = 1; n <= 30; n++) await write(`Note ${n}.`);
       const { snapshot_id } = await ok('create_snapshot', { project_id: projectId });
       await write('After the snapshot.');
-      const replaced = (await sweepDeps().memory.pointer(projectId)).generation;
+      const replaced = (await sweepDeps().memory.generations.pointer(projectId)).generation;
       await ok('restore_snapshot', { project_id: projectId, snapshot_id });
       // The restore itself deleted nothing: the replaced rows wait for the sweep.
       const replacedRows = await rowsOf(replaced);
@@ -248,7 +248,7 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
     it('drops what a restore that died before its switch staged, after the grace, and never the current memory', async () => {
       await write('Before the crash.');
       const memory = sweepDeps().memory;
-      const current = (await memory.pointer(projectId)).generation;
+      const current = (await memory.generations.pointer(projectId)).generation;
       // What a restore whose process died before its switch leaves: a generation nobody reads,
       // and the current one marked too (the restore meant to replace it).
       const staged = await memory.stageGeneration(projectId, (await memory.exportState(projectId)).records);
@@ -272,7 +272,7 @@ export function describeIdleSweep(engine: string, endpoint?: () => string): void
       const { snapshot_id } = await ok('create_snapshot', { project_id: projectId });
       await write('Second state.');
       const memory = sweepDeps().memory;
-      const current = (await memory.pointer(projectId)).generation;
+      const current = (await memory.generations.pointer(projectId)).generation;
       // An old mark on the current generation, from a restore that failed an hour ago.
       await memory.discardGeneration(
         projectId,

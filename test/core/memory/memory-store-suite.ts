@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
 import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
-import { BODY_THRESHOLD_BYTES } from '../../../lambdas/core/memory/memory-bodies.js';
+import { BODY_THRESHOLD_BYTES } from '../../../lambdas/core/memory/store/memory-bodies.js';
 import {
   entryRecord,
   generationPrefix,
   memoryPartition,
   recordItemKey,
-} from '../../../lambdas/core/memory/memory-keys.js';
-import { IDLE_COMPRESSION_MS, MemoryStore } from '../../../lambdas/core/memory/memory-store.js';
+} from '../../../lambdas/core/memory/store/memory-keys.js';
+import { IDLE_COMPRESSION_MS, MemoryStore } from '../../../lambdas/core/memory/store/memory-store.js';
 import type { Clock, DocumentStore } from '../../../lambdas/core/ports/index.js';
 import { nodeRandom } from '../../../lambdas/runtime/node-random.js';
 import { passThroughStore } from '../../support/pass-through-store.js';
@@ -82,7 +82,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
 
         const entry = await append(big);
 
-        const { generation } = await runtime.memory.memory.pointer(projectId);
+        const { generation } = await runtime.memory.memory.generations.pointer(projectId);
         const raw = await runtime.store.get(
           recordItemKey(projectId, generation, entryRecord(branchId, entry.entry_id)),
         );
@@ -96,7 +96,7 @@ export function describeMemoryStore(engine: string, endpoint?: () => string): vo
       it('keeps a small body in the table', async () => {
         const entry = await append('Short note.');
 
-        const { generation } = await runtime.memory.memory.pointer(projectId);
+        const { generation } = await runtime.memory.memory.generations.pointer(projectId);
         const raw = await runtime.store.get(
           recordItemKey(projectId, generation, entryRecord(branchId, entry.entry_id)),
         );

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { redactionMarker, redactSecrets, SECRET_KINDS } from '../../../lambdas/core/memory/redact-secrets.js';
+import {
+  redactionMarker,
+  redactSecrets,
+  SECRET_KINDS,
+} from '../../../lambdas/core/memory/store/redact-secrets.js';
 import { ORDINARY, SECRETS } from './secret-corpus.js';
 
 const shown = (text: string) => JSON.stringify(text.length > 90 ? `${text.slice(0, 87)}...` : text);

@@ -1,4 +1,4 @@
-import type { SecretKind } from '../../../lambdas/core/memory/redact-secrets.js';
+import type { SecretKind } from '../../../lambdas/core/memory/store/redact-secrets.js';
 
 /**
  * The redaction corpus. Secrets are assembled at run time from a seeded generator, so this file

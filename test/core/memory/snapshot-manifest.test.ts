@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../lambdas/core/memory/blob-store.js';
-import { canonicalJson } from '../../../lambdas/core/memory/canonical-json.js';
+import { canonicalJson } from '../../../lambdas/core/canonical-json.js';
 import {
   type BuiltSnapshot,
   buildSnapshot,
   type SnapshotInput,
   SnapshotIntegrityError,
   verifySnapshot,
-} from '../../../lambdas/core/memory/snapshot-manifest.js';
+} from '../../../lambdas/core/memory/snapshots/snapshot-manifest.js';
+import { sha256Hex } from '../../../lambdas/core/ports/index.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

@@ -6,12 +6,15 @@ import {
   rawAesKeyring,
 } from '../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { S3BlobStore } from '../../../lambdas/adapters/s3/s3-blob-store.js';
-import { buildSnapshot, SnapshotIntegrityError } from '../../../lambdas/core/memory/snapshot-manifest.js';
+import {
+  buildSnapshot,
+  SnapshotIntegrityError,
+} from '../../../lambdas/core/memory/snapshots/snapshot-manifest.js';
 import {
   readSnapshot,
   type SnapshotVaultDeps,
   writeSnapshot,
-} from '../../../lambdas/core/memory/snapshot-vault.js';
+} from '../../../lambdas/core/memory/snapshots/snapshot-vault.js';
 import { type RunningS3rver, s3rverClient, startS3rver } from '../../support/s3rver.js';
 
 const BUCKET = 'meridian-snapshots-test';

@@ -10,12 +10,11 @@ import {
 } from '../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { FileBlobStore } from '../../../lambdas/adapters/files/file-blob-store.js';
 import { isDomainError } from '../../../lambdas/core/errors.js';
-import { BlobExistsError, sha256Hex } from '../../../lambdas/core/memory/blob-store.js';
 import {
   buildSnapshot,
   type SnapshotInput,
   SnapshotIntegrityError,
-} from '../../../lambdas/core/memory/snapshot-manifest.js';
+} from '../../../lambdas/core/memory/snapshots/snapshot-manifest.js';
 import {
   readSnapshot,
   readsBackIntact,
@@ -23,7 +22,8 @@ import {
   type SnapshotVaultDeps,
   snapshotKeys,
   writeSnapshot,
-} from '../../../lambdas/core/memory/snapshot-vault.js';
+} from '../../../lambdas/core/memory/snapshots/snapshot-vault.js';
+import { BlobExistsError, sha256Hex } from '../../../lambdas/core/ports/index.js';
 
 const SECRET_LOOKING_CONTENT = 'Decision: the billing service moves to Postgres 16 in Q3';
 

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../lambdas/core/memory/blob-store.js';
-import { projectPathKey } from '../../../lambdas/core/memory/memory-keys.js';
+import { projectPathKey } from '../../../lambdas/core/memory/store/memory-keys.js';
+import { sha256Hex } from '../../../lambdas/core/ports/index.js';
 import { connectInMemory, okTool } from '../../support/mcp-client.js';
 import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';

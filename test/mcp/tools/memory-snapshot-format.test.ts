@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../lambdas/adapters/compression/node-gzip.js';
 import { FileBlobStore } from '../../../lambdas/adapters/files/file-blob-store.js';
-import { snapshotKeys } from '../../../lambdas/core/memory/snapshot-vault.js';
+import { snapshotKeys } from '../../../lambdas/core/memory/snapshots/snapshot-vault.js';
 import { type CallToolResult, connectInMemory, errorOf } from '../../support/mcp-client.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 

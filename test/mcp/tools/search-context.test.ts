@@ -210,6 +210,36 @@ describe('search_context over HTTP', () => {
     expect(errorOf(result).code).toBe('FORBIDDEN');
   });
 
+  it('refuses a key without a grant before looking at branches, so it learns none of them', async () => {
+    // Arrange: a real branch and an unknown one, a linked git branch and an unlinked one
+    const ui = branchOf.get('feature-ui')!;
+    await ok(owner, 'link_git_branch', {
+      project_id: projectId,
+      cortex_branch_id: ui,
+      git_branch_name: 'feature/ui',
+    });
+
+    // Act
+    const answers = await Promise.all(
+      [
+        { branch_id: ui },
+        { branch_id: 'br_nope' },
+        { git_branch: 'feature/ui' },
+        { git_branch: 'feature/none' },
+      ].map((selector) =>
+        call(stranger, 'search_context', { project_id: projectId, query: 'cache', ...selector }),
+      ),
+    );
+
+    // Assert: the same refusal whatever exists
+    expect(answers.map((answer) => errorOf(answer).code)).toEqual([
+      'FORBIDDEN',
+      'FORBIDDEN',
+      'FORBIDDEN',
+      'FORBIDDEN',
+    ]);
+  });
+
   it('says BRANCH_NOT_FOUND for an unknown branch and for an unlinked git branch', async () => {
     const unknown = await call(reader, 'search_context', {
       project_id: projectId,

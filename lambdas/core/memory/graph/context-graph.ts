@@ -1,5 +1,5 @@
 import { extractAnchors } from '../grounding/anchors.js';
-import type { MemoryItem } from '../memory-records.js';
+import type { MemoryItem } from '../store/memory-records.js';
 import { coReferences } from '../suggestions/co-references.js';
 import type { SuggestionSession } from '../suggestions/suggestion-history.js';
 

@@ -1,5 +1,5 @@
-import type { MemoryItem } from '../memory-records.js';
 import { stem } from '../search/text-terms.js';
+import type { MemoryItem } from '../store/memory-records.js';
 import { type Anchor, extractAnchors, withoutAnchors } from './anchors.js';
 import { Bm25 } from './bm25.js';
 import { contentTerms, isFiller, isNegated, words } from './claim-terms.js';

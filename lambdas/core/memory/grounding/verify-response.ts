@@ -1,6 +1,6 @@
 import type { CallWork } from '../../call-work.js';
 import { untrustedField } from '../../firewall/untrusted-marks.js';
-import type { MemoryItem } from '../memory-records.js';
+import type { MemoryItem } from '../store/memory-records.js';
 import { type ClaimVerdict, type ContradictionKind, judgeClaim } from './claim-support.js';
 import { extractClaims } from './claims.js';
 import { claimQuery, PassageIndex } from './evidence-passages.js';

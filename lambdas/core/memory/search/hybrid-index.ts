@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import { untrustedField } from '../../firewall/untrusted-marks.js';
 import type { Embedder } from '../../ports/index.js';
-import type { MemoryItem } from '../memory-records.js';
+import type { MemoryItem } from '../store/memory-records.js';
 import {
   KEYWORD_INDEX_OPTIONS,
   KEYWORD_SEARCH_OPTIONS,

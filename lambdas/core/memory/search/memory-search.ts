@@ -1,6 +1,12 @@
-import type { Clock, Embedder } from '../../ports/index.js';
-import { BlobExistsError, BlobNotFoundError, type BlobStore, sha256Hex } from '../blob-store.js';
-import type { MemoryReader } from '../memory-records.js';
+import {
+  BlobExistsError,
+  BlobNotFoundError,
+  type BlobStore,
+  type Clock,
+  type Embedder,
+  sha256Hex,
+} from '../../ports/index.js';
+import type { MemoryReader } from '../store/memory-records.js';
 import { type HybridAnswer, HybridIndex, type HybridSearchOptions, INDEX_FORMAT } from './hybrid-index.js';
 
 export interface MemorySearchDeps {

@@ -1,27 +1,22 @@
 import { z } from 'zod';
 import { DomainError } from '../../errors.js';
-import type { EnvelopeEncryption } from '../../ports/index.js';
-import { BlobExistsError, BlobIntegrityError, BlobNotFoundError, type BlobStore } from '../blob-store.js';
-import type { SnapshotVaultDeps } from '../snapshot-vault.js';
+import {
+  BlobExistsError,
+  BlobIntegrityError,
+  BlobNotFoundError,
+  type CloudTarget,
+} from '../../ports/index.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
+import type { SnapshotVaultDeps } from './snapshot-vault.js';
 import type { SyncQuotas } from './sync-quota.js';
 
-/**
- * The organisation's bucket that machines share a project's memory through, and the key that
- * encrypts what goes there (a KMS key both the deployment and laptops may use, or a shared local
- * key file). Objects are encrypted before upload, so the bucket never holds plaintext.
- *
- * Layout: each pushed snapshot under `projects/<p>/snapshots/<id>/` (as in the local vault), and
- * a numbered head `projects/<p>/sync-head/<000000000001>` per push naming it. Heads are
- * create-only, so two servers pushing on top of the same head cannot both succeed, whatever their
- * clocks say: the loser finds the number taken and is told to pull first.
+/*
+ * Sync's layout in the organisation's bucket (the CloudTarget port): each pushed snapshot under
+ * `projects/<p>/snapshots/<id>/` (as in the local vault), and a numbered head
+ * `projects/<p>/sync-head/<000000000001>` per push naming it. Heads are create-only, so two
+ * servers pushing on top of the same head cannot both succeed, whatever their clocks say: the
+ * loser finds the number taken and is told to pull first.
  */
-export interface CloudTarget {
-  blobs: BlobStore;
-  encryption: EnvelopeEncryption;
-  /** Where it is, for messages: `s3://bucket`. */
-  location: string;
-}
 
 export interface CloudSyncDeps extends SnapshotDeps {
   cloud: CloudTarget;
@@ -80,25 +75,21 @@ export async function latestRemoteSnapshot(
 /**
  * Writes the head after `after` (the remote version this push saw), create-only.
  *
- * @returns the new remote version, or undefined when another push took that number first
+ * @returns the new remote version
+ * @throws BlobExistsError when another push took that number first
  */
 export async function publishHead(
   cloud: CloudTarget,
   projectId: string,
   after: string | undefined,
   head: z.infer<typeof HeadBody>,
-): Promise<string | undefined> {
+): Promise<string> {
   const version = String(Number(after ?? 0) + 1).padStart(SEQUENCE_DIGITS, '0');
-  try {
-    await cloud.blobs.put(
-      `${headsPrefix(projectId)}${version}`,
-      new TextEncoder().encode(JSON.stringify(head)),
-    );
-    return version;
-  } catch (error) {
-    if (error instanceof BlobExistsError) return undefined;
-    throw error;
-  }
+  await cloud.blobs.put(
+    `${headsPrefix(projectId)}${version}`,
+    new TextEncoder().encode(JSON.stringify(head)),
+  );
+  return version;
 }
 
 /** The same remote head as the one recorded? */

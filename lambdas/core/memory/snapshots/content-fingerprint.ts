@@ -1,9 +1,9 @@
 import type { Compressor } from '../../ports/index.js';
 import { MEMORY_RECORD } from '../../storage/key-prefixes.js';
-import { mergeEntries, unpackEntries } from '../context-body.js';
-import { entryRecord } from '../memory-keys.js';
-import type { MemoryRecord } from '../memory-records.js';
-import { ContextState, Entry } from '../memory-schemas.js';
+import { mergeEntries, unpackEntries } from '../contexts/context-body.js';
+import { entryRecord } from '../store/memory-keys.js';
+import type { MemoryRecord } from '../store/memory-records.js';
+import { ContextState, Entry } from '../store/memory-schemas.js';
 import { memoryFingerprint } from './memory-fingerprint.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { ExportedState, MemoryRecord } from '../memory-records.js';
-import { type BuiltSnapshot, buildSnapshot } from '../snapshot-manifest.js';
-import { readsBackIntact } from '../snapshot-vault.js';
+import type { ExportedState, MemoryRecord } from '../store/memory-records.js';
 import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
 import { newSnapshotId } from './snapshot-ids.js';
+import { type BuiltSnapshot, buildSnapshot } from './snapshot-manifest.js';
 import { toSnapshotItem } from './snapshot-records.js';
+import { readsBackIntact } from './snapshot-vault.js';
 import { writeSnapshotMarked } from './unlisted-snapshots.js';
 
 export interface CreateSnapshotOptions {

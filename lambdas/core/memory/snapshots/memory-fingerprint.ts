@@ -1,6 +1,6 @@
-import { sha256Hex } from '../blob-store.js';
-import { canonicalJson } from '../canonical-json.js';
-import type { MemoryRecord } from '../memory-records.js';
+import { canonicalJson } from '../../canonical-json.js';
+import { sha256Hex } from '../../ports/index.js';
+import type { MemoryRecord } from '../store/memory-records.js';
 
 /**
  * One SHA-256 over a set of records, whatever order they come in: two states with the same

@@ -1,6 +1,7 @@
 import type { Principal, Right } from '../../access/rights.js';
 import { DomainError } from '../../errors.js';
-import { type CloudSyncDeps, type CloudTarget, reportingNetworkErrors } from './cloud-target.js';
+import type { CloudTarget } from '../../ports/index.js';
+import { type CloudSyncDeps, reportingNetworkErrors } from './cloud-target.js';
 import { type CreateSnapshotOptions, createSnapshot } from './create-snapshot.js';
 import { type RestorePhase, restoreSnapshot } from './restore-snapshot.js';
 import { SnapshotCatalog, type SnapshotEntry } from './snapshot-catalog.js';

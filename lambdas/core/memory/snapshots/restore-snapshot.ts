@@ -1,12 +1,13 @@
+import { compareAndSet } from '../../compare-and-set.js';
 import { DomainError } from '../../errors.js';
-import { MemoryChangedError } from '../memory-records.js';
-import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from '../snapshot-manifest.js';
-import { readSnapshot, readsBackIntact, SnapshotNotFoundError } from '../snapshot-vault.js';
+import { MemoryChangedError } from '../store/memory-records.js';
 import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
+import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from './snapshot-manifest.js';
 import { countKind, recordsMatchManifest, toMemoryRecord } from './snapshot-records.js';
 import { snapshotRefusal } from './snapshot-refusal.js';
+import { readSnapshot, readsBackIntact, SnapshotNotFoundError } from './snapshot-vault.js';
 
 /**
  * How many backups a restore takes while writes keep landing before its switch; then it gives
@@ -108,19 +109,17 @@ async function activateOverBackup(
   staged: string,
   first: Backup,
 ): Promise<{ backup: Backup; activatedRevision: string }> {
-  let backup = first;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
+  return compareAndSet(
+    async (attempt) => {
+      const backup = attempt === 1 ? first : await backupOf(deps, projectId, snapshotId);
       const activatedRevision = await deps.state.activateGeneration(projectId, staged, {
         generation: backup.generation,
         revision: backup.revision,
       });
       return { backup, activatedRevision };
-    } catch (error) {
-      if (!(error instanceof MemoryChangedError) || attempt >= BACKUP_ATTEMPTS) throw error;
-    }
-    backup = await backupOf(deps, projectId, snapshotId);
-  }
+    },
+    { maxAttempts: BACKUP_ATTEMPTS, isLostRace: (error) => error instanceof MemoryChangedError },
+  );
 }
 
 /** What a restore switches over: the snapshot holding the state it replaces, and that state. */

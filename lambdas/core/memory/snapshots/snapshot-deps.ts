@@ -1,12 +1,12 @@
 import type {
+  BlobStore,
   Clock,
   Compressor,
   DocumentStore,
   EnvelopeEncryption,
   RandomSource,
 } from '../../ports/index.js';
-import type { BlobStore } from '../blob-store.js';
-import type { MemoryStateStore } from '../memory-records.js';
+import type { MemoryStateStore } from '../store/memory-records.js';
 
 /** What snapshots and restores need: the memory, where its blobs and snapshots live, the catalog. */
 export interface SnapshotDeps {

@@ -1,6 +1,6 @@
 import { MEMORY_RECORD } from '../../storage/key-prefixes.js';
-import type { MemoryRecord } from '../memory-records.js';
-import { itemHash, type ManifestBody, type SnapshotItem } from '../snapshot-manifest.js';
+import type { MemoryRecord } from '../store/memory-records.js';
+import { itemHash, type ManifestBody, type SnapshotItem } from './snapshot-manifest.js';
 
 /**
  * How the store's records travel inside a snapshot: one item per record, its kind named by the

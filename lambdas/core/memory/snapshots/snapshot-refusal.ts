@@ -1,5 +1,5 @@
 import { DomainError } from '../../errors.js';
-import type { SnapshotIntegrityError } from '../snapshot-manifest.js';
+import type { SnapshotIntegrityError } from './snapshot-manifest.js';
 
 /**
  * What a restore or a pull answers for a snapshot it refused, with nothing changed: one a newer

@@ -1,7 +1,5 @@
 import { DomainError } from '../../errors.js';
-import { BlobExistsError } from '../blob-store.js';
-import { type BuiltSnapshot, SnapshotIntegrityError } from '../snapshot-manifest.js';
-import { readSnapshotPlaintext } from '../snapshot-vault.js';
+import { BlobExistsError } from '../../ports/index.js';
 import { readCloudSyncState, recordCloudSync } from './cloud-sync-state.js';
 import {
   type CloudSyncDeps,
@@ -14,8 +12,10 @@ import {
 import { contentFingerprint } from './content-fingerprint.js';
 import { restoreSnapshot } from './restore-snapshot.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
+import { type BuiltSnapshot, SnapshotIntegrityError } from './snapshot-manifest.js';
 import { countKind, toMemoryRecord } from './snapshot-records.js';
 import { snapshotRefusal } from './snapshot-refusal.js';
+import { readSnapshotPlaintext } from './snapshot-vault.js';
 import { spendSyncQuota } from './sync-quota.js';
 import type { SyncOptions } from './sync-to-cloud.js';
 import { writeSnapshotMarked } from './unlisted-snapshots.js';

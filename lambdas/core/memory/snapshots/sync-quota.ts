@@ -1,5 +1,6 @@
+import { compareAndSet } from '../../compare-and-set.js';
 import { DomainError } from '../../errors.js';
-import { ConditionFailedError, type DocumentStore } from '../../ports/index.js';
+import type { DocumentStore } from '../../ports/index.js';
 import { PK_PREFIX, SK } from '../../storage/key-prefixes.js';
 
 /** The reference's allowances: 100 uploads and 20 downloads per project per UTC day. */
@@ -26,25 +27,27 @@ export async function spendSyncQuota(
     pk: `${PK_PREFIX.memorySnapshots}${projectId}`,
     sk: `${SK.memorySnapshots.quotaPrefix}${day}#${direction}`,
   };
-  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const current = await store.get(key, { consistent: true });
-    const used = typeof current?.count === 'number' ? current.count : 0;
-    if (used >= limit) {
-      throw new DomainError(
-        'QUOTA_EXCEEDED',
-        `This project used its ${limit} cloud ${direction}s for ${day} (UTC); try again after midnight UTC.`,
-        { direction, limit, day },
-      );
-    }
-    try {
+  return compareAndSet(
+    async () => {
+      const current = await store.get(key, { consistent: true });
+      const used = typeof current?.count === 'number' ? current.count : 0;
+      if (used >= limit) {
+        throw new DomainError(
+          'QUOTA_EXCEEDED',
+          `This project used its ${limit} cloud ${direction}s for ${day} (UTC); try again after midnight UTC.`,
+          { direction, limit, day },
+        );
+      }
       await store.put(
         { ...key, count: used + 1, ttl: Math.floor(now.getTime() / 1000) + 2 * DAY_SECONDS },
         { condition: current ? { op: 'eq', attribute: 'count', value: used } : { op: 'not_exists' } },
       );
       return { used: used + 1, limit };
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-    }
-  }
-  throw new DomainError('CONFLICT', `Too many concurrent cloud ${direction}s of this project; retry.`);
+    },
+    {
+      maxAttempts: ATTEMPTS,
+      exhausted: () =>
+        new DomainError('CONFLICT', `Too many concurrent cloud ${direction}s of this project; retry.`),
+    },
+  );
 }

@@ -1,5 +1,6 @@
+import { compareAndSet } from '../../compare-and-set.js';
 import { DomainError } from '../../errors.js';
-import { readsBackIntact, writeSnapshot } from '../snapshot-vault.js';
+import { BlobExistsError } from '../../ports/index.js';
 import { readCloudSyncState, recordCloudSync } from './cloud-sync-state.js';
 import {
   type CloudSyncDeps,
@@ -11,6 +12,7 @@ import {
 } from './cloud-target.js';
 import { contentFingerprint } from './content-fingerprint.js';
 import { captureSnapshot } from './create-snapshot.js';
+import { readsBackIntact, writeSnapshot } from './snapshot-vault.js';
 import { spendSyncQuota } from './sync-quota.js';
 
 export interface PushResult {
@@ -132,16 +134,20 @@ async function publish(
   head: { snapshot_id: string; manifest_sha256: string },
   force: boolean,
 ): Promise<string> {
-  let after = seen;
-  for (let attempt = 0; attempt < PUBLISH_ATTEMPTS; attempt += 1) {
-    const version = await publishHead(deps.cloud, projectId, after, head);
-    if (version) return version;
-    if (!force) break;
-    after = (await latestRemoteSnapshot(deps.cloud, projectId))?.version;
-  }
-  throw new DomainError(
-    'CONFLICT',
-    `Another server pushed this project to ${deps.cloud.location} at the same time: call sync_from_cloud to take its snapshot, or retry with force: true.`,
+  return compareAndSet(
+    async (attempt) => {
+      const after = attempt === 1 ? seen : (await latestRemoteSnapshot(deps.cloud, projectId))?.version;
+      return publishHead(deps.cloud, projectId, after, head);
+    },
+    {
+      maxAttempts: force ? PUBLISH_ATTEMPTS : 1,
+      isLostRace: (error) => error instanceof BlobExistsError,
+      exhausted: () =>
+        new DomainError(
+          'CONFLICT',
+          `Another server pushed this project to ${deps.cloud.location} at the same time: call sync_from_cloud to take its snapshot, or retry with force: true.`,
+        ),
+    },
   );
 }
 

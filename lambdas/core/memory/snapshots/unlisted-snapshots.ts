@@ -1,16 +1,15 @@
-import type { Clock, DocumentStore, StoredItem } from '../../ports/index.js';
+import type { BlobStore, Clock, DocumentStore, StoredItem } from '../../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../../storage/key-prefixes.js';
 import { visitIndexUpTo } from '../../storage/visit-index.js';
-import type { BlobStore } from '../blob-store.js';
-import { DROP_GRACE_MS } from '../generation-drops.js';
-import type { BuiltSnapshot } from '../snapshot-manifest.js';
+import { DROP_GRACE_MS } from '../contexts/generation-drops.js';
+import { SnapshotCatalog } from './snapshot-catalog.js';
+import type { BuiltSnapshot } from './snapshot-manifest.js';
 import {
   type SnapshotVaultDeps,
   type StoredSnapshot,
   snapshotKeys,
   writeSnapshot,
-} from '../snapshot-vault.js';
-import { SnapshotCatalog } from './snapshot-catalog.js';
+} from './snapshot-vault.js';
 
 /**
  * A snapshot's objects are stored first and its catalog entry written last, so a process killed

@@ -1,6 +1,6 @@
 import { Bm25 } from '../grounding/bm25.js';
 import { contentTerms } from '../grounding/claim-terms.js';
-import type { MemoryItem } from '../memory-records.js';
+import type { MemoryItem } from '../store/memory-records.js';
 import { coReferences } from './co-references.js';
 import type { Suggestion, SuggestionSession } from './suggestion-history.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { snapshotKeys } from '../../../core/memory/snapshot-vault.js';
+import { snapshotKeys } from '../../../core/memory/snapshots/snapshot-vault.js';
 import { idempotencyKeyField } from '../../idempotent-call.js';
 import { storedText } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';

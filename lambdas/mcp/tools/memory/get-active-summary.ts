@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { untrustedField } from '../../../core/firewall/untrusted-marks.js';
-import { resumeView } from '../../../core/memory/branch-summary.js';
+import { resumeView } from '../../../core/memory/contexts/branch-summary.js';
 import { untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, gitBranchField, MEMORY_READ, projectIdField } from './memory-fields.js';

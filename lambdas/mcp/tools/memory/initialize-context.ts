@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { initializeContext } from '../../../core/memory/initialize-context.js';
+import { initializeContext } from '../../../core/memory/folders/initialize-context.js';
 import { boundedString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { MEMORY_WRITE } from './memory-fields.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../../../core/errors.js';
 import { untrustedField } from '../../../core/firewall/untrusted-marks.js';
-import { contextIdOf, contextText } from '../../../core/memory/context-text.js';
+import { contextIdOf, contextText } from '../../../core/memory/contexts/context-text.js';
 import { withHintExample } from '../../field-hints.js';
 import { boundedString, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';

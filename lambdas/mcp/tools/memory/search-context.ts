@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MEMORY_CATEGORIES } from '../../../core/memory/categories.js';
+import { MEMORY_CATEGORIES } from '../../../core/memory/store/categories.js';
 import { boundedString, outputFormat, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { branchIdField, gitBranchField, MEMORY_READ, projectIdField } from './memory-fields.js';
@@ -41,18 +41,14 @@ export const searchContextTool = defineTool({
   annotations: MEMORY_READ,
   needs: 'memory',
   run: async (deps, input, { principal }) => {
-    await deps.memory.authorize(principal, input.project_id, 'read');
-    // No branch named: the whole project (unlike get_active_summary, search does not default to HEAD).
-    const named = input.branch_id !== undefined || input.git_branch !== undefined;
-    const branchId = named
-      ? (await deps.memory.resolveBranch(principal, input.project_id, input)).branch_id
-      : undefined;
-    if (branchId !== undefined) await deps.memory.memory.requireBranch(input.project_id, branchId);
-    const answer = await deps.search.search(input.project_id, input.query, {
+    const answer = await deps.search.search(principal, {
+      project_id: input.project_id,
+      query: input.query,
+      branch_id: input.branch_id,
+      git_branch: input.git_branch,
       top_k: input.top_k,
       min_score: input.min_score,
-      ...(branchId === undefined ? {} : { branch_id: branchId }),
-      ...(input.filter_category === undefined ? {} : { category: input.filter_category }),
+      category: input.filter_category,
     });
     return {
       success: true,
@@ -68,7 +64,7 @@ export const searchContextTool = defineTool({
       })),
       total_results: answer.total_results,
       search_time_ms: answer.search_time_ms,
-      ...(branchId === undefined ? {} : { branch_id: branchId }),
+      ...(answer.branch_id === undefined ? {} : { branch_id: answer.branch_id }),
     };
   },
 });

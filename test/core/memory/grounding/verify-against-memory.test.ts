@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sentences } from '../../../../lambdas/core/memory/grounding/claims.js';
 import { verifyAgainstMemory } from '../../../../lambdas/core/memory/grounding/verify-response.js';
-import type { MemoryItem } from '../../../../lambdas/core/memory/memory-records.js';
+import type { MemoryItem } from '../../../../lambdas/core/memory/store/memory-records.js';
 
 const item = (item_id: string, text: string, path?: string): MemoryItem => ({
   item_id,

@@ -5,10 +5,10 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileBlobStore } from '../../../../lambdas/adapters/files/file-blob-store.js';
 import { LOCAL_OWNER } from '../../../../lambdas/core/access/rights.js';
-import { IDLE_COMPRESSION_MS } from '../../../../lambdas/core/memory/memory-store.js';
 import type { HybridSearchOptions } from '../../../../lambdas/core/memory/search/hybrid-index.js';
 import { localEmbedder } from '../../../../lambdas/core/memory/search/local-embedder.js';
 import { MemorySearch } from '../../../../lambdas/core/memory/search/memory-search.js';
+import { IDLE_COMPRESSION_MS } from '../../../../lambdas/core/memory/store/memory-store.js';
 import type { Clock } from '../../../../lambdas/core/ports/index.js';
 import { projectResource } from '../../../../lambdas/core/rules/project-access.js';
 import { routeHttpRequest } from '../../../../lambdas/mcp/http/route-http-request.js';
@@ -112,7 +112,9 @@ describe('search index after writes: updated, never different from a fresh build
       });
       written.push(entry.entry_id);
     }
-    expect((await runtime.search.search(projectId, 'redis eviction', DEFAULTS)).index_source).toBe('built');
+    expect((await runtime.search.index.search(projectId, 'redis eviction', DEFAULTS)).index_source).toBe(
+      'built',
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -126,10 +128,10 @@ describe('search index after writes: updated, never different from a fresh build
     for (let round = 0; round < 4; round += 1) {
       await someWrites(round);
 
-      const first = await runtime.search.search(projectId, 'redis eviction', DEFAULTS);
+      const first = await runtime.search.index.search(projectId, 'redis eviction', DEFAULTS);
 
       expect(first.index_source).toBe('updated');
-      await expectSameAsFreshBuild(runtime.search);
+      await expectSameAsFreshBuild(runtime.search.index);
     }
   }, 120_000);
 
@@ -153,7 +155,9 @@ describe('search index after writes: updated, never different from a fresh build
     const kinds = new Set((await runtime.memory.memory.items(projectId)).map((item) => item.kind));
     expect(kinds).toEqual(new Set(['entry', 'summary']));
 
-    expect((await runtime.search.search(projectId, 'redis eviction', DEFAULTS)).index_source).toBe('updated');
-    await expectSameAsFreshBuild(runtime.search);
+    expect((await runtime.search.index.search(projectId, 'redis eviction', DEFAULTS)).index_source).toBe(
+      'updated',
+    );
+    await expectSameAsFreshBuild(runtime.search.index);
   }, 60_000);
 });

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTitanClient, TitanEmbedder } from '../../../../lambdas/adapters/bedrock/titan-embedder.js';
 import { FileBlobStore } from '../../../../lambdas/adapters/files/file-blob-store.js';
-import type { MemoryItem } from '../../../../lambdas/core/memory/memory-records.js';
 import { localEmbedder } from '../../../../lambdas/core/memory/search/local-embedder.js';
 import {
   indexFolder,
@@ -12,6 +11,7 @@ import {
   MemorySearch,
   STORE_AFTER_CHANGES,
 } from '../../../../lambdas/core/memory/search/memory-search.js';
+import type { MemoryItem } from '../../../../lambdas/core/memory/store/memory-records.js';
 import { type Embedder, systemClock } from '../../../../lambdas/core/ports/index.js';
 import { fixtureItems, ListMemoryReader } from '../../../fixtures/memory-search/corpus.js';
 import { startFakeBedrock } from '../../../support/fake-bedrock.js';

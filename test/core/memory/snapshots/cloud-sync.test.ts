@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../../lambdas/adapters/compression/node-gzip.js';
 import { isDomainError } from '../../../../lambdas/core/errors.js';
-import { snapshotKeys } from '../../../../lambdas/core/memory/snapshot-vault.js';
 import {
   type CloudSyncDeps,
-  type CloudTarget,
   latestRemoteSnapshot,
 } from '../../../../lambdas/core/memory/snapshots/cloud-target.js';
 import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
 import { SnapshotCatalog } from '../../../../lambdas/core/memory/snapshots/snapshot-catalog.js';
+import { snapshotKeys } from '../../../../lambdas/core/memory/snapshots/snapshot-vault.js';
 import { syncFromCloud } from '../../../../lambdas/core/memory/snapshots/sync-from-cloud.js';
 import { DEFAULT_SYNC_QUOTAS } from '../../../../lambdas/core/memory/snapshots/sync-quota.js';
 import { syncToCloud } from '../../../../lambdas/core/memory/snapshots/sync-to-cloud.js';
+import type { CloudTarget } from '../../../../lambdas/core/ports/index.js';
 import { startSyncBucket } from '../../../support/sync-bucket.js';
 import { type SnapshotWorld, seedMemory, startSnapshotWorld } from './snapshot-harness.js';
 

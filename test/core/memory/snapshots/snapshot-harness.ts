@@ -14,19 +14,28 @@ import {
   rawAesKeyring,
 } from '../../../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { FileBlobStore } from '../../../../lambdas/adapters/files/file-blob-store.js';
-import { branchRecord, contextRecord, entryRecord } from '../../../../lambdas/core/memory/memory-keys.js';
-import type { MemoryRecord } from '../../../../lambdas/core/memory/memory-records.js';
-import { MemoryStore } from '../../../../lambdas/core/memory/memory-store.js';
 import type { SnapshotDeps } from '../../../../lambdas/core/memory/snapshots/snapshot-deps.js';
+import {
+  branchRecord,
+  contextRecord,
+  entryRecord,
+} from '../../../../lambdas/core/memory/store/memory-keys.js';
+import type { MemoryRecord } from '../../../../lambdas/core/memory/store/memory-records.js';
+import { MemoryStore } from '../../../../lambdas/core/memory/store/memory-store.js';
 import type { Clock } from '../../../../lambdas/core/ports/index.js';
 import { nodeRandom } from '../../../../lambdas/runtime/node-random.js';
 
 /** memcore's store, plus a raw record write standing in for update_memory and friends. */
 export class SeedableMemory extends MemoryStore {
   async write(projectId: string, record: MemoryRecord): Promise<void> {
-    const { generation } = await this.pointer(projectId);
-    await this.putRecord(projectId, generation, record.key, record.body as Record<string, unknown>);
-    await this.touch(projectId, generation);
+    const { generation } = await this.generations.pointer(projectId);
+    await this.generations.putRecord(
+      projectId,
+      generation,
+      record.key,
+      record.body as Record<string, unknown>,
+    );
+    await this.generations.touch(projectId, generation);
   }
 }
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../../lambdas/adapters/compression/node-gzip.js';
 import { isDomainError } from '../../../../lambdas/core/errors.js';
-import type { BlobStore } from '../../../../lambdas/core/memory/blob-store.js';
-import { entryRecord } from '../../../../lambdas/core/memory/memory-keys.js';
-import { readSnapshot, snapshotKeys } from '../../../../lambdas/core/memory/snapshot-vault.js';
 import { createSnapshot } from '../../../../lambdas/core/memory/snapshots/create-snapshot.js';
 import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
 import { restoreSnapshot } from '../../../../lambdas/core/memory/snapshots/restore-snapshot.js';
 import { SnapshotCatalog } from '../../../../lambdas/core/memory/snapshots/snapshot-catalog.js';
+import { readSnapshot, snapshotKeys } from '../../../../lambdas/core/memory/snapshots/snapshot-vault.js';
+import { entryRecord } from '../../../../lambdas/core/memory/store/memory-keys.js';
+import type { BlobStore } from '../../../../lambdas/core/ports/index.js';
 import { nodeRandom } from '../../../../lambdas/runtime/node-random.js';
 import {
   blobCount,

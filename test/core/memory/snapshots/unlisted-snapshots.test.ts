@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../../lambdas/adapters/compression/node-gzip.js';
 import { FileBlobStore } from '../../../../lambdas/adapters/files/file-blob-store.js';
-import { sweepIdleContexts } from '../../../../lambdas/core/memory/idle-compression-sweep.js';
+import { sweepIdleContexts } from '../../../../lambdas/core/memory/contexts/idle-compression-sweep.js';
 import { createSnapshot } from '../../../../lambdas/core/memory/snapshots/create-snapshot.js';
 import type { SnapshotDeps } from '../../../../lambdas/core/memory/snapshots/snapshot-deps.js';
 import { UNLISTED_GRACE_MS } from '../../../../lambdas/core/memory/snapshots/unlisted-snapshots.js';

@@ -1,15 +1,15 @@
-import type { Principal } from '../access/rights.js';
-import { DomainError } from '../errors.js';
-import { untrustedMarks } from '../firewall/untrusted-text.js';
-import { echo } from '../input-limits.js';
-import type { FolderScan, FolderScanMode, HostFolder } from '../ports/index.js';
-import { projectResource } from '../rules/project-access.js';
-import type { Project } from '../rules/project-store.js';
+import type { Principal } from '../../access/rights.js';
+import { DomainError } from '../../errors.js';
+import { untrustedMarks } from '../../firewall/untrusted-text.js';
+import { echo } from '../../input-limits.js';
+import type { FolderScan, FolderScanMode, HostFolder } from '../../ports/index.js';
+import { projectResource } from '../../rules/project-access.js';
+import type { Project } from '../../rules/project-store.js';
+import type { MemoryServiceDeps } from '../memory-service.js';
+import { folderKey } from '../store/memory-keys.js';
+import { redactSecrets } from '../store/redact-secrets.js';
 import { locateFolder } from './host-folders.js';
-import { folderKey } from './memory-keys.js';
-import type { MemoryServiceDeps } from './memory-service.js';
 import { findOrCreateProjectForPath, normalizedPath } from './project-for-path.js';
-import { redactSecrets } from './redact-secrets.js';
 
 export interface InitializeContextInput {
   project_path: string;

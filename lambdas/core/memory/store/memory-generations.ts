@@ -1,16 +1,16 @@
-import { mapWithConcurrency } from '../concurrency.js';
-import { DomainError } from '../errors.js';
+import { mapWithConcurrency } from '../../concurrency.js';
+import { DomainError } from '../../errors.js';
 import {
+  type BlobStore,
   type Clock,
   type Condition,
   ConditionFailedError,
   type DocumentStore,
   type RandomSource,
   type StoredItem,
-} from '../ports/index.js';
-import { queryAll } from '../storage/query-all.js';
-import type { BlobStore } from './blob-store.js';
-import { markForDrop } from './generation-drops.js';
+} from '../../ports/index.js';
+import { queryAll } from '../../storage/query-all.js';
+import { markForDrop } from '../contexts/generation-drops.js';
 import { blobKeysOf, inlineBodies, offloadBodies } from './memory-bodies.js';
 import {
   generationPrefix,
@@ -61,7 +61,7 @@ export function revisionToken(pointer: Pick<Pointer, 'generation' | 'revision'>)
  * in a discarded generation unnoticed, and caches keyed by the revision see every change.
  */
 export class MemoryGenerations implements MemoryStateStore {
-  constructor(protected readonly deps: MemoryStorageDeps) {}
+  constructor(private readonly deps: MemoryStorageDeps) {}
 
   /** The pointer, or the initial generation's when nothing was ever written. */
   async pointer(projectId: string): Promise<Pointer> {
@@ -300,7 +300,7 @@ export class MemoryGenerations implements MemoryStateStore {
   }
 
   /** A time-ordered id: sorts by creation, unique by its random tail. */
-  protected timeOrderedId(prefix: string): string {
+  timeOrderedId(prefix: string): string {
     const ms = this.deps.clock.now().getTime().toString(36).padStart(9, '0');
     return `${prefix}${ms}${this.token()}`;
   }

@@ -1,11 +1,10 @@
-import type { AccessStore } from '../access/access-store.js';
-import { type Principal, principalName } from '../access/rights.js';
-import { sanitizeText } from '../firewall/sanitize-text.js';
-import { ConditionFailedError, type DocumentStore, type ItemKey } from '../ports/index.js';
-import { ProjectAccess } from '../rules/project-access.js';
-import type { Project, ProjectStore } from '../rules/project-store.js';
-import { sha256Hex } from './blob-store.js';
-import { projectPathKey } from './memory-keys.js';
+import type { AccessStore } from '../../access/access-store.js';
+import { type Principal, principalName } from '../../access/rights.js';
+import { sanitizeText } from '../../firewall/sanitize-text.js';
+import { ConditionFailedError, type DocumentStore, type ItemKey, sha256Hex } from '../../ports/index.js';
+import { ProjectAccess } from '../../rules/project-access.js';
+import type { Project, ProjectStore } from '../../rules/project-store.js';
+import { projectPathKey } from '../store/memory-keys.js';
 
 export interface ProjectForPathDeps {
   store: DocumentStore;

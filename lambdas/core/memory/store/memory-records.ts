@@ -1,4 +1,4 @@
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../errors.js';
 
 /**
  * The seam between a project's memory store and what reads it whole: search, grounding,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { sha256Hex } from './blob-store.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../canonical-json.js';
+import { sha256Hex } from '../../ports/index.js';
 
 /**
  * The plaintext of a project-memory snapshot: an archive (every item and every blob's bytes) and

@@ -1,7 +1,7 @@
-import { unionOfMarks } from '../firewall/untrusted-marks.js';
+import { unionOfMarks } from '../../firewall/untrusted-marks.js';
+import type { BranchView } from '../store/memory-store.js';
 import { summarize, summarizedEntries } from './context-body.js';
 import { contextText } from './context-text.js';
-import type { BranchView } from './memory-store.js';
 
 /**
  * A branch's summary as get_active_summary, the summary resource and the resume-work prompt

@@ -1,7 +1,7 @@
-import { type Clock, ConditionFailedError, type DocumentStore, type StoredItem } from '../ports/index.js';
-import { GSI1PK } from '../storage/key-prefixes.js';
-import { visitIndexUpTo } from '../storage/visit-index.js';
-import { dropMarkerKey, generationOfDropMarker, projectOfPartition } from './memory-keys.js';
+import { type Clock, ConditionFailedError, type DocumentStore, type StoredItem } from '../../ports/index.js';
+import { GSI1PK } from '../../storage/key-prefixes.js';
+import { visitIndexUpTo } from '../../storage/visit-index.js';
+import { dropMarkerKey, generationOfDropMarker, projectOfPartition } from '../store/memory-keys.js';
 
 /**
  * Memory generations nobody will read again are deleted by the scheduled sweep, not by the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Compressor } from '../ports/index.js';
-import { Entry } from './memory-schemas.js';
+import type { Compressor } from '../../ports/index.js';
+import { Entry } from '../store/memory-schemas.js';
 
 /**
  * A compressed context's body and its summary: the entries as gzipped JSON (base64, so the row

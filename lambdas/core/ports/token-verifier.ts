@@ -1,4 +1,4 @@
-import type { Principal } from './rights.js';
+import type { Principal } from '../access/rights.js';
 
 /**
  * Turns a bearer token into the principal it stands for: the request pipeline's first step.

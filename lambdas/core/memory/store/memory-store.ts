@@ -1,11 +1,12 @@
-import { DomainError, isDomainError } from '../errors.js';
-import { unionOfMarks, untrustedField } from '../firewall/untrusted-marks.js';
-import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
-import { MEMORY_RECORD } from '../storage/key-prefixes.js';
-import { queryAll } from '../storage/query-all.js';
+import { compareAndSet } from '../../compare-and-set.js';
+import { DomainError, isDomainError } from '../../errors.js';
+import { unionOfMarks, untrustedField } from '../../firewall/untrusted-marks.js';
+import { type Compressor, type Condition, ConditionFailedError } from '../../ports/index.js';
+import { MEMORY_RECORD } from '../../storage/key-prefixes.js';
+import { queryAll } from '../../storage/query-all.js';
+import { mergeEntries, summarizedEntries, unpackEntries } from '../contexts/context-body.js';
+import { compressIfIdle, restoreContext } from '../contexts/context-compression.js';
 import { categorize } from './categories.js';
-import { mergeEntries, summarizedEntries, unpackEntries } from './context-body.js';
-import { compressIfIdle, restoreContext } from './context-compression.js';
 import { blobKeysOf } from './memory-bodies.js';
 import { MemoryGenerations, type MemoryStorageDeps, revisionToken } from './memory-generations.js';
 import { entryItem, fileItem, summaryItem } from './memory-items.js';
@@ -19,10 +20,17 @@ import {
   gitLinkRecord,
   memoryPartition,
 } from './memory-keys.js';
-import type { ExpectedState, MemoryItem, MemoryReader, MemoryRecord } from './memory-records.js';
+import type {
+  ExpectedState,
+  ExportedState,
+  MemoryItem,
+  MemoryReader,
+  MemoryRecord,
+  MemoryStateStore,
+} from './memory-records.js';
 import { Branch, ContextState, Entry, type EntryRole, GitLink, StoredFile } from './memory-schemas.js';
 
-export { IDLE_COMPRESSION_MS } from './context-compression.js';
+export { IDLE_COMPRESSION_MS } from '../contexts/context-compression.js';
 
 export interface MemoryStoreDeps extends MemoryStorageDeps {
   compressor: Compressor;
@@ -77,7 +85,9 @@ const ITEMS_KEPT_AT_MOST = 50_000;
  * files from initialize_context, and git-branch links — all under the current generation (see
  * MemoryGenerations). Implements the readers' seam (memory-records.ts).
  */
-export class MemoryStore extends MemoryGenerations implements MemoryReader {
+export class MemoryStore implements MemoryReader, MemoryStateStore {
+  /** The generation layer every record lives under; a restore switches it (memory-generations.ts). */
+  readonly generations: MemoryGenerations;
   /** The generation this process last wrote an entry into, per project: spares a pointer read. */
   private readonly lastGeneration = new Map<string, string>();
   /**
@@ -90,52 +100,75 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   private readonly recentItems = new Map<string, KnownItems>();
 
   constructor(private readonly memoryDeps: MemoryStoreDeps) {
-    super(memoryDeps);
+    this.generations = new MemoryGenerations(memoryDeps);
+  }
+
+  // The seams snapshots and readers use (MemoryStateStore, MemoryReader), answered by the
+  // generation layer.
+  revision(projectId: string): Promise<string> {
+    return this.generations.revision(projectId);
+  }
+  currentState(projectId: string): Promise<Required<ExpectedState>> {
+    return this.generations.currentState(projectId);
+  }
+  exportState(projectId: string): Promise<ExportedState> {
+    return this.generations.exportState(projectId);
+  }
+  activateGeneration(projectId: string, generation: string, expected: ExpectedState): Promise<string> {
+    return this.generations.activateGeneration(projectId, generation, expected);
+  }
+  discardGeneration(projectId: string, generation: string): Promise<void> {
+    return this.generations.discardGeneration(projectId, generation);
   }
 
   async createBranch(
     projectId: string,
     input: { topic: string; parent_branch_id?: string },
   ): Promise<Branch> {
-    const { generation } = await this.pointer(projectId);
+    const { generation } = await this.generations.pointer(projectId);
     await this.requireRoom(projectId, 1, 'branch');
     if (input.parent_branch_id !== undefined) {
       await this.requireBranchIn(projectId, generation, input.parent_branch_id, 'parent_branch');
     }
     // The id's random tail is short (four hex digits, as the reference writes ids): a branch of
     // the same topic made in the same second may already hold it, so try another tail.
-    for (let attempt = 1; ; attempt++) {
-      const branch = Branch.parse({
-        branch_id: this.branchId(input.topic),
-        topic: input.topic,
-        ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
-        created_at: this.now(),
-        version: 1,
-      });
-      try {
-        await this.putRecord(projectId, generation, branchRecord(branch.branch_id), branch, {
-          op: 'not_exists',
+    const branch = await compareAndSet(
+      async () => {
+        const candidate = Branch.parse({
+          branch_id: this.branchId(input.topic),
+          topic: input.topic,
+          ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
+          created_at: this.now(),
+          version: 1,
         });
-      } catch (error) {
-        if (error instanceof ConditionFailedError && attempt < BRANCH_ID_ATTEMPTS) continue;
-        throw error;
-      }
-      // A branch is no item: the items kept for the state before it are the state after it.
-      await this.touchKeeping(projectId, generation, (items) => items, 1);
-      return branch;
-    }
+        await this.generations.putRecord(
+          projectId,
+          generation,
+          branchRecord(candidate.branch_id),
+          candidate,
+          {
+            op: 'not_exists',
+          },
+        );
+        return candidate;
+      },
+      { maxAttempts: BRANCH_ID_ATTEMPTS },
+    );
+    // A branch is no item: the items kept for the state before it are the state after it.
+    await this.touchKeeping(projectId, generation, (items) => items, 1);
+    return branch;
   }
 
   /** Every branch of the project, oldest first. */
   async listBranches(projectId: string): Promise<Branch[]> {
-    const { generation } = await this.pointer(projectId);
-    const rows = await this.queryRecords(projectId, generation, MEMORY_RECORD.branchPrefix);
+    const { generation } = await this.generations.pointer(projectId);
+    const rows = await this.generations.queryRecords(projectId, generation, MEMORY_RECORD.branchPrefix);
     return rows.map((row) => Branch.parse(row)).sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
   /** The branch in the current generation, or BRANCH_NOT_FOUND. */
   async requireBranch(projectId: string, branchId: string): Promise<{ generation: string; branch: Branch }> {
-    const { generation } = await this.pointer(projectId);
+    const { generation } = await this.generations.pointer(projectId);
     return { generation, branch: await this.requireBranchIn(projectId, generation, branchId, 'branch_id') };
   }
 
@@ -143,24 +176,30 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   async linkGitBranch(projectId: string, branchId: string, gitBranch: string): Promise<Branch> {
     const { generation, branch } = await this.requireBranch(projectId, branchId);
     // Relinking a name rewrites its record; a new name adds one.
-    if (!(await this.getRecord(projectId, generation, gitLinkRecord(gitBranch))))
+    if (!(await this.generations.getRecord(projectId, generation, gitLinkRecord(gitBranch))))
       await this.requireRoom(projectId, 1, 'git branch link');
     const linked: Branch = { ...branch, git_branch: gitBranch, version: branch.version + 1 };
     try {
-      await this.putRecord(projectId, generation, branchRecord(branchId), linked, versionIs(branch.version));
+      await this.generations.putRecord(
+        projectId,
+        generation,
+        branchRecord(branchId),
+        linked,
+        versionIs(branch.version),
+      );
     } catch (error) {
       throw this.conflictOn(error, `branch "${branchId}"`);
     }
     const link: GitLink = { git_branch: gitBranch, branch_id: branchId, linked_at: this.now() };
-    await this.putRecord(projectId, generation, gitLinkRecord(gitBranch), link);
-    await this.touch(projectId, generation);
+    await this.generations.putRecord(projectId, generation, gitLinkRecord(gitBranch), link);
+    await this.generations.touch(projectId, generation);
     return linked;
   }
 
   /** The memory branch a git branch name is linked to, if any. */
   async branchForGit(projectId: string, gitBranch: string): Promise<string | undefined> {
-    const { generation } = await this.pointer(projectId);
-    const raw = await this.getRecord(projectId, generation, gitLinkRecord(gitBranch));
+    const { generation } = await this.generations.pointer(projectId);
+    const raw = await this.generations.getRecord(projectId, generation, gitLinkRecord(gitBranch));
     return raw ? GitLink.parse(raw).branch_id : undefined;
   }
 
@@ -186,7 +225,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     this.requireRoomIn(projectId, known, 1, 'entry');
     const now = this.now();
     const entry = Entry.parse({
-      entry_id: this.timeOrderedId('e'),
+      entry_id: this.generations.timeOrderedId('e'),
       branch_id: branchId,
       role: input.role,
       category: categorize(input.content),
@@ -197,7 +236,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       updated_at: now,
     });
     const key = entryRecord(branchId, entry.entry_id);
-    await this.putRecord(projectId, generation, key, entry, { op: 'not_exists' });
+    await this.generations.putRecord(projectId, generation, key, entry, { op: 'not_exists' });
     try {
       await this.touchKeeping(
         projectId,
@@ -210,7 +249,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       // entry went into a generation nobody reads. Remove it and write once more into the current one.
       if (!isDomainError(error, 'CONFLICT') || generation !== cached) throw error;
       this.lastGeneration.delete(projectId);
-      await this.deleteRecord(projectId, generation, key);
+      await this.generations.deleteRecord(projectId, generation, key);
       return this.appendEntry(projectId, branchId, input);
     }
     this.lastGeneration.set(projectId, generation);
@@ -232,9 +271,9 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     ifVersion?: number,
   ): Promise<Entry> {
     const { generation } = await this.requireBranch(projectId, branchId);
-    let raw = await this.getRecord(projectId, generation, entryRecord(branchId, entryId));
+    let raw = await this.generations.getRecord(projectId, generation, entryRecord(branchId, entryId));
     if (!raw && (await this.restoreContext(projectId, branchId))) {
-      raw = await this.getRecord(projectId, generation, entryRecord(branchId, entryId));
+      raw = await this.generations.getRecord(projectId, generation, entryRecord(branchId, entryId));
     }
     if (!raw) {
       throw new DomainError(
@@ -258,7 +297,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       updated_at: this.now(),
     });
     try {
-      await this.putRecord(
+      await this.generations.putRecord(
         projectId,
         generation,
         entryRecord(branchId, entryId),
@@ -270,7 +309,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
       throw error;
     }
     await this.deleteBlobs(blobKeysOf(raw));
-    await this.touch(projectId, generation);
+    await this.generations.touch(projectId, generation);
     return replaced;
   }
 
@@ -278,8 +317,8 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
   async branchView(projectId: string, branchId: string): Promise<BranchView> {
     const { generation, branch } = await this.requireBranch(projectId, branchId);
     const [rows, contextRaw] = await Promise.all([
-      this.queryRecords(projectId, generation, branchEntriesPrefix(branchId)),
-      this.getRecord(projectId, generation, contextRecord(branchId)),
+      this.generations.queryRecords(projectId, generation, branchEntriesPrefix(branchId)),
+      this.generations.getRecord(projectId, generation, contextRecord(branchId)),
     ]);
     const context = contextRaw ? ContextState.parse(contextRaw) : undefined;
     const live = rows.map((row) => Entry.parse(row));
@@ -300,7 +339,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
 
   /** The branches of `generation` that keep entries as rows (contexts not compressed); bodies unread. */
   async branchesWithRows(projectId: string, generation: string): Promise<string[]> {
-    const rows = await queryAll(this.deps.store, {
+    const rows = await queryAll(this.memoryDeps.store, {
       partition: memoryPartition(projectId),
       beginsWith: `${generationPrefix(generation)}${MEMORY_RECORD.entryPrefix}`,
       consistent: true,
@@ -329,7 +368,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     }[],
   ): Promise<void> {
     if (files.length === 0) return;
-    const { generation } = await this.pointer(projectId);
+    const { generation } = await this.generations.pointer(projectId);
     // A path stored already is replaced in place; only new paths take room.
     const known = await this.known(projectId);
     const stored = new Set(known.items.flatMap((item) => (item.kind === 'file' ? [item.path] : [])));
@@ -337,7 +376,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     this.requireRoomIn(projectId, known, added, `${added} new file${added === 1 ? '' : 's'}`);
     const now = this.now();
     const put = (file: (typeof files)[number]) =>
-      this.putRecord(
+      this.generations.putRecord(
         projectId,
         generation,
         fileRecord(file.path),
@@ -353,7 +392,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     for (let i = 0; i < files.length; i += FILE_WRITE_CONCURRENCY) {
       await Promise.all(files.slice(i, i + FILE_WRITE_CONCURRENCY).map(put));
     }
-    await this.touch(projectId, generation);
+    await this.generations.touch(projectId, generation);
   }
 
   /**
@@ -380,19 +419,19 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
    * Stages a restored state (MemoryGenerations.stageGeneration) unless it holds more than the cap:
    * QUOTA_EXCEEDED before anything is staged, the current memory untouched.
    */
-  override async stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string> {
+  async stageGeneration(projectId: string, records: readonly MemoryRecord[]): Promise<string> {
     let stored = records.length;
     for (const { key, body } of records) {
       const gz = key.startsWith(MEMORY_RECORD.contextPrefix) ? ContextState.parse(body).body_gz : undefined;
       if (gz) stored += (await unpackEntries(this.memoryDeps.compressor, gz)).length;
     }
     if (stored > this.itemsCap) throw memoryFull(projectId, this.itemsCap, stored, 0, 'restored state');
-    return super.stageGeneration(projectId, records);
+    return this.generations.stageGeneration(projectId, records);
   }
 
   /** The project's current items and record count, read once per revision (see {@link items}). */
   private async known(projectId: string): Promise<KnownItems> {
-    const pointer = await this.pointer(projectId);
+    const pointer = await this.generations.pointer(projectId);
     let all = this.recentItems.get(projectId);
     if (all === undefined || revisionToken(all.state) !== revisionToken(pointer)) {
       const state = { generation: pointer.generation, revision: pointer.revision };
@@ -425,7 +464,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     added: number,
   ): Promise<void> {
     const known = this.recentItems.get(projectId);
-    const state = await this.touchFrom(projectId, generation, known?.state);
+    const state = await this.generations.touchFrom(projectId, generation, known?.state);
     // Unless another call of this process replaced the kept items meanwhile.
     if (state && known && this.recentItems.get(projectId) === known) {
       this.keepItems(projectId, { state, items: change(known.items), stored: known.stored + added });
@@ -450,7 +489,7 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     projectId: string,
     generation: string,
   ): Promise<{ items: readonly MemoryItem[]; stored: number }> {
-    const rows = await this.queryRecords(projectId, generation, '');
+    const rows = await this.generations.queryRecords(projectId, generation, '');
     let stored = rows.length;
     const items: MemoryItem[] = [];
     const entries: Entry[] = [];
@@ -486,18 +525,21 @@ export class MemoryStore extends MemoryGenerations implements MemoryReader {
     if (cached !== undefined && this.knownBranches.has(`${projectId}/${cached}/${branchId}`)) {
       return { generation: cached, exists: true };
     }
-    if (cached !== undefined && (await this.getRecord(projectId, cached, branchRecord(branchId)))) {
+    if (
+      cached !== undefined &&
+      (await this.generations.getRecord(projectId, cached, branchRecord(branchId)))
+    ) {
       return { generation: cached, exists: true };
     }
-    const { generation } = await this.pointer(projectId);
+    const { generation } = await this.generations.pointer(projectId);
     return {
       generation,
-      exists: (await this.getRecord(projectId, generation, branchRecord(branchId))) !== undefined,
+      exists: (await this.generations.getRecord(projectId, generation, branchRecord(branchId))) !== undefined,
     };
   }
 
   private async requireBranchIn(projectId: string, generation: string, branchId: string, field: string) {
-    const raw = await this.getRecord(projectId, generation, branchRecord(branchId));
+    const raw = await this.generations.getRecord(projectId, generation, branchRecord(branchId));
     if (!raw) throw branchNotFound(projectId, branchId, field);
     return Branch.parse(raw);
   }

@@ -1,5 +1,4 @@
-import type { RandomSource } from '../ports/index.js';
-import type { BlobStore } from './blob-store.js';
+import type { BlobStore, RandomSource } from '../../ports/index.js';
 
 /**
  * Large bodies go to the blob store, not the table: a row keeps a reference (key, SHA-256, size)

@@ -1,4 +1,4 @@
-import { sanitizeText } from '../firewall/sanitize-text.js';
+import { sanitizeText } from '../../firewall/sanitize-text.js';
 /**
  * Secret redaction for everything project memory stores (entries, initialised files): keys,
  * tokens, private keys, connection-string passwords. A memory is read back by agents and synced

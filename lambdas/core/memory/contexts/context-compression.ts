@@ -1,11 +1,10 @@
-import { mapWithConcurrency } from '../concurrency.js';
-import type { Clock } from '../ports/index.js';
-import { type Compressor, type Condition, ConditionFailedError } from '../ports/index.js';
-import type { BlobStore } from './blob-store.js';
+import { mapWithConcurrency } from '../../concurrency.js';
+import type { BlobStore, Clock } from '../../ports/index.js';
+import { type Compressor, type Condition, ConditionFailedError } from '../../ports/index.js';
+import { contextRecord, entryRecord } from '../store/memory-keys.js';
+import { ContextState } from '../store/memory-schemas.js';
+import type { MemoryStore } from '../store/memory-store.js';
 import { packEntries, summarize } from './context-body.js';
-import { contextRecord, entryRecord } from './memory-keys.js';
-import { ContextState } from './memory-schemas.js';
-import type { MemoryStore } from './memory-store.js';
 
 /**
  * Idle contexts: compressed after {@link IDLE_COMPRESSION_MS} without a new entry (summary kept,
@@ -57,7 +56,7 @@ export async function compressIfIdle(
     version: (previous?.version ?? 0) + 1,
   });
   try {
-    await store.putRecord(
+    await store.generations.putRecord(
       projectId,
       view.generation,
       contextRecord(branchId),
@@ -71,7 +70,7 @@ export async function compressIfIdle(
   await Promise.all(view.contextBlobs.map((key) => deps.blobs.delete(key)));
   await mapWithConcurrency(view.rows, ENTRY_WRITES_AT_ONCE, (entry) =>
     // Conditional on the version packed: an entry replaced meanwhile keeps its newer row.
-    store
+    store.generations
       .deleteRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), {
         op: 'and',
         conditions: [{ op: 'exists' }, versionIs(entry.version)],
@@ -80,7 +79,7 @@ export async function compressIfIdle(
         if (!(error instanceof ConditionFailedError)) throw error;
       }),
   );
-  await store.touch(projectId, view.generation);
+  await store.generations.touch(projectId, view.generation);
   return true;
 }
 
@@ -98,7 +97,7 @@ export async function restoreContext(
   const context = view.context;
   if (!context?.compressed) return false;
   await mapWithConcurrency(view.entries, ENTRY_WRITES_AT_ONCE, (entry) =>
-    store
+    store.generations
       .putRecord(projectId, view.generation, entryRecord(branchId, entry.entry_id), entry, {
         op: 'not_exists',
       })
@@ -116,7 +115,7 @@ export async function restoreContext(
     version: context.version + 1,
   });
   try {
-    await store.putRecord(
+    await store.generations.putRecord(
       projectId,
       view.generation,
       contextRecord(branchId),
@@ -128,6 +127,6 @@ export async function restoreContext(
     throw error;
   }
   await Promise.all(view.contextBlobs.map((key) => deps.blobs.delete(key)));
-  await store.touch(projectId, view.generation);
+  await store.generations.touch(projectId, view.generation);
   return true;
 }

@@ -1,5 +1,5 @@
-import type { ItemKey } from '../ports/index.js';
-import { GSI1PK, MEMORY_RECORD, PK_PREFIX, SK } from '../storage/key-prefixes.js';
+import type { ItemKey } from '../../ports/index.js';
+import { GSI1PK, MEMORY_RECORD, PK_PREFIX, SK } from '../../storage/key-prefixes.js';
 
 /**
  * Where a project's memory lives in the table (docs/data-model.md, "Entities (project memory)"):

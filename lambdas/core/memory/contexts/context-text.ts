@@ -1,5 +1,5 @@
-import { unionOfMarks } from '../firewall/untrusted-marks.js';
-import type { Entry } from './memory-schemas.js';
+import { unionOfMarks } from '../../firewall/untrusted-marks.js';
+import type { Entry } from '../store/memory-schemas.js';
 
 /** How a flagged entry's line starts: `[user, untrusted: agent-address] …`, beside the text it warns of. */
 const lineHead = (entry: Entry) =>

@@ -1,5 +1,5 @@
-import type { Principal } from '../access/rights.js';
-import type { FolderLocation, FolderReach, ProjectFolderReader } from '../ports/index.js';
+import type { Principal } from '../../access/rights.js';
+import type { FolderLocation, FolderReach, ProjectFolderReader } from '../../ports/index.js';
 
 /**
  * The one rule for every tool that reads the server's disk: its folders are its owner's. The

@@ -1,12 +1,11 @@
-import type { Clock, DocumentStore } from '../ports/index.js';
-import { GSI1PK } from '../storage/key-prefixes.js';
-import { visitIndexUpTo } from '../storage/visit-index.js';
-import type { BlobStore } from './blob-store.js';
+import type { BlobStore, Clock, DocumentStore } from '../../ports/index.js';
+import { GSI1PK } from '../../storage/key-prefixes.js';
+import { visitIndexUpTo } from '../../storage/visit-index.js';
+import { collectUnlistedSnapshots } from '../snapshots/unlisted-snapshots.js';
+import { projectOfPartition } from '../store/memory-keys.js';
+import type { MemoryStore } from '../store/memory-store.js';
 import { IDLE_COMPRESSION_MS } from './context-compression.js';
 import { dropMarkedGenerations } from './generation-drops.js';
-import { projectOfPartition } from './memory-keys.js';
-import type { MemoryStore } from './memory-store.js';
-import { collectUnlistedSnapshots } from './snapshots/unlisted-snapshots.js';
 
 /**
  * The scheduled half of idle compression: contexts nobody reads are compressed too. It reads the
@@ -72,7 +71,10 @@ export async function sweepIdleContexts(
   options: IdleSweepOptions = {},
 ): Promise<IdleSweepSummary> {
   const cutoff = new Date(deps.clock.now().getTime() - IDLE_COMPRESSION_MS).toISOString();
-  const drops = await dropMarkedGenerations(deps, { shouldStop: options.shouldStop });
+  const drops = await dropMarkedGenerations(
+    { ...deps, memory: deps.memory.generations },
+    { shouldStop: options.shouldStop },
+  );
   const unlisted = await collectUnlistedSnapshots(deps, { shouldStop: options.shouldStop });
   const summary: IdleSweepSummary = {
     projects: 0,
@@ -113,11 +115,11 @@ async function sweepProject(
   cutoff: string,
 ): Promise<{ compressed: number; released: boolean }> {
   // Consistent, unlike the index: a write since the index was read means the project is not idle.
-  const pointer = await deps.memory.pointer(projectId);
+  const pointer = await deps.memory.generations.pointer(projectId);
   if (pointer.updated_at > cutoff) return { compressed: 0, released: false };
   const branches = await deps.memory.branchesWithRows(projectId, pointer.generation);
   if (branches.length === 0) {
-    return { compressed: 0, released: await deps.memory.leaveIdleIndex(projectId, pointer) };
+    return { compressed: 0, released: await deps.memory.generations.leaveIdleIndex(projectId, pointer) };
   }
   let compressed = 0;
   for (const branchId of branches) {

@@ -3,7 +3,7 @@
  * text always gets the same category, with no model and no network. Search filters by it
  * (`filter_category`) and update_memory reports it.
  */
-import { escapeRegExp } from '../escape-regexp.js';
+import { escapeRegExp } from '../../escape-regexp.js';
 export const MEMORY_CATEGORIES = [
   'development',
   'bug_fix',

@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { DomainError } from '../errors.js';
-import type { Compressor, EnvelopeEncryption } from '../ports/index.js';
-import { assertBlobKey, BlobNotFoundError, type BlobStore, sha256Hex } from './blob-store.js';
+import { DomainError } from '../../errors.js';
+import {
+  assertBlobKey,
+  BlobNotFoundError,
+  type BlobStore,
+  type Compressor,
+  type EnvelopeEncryption,
+  sha256Hex,
+} from '../../ports/index.js';
 import {
   type BuiltSnapshot,
   type SnapshotExpectation,

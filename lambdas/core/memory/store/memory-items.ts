@@ -1,4 +1,4 @@
-import { untrustedField } from '../firewall/untrusted-marks.js';
+import { untrustedField } from '../../firewall/untrusted-marks.js';
 import type { MemoryItem } from './memory-records.js';
 import type { ContextState, Entry, StoredFile } from './memory-schemas.js';
 
