@@ -96,7 +96,7 @@ export async function smokeCommand(target: SmokeTarget, out: CliOutput): Promise
   const record = (result: SmokeCheck) => {
     checks.push(result);
     out.line(
-      `${result.ok ? 'PASS' : 'FAIL'}  ${result.name.padEnd(28)} ${formatMs(result.ms).padStart(8)}  ${result.detail}`,
+      `${result.ok ? 'PASS' : 'FAIL'}  ${result.name.padEnd(34)} ${formatMs(result.ms).padStart(8)}  ${result.detail}`,
     );
   };
   const skip = (name: string, why: string) => record({ name, ok: false, ms: 0, detail: `not run: ${why}` });
