@@ -9,6 +9,7 @@ import { meridian, meridianExit } from '../support/cli.js';
 import { dynamoDbLocalEndpoint } from '../support/dynamodb-local-endpoint.js';
 import { type CloudAssembly, synthesizeApp } from './cloud-assembly.js';
 import { REHEARSAL_REGION } from './intrinsics.js';
+import { formatReport, leastPrivilegeReport } from './least-privilege.js';
 import { type Rehearsal, startRehearsal } from './rehearsal.js';
 
 let assembly: CloudAssembly;
@@ -99,6 +100,41 @@ describe('the synthesized stack, run as deployed on local parts', () => {
       expect(summary, schedule.logicalId).toMatchObject({ failures: [] });
     }
   }, 60_000);
+});
+
+describe('least privilege, on the synthesized template', () => {
+  it('lets each function’s role make every call its bundle can send, and nothing more', () => {
+    // After the tests above: the calls the rehearsal recorded are checked too.
+    const reports = leastPrivilegeReport(
+      rehearsal.names,
+      [...rehearsal.functions.values()],
+      rehearsal.sentCalls,
+    );
+    console.log(formatReport(reports));
+
+    expect(reports.map((report) => report.role).sort()).toEqual([
+      expect.stringMatching(/^BookingStepRole/),
+      expect.stringMatching(/^McpFunctionRole/),
+      expect.stringMatching(/^MemoryCompressionRole/),
+      expect.stringMatching(/^SyncScheduleRole/),
+    ]);
+    for (const report of reports) {
+      expect(report.missing, `${report.role} is not granted`).toEqual([]);
+      expect(report.unused, `${report.role} is granted beyond its bundle`).toEqual([]);
+      expect(report.unpredicted, `${report.role} sent calls the bundle scan did not predict`).toEqual([]);
+    }
+    // The recording saw the calls of the rehearsal: table items, the bucket, the booking, the key.
+    const seen = new Set(rehearsal.sentCalls.map((call) => call.action));
+    expect([...seen]).toEqual(
+      expect.arrayContaining([
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        's3:PutObject',
+        'states:StartSyncExecution',
+        'kms:GenerateDataKey',
+      ]),
+    );
+  });
 });
 
 /** The last log lines of every function that ran, for a failure's message. */

@@ -22,6 +22,12 @@ interface KmsError {
   message: string;
 }
 
+/** The key ARN a ciphertext blob of this fake names (its first bytes), for recording Decrypt calls. */
+export function keyOfBlob(blob: string): string | undefined {
+  const bytes = Buffer.from(blob, 'base64');
+  return bytes.length > 1 ? bytes.subarray(1, 1 + bytes[0]!).toString() : undefined;
+}
+
 export async function startFakeKms(keyArns: string[]): Promise<FakeKms> {
   const keys = new Map(keyArns.map((arn) => [arn, randomBytes(32)]));
   const calls: string[] = [];

@@ -52,7 +52,7 @@ class TaskFailure extends Error {
 }
 
 export interface LocalStepFunctions {
-  /** `http://sfn.localhost:PORT`, for AWS_ENDPOINT_URL_SFN (see lambda-host.mjs for the name). */
+  /** `http://127.0.0.1:PORT`. */
   endpoint: string;
   /** Every StartSyncExecution it answered. */
   executions: { stateMachineArn: string; status: string; error?: string }[];
@@ -161,7 +161,7 @@ export async function startLocalStepFunctions(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
-    endpoint: `http://sfn.localhost:${port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     executions,
     close: () =>
       new Promise<void>((resolve) => {

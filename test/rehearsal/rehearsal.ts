@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -11,7 +12,7 @@ import {
 import S3rver from 's3rver';
 import { type ApiFront, startApiFront, templateApi } from './api-front.js';
 import { type CloudAssembly, resourcesOfType } from './cloud-assembly.js';
-import { type FakeKms, startFakeKms } from './fake-kms.js';
+import { type FakeKms, keyOfBlob, startFakeKms } from './fake-kms.js';
 import { DeployedNames, REHEARSAL_REGION } from './intrinsics.js';
 import { type FunctionSpec, LocalLambda } from './local-lambda.js';
 import {
@@ -19,9 +20,23 @@ import {
   startLocalStepFunctions,
   templateStateMachines,
 } from './local-step-functions.js';
+import {
+  classifyDynamoDb,
+  classifyKms,
+  classifyS3,
+  classifyStepFunctions,
+  type SentCall,
+  startRecordingProxy,
+} from './recording-proxy.js';
 
-/** s3rver's one built-in access key: the functions sign with it, as they would with their role's. */
-const S3RVER_KEY = 'S3RVER';
+/**
+ * s3rver checks access keys against its account registry (a test-only internal, reached this way
+ * because its options offer no key list). Each function signs with its role's logical id as access
+ * key, so that every call a part receives names the role that made it.
+ */
+const s3rverAccount = createRequire(import.meta.url)('s3rver/lib/models/account') as {
+  DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void };
+};
 
 /** A schedule of the template: the function it targets and the payload it sends. */
 export interface RehearsedSchedule {
@@ -35,6 +50,8 @@ export interface RehearsedSchedule {
 export interface Rehearsal {
   /** The API stage's base URL, e.g. `http://127.0.0.1:PORT/prod`; MCP is at `${apiUrl}/mcp`. */
   apiUrl: string;
+  /** The physical names the rehearsal gave the template's resources, and the resolver of its values. */
+  names: DeployedNames;
   /** Each stack's outputs, resolved (by stack id, then output name), e.g. the table name for `meridian --aws`. */
   outputs: Record<string, Record<string, string>>;
   /** Every function of the template by logical id. */
@@ -43,6 +60,10 @@ export interface Rehearsal {
   stepFunctions: LocalStepFunctions;
   /** The stand-in for KMS, with the template's keys. */
   kms: FakeKms;
+  /** s3rver itself (path-style, key S3RVER), for a test to look into the buckets. */
+  bucketsEndpoint: string;
+  /** Every call the functions sent to DynamoDB, S3, Step Functions and KMS, with its role and IAM action. */
+  sentCalls: SentCall[];
   /** Calls the unrehearsed-AWS endpoint received (a function reaching for a service no local part stands for). */
   unrehearsedCalls: string[];
   /** Invokes a schedule's target with the template's payload, as EventBridge Scheduler would. */
@@ -99,14 +120,26 @@ export async function startRehearsal(assembly: CloudAssembly, options: Rehearsal
     closers.push(() => stepFunctions.close());
     sfnEndpoint = stepFunctions.endpoint;
 
+    const sentCalls: SentCall[] = [];
+    const proxy = async (target: string, classify: Parameters<typeof startRecordingProxy>[1]) => {
+      const started = await startRecordingProxy(target, classify, sentCalls);
+      closers.push(() => started.close());
+      return started.endpoint;
+    };
+    // The SDK puts host prefixes and bucket names before these hosts: *.localhost names resolve
+    // to loopback inside the functions (lambda-host.mjs).
     const endpoints = {
       AWS_ENDPOINT_URL: unrehearsed.endpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: options.dynamoDbEndpoint,
-      AWS_ENDPOINT_URL_S3: s3Endpoint,
-      AWS_ENDPOINT_URL_SFN: sfnEndpoint,
-      AWS_ENDPOINT_URL_KMS: kms.endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: (await proxy(options.dynamoDbEndpoint, classifyDynamoDb))(),
+      AWS_ENDPOINT_URL_S3: (await proxy(s3Endpoint, classifyS3))('s3.localhost'),
+      AWS_ENDPOINT_URL_SFN: (await proxy(sfnEndpoint, classifyStepFunctions))('sfn.localhost'),
+      AWS_ENDPOINT_URL_KMS: (await proxy(kms.endpoint, classifyKms(keyOfBlob)))(),
     };
     for (const spec of functionSpecs(names, endpoints)) {
+      s3rverAccount.DUMMY_ACCOUNT.createKeyPair(
+        spec.environment.AWS_ACCESS_KEY_ID!,
+        spec.environment.AWS_SECRET_ACCESS_KEY!,
+      );
       const fn = new LocalLambda(spec);
       functions.set(spec.logicalId, fn);
       closers.push(() => fn.close());
@@ -130,11 +163,14 @@ export async function startRehearsal(assembly: CloudAssembly, options: Rehearsal
     );
     return {
       apiUrl: front.url,
+      names,
       outputs,
       functions,
       schedules: templateSchedules(names),
       stepFunctions,
       kms,
+      sentCalls,
+      bucketsEndpoint: s3Endpoint,
       unrehearsedCalls: unrehearsed.calls,
       runSchedule: (schedule) => functionByArn(schedule.functionArn).invoke(schedule.payload),
       functionByArn,
@@ -204,7 +240,7 @@ async function startBuckets(names: DeployedNames, closers: (() => Promise<unknow
   });
   const { port } = await server.run();
   closers.push(() => server.close());
-  return `http://s3.localhost:${port}`;
+  return `http://127.0.0.1:${port}`;
 }
 
 /** A server standing for every AWS service the rehearsal has no local part for: it refuses and records. */
@@ -275,14 +311,23 @@ function functionSpecs(names: DeployedNames, endpoints: Record<string, string>):
         _HANDLER: handler,
         TZ: ':UTC',
         LANG: 'en_US.UTF-8',
-        AWS_ACCESS_KEY_ID: S3RVER_KEY,
-        AWS_SECRET_ACCESS_KEY: S3RVER_KEY,
+        // The role's credentials: its logical id names the caller in every recorded call.
+        AWS_ACCESS_KEY_ID: roleOf(stack, properties),
+        AWS_SECRET_ACCESS_KEY: 'rehearsal-secret',
         AWS_SESSION_TOKEN: 'rehearsal',
         // Not on Lambda: where the local parts listen.
         ...endpoints,
       },
     };
   });
+}
+
+/** The logical id of a function's execution role (its `Role: { Fn::GetAtt: [id, 'Arn'] }`). */
+export function roleOf(_stack: unknown, properties: Record<string, unknown>): string {
+  const role = properties.Role as { 'Fn::GetAtt'?: [string, string] };
+  const logicalId = role['Fn::GetAtt']?.[0];
+  if (!logicalId) throw new Error(`A function's Role is not a role of the template: ${JSON.stringify(role)}`);
+  return logicalId;
 }
 
 /** The template's schedules (EventBridge Scheduler schedules and rules) that target a function. */
