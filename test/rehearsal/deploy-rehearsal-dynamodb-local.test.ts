@@ -48,6 +48,8 @@ describe('the synthesized stack, run as deployed on local parts', () => {
     expect(apiKey).toBeDefined();
 
     const smoke = await meridianExit(['smoke', `${rehearsal.apiUrl}/mcp`, '--api-key', apiKey!]);
+    // The smoke report belongs in the CI log: it is what `cdk deploy` would be judged by.
+    console.log(smoke.stdout);
 
     expect(smoke.code, `${smoke.stdout}${smoke.stderr}\n${functionLogs()}`).toBe(0);
     expect(smoke.stdout).toMatch(/smoke passed: 10 passed, 0 failed/);
