@@ -57,4 +57,6 @@ process.on('message', async ({ id, event }) => {
     });
   }
 });
+// A test run that dies without closing its functions must not leave them behind.
+process.on('disconnect', () => process.exit(0));
 process.send({ ready: true });
