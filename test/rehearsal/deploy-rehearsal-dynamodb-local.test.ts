@@ -3,6 +3,7 @@
  * local parts by test/rehearsal/rehearsal.ts, then checked the way a person checks a deployment:
  * `meridian --aws keys create` against the deployed table, and `meridian smoke` against the API.
  */
+import { rm } from 'node:fs/promises';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridian, meridianExit } from '../support/cli.js';
@@ -22,6 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rehearsal?.close();
+  if (assembly) await rm(assembly.directory, { recursive: true, force: true });
 });
 
 /** The environment `meridian --aws` runs with: the data stack's outputs, and the local DynamoDB. */
