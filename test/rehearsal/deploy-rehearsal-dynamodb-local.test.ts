@@ -116,12 +116,15 @@ describe('least privilege, on the synthesized template', () => {
     );
     console.log(formatReport(reports));
 
-    expect(reports.map((report) => report.role).sort()).toEqual([
-      expect.stringMatching(/^BookingStepRole/),
-      expect.stringMatching(/^McpFunctionRole/),
-      expect.stringMatching(/^MemoryCompressionRole/),
-      expect.stringMatching(/^SyncScheduleRole/),
-    ]);
+    // Every function's role is checked; a function added to the stack brings its role along.
+    expect(reports.map((report) => report.role)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^BookingStepRole/),
+        expect.stringMatching(/^McpFunctionRole/),
+        expect.stringMatching(/^MemoryCompressionRole/),
+        expect.stringMatching(/^SyncScheduleRole/),
+      ]),
+    );
     for (const report of reports) {
       expect(report.missing, `${report.role} is not granted`).toEqual([]);
       expect(report.unused, `${report.role} is granted beyond its bundle`).toEqual([]);
