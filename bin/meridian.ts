@@ -28,6 +28,7 @@ import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
 import { memoryCommand, memorySteps, stepBar, stepLines } from '../lambdas/runtime/cli/memory-commands.js';
 import { projectsCommand } from '../lambdas/runtime/cli/project-commands.js';
 import { rulesCommand, timesheetCommand } from '../lambdas/runtime/cli/rules-commands.js';
+import { smokeCommand } from '../lambdas/runtime/cli/smoke-command.js';
 import {
   isInteractive,
   progressBars,
@@ -77,6 +78,8 @@ Usage:
   meridian memory sync push|pull PROJECT_ID [--force]  through MERIDIAN_MEMORY_SYNC_BUCKET, encrypted before upload
   meridian connect google [--key KEY_ID] [--label L]     OAuth (loopback); needs MERIDIAN_GOOGLE_CLIENT_ID/_SECRET
   meridian connect caldav --url URL --username U [--key KEY_ID] [--label L]   password from MERIDIAN_CALDAV_PASSWORD or a prompt
+  meridian smoke URL [--api-key K]          after a deploy: health, metadata, a tool of each toolset, a booking
+                                            and its release, a snapshot, each PASS/FAIL with its time; exits 1 on a failure
 
 projects, rules and timesheet run on the data dir as the local owner.
 Add --aws to keys, grants, calendars and connect to administer a deployment instead: they then use
@@ -107,6 +110,7 @@ const { positionals, values } = parseArgs({
     'allowed-origins': { type: 'string' },
     'scan-folder': { type: 'string', multiple: true },
     'data-dir': { type: 'string' },
+    'api-key': { type: 'string' },
     timezone: { type: 'string' },
     label: { type: 'string' },
     key: { type: 'string' },
@@ -355,6 +359,14 @@ async function main(): Promise<void> {
           view,
         );
       });
+    case 'smoke': {
+      const [url, ...extra] = rest;
+      if (url === undefined || extra.length > 0)
+        throw new UsageError('Usage: meridian smoke URL [--api-key K]');
+      const report = await smokeCommand({ url, apiKey: values['api-key'] }, out);
+      if (!report.ok) process.exitCode = 1;
+      return;
+    }
     case 'connect':
       return once((runtime) =>
         connectCommand(

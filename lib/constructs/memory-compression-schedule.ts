@@ -12,7 +12,7 @@ import {
   SERVICE_NAME_ENV,
   TABLE_NAME_ENV,
 } from '../../lambdas/runtime/environment-names.js';
-import { acknowledgeTableGrantWildcards } from './data-access.js';
+import { acknowledgeTableGrantWildcards, grantDocumentStore } from './data-access.js';
 import { SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 import { grantMemoryBucket } from './memory-bucket.js';
 import { meridianFunction } from './meridian-function.js';
@@ -32,18 +32,6 @@ export const MEMORY_COMPRESSION_RATE = Duration.minutes(5);
 /** A run stops visiting projects a minute before this (the handler's STOP_MARGIN_MS). */
 const COMPRESSION_TIMEOUT = Duration.minutes(5);
 
-/**
- * What the sweep does in the table: read the idle index and contexts, write and delete records,
- * and delete the generations restores replaced in batches (BatchWriteItem, deletes only).
- */
-const TABLE_ACTIONS = [
-  'dynamodb:Query',
-  'dynamodb:GetItem',
-  'dynamodb:PutItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-];
-
 export interface MemoryCompressionScheduleProps {
   /** The table holding project memory and its idle index (`MERIDIAN_TABLE_NAME`). */
   readonly table: ITable;
@@ -55,7 +43,7 @@ export interface MemoryCompressionScheduleProps {
 /**
  * The scheduled compression of idle project memory (issue 10: contexts idle for 30 minutes are
  * compressed whether or not anyone reads them): a Lambda function (Node 24 on arm64, its own log
- * group, a role that may query, get, put and delete table items (deletes also in batches) and
+ * group, a role that may make the document store's item calls (get, put, delete, batches, query) and
  * use the memory bucket — no Scan, no secrets) and an EventBridge Scheduler schedule that invokes
  * it every {@link MEMORY_COMPRESSION_RATE}. The sweep reads gsi1 only, never the whole table: the
  * idle index and the generations to drop (core/memory/contexts/idle-compression-sweep.ts).
@@ -101,27 +89,18 @@ export class MemoryCompressionSchedule extends Construct {
   }
 
   /**
-   * The four item actions the sweep uses, on the table and its index, and the table's key as
-   * DynamoDB uses it on the caller's behalf (the set `grantReadWriteData` would grant: DynamoDB
-   * decrypts and encrypts items with it). Narrower than grantReadWriteData on purpose: no Scan,
-   * no batch or update actions.
+   * What the bundled document store can send (the sweep queries the idle index, reads, writes and
+   * deletes records, deletes replaced generations in batches; BatchGetItem is in the same adapter),
+   * and the table's key as DynamoDB uses it on the caller's behalf. No Scan, no update actions.
    */
   private grantTable(role: Role, table: ITable): void {
-    table.grant(role, ...TABLE_ACTIONS);
-    table.encryptionKey?.grant(
-      role,
-      'kms:Decrypt',
-      'kms:DescribeKey',
-      'kms:Encrypt',
-      'kms:ReEncrypt*',
-      'kms:GenerateDataKey*',
-    );
+    grantDocumentStore(role, table);
     acknowledgeTableGrantWildcards(role, table, {
       keyActionsWrittenBy:
         "is what DynamoDB needs of the table's customer-managed key to read and write items on the " +
-        "function's behalf (the set CDK's grantReadWriteData writes); the statement names that one key.",
+        "function's behalf (CDK's set for a table's data grants); the statement names that one key.",
       indexWildcard:
-        "<table ARN>/index/* is written by the table's grant for its indexes: the sweep queries gsi1 " +
+        '<table ARN>/index/* is granted for Query only: the sweep queries gsi1 ' +
         '(the idle index), the only index, and the wildcard covers the indexes of this one table.',
     });
   }

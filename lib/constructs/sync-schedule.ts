@@ -110,8 +110,8 @@ export class SyncSchedule extends Construct {
   }
 
   /**
-   * The table and the key through grants only. `grantReadWriteData` on a table encrypted with a
-   * customer-managed key also grants that key's use by DynamoDB (the statement CDK writes); the
+   * The table and the key through grants only. `grantDocumentStore` on a table encrypted with a
+   * customer-managed key also grants that key's use by DynamoDB (CDK's set); the
    * Encryption SDK's KMS keyring only decrypts here (the sync never stores a secret), so a data
    * key other than the table's gets kms:Decrypt and nothing else.
    */

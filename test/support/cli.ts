@@ -49,3 +49,14 @@ export async function startServe(
       }),
   };
 }
+
+/** Runs `meridian …` like {@link meridian}, but resolves with the exit code instead of throwing on a non-zero one. */
+export async function meridianExit(args: string[], env: Record<string, string> = {}) {
+  try {
+    return { code: 0, ...(await meridian(args, env)) };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}

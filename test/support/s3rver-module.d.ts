@@ -10,6 +10,8 @@ declare module 's3rver' {
     directory: string;
     resetOnClose?: boolean;
     configureBuckets?: { name: string }[];
+    /** The domain virtual-host requests end in (`<bucket>.s3.<serviceEndpoint>`); default amazonaws.com. */
+    serviceEndpoint?: string;
   }
 
   class S3rver {

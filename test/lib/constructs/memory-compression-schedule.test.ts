@@ -66,12 +66,13 @@ describe('MemoryCompressionSchedule', () => {
     expect(variables.POWERTOOLS_SERVICE_NAME).toBe('meridian-memory-compression');
   });
 
-  it('may query, get, put and delete table items, in batches too (never scan), use the memory bucket and write its logs', () => {
+  it('may make the document store’s item calls (never scan or update), use the memory bucket and write its logs', () => {
     const { template, logGroupId } = synthesize();
 
     const statements = statementsOf(template, 'MemoryCompressionRole');
     const actions = statements.flatMap(actionsOf);
     expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual([
+      'dynamodb:BatchGetItem',
       'dynamodb:BatchWriteItem',
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
@@ -105,11 +106,6 @@ describe('MemoryCompressionSchedule', () => {
       [
         'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
         'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-        'AwsSolutions::AwsSolutions-IAM5[Action::s3:Abort*]',
-        'AwsSolutions::AwsSolutions-IAM5[Action::s3:DeleteObject*]',
-        'AwsSolutions::AwsSolutions-IAM5[Action::s3:GetBucket*]',
-        'AwsSolutions::AwsSolutions-IAM5[Action::s3:GetObject*]',
-        'AwsSolutions::AwsSolutions-IAM5[Action::s3:List*]',
         'AwsSolutions::AwsSolutions-IAM5[Resource::<ARN>/*]',
         'AwsSolutions::AwsSolutions-IAM5[Resource::<ARN>/index/*]',
         `AwsSolutions::AwsSolutions-IAM5[Resource::<${functionId}.Arn>:*]`,

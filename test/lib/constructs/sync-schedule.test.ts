@@ -107,7 +107,8 @@ describe('SyncSchedule', () => {
 
       const statements = statementsOf(template, 'SyncScheduleRole');
       const services = statements.map((s) => [...new Set(actionsOf(s).map((a) => a.split(':')[0]))].join());
-      expect(services.sort()).toEqual(['dynamodb', 'kms', 'logs']);
+      // DynamoDB twice: the item actions on the table, Query on the table and its index.
+      expect(services.sort()).toEqual(['dynamodb', 'dynamodb', 'kms', 'logs']);
       expect(statements.find((s) => actionsOf(s)[0]!.startsWith('logs:'))?.Resource).toEqual({
         'Fn::GetAtt': [logGroupId, 'Arn'],
       });

@@ -107,12 +107,24 @@ describe('ServiceStack memory options', () => {
         (s) => JSON.stringify(s).includes(SYNC.bucketName) || JSON.stringify(s).includes(SYNC.keyArn),
       );
       expect(onSync).toEqual([
+        // One statement lists both buckets (CDK merges statements of one action): the memory bucket's ARN first.
+        {
+          Action: 's3:ListBucket',
+          Effect: 'Allow',
+          Resource: [
+            {
+              'Fn::GetStackOutput': expect.objectContaining({
+                OutputName: expect.stringMatching(/MemoryBucket/),
+              }),
+            },
+            partitionArn(`:s3:::${SYNC.bucketName}`),
+          ],
+        },
         {
           Action: ['s3:GetObject', 's3:PutObject'],
           Effect: 'Allow',
           Resource: partitionArn(`:s3:::${SYNC.bucketName}/projects/*`),
         },
-        { Action: 's3:ListBucket', Effect: 'Allow', Resource: partitionArn(`:s3:::${SYNC.bucketName}`) },
         {
           Action: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey'],
           Effect: 'Allow',

@@ -1,0 +1,173 @@
+/**
+ * The deploy rehearsal: the app as `cdk synth` writes it (templates and bundled assets), run on
+ * local parts by test/rehearsal/rehearsal.ts, then checked the way a person checks a deployment:
+ * `meridian --aws keys create` against the deployed table, and `meridian smoke` against the API.
+ */
+import { rm } from 'node:fs/promises';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { meridian, meridianExit } from '../support/cli.js';
+import { dynamoDbLocalEndpoint } from '../support/dynamodb-local-endpoint.js';
+import { type CloudAssembly, synthesizeApp } from './cloud-assembly.js';
+import { REHEARSAL_REGION } from './intrinsics.js';
+import { formatReport, leastPrivilegeReport } from './least-privilege.js';
+import { type Rehearsal, startRehearsal } from './rehearsal.js';
+
+let assembly: CloudAssembly;
+let rehearsal: Rehearsal;
+
+beforeAll(async () => {
+  assembly = await synthesizeApp();
+  rehearsal = await startRehearsal(assembly, { dynamoDbEndpoint: dynamoDbLocalEndpoint() });
+}, 300_000);
+
+afterAll(async () => {
+  await rehearsal?.close();
+  if (assembly) await rm(assembly.directory, { recursive: true, force: true });
+});
+
+/** The environment `meridian --aws` runs with: the data stack's outputs, and the local DynamoDB. */
+function adminEnvironment(): Record<string, string> {
+  const data = Object.values(rehearsal.outputs).find((outputs) => outputs.TableName !== undefined)!;
+  return {
+    MERIDIAN_TABLE_NAME: data.TableName!,
+    MERIDIAN_DATA_KEY_ARN: data.DataKeyArn!,
+    AWS_REGION: REHEARSAL_REGION,
+    AWS_ACCESS_KEY_ID: 'rehearsal',
+    AWS_SECRET_ACCESS_KEY: 'rehearsal',
+    AWS_ENDPOINT_URL_DYNAMODB: dynamoDbLocalEndpoint(),
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+}
+
+describe('the synthesized stack, run as deployed on local parts', () => {
+  it('passes `meridian smoke` through its routes, functions, table, bucket and booking state machine', async () => {
+    const created = await meridian(
+      ['--aws', 'keys', 'create', '--label', 'rehearsal smoke'],
+      adminEnvironment(),
+    );
+    const apiKey = /mrd_\S+/.exec(created.stdout)?.[0];
+    expect(apiKey).toBeDefined();
+
+    const smoke = await meridianExit(['smoke', `${rehearsal.apiUrl}/mcp`, '--api-key', apiKey!]);
+    // The smoke report belongs in the CI log: it is what `cdk deploy` would be judged by.
+    console.log(smoke.stdout);
+
+    expect(smoke.code, `${smoke.stdout}${smoke.stderr}\n${functionLogs()}`).toBe(0);
+    expect(smoke.stdout).toMatch(/smoke passed: 10 passed, 0 failed/);
+    expect(smoke.stdout).not.toMatch(/^FAIL/m);
+    // The booking went through the template's state machine and its step functions…
+    expect(rehearsal.stepFunctions.executions).toContainEqual(
+      expect.objectContaining({ status: 'SUCCEEDED' }),
+    );
+    const stepsRun = [...rehearsal.functions.values()]
+      .filter((fn) => fn.invocations.length > 0 && fn.spec.handler !== 'index.handler')
+      .map((fn) => fn.spec.handler);
+    expect(stepsRun).toEqual(
+      expect.arrayContaining([
+        'index.lockHandler',
+        'index.verifyHandler',
+        'index.writeHandler',
+        'index.releaseHandler',
+      ]),
+    );
+    // …the snapshot landed in the template's bucket…
+    const bucket = Object.values(rehearsal.outputs).flatMap((outputs) =>
+      Object.entries(outputs).filter(([name]) =>
+        /MemoryBucket.*Ref|^PublishOutputRefMemoryBucket/.test(name),
+      ),
+    )[0]?.[1];
+    expect(bucket).toBeDefined();
+    expect(await objectKeys(bucket!)).toEqual(expect.arrayContaining([expect.stringMatching(/snap_/)]));
+    // …encrypted under the template's key…
+    expect(rehearsal.kms.calls).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^GenerateDataKey arn:aws:kms:/)]),
+    );
+    // …and no function reached for a service the rehearsal has no part for.
+    expect(rehearsal.unrehearsedCalls).toEqual([]);
+  }, 120_000);
+
+  it('answers only the routes the template declares, as API Gateway does', async () => {
+    const unknown = await fetch(`${rehearsal.apiUrl}/mcp`, { method: 'GET' });
+    const health = await fetch(`${rehearsal.apiUrl}/health`);
+
+    expect(unknown.status).toBe(403);
+    expect(await unknown.json()).toEqual({ message: 'Missing Authentication Token' });
+    expect(health.status).toBe(200);
+  });
+
+  it('runs every schedule’s target with the payload the template gives it, without failures', async () => {
+    expect(rehearsal.schedules.length).toBeGreaterThanOrEqual(2);
+    for (const schedule of rehearsal.schedules) {
+      const summary = (await rehearsal.runSchedule(schedule)) as { failures?: unknown[] };
+
+      expect(summary, schedule.logicalId).toMatchObject({ failures: [] });
+    }
+  }, 60_000);
+});
+
+describe('least privilege, on the synthesized template', () => {
+  it('lets each function’s role make every call its bundle can send, and nothing more', () => {
+    // After the tests above: the calls the rehearsal recorded are checked too.
+    const reports = leastPrivilegeReport(
+      rehearsal.names,
+      [...rehearsal.functions.values()],
+      rehearsal.sentCalls,
+    );
+    console.log(formatReport(reports));
+
+    // Every function's role is checked; a function added to the stack brings its role along.
+    expect(reports.map((report) => report.role)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^BookingStepRole/),
+        expect.stringMatching(/^McpFunctionRole/),
+        expect.stringMatching(/^MemoryCompressionRole/),
+        expect.stringMatching(/^SyncScheduleRole/),
+      ]),
+    );
+    for (const report of reports) {
+      expect(report.missing, `${report.role} is not granted`).toEqual([]);
+      expect(report.unused, `${report.role} is granted beyond its bundle`).toEqual([]);
+      expect(report.unpredicted, `${report.role} sent calls the bundle scan did not predict`).toEqual([]);
+    }
+    // The recording saw the calls of the rehearsal: table items, the bucket, the booking, the key.
+    const seen = new Set(rehearsal.sentCalls.map((call) => call.action));
+    expect([...seen]).toEqual(
+      expect.arrayContaining([
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        's3:PutObject',
+        'states:StartSyncExecution',
+        'kms:GenerateDataKey',
+      ]),
+    );
+  });
+});
+
+/** The last log lines of every function that ran, for a failure's message. */
+function functionLogs(): string {
+  return [...rehearsal.functions.values()]
+    .filter((fn) => fn.output !== '')
+    .map((fn) => `--- ${fn.spec.logicalId}\n${fn.output.slice(-3000)}`)
+    .join('\n');
+}
+
+/** The object keys of a rehearsal bucket, read from the s3rver the functions write to. */
+async function objectKeys(bucket: string): Promise<string[]> {
+  const fn = [...rehearsal.functions.values()].find(
+    (candidate) => candidate.spec.environment.AWS_ENDPOINT_URL_S3,
+  )!;
+  const endpoint = fn.spec.environment.AWS_ENDPOINT_URL_S3!.replace('s3.localhost', '127.0.0.1');
+  const client = new S3Client({
+    endpoint,
+    region: REHEARSAL_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  try {
+    const { Contents = [] } = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+    return Contents.map((object) => object.Key!);
+  } finally {
+    client.destroy();
+  }
+}
