@@ -74,6 +74,20 @@ export const NODE_22: SystemPart = {
   install: 'export PATH="$(.ci/node24):$PATH"',
 };
 
+/** Debian's Chromium, the browser the sign-in pages are tested in (test/support/headless-chromium.ts). */
+export const CHROMIUM: SystemPart = {
+  missing: `chromium is not at ${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'} (set CHROMIUM_PATH to another build)`,
+  present: () => runs(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version']),
+  install: 'sudo apt-get install -y chromium',
+};
+
+/** openssl, which makes the certificate the metadata-document (CIMD) tests serve https with. */
+export const OPENSSL: SystemPart = {
+  missing: 'openssl is not on PATH',
+  present: () => runs('openssl', ['version']),
+  install: 'sudo apt-get install -y openssl',
+};
+
 /** The one line for a missing part: what is missing and the command that installs it. */
 export function missingPartLine(part: SystemPart): string {
   return `${part.missing}: install it with \`${part.install}\``;

@@ -7,6 +7,7 @@ import { launchChromium } from '../../support/headless-chromium.js';
 import { callTool, connectInMemory, okTool } from '../../support/mcp-client.js';
 import { LoopbackOAuthClient } from '../../support/oauth-test-client.js';
 import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in.js';
+import { CHROMIUM, needs, OPENSSL } from '../../support/system-parts.js';
 
 /*
  * The whole sign-in, as a person does it: the SDK client's own OAuth support discovers the
@@ -22,7 +23,11 @@ let chromium: { browser: Browser; close(): Promise<void> };
 let work: string;
 let personal: string;
 
+/** Chromium drives the pages; openssl makes the CIMD document's certificate. */
+const parts = needs(CHROMIUM, OPENSSL);
+
 beforeAll(async () => {
+  if (parts.skip) return;
   metadataServer = await startClientMetadataServer();
   [served, chromium] = await Promise.all([
     serveWithSignIn({ loopbackClientMetadataCa: metadataServer.ca }),
@@ -91,7 +96,7 @@ async function signInWithSdk(oauthClient: LoopbackOAuthClient, query = '') {
   return { client, offered };
 }
 
-describe('signing in through the browser', () => {
+describe('signing in through the browser', parts, () => {
   it('lets a client that registers itself (DCR) call tools of two toolsets, within the consent', async () => {
     const oauthClient = await LoopbackOAuthClient.start('DCR test client');
     try {
