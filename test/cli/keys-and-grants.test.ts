@@ -106,7 +106,7 @@ describe('meridian keys / grants / calendars with a running server', { timeout: 
       { id: calendarId, can_read: true, can_write: false },
     ]);
     expect(errorOf(write)).toMatchObject({ code: 'FORBIDDEN', missing_right: 'write' });
-    await expect(client.listTools()).rejects.toThrow(/401|unknown or revoked/);
+    await expect(client.listTools()).rejects.toThrow(/401|unknown, expired, revoked/);
     const keys = await meridian(['keys', 'list', '--data-dir', dataDir]);
     expect(keys.stdout).toMatch(new RegExp(`${reader.keyId}.*REVOKED`));
   });

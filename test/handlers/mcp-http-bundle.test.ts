@@ -102,7 +102,7 @@ describe('the bundled MCP handler', () => {
     });
 
     // The first test to load the bundle builds it: slow on a busy machine.
-    it('writes EMF metrics for each tools/call: calls and latency by tool and outcome, service-wide calls, faults and limit refusals', {
+    it('writes EMF metrics for each tools/call: calls and latency by tool and outcome, service-wide calls and faults', {
       timeout: 90_000,
     }, async () => {
       const target = await servedBundle();
@@ -133,9 +133,9 @@ describe('the bundled MCP handler', () => {
       ]);
       expect(metric('ToolLatency').every((line) => typeof line.ToolLatency === 'number')).toBe(true);
       // Service-wide values under the service dimension alone, as the alarms read them.
-      expect(metric('Calls').map((line) => [line.Calls, line.Faults, line.LimitRefusals])).toEqual([
-        [1, 0, 0],
-        [1, 0, 0],
+      expect(metric('Calls').map((line) => [line.Calls, line.Faults])).toEqual([
+        [1, 0],
+        [1, 0],
       ]);
       expect(metric('Calls').map((line) => line._aws.CloudWatchMetrics[0]?.Dimensions)).toEqual([
         [['service']],

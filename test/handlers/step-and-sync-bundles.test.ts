@@ -193,8 +193,8 @@ describe('the bundled memory compression function', () => {
     const metafile = await bundleOf(MEMORY_COMPRESSION_HANDLER_ENTRY, 'memory-compression');
     const loaded = loadedAfter(metafile, [/runtime\/parts\/memory-store\.ts$/]);
 
-    expect(matching(loaded, /lambdas\/core\/memory\/idle-compression-sweep\.ts$/)).toHaveLength(1);
-    expect(matching(loaded, /lambdas\/core\/memory\/memory-store\.ts$/)).toHaveLength(1);
+    expect(matching(loaded, /lambdas\/core\/memory\/contexts\/idle-compression-sweep\.ts$/)).toHaveLength(1);
+    expect(matching(loaded, /lambdas\/core\/memory\/store\/memory-store\.ts$/)).toHaveLength(1);
     const absent = [
       /lambdas\/core\/(booking|calendar|shadow)\//,
       /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$)/,

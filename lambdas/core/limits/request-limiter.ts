@@ -84,6 +84,8 @@ const NOTHING: RequestCost = { requests: 0, expensive: 0 };
  */
 export class RequestLimiter {
   private readonly entries = new Map<string, Entry>();
+  /** Each caller's exact admissions in this instance, one after another (see {@link admit}). */
+  private readonly exactQueues = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: RequestLimiterDeps) {}
 
@@ -108,7 +110,17 @@ export class RequestLimiter {
       return { settled: entry.flushing };
     }
     if (entry?.flushing) await entry.flushing.catch(() => undefined);
-    await this.admitExactly(caller, key, cost, limits);
+    // One instance never races itself for a caller's item: its exact admissions take turns, so
+    // parallel requests from one agent are refused for their budget, never for losing a race to
+    // each other; only other instances can make a conditional write fail.
+    const previous = this.exactQueues.get(caller) ?? Promise.resolve();
+    const turn = previous.catch(() => undefined).then(() => this.admitExactly(caller, key, cost, limits));
+    this.exactQueues.set(caller, turn);
+    try {
+      await turn;
+    } finally {
+      if (this.exactQueues.get(caller) === turn) this.exactQueues.delete(caller);
+    }
     return { settled: Promise.resolve() };
   }
 

@@ -5,4 +5,4 @@ import { WARNING_CODES } from '../../core/warnings.js';
 export const warningsOutput = z
   .array(z.object({ code: z.enum(WARNING_CODES), message: z.string(), field: z.string().optional() }))
   .optional()
-  .describe('Present when the write was done but not exactly as written: read each code.');
+  .describe('The write, done other than as sent.');

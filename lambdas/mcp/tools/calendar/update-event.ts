@@ -26,8 +26,7 @@ export const patchFields = z.object(eventFieldsInput).partial();
 export const updateEventTool = defineTool({
   name: 'update_event',
   title: 'Update an event',
-  description:
-    'Changes only the fields you pass, on one event or (scope) its series. Returns id, new etag, changed fields.',
+  description: 'Sets only the fields passed, on one event or its series (scope).',
   input: patchFields.extend({
     calendar_id: calendarIdInput.optional(),
     event_id: eventIdInput,
