@@ -3,6 +3,7 @@ import type { AuditLog, PendingAudit } from '../core/audit/audit-log.js';
 import { digestOf, redactedValues, resourceIds } from '../core/audit/audit-record.js';
 import type { Clock } from '../core/ports/index.js';
 import type { ToolCall, ToolCallHook, ToolCallOutcome } from './tool-call-hooks.js';
+import { refusalOf } from './tool-refusal.js';
 
 const CLIENT_CHARS = 80;
 
@@ -10,8 +11,7 @@ function completionOf(outcome: ToolCallOutcome) {
   if ('fault' in outcome) return { outcome: 'failed' as const };
   const { result } = outcome;
   if (result.isError) {
-    const first = result.content[0];
-    const code = first?.type === 'text' ? /"code":"([A-Z_]+)"/.exec(first.text)?.[1] : undefined;
+    const code = refusalOf(result)?.code;
     return { outcome: 'refused' as const, ...(code ? { code } : {}) };
   }
   return {

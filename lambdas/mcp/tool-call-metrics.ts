@@ -1,19 +1,14 @@
 import { METRIC } from '../core/metric-names.js';
 import type { MetricsSink } from '../core/ports/index.js';
 import type { ToolCall, ToolCallHook, ToolCallOutcome } from './tool-call-hooks.js';
+import { refusalOf } from './tool-refusal.js';
 
 /** The outcome of a call as a dimension value: `ok`, the DomainError code the client got, or FAULT (-32603). */
 export function outcomeCode(outcome: ToolCallOutcome): string {
   if ('fault' in outcome) return 'FAULT';
   if (!outcome.result.isError) return 'ok';
-  const text = outcome.result.content?.find((part) => part.type === 'text');
-  try {
-    const code = (JSON.parse(text && 'text' in text ? text.text : '{}') as { error?: { code?: unknown } })
-      .error?.code;
-    return typeof code === 'string' ? code : 'ERROR';
-  } catch {
-    return 'ERROR';
-  }
+  // Read back as the CLI reads it; an error text that is not one of ours counts as ERROR.
+  return refusalOf(outcome.result)?.code ?? 'ERROR';
 }
 
 /**
