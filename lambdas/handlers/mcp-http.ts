@@ -3,7 +3,6 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { routeHttpRequest } from '../mcp/http/route-http-request.js';
-import { toolCallMetrics } from '../mcp/tool-call-metrics.js';
 import { createAwsHttpDeps } from '../runtime/aws-http.js';
 import { processEnvironment } from '../runtime/environment.js';
 import {
@@ -20,10 +19,7 @@ const environment = processEnvironment();
 const serviceName = environment.serviceName ?? 'meridian';
 const powertools = new Logger({ serviceName });
 const logger = fromPowertools(powertools);
-const metrics = powertoolsMetrics(serviceName);
-const composed = createAwsHttpDeps(environment, logger);
-// Metrics first, so that their latency spans the other hooks (the audit record) too.
-const deps = { ...composed, metrics, hooks: [toolCallMetrics(metrics), ...(composed.hooks ?? [])] };
+const deps = createAwsHttpDeps(environment, logger, powertoolsMetrics(serviceName));
 // Behind API Gateway the Host is the API's own; only browser origins need configuring.
 const origins = { allowedOrigins: environment.allowedOrigins, loopback: false };
 

@@ -1,5 +1,5 @@
 import { once } from '../core/once.js';
-import type { BookingWorkflow, Logger } from '../core/ports/index.js';
+import type { BookingWorkflow, Logger, MetricsSink } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
 import { DEFAULT_CALL_LIMITS } from '../mcp/call-limits.js';
 import type { McpHttpDeps } from '../mcp/deps.js';
@@ -19,7 +19,12 @@ import { wireParts } from './wiring.js';
  * load until then. book_slot starts the Express state machine MERIDIAN_BOOKING_STATE_MACHINE_ARN
  * names; its client loads on the first booking.
  */
-export function createAwsHttpDeps(environment: Environment, logger: Logger): McpHttpDeps {
+export function createAwsHttpDeps(
+  environment: Environment,
+  logger: Logger,
+  /** Where calls, faults and limit refusals are counted (the handler's Powertools EMF sink). */
+  metrics?: MetricsSink,
+): McpHttpDeps {
   const { bookingStateMachineArn } = requireSettings(environment, ['bookingStateMachineArn', 'dataKeyArn']);
   const workflow = once(async () => {
     const [{ SFNClient }, { SfnBookingWorkflow }] = await Promise.all([
@@ -37,7 +42,7 @@ export function createAwsHttpDeps(environment: Environment, logger: Logger): Mcp
     tools: deferredAllToolsCatalogue,
     tokenVerifier: { authenticate: async (token) => (await part('access')).authenticate(token) },
     toolDeps: sliceLoaderOver(platform, part),
-    ...requestGuards({ store: platform.store, clock: systemClock }, environment),
+    ...requestGuards({ store: platform.store, clock: systemClock }, environment, metrics),
     callLimits: { ...DEFAULT_CALL_LIMITS, ...environment.callLimits },
   };
 }
