@@ -1,19 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
-import { DynamoDbDocumentStore } from '../../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
-import { createLocalDynamoDbClient, ensureTable } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
+import { startDynaliteStore } from '../../support/dynalite-store.js';
 import { describeDocumentStoreContract } from './document-store-contract.js';
 
-describeDocumentStoreContract('dynalite (in-process, in memory)', async () => {
-  const dynalite = await startDynalite();
-  const client = createLocalDynamoDbClient(dynalite.endpoint);
-  const tableName = `contract-${randomUUID()}`;
-  await ensureTable(client, tableName);
-  return {
-    store: new DynamoDbDocumentStore({ client, tableName }),
-    close: async () => {
-      client.destroy();
-      await dynalite.close();
-    },
-  };
-});
+describeDocumentStoreContract('dynalite (in-process, in memory)', () => startDynaliteStore('contract'));
