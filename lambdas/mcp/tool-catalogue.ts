@@ -59,19 +59,32 @@ export function toolCatalogue(toolsets: Toolsets): ToolCatalogue {
   return { listing, find: async (name) => byName.get(name) };
 }
 
+/** Each toolset's tools, imported when first needed (see lambdas/mcp/tools/deferred-catalogue.ts). */
+export type ToolsetLoaders = Readonly<Record<string, () => Promise<readonly ToolDefinition[]>>>;
+
 /**
- * A catalogue whose tools are imported on the first tools/call. With `listing` given (the
- * Lambda bundle carries it, computed at bundle time), tools/list is answered without loading a
- * single tool: a cold start that only lists tools compiles none of their code.
+ * A catalogue whose tools are imported on first use, one toolset at a time. With `listing` given
+ * (the Lambda bundle carries it, computed at bundle time), tools/list is answered without loading
+ * a single tool, and a tools/call loads only the toolset the listing puts its tool in: a cold
+ * start that lists tools compiles none of their code, one that calls a time tool none of the
+ * memory tools'. Without a listing every toolset is loaded on first use, to compute it.
  */
-export function deferredToolCatalogue(
-  load: () => Promise<Toolsets>,
-  listing?: ToolsetListing,
-): ToolCatalogue {
-  const loaded = once(async () => toolCatalogue(await load()));
+export function deferredToolCatalogue(loaders: ToolsetLoaders, listing?: ToolsetListing): ToolCatalogue {
+  const toolsets = new Map(Object.entries(loaders).map(([name, load]) => [name, once(load)]));
+  const everything = once(async () => {
+    const loaded = await Promise.all(
+      [...toolsets].map(async ([name, load]) => [name, await load()] as const),
+    );
+    return toolCatalogue(Object.fromEntries(loaded));
+  });
   return {
-    listing: async () => listing ?? (await loaded()).listing(),
-    find: async (name) => (await loaded()).find(name),
+    listing: async () => listing ?? (await everything()).listing(),
+    find: async (name) => {
+      if (listing === undefined) return (await everything()).find(name);
+      const toolset = toolsetOf(listing, name);
+      const load = toolset === undefined ? undefined : toolsets.get(toolset);
+      return load === undefined ? undefined : (await load()).find((tool) => tool.name === name);
+    },
   };
 }
 

@@ -100,6 +100,9 @@ export function lambdaEsbuildOptions(entryPoint: string, outdir: string): BuildO
     // Minifying renames classes; resolve_datetime picks chrono-node's parsers by class name.
     keepNames: true,
     sourcemap: true,
+    // Stack traces need only the mappings: without the sources' text each map is a quarter of
+    // the size, and a cold start under --enable-source-maps reads and parses every map it loads.
+    sourcesContent: false,
     external: LAMBDA_EXTERNAL_MODULES,
     alias: { ...LAMBDA_ALIASES },
     define: toolListingDefine(),
@@ -164,4 +167,32 @@ export function outputsLoadedAtStart(metafile: Metafile): string[] {
  */
 export function inputsLoadedAtStart(metafile: Metafile): string[] {
   return outputsLoadedAtStart(metafile).flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
+}
+
+/**
+ * The source files a function has loaded once it ran code behind dynamic imports: the cold
+ * start's, and those of the chunks whose entry point matches each of `dynamicEntries`, with what
+ * they import statically.
+ *
+ * @example
+ * inputsLoadedAfter(metafile, [/tools\/toolsets\/time\.ts$/]); // what a first time-tool call loads
+ */
+export function inputsLoadedAfter(metafile: Metafile, dynamicEntries: readonly RegExp[]): string[] {
+  const loaded = new Set(outputsLoadedAtStart(metafile));
+  const visit = (file: string) => {
+    for (const imported of metafile.outputs[file]?.imports ?? []) {
+      if (imported.kind !== 'import-statement' || imported.external || loaded.has(imported.path)) continue;
+      loaded.add(imported.path);
+      visit(imported.path);
+    }
+  };
+  for (const pattern of dynamicEntries) {
+    const chunk = Object.entries(metafile.outputs).find(([, output]) =>
+      pattern.test(output.entryPoint ?? ''),
+    );
+    if (!chunk) throw new Error(`no chunk has an entry point matching ${pattern}`);
+    loaded.add(chunk[0]);
+    visit(chunk[0]);
+  }
+  return [...loaded].flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
 }

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { allToolsCatalogue } from '../../lambdas/mcp/tools/index.js';
 import { enabledTools } from '../../lambdas/mcp/toolsets.js';
 import {
+  inputsLoadedAfter,
   inputsLoadedAtStart,
   LAMBDA_ENTRY_NAME,
   lambdaEsbuildOptions,
@@ -73,6 +74,31 @@ describe('the bundled MCP handler', () => {
       /node_modules\/(luxon|rrule|chrono-node|tsdav|ical\.js|googleapis-common|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms|bedrock-runtime))\//,
     ];
     for (const pattern of deferred) expect(loaded.filter((input) => pattern.test(input))).toEqual([]);
+  });
+
+  it('loads only the called toolset on a first tools/call: a time tool brings no other toolset', async () => {
+    const metafile = await bundleHandler();
+    const atStart = new Set(inputsLoadedAtStart(metafile));
+    const loadedBy = (toolset: string) =>
+      inputsLoadedAfter(metafile, [new RegExp(`tools/toolsets/${toolset}\\.ts$`)]).filter(
+        (input) => !atStart.has(input),
+      );
+
+    const timeCall = loadedBy('time');
+    const memoryCall = loadedBy('memory');
+
+    expect(timeCall).toEqual(expect.arrayContaining([expect.stringMatching(/tools\/resolve-datetime\.ts$/)]));
+    expect(
+      timeCall.filter((input) => /lambdas\/(mcp\/tools\/(?!toolsets\/)[a-z]+\/|core\/(memory|rules)\/)/.test(input)),
+    ).toEqual([]);
+    expect(memoryCall).toEqual(
+      expect.arrayContaining([expect.stringMatching(/tools\/memory\/update-memory\.ts$/)]),
+    );
+    expect(
+      memoryCall.filter((input) =>
+        /lambdas\/mcp\/tools\/(calendar|availability|booking|rules)\//.test(input),
+      ),
+    ).toEqual([]);
   });
 
   it('carries every tool of tools/list in the code a cold start loads (the listing is bundled)', async () => {

@@ -9,9 +9,9 @@ import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOOKING_STEPS_ENTRY } from '../../lib/constructs/booking-workflow.js';
 import {
+  inputsLoadedAfter,
   inputsLoadedAtStart,
   lambdaEsbuildOptions,
-  outputsLoadedAtStart,
 } from '../../lib/constructs/lambda-bundling.js';
 import { MEMORY_COMPRESSION_HANDLER_ENTRY } from '../../lib/constructs/memory-compression-schedule.js';
 import { SYNC_HANDLER_ENTRY } from '../../lib/constructs/sync-schedule.js';
@@ -22,30 +22,6 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 async function bundleOf(entry: string, name: string): Promise<Metafile> {
   const { metafile } = await build({ ...lambdaEsbuildOptions(entry, join(outDir, name)), metafile: true });
   return metafile;
-}
-
-/**
- * The source files a function has loaded once it ran code behind dynamic imports: the cold start's,
- * and those of the chunks whose entry point matches each of `dynamicEntries` with what they import.
- */
-function loadedAfter(metafile: Metafile, dynamicEntries: RegExp[]): string[] {
-  const loaded = new Set(outputsLoadedAtStart(metafile));
-  const visit = (file: string) => {
-    for (const imported of metafile.outputs[file]?.imports ?? []) {
-      if (imported.kind !== 'import-statement' || imported.external || loaded.has(imported.path)) continue;
-      loaded.add(imported.path);
-      visit(imported.path);
-    }
-  };
-  for (const pattern of dynamicEntries) {
-    const chunk = Object.entries(metafile.outputs).find(([, output]) =>
-      pattern.test(output.entryPoint ?? ''),
-    );
-    if (!chunk) throw new Error(`no chunk has an entry point matching ${pattern}`);
-    loaded.add(chunk[0]);
-    visit(chunk[0]);
-  }
-  return [...loaded].flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
 }
 
 const matching = (inputs: string[], pattern: RegExp) => inputs.filter((input) => pattern.test(input));
@@ -73,7 +49,7 @@ describe('the bundled booking steps', () => {
 
     expect(matching(loaded, /lambdas\/adapters\/dynamodb\/dynamodb-document-store\.ts$/)).toHaveLength(1);
     // The holds, the idempotency records and the steps' guard: built by the wiring table on the first step.
-    const firstStep = loadedAfter(metafile, [/runtime\/parts\/holds\.ts$/]);
+    const firstStep = inputsLoadedAfter(metafile, [/runtime\/parts\/holds\.ts$/]);
     expect(
       matching(firstStep, /lambdas\/core\/booking\/(slot-locks|idempotency|guard-step)\.ts$/),
     ).toHaveLength(3);
@@ -94,7 +70,7 @@ describe('the bundled booking steps', () => {
   it('load for Lock only its step: no other step, no calendar, no recurrence code', async () => {
     const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps-lock');
 
-    const loaded = loadedAfter(metafile, [/core\/booking\/lock-step\.ts$/]);
+    const loaded = inputsLoadedAfter(metafile, [/core\/booking\/lock-step\.ts$/]);
 
     expect(matching(loaded, STEP_MODULE)).toEqual([expect.stringMatching(/lock-step\.ts$/)]);
     for (const pattern of [
@@ -107,7 +83,7 @@ describe('the bundled booking steps', () => {
   it('load for Compensate only its step: a slot found taken needs no calendar and no recurrence code', async () => {
     const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps-compensate');
 
-    const loaded = loadedAfter(metafile, [/core\/booking\/booking-compensation\.ts$/]);
+    const loaded = inputsLoadedAfter(metafile, [/core\/booking\/booking-compensation\.ts$/]);
 
     expect(matching(loaded, STEP_MODULE)).toEqual([expect.stringMatching(/booking-compensation\.ts$/)]);
     for (const pattern of [
@@ -120,7 +96,7 @@ describe('the bundled booking steps', () => {
   it('load for Verify its step and the providers and shadow, but nothing of the calendar tools', async () => {
     const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps-verify');
 
-    const loaded = loadedAfter(metafile, [/core\/booking\/verify-step\.ts$/, ...CALENDAR_GRAPH]);
+    const loaded = inputsLoadedAfter(metafile, [/core\/booking\/verify-step\.ts$/, ...CALENDAR_GRAPH]);
 
     expect(matching(loaded, STEP_MODULE)).toEqual([expect.stringMatching(/verify-step\.ts$/)]);
     expect(matching(loaded, /lambdas\/core\/shadow\/table-shadow-calendar\.ts$/)).toHaveLength(1);
@@ -131,7 +107,7 @@ describe('the bundled booking steps', () => {
     it(`load for ${step} no recurrence code until a calendar or the shadow meets a series`, async () => {
       const metafile = await bundleOf(BOOKING_STEPS_ENTRY, `steps-${step}-recurrence`);
 
-      const loaded = loadedAfter(metafile, [
+      const loaded = inputsLoadedAfter(metafile, [
         new RegExp(`core/booking/${step}-step\\.ts$`),
         ...CALENDAR_GRAPH,
       ]);
@@ -155,7 +131,7 @@ describe('the bundled sync function', () => {
     const loaded = inputsLoadedAtStart(metafile);
 
     expect(matching(loaded, /lambdas\/core\/shadow\/sync-all\.ts$/)).toHaveLength(1);
-    const firstRun = loadedAfter(metafile, [/core\/calendar\/calendar-registry\.ts$/]);
+    const firstRun = inputsLoadedAfter(metafile, [/core\/calendar\/calendar-registry\.ts$/]);
     expect(matching(firstRun, /lambdas\/core\/calendar\/calendar-registry\.ts$/)).toHaveLength(1);
     for (const pattern of [/lambdas\/core\/shadow\/sync-calendar\.ts$/, /lambdas\/core\/calendar\/native\//])
       expect(matching(firstRun, pattern)).toEqual([]);
@@ -173,7 +149,7 @@ describe('the bundled sync function', () => {
   it('loads nothing of booking, holds, grants or the MCP tools, even once it syncs a calendar', async () => {
     const metafile = await bundleOf(SYNC_HANDLER_ENTRY, 'sync-calendar');
 
-    const loaded = loadedAfter(metafile, [/core\/shadow\/sync-calendar\.ts$/, ...CALENDAR_GRAPH]);
+    const loaded = inputsLoadedAfter(metafile, [/core\/shadow\/sync-calendar\.ts$/, ...CALENDAR_GRAPH]);
 
     expect(matching(loaded, /lambdas\/core\/shadow\/sync-calendar\.ts$/)).toHaveLength(1);
     // The content firewall is the one tool-side part a sync needs: it screens every synced event.
@@ -191,7 +167,7 @@ describe('the bundled sync function', () => {
 describe('the bundled memory compression function', () => {
   it('loads the sweep, then the memory store on its first run, and nothing of calendars, booking, secrets or the MCP tools', async () => {
     const metafile = await bundleOf(MEMORY_COMPRESSION_HANDLER_ENTRY, 'memory-compression');
-    const loaded = loadedAfter(metafile, [/runtime\/parts\/memory-store\.ts$/]);
+    const loaded = inputsLoadedAfter(metafile, [/runtime\/parts\/memory-store\.ts$/]);
 
     expect(matching(loaded, /lambdas\/core\/memory\/contexts\/idle-compression-sweep\.ts$/)).toHaveLength(1);
     expect(matching(loaded, /lambdas\/core\/memory\/store\/memory-store\.ts$/)).toHaveLength(1);

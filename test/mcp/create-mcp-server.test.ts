@@ -201,22 +201,46 @@ describe('createMcpServer with a toolset selection', () => {
 
 describe('deferredToolCatalogue', () => {
   it('answers tools/list from the given listing without loading a tool', async () => {
-    const load = vi.fn(async () => ({ test: [echoTool] }));
-    const catalogue = deferredToolCatalogue(load, { test: [describeTool(echoTool)] });
+    const load = vi.fn(async () => [echoTool]);
+    const catalogue = deferredToolCatalogue({ test: load }, { test: [describeTool(echoTool)] });
 
     expect((await catalogue.listing()).test?.map((tool) => tool.name)).toEqual(['echo']);
     expect(load).not.toHaveBeenCalled();
   });
 
-  it('loads the tools once, on the first lookup, and lists them when no listing is given', async () => {
-    const load = vi.fn(async () => ({ test: [echoTool, brokenTool] }));
-    const catalogue = deferredToolCatalogue(load);
+  it('loads only the toolset the listing puts a called tool in, once', async () => {
+    const words = vi.fn(async () => [echoTool]);
+    const faults = vi.fn(async () => [brokenTool]);
+    const listing = { words: [describeTool(echoTool)], faults: [describeTool(brokenTool)] };
+    const catalogue = deferredToolCatalogue({ words, faults }, listing);
+
+    const [echo, again, missing] = await Promise.all([
+      catalogue.find('echo'),
+      catalogue.find('echo'),
+      catalogue.find('missing'),
+    ]);
+
+    expect(echo).toBe(echoTool);
+    expect(again).toBe(echoTool);
+    expect(missing).toBeUndefined();
+    expect(words).toHaveBeenCalledTimes(1);
+    expect(faults).not.toHaveBeenCalled();
+  });
+
+  it('loads every toolset once, on the first lookup, and lists them when no listing is given', async () => {
+    const words = vi.fn(async () => [echoTool]);
+    const faults = vi.fn(async () => [brokenTool]);
+    const catalogue = deferredToolCatalogue({ words, faults });
 
     const [echo, missing] = await Promise.all([catalogue.find('echo'), catalogue.find('missing')]);
 
     expect(echo).toBe(echoTool);
     expect(missing).toBeUndefined();
-    expect(await catalogue.listing()).toEqual({ test: [describeTool(echoTool), describeTool(brokenTool)] });
-    expect(load).toHaveBeenCalledTimes(1);
+    expect(await catalogue.listing()).toEqual({
+      words: [describeTool(echoTool)],
+      faults: [describeTool(brokenTool)],
+    });
+    expect(words).toHaveBeenCalledTimes(1);
+    expect(faults).toHaveBeenCalledTimes(1);
   });
 });
