@@ -290,3 +290,14 @@ export function firstOccurrenceStart(recurrence: GraphPatternedRecurrence, clock
     ...(clock.start.time_zone ? { time_zone: clock.start.time_zone } : {}),
   };
 }
+
+/**
+ * The local date an occurrence id names (`OID.<masterId>.<YYYY-MM-DD>`, as in a master's
+ * `cancelledOccurrences`), or undefined for another shape.
+ *
+ * @example
+ * occurrenceDate('OID.AAMkAGI2TAAA=.2026-03-16'); // '2026-03-16'
+ */
+export function occurrenceDate(occurrenceId: string): string | undefined {
+  return /^OID\..+\.(\d{4}-\d{2}-\d{2})$/.exec(occurrenceId)?.[1];
+}
