@@ -106,6 +106,8 @@ describe('graph-recurrence against python-dateutil', withDateutil, () => {
         'Asia/Kolkata',
       ],
       ['FREQ=YEARLY;COUNT=5', '2026-03-29T01:30:00', 'Europe/London'],
+      // UNTIL falls on a day before that day's occurrence (08:00 EDT < 09:00): that day is not in the range.
+      ['FREQ=DAILY;UNTIL=20260310T120000Z', '2026-03-05T09:00:00', 'America/New_York'],
     ];
     const cases = rules.map(
       ([rrule, dtstart, timezone], i): ReferenceCase => ({
