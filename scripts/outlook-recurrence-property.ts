@@ -47,7 +47,7 @@ function partA(): void {
     const clock = clockOf(c.dtstart, c.timezone);
     // Only rules whose DTSTART a domain start can carry (not a wall time skipped by DST).
     if (
-      DateTime.fromISO(clock.start.date_time as string, { setZone: true }).toFormat(
+      DateTime.fromISO((clock.start as { date_time: string }).date_time, { setZone: true }).toFormat(
         "yyyy-MM-dd'T'HH:mm:ss",
       ) !== DateTime.fromISO(c.dtstart).toFormat("yyyy-MM-dd'T'HH:mm:ss")
     )
@@ -207,7 +207,7 @@ function partB(): void {
     if (expected.length === 0) continue;
     let clock = clockOf(wall, s.zone);
     if (
-      DateTime.fromISO(clock.start.date_time as string, { setZone: true }).toFormat(
+      DateTime.fromISO((clock.start as { date_time: string }).date_time, { setZone: true }).toFormat(
         "yyyy-MM-dd'T'HH:mm:ss",
       ) !== wall
     )
