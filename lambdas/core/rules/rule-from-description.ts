@@ -125,18 +125,10 @@ export function draftQuery(description: string, vocabulary: Vocabulary): DraftQu
     if (DAYS[clean]) {
       days.push(DAYS[clean]!);
       understood.push({ text: word, condition: `day-of-week:${DAYS[clean]}` });
-    } else if (vocabulary.domains.has(clean)) {
-      const domains = vocabulary.domains.get(clean)!;
-      understood.push({ text: word, condition: orOf(domains.map((d) => `domain:${d}`)) });
-    } else if (vocabulary.people.has(clean)) {
-      const emails = vocabulary.people.get(clean)!;
-      understood.push({ text: word, condition: orOf(emails.map((e) => `email:${e}`)) });
-    } else if (clean.length <= 1 || FILLER.has(clean) || clean === 'calendar') {
-      // carries no condition
-    } else if (titleWordOf(clean, vocabulary)) {
-      understood.push({ text: word, condition: `title:${quoteValue(titleWordOf(clean, vocabulary)!)}` });
     } else {
-      missed.push(clean);
+      const condition = vocabularyCondition(clean, vocabulary);
+      if (condition) understood.push({ text: word, condition });
+      else if (!carriesNothing(clean)) missed.push(clean);
     }
   }
   // Several weekdays mean any of them ("Mondays and Fridays"), not all at once.
@@ -155,6 +147,19 @@ export function draftQuery(description: string, vocabulary: Vocabulary): DraftQu
   };
 }
 
+const carriesNothing = (word: string) => word.length <= 1 || FILLER.has(word) || word === 'calendar';
+
+/** The condition a word of the description stands for in the vocabulary: a domain, a person, a title word. */
+function vocabularyCondition(word: string, vocabulary: Vocabulary): string | undefined {
+  const domains = vocabulary.domains.get(word);
+  if (domains) return orOf(domains.map((d) => `domain:${d}`));
+  const emails = vocabulary.people.get(word);
+  if (emails) return orOf(emails.map((e) => `email:${e}`));
+  if (carriesNothing(word)) return undefined;
+  const title = titleWordOf(word, vocabulary);
+  return title ? `title:${quoteValue(title)}` : undefined;
+}
+
 /** The title word a description word stands for: itself, or its singular ("workshops"). */
 function titleWordOf(word: string, vocabulary: Vocabulary): string | undefined {
   if (vocabulary.titleWords.has(word)) return word;
@@ -166,10 +171,7 @@ function titleWordOf(word: string, vocabulary: Vocabulary): string | undefined {
  * What the answer says about the words it could not place, naming where it looked; nothing when
  * every word was placed.
  */
-export function unplacedNote(
-  draft: DraftQuery,
-  window: { start: string; end: string },
-): { note?: string } {
+export function unplacedNote(draft: DraftQuery, window: { start: string; end: string }): { note?: string } {
   if (draft.not_understood.length === 0) return {};
   const words = draft.not_understood.map((w) => `'${w}'`).join(', ');
   return {

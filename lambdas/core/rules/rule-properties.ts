@@ -54,8 +54,7 @@ export const RULE_PROPERTIES: readonly RuleProperty[] = [
   {
     name: 'response',
     type: 'enum',
-    description:
-      "The calendar owner's own RSVP to the invitation (not the event's status: that is status:).",
+    description: "The calendar owner's own RSVP to the invitation (not the event's status: that is status:).",
     values: ['accepted', 'declined', 'tentative', 'needsAction'],
     valueAliases: { needsaction: 'needsAction', 'needs-action': 'needsAction', maybe: 'tentative' },
     example: 'response:declined',
@@ -67,7 +66,7 @@ export const RULE_PROPERTIES: readonly RuleProperty[] = [
       "The event's status as its organizer set it. get_timesheet and preview_rule never count cancelled events.",
     values: ['confirmed', 'tentative', 'cancelled'],
     valueAliases: { canceled: 'cancelled' },
-    example: '-status:cancelled',
+    example: 'status:tentative',
   },
   {
     name: 'recurring',

@@ -51,7 +51,11 @@ describe('rules count what timesheets count (issue 22, item 3)', () => {
   describe('a status: property', () => {
     it('takes -status:cancelled instead of suggesting response, and status:tentative matches the tentative event', async () => {
       const window = { start: '2026-11-09T00:00:00-05:00', end: '2026-11-14T00:00:00-05:00' };
-      const tentative = await world.ok('preview_rule', { query: 'status:tentative', ...window, format: 'json' });
+      const tentative = await world.ok('preview_rule', {
+        query: 'status:tentative',
+        ...window,
+        format: 'json',
+      });
       const notCancelled = await world.ok('preview_rule', {
         query: 'title:budget -status:cancelled',
         ...window,
