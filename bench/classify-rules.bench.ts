@@ -70,6 +70,7 @@ function events(next: () => number): ClassifiableEvent[] {
         email: `p${Math.floor(next() * 50)}@${pick(DOMAINS)}`,
       })),
       response: next() < 0.1 ? 'declined' : 'accepted',
+      status: 'confirmed',
       recurring: next() < 0.4,
       transparency: next() < 0.05 ? 'transparent' : 'opaque',
       allDay,

@@ -17,6 +17,8 @@ export interface ClassifiableEvent {
   readonly attendees: readonly RuleAttendee[];
   /** The calendar owner's response; `accepted` for the owner's own events with no invitation. */
   readonly response: 'accepted' | 'declined' | 'tentative' | 'needsAction';
+  /** The event's own status (the organizer's), not the owner's response. */
+  readonly status: 'confirmed' | 'tentative' | 'cancelled';
   readonly recurring: boolean;
   readonly transparency: 'opaque' | 'transparent';
   readonly allDay: boolean;

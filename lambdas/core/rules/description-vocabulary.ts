@@ -1,4 +1,5 @@
 import type { RuleEvent } from './rule-events.js';
+import { titleTerms } from './title-terms.js';
 
 /** What the organization's own calendars mention: the words a description can be matched against. */
 export interface Vocabulary {
@@ -8,6 +9,8 @@ export interface Vocabulary {
   readonly people: ReadonlyMap<string, readonly string[]>;
   /** Calendar names, lower case, longest first. */
   readonly calendars: readonly string[];
+  /** Words of event titles (lower case, no stop words): a description word found here is `title:`. */
+  readonly titleWords: ReadonlySet<string>;
 }
 
 function add(map: Map<string, string[]>, key: string, value: string): void {
@@ -20,7 +23,9 @@ function add(map: Map<string, string[]>, key: string, value: string): void {
 export function vocabularyOf(events: readonly RuleEvent[], calendarNames: readonly string[]): Vocabulary {
   const domains = new Map<string, string[]>();
   const people = new Map<string, string[]>();
+  const titleWords = new Set<string>();
   for (const event of events) {
+    for (const term of titleTerms(event.view.summary)) if (!term.includes(' ')) titleWords.add(term);
     for (const attendee of event.facts.attendees) {
       const [local = '', domain = ''] = attendee.email.split('@');
       add(domains, domain, domain);
@@ -34,5 +39,6 @@ export function vocabularyOf(events: readonly RuleEvent[], calendarNames: readon
     domains,
     people,
     calendars: [...new Set(calendarNames.map((n) => n.toLowerCase()))].sort((a, b) => b.length - a.length),
+    titleWords,
   };
 }

@@ -52,6 +52,8 @@ export function conditionHolds(condition: Condition, event: ClassifiableEvent): 
       return event.attendees.some((a) => a.email === condition.value);
     case 'response':
       return event.response === condition.value;
+    case 'status':
+      return event.status === condition.value;
     case 'transparency':
       return event.transparency === condition.value;
     case 'recurring':

@@ -14,6 +14,11 @@ export type Condition =
     }
   | {
       readonly kind: 'condition';
+      readonly property: 'status';
+      readonly value: 'confirmed' | 'tentative' | 'cancelled';
+    }
+  | {
+      readonly kind: 'condition';
       readonly property: 'transparency';
       readonly value: 'opaque' | 'transparent';
     }

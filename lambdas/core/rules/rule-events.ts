@@ -32,17 +32,26 @@ const DAY_MS = 86_400_000;
 export const MAX_RULE_EVENTS = 100_000;
 const PAGE = 2500;
 
+/** How far a rules read reaches back from now and ahead of it when no window is given. */
+export const DEFAULT_RULE_DAYS = 30;
+
 /**
- * The window a rules call reads: the given bounds, else the `defaultDays` up to now (rules look
- * back at time spent). INVALID_DATETIME / INVALID_INPUT name the field to fix.
+ * The window a rules call reads: the given bounds, else `days` before now to `days` after it, so
+ * upcoming work is seen beside past work (issue 22: a rule matching only upcoming events was
+ * "never matched"). With only `end`, `days` before it; with only `start`, `days` past the later
+ * of start and now. INVALID_DATETIME / INVALID_INPUT name the field to fix.
  */
 export function ruleWindow(
   now: Date,
   input: { start?: string | undefined; end?: string | undefined },
-  defaultDays = 30,
+  days = DEFAULT_RULE_DAYS,
 ): EventWindow {
-  const to = input.end ? parseInstant(input.end, 'end').toMillis() : now.getTime();
-  const from = input.start ? parseInstant(input.start, 'start').toMillis() : to - defaultDays * DAY_MS;
+  const span = days * DAY_MS;
+  const given = (text: string | undefined, field: 'start' | 'end') =>
+    text ? parseInstant(text, field).toMillis() : undefined;
+  const end = given(input.end, 'end');
+  const from = given(input.start, 'start') ?? (end ?? now.getTime()) - span;
+  const to = end ?? Math.max(from, now.getTime()) + span;
   return checkWindow(from, to, MAX_WINDOW_DAYS);
 }
 

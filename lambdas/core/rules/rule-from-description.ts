@@ -14,6 +14,7 @@ export interface DraftQuery {
   /** null when nothing in the description could be turned into a condition. */
   query: string | null;
   understood: UnderstoodPart[];
+  /** Words found nowhere in the vocabulary: each stays in the query as a `text:` condition. */
   not_understood: string[];
 }
 
@@ -51,6 +52,7 @@ const PHRASES: [RegExp, string][] = [
   [/\b(?:in the )?evenings?\b/, 'time-of-day:>=17:00'],
   [/\bdeclined\b/, 'response:declined'],
   [/\btentative\b/, 'response:tentative'],
+  [/\bcancell?ed\b/, 'status:cancelled'],
   [/\b(?:recurring|repeating|regular)\b/, 'recurring:yes'],
   [/\ball[- ]day\b/, 'is-all-day:yes'],
   [/\b(?:one[- ]off|non[- ]recurring)\b/, 'recurring:no'],
@@ -62,7 +64,7 @@ const QUOTED = /"([^"]+)"|'([^']+)'|“([^”]+)”/;
 
 /** Words that carry no condition: they are neither understood nor reported as missed. */
 const FILLER = new Set(
-  'a an the all any my our their with people person someone from at on in of to for and or that are is be me us them events event meetings meeting calls call time spent every each about team folks guys who where when which like also'.split(
+  'a an the all any my our their with people person someone from at on in of to for and or that are is be me us them events event meetings meeting calls call time spent every each about team folks guys who where when which like also titled called named'.split(
     ' ',
   ),
 );
@@ -73,8 +75,8 @@ const toMinutesText = (hour: number, minute: number) =>
 /**
  * A heuristic reading of a plain-language description into a query, from the organization's own
  * vocabulary: known attendee domains (`Acme` → `domain:acme.com`), people (`with Sarah` →
- * `email:sarah@…`), calendar names, weekdays, times of day, responses, quoted titles. Parts it
- * cannot place are reported, never guessed. No model and no sampling: stateless HTTP cannot
+ * `email:sarah@…`), calendar names, title words, weekdays, times of day, responses, quoted titles.
+ * A word it cannot place is kept as `text:word` and reported in `not_understood`, never dropped. No model and no sampling: stateless HTTP cannot
  * carry a sampling request, and the newest spec revision deprecates it.
  *
  * @example
@@ -123,14 +125,10 @@ export function draftQuery(description: string, vocabulary: Vocabulary): DraftQu
     if (DAYS[clean]) {
       days.push(DAYS[clean]!);
       understood.push({ text: word, condition: `day-of-week:${DAYS[clean]}` });
-    } else if (vocabulary.domains.has(clean)) {
-      const domains = vocabulary.domains.get(clean)!;
-      understood.push({ text: word, condition: orOf(domains.map((d) => `domain:${d}`)) });
-    } else if (vocabulary.people.has(clean)) {
-      const emails = vocabulary.people.get(clean)!;
-      understood.push({ text: word, condition: orOf(emails.map((e) => `email:${e}`)) });
-    } else if (clean.length > 1 && !FILLER.has(clean) && clean !== 'calendar') {
-      missed.push(word);
+    } else {
+      const condition = vocabularyCondition(clean, vocabulary);
+      if (condition) understood.push({ text: word, condition });
+      else if (!carriesNothing(clean)) missed.push(clean);
     }
   }
   // Several weekdays mean any of them ("Mondays and Fridays"), not all at once.
@@ -138,10 +136,49 @@ export function draftQuery(description: string, vocabulary: Vocabulary): DraftQu
     .filter((u) => !u.condition.startsWith('day-of-week:'))
     .map((u) => u.condition);
   if (days.length > 0) conditions.push(orOf([...new Set(days)].map((d) => `day-of-week:${d}`)));
+  // A word it cannot place narrows the draft as a bare word does in the query language, rather than
+  // vanish: dropped, "meetings with Globex on Fridays" became every Friday (issue 22). With
+  // nothing placed at all there is no draft: unknown words alone are a guess, not a reading.
+  if (conditions.length > 0) conditions.push(...missed.map((word) => `text:${quoteValue(word)}`));
   return {
     query: conditions.length > 0 ? printQuery(parseQuery(conditions.join(' '))) : null,
     understood,
     not_understood: missed,
+  };
+}
+
+const carriesNothing = (word: string) => word.length <= 1 || FILLER.has(word) || word === 'calendar';
+
+/** The condition a word of the description stands for in the vocabulary: a domain, a person, a title word. */
+function vocabularyCondition(word: string, vocabulary: Vocabulary): string | undefined {
+  const domains = vocabulary.domains.get(word);
+  if (domains) return orOf(domains.map((d) => `domain:${d}`));
+  const emails = vocabulary.people.get(word);
+  if (emails) return orOf(emails.map((e) => `email:${e}`));
+  if (carriesNothing(word)) return undefined;
+  const title = titleWordOf(word, vocabulary);
+  return title ? `title:${quoteValue(title)}` : undefined;
+}
+
+/** The title word a description word stands for: itself, or its singular ("workshops"). */
+function titleWordOf(word: string, vocabulary: Vocabulary): string | undefined {
+  if (vocabulary.titleWords.has(word)) return word;
+  const singular = word.endsWith('s') ? word.slice(0, -1) : undefined;
+  return singular && vocabulary.titleWords.has(singular) ? singular : undefined;
+}
+
+/**
+ * What the answer says about the words it could not place, naming where it looked; nothing when
+ * every word was placed.
+ */
+export function unplacedNote(draft: DraftQuery, window: { start: string; end: string }): { note?: string } {
+  if (draft.not_understood.length === 0) return {};
+  const words = draft.not_understood.map((w) => `'${w}'`).join(', ');
+  return {
+    note:
+      `${words}: no attendee domain, person, calendar name or title word of your calendars from ${window.start} to ${window.end} ` +
+      'matches; kept as text: conditions (title, description or attendee contains the word), so the draft matches ' +
+      'only events that mention it. Rephrase, or edit the query before create_rule.',
   };
 }
 

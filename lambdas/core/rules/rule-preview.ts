@@ -1,3 +1,5 @@
+import { intlOffsetMs } from '../time/intl-offset.js';
+import { formatWithOffset } from '../time/recurrence/wall-clock-text.js';
 import type { CompiledRule } from './classify.js';
 import { ruleEventCounts } from './counted-event.js';
 import { conditionHolds, matchesQuery } from './evaluate-query.js';
@@ -43,12 +45,21 @@ const minutesOf = (event: RuleEvent) => (event.view.all_day ? 0 : (event.endMs -
  * from which project to it: an event moves when the new rule (newest, with its weight) would beat
  * its current winner and it is not pinned. All-day events match but add no minutes; events the
  * timesheet never counts (cancelled, declined, free) are left out and counted in `not_counted`.
+ * Match times are local in `zone` when given (all-day events keep their dates).
  */
 export function previewQuery(
   tree: QueryNode,
   events: readonly RuleEvent[],
-  options: { limit: number; context: RuleContext; candidate?: CompiledRule | undefined },
+  options: {
+    limit: number;
+    context: RuleContext;
+    candidate?: CompiledRule | undefined;
+    /** An IANA zone (already checked) to give match times in; else each event's own zone. */
+    zone?: string | undefined;
+  },
 ): Preview {
+  const local = (event: RuleEvent, ms: number, own: string) =>
+    options.zone && !event.view.all_day ? formatWithOffset(ms, intlOffsetMs(options.zone, ms)) : own;
   const conditions = conditionsOf(tree);
   const matching = events.filter((event) => matchesQuery(tree, event.facts));
   // All-day events stay (they match, with no minutes): include_all_day is the timesheet's choice.
@@ -85,8 +96,8 @@ export function previewQuery(
       event_id: event.view.id,
       calendar_id: event.calendar.calendar_id,
       summary: event.view.summary,
-      start: event.view.start_local,
-      end: event.view.end_local,
+      start: local(event, event.startMs, event.view.start_local),
+      end: local(event, event.endMs, event.view.end_local),
       matched_conditions: conditions.filter((c) => conditionHolds(c, event.facts)).map((c) => printQuery(c)),
     })),
     total_matched: matched.length,

@@ -54,10 +54,19 @@ export const RULE_PROPERTIES: readonly RuleProperty[] = [
   {
     name: 'response',
     type: 'enum',
-    description: "The calendar owner's response to the invitation.",
+    description: "The calendar owner's own RSVP to the invitation (not the event's status: that is status:).",
     values: ['accepted', 'declined', 'tentative', 'needsAction'],
     valueAliases: { needsaction: 'needsAction', 'needs-action': 'needsAction', maybe: 'tentative' },
     example: 'response:declined',
+  },
+  {
+    name: 'status',
+    type: 'enum',
+    description:
+      "The event's status as its organizer set it. get_timesheet and preview_rule never count cancelled events.",
+    values: ['confirmed', 'tentative', 'cancelled'],
+    valueAliases: { canceled: 'cancelled' },
+    example: 'status:tentative',
   },
   {
     name: 'recurring',
@@ -176,8 +185,8 @@ export const PROPERTY_ALIASES: Readonly<Record<string, string>> = {
   show: 'transparency',
   allday: 'is-all-day',
   'all-day': 'is-all-day',
-  status: 'response',
   rsvp: 'response',
+  state: 'status',
   repeat: 'recurring',
   recurrence: 'recurring',
   series: 'recurring',

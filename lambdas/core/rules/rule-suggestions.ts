@@ -26,6 +26,8 @@ export interface RuleSuggestion {
   project_id?: string;
   weight?: number;
   exception?: { rule_id: string; query: string };
+  /** Other suggested queries that cover exactly the same unclassified events: merged into this one. */
+  alternatives?: string[];
 }
 
 /** Providers whose addresses say nothing about the organization a person works for. */
@@ -80,10 +82,12 @@ export function orgDomains(events: readonly RuleEvent[]): Set<string> {
 export function suggestRules(context: RuleContext, events: readonly RuleEvent[]): RuleSuggestion[] {
   const counted = events.filter((e) => ruleEventCounts(e, false));
   const classified = counted.map((event) => ({ event, project: context.classify(event).project_id }));
+  const coverage = new Map<string, string>();
   const unclassified = classified.filter((c) => c.project === null).map((c) => c.event);
   const measure = (query: string) => {
     const tree = parseQuery(query);
     const covered = unclassified.filter((e) => matchesQuery(tree, e.facts));
+    coverage.set(printQuery(tree), coveredKey(covered));
     const byProject = new Map<string, number>();
     for (const { event, project } of classified)
       if (project !== null && matchesQuery(tree, event.facts))
@@ -118,7 +122,45 @@ export function suggestRules(context: RuleContext, events: readonly RuleEvent[])
   ];
   const seen = new Set<string>();
   const unique = suggestions.filter((s) => s.events >= 1 && !seen.has(s.query) && seen.add(s.query));
-  return [...unique, ...corrections(context, counted)];
+  return [...mergeSameCoverage(unique, (s) => coverage.get(s.query)!), ...corrections(context, counted)];
+}
+
+const coveredKey = (events: readonly RuleEvent[]) =>
+  events
+    .map((e) => `${e.calendar.calendar_id} ${e.view.id}`)
+    .sort()
+    .join('\n');
+
+// A client's domain keeps classifying after a series ends; a series beats a loose title word.
+const KIND_ORDER = ['domain', 'series', 'title_phrase'];
+
+/**
+ * One suggestion per set of covered events (issue 22: `title:team`, `title:standup`,
+ * `title:"team standup"` and the series rule all covered the same 17 events). The one kept
+ * touches the fewest already-classified events, then is a domain, a series, a phrase, in that
+ * order, then the longest query; the others are named as its alternatives.
+ */
+function mergeSameCoverage(
+  suggestions: readonly RuleSuggestion[],
+  keyOf: (s: RuleSuggestion) => string,
+): RuleSuggestion[] {
+  const groups = new Map<string, RuleSuggestion[]>();
+  for (const suggestion of suggestions) {
+    const key = keyOf(suggestion);
+    groups.set(key, [...(groups.get(key) ?? []), suggestion]);
+  }
+  const collateral = (s: RuleSuggestion) => s.precision?.classified_events ?? 0;
+  const kept = [...groups.values()].map((group) => {
+    const [best, ...others] = [...group].sort(
+      (a, b) =>
+        collateral(a) - collateral(b) ||
+        KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
+        b.query.length - a.query.length,
+    );
+    return others.length === 0 ? best! : { ...best!, alternatives: others.map((o) => o.query) };
+  });
+  // Keep the original order (domains, series, phrases) among the suggestions kept.
+  return suggestions.flatMap((s) => kept.filter((k) => k.query === s.query));
 }
 
 function topBy<K>(counts: Map<K, number>, min: number): K[] {

@@ -17,7 +17,7 @@ import { type Project, type ProjectFields, ProjectStore } from './project-store.
 import { RuleContext } from './rule-context.js';
 import { type EventWindow, readRuleEvents, ruleWindow, toRuleEvent } from './rule-events.js';
 import { type Explanation, explainEvent } from './rule-explain.js';
-import { type DraftQuery, draftQuery } from './rule-from-description.js';
+import { type DraftQuery, draftQuery, unplacedNote } from './rule-from-description.js';
 import { type Preview, previewQuery } from './rule-preview.js';
 import { decodeProposal, encodeProposal } from './rule-proposal.js';
 import { type Rule, RuleStore, ruleNotFound } from './rule-store.js';
@@ -177,31 +177,49 @@ export class RulesService {
   }
 
   /**
-   * The rules of the projects the principal may read, each with the events it matched and won in
-   * the last 30 days (on the calendars it may read), and warnings.
+   * The rules of the projects the principal may read, each with the events it matched (counted as
+   * the timesheet counts) and won in the window (default 30 days back to 30 days ahead, on the
+   * calendars it may read), and warnings; with the window used.
    */
-  async listRules(principal: Principal, work?: CallWork): Promise<RuleWithUsage[]> {
+  async listRules(
+    principal: Principal,
+    input: EventScope = {},
+    work?: CallWork,
+  ): Promise<{ rules: RuleWithUsage[]; window: WindowText }> {
+    const now = this.deps.clock.now();
+    const window = ruleWindow(now, input);
     const [{ context, events }, rights] = await Promise.all([
-      this.load(principal, ruleWindow(this.deps.clock.now(), {}), undefined, work),
+      this.load(principal, window, input.calendar_ids, work),
       this.access.rightsOf(principal),
     ]);
     const readable = (projectId: string) => rights.allows(projectId, 'read');
-    return rulesWithUsage(context, events, readable).filter((rule) => readable(rule.project_id));
+    const rules = rulesWithUsage(context, events, { window, now: now.getTime() }, readable).filter((rule) =>
+      readable(rule.project_id),
+    );
+    return { rules, window: windowText(window) };
   }
 
   /**
-   * Tests an unsaved query over a window (default the last 30 days) and calendars (default every
-   * readable one). With `project_id`, also what saving it would move between projects.
+   * Tests an unsaved query over a window (default 30 days back to 30 days ahead) and calendars
+   * (default every readable one). With `project_id`, also what saving it would move between
+   * projects; with `timezone`, match times are local times there (else each event's own zone).
    */
   async previewRule(
     principal: Principal,
-    input: EventScope & { query: string; project_id?: string; weight?: number; limit?: number },
+    input: EventScope & {
+      query: string;
+      project_id?: string;
+      weight?: number;
+      limit?: number;
+      timezone?: string | undefined;
+    },
     work?: CallWork,
-  ): Promise<Preview & { window: { start: string; end: string } }> {
+  ): Promise<Preview & { window: WindowText; time_zone?: string }> {
     const tree = parseQuery(input.query);
     const limit = input.limit ?? DEFAULT_PREVIEW_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PREVIEW_LIMIT)
       throw invalidInput('limit', `limit must be a whole number from 1 to ${MAX_PREVIEW_LIMIT}, e.g. 10.`);
+    const zone = input.timezone === undefined ? undefined : requireZone(input.timezone, 'timezone').name;
     if (input.project_id) await this.requireReadableProject(principal, input.project_id);
     const window = ruleWindow(this.deps.clock.now(), input);
     const { context, events } = await this.load(principal, window, input.calendar_ids, work);
@@ -214,9 +232,13 @@ export class RulesService {
           created_at: this.deps.clock.now().toISOString(),
         })
       : undefined;
-    const preview = previewQuery(tree, events, { limit, context, candidate });
+    const preview = previewQuery(tree, events, { limit, context, candidate, zone });
     const rights = await this.access.rightsOf(principal);
-    return { ...hideMovesFrom(preview, rights), window: windowText(window) };
+    return {
+      ...hideMovesFrom(preview, rights),
+      window: windowText(window),
+      ...(zone ? { time_zone: zone } : {}),
+    };
   }
 
   /** Pins an event, or its whole series, to a project by hand (write on the project, read on the calendar). Pins beat rules. */
@@ -282,29 +304,41 @@ export class RulesService {
     });
   }
 
-  /** Rules worth writing, from the last 30 days (or the window given). */
+  /** Rules worth writing, from the window given (default 30 days back to 30 days ahead), with the window used. */
   async getRuleSuggestions(
     principal: Principal,
     input: EventScope = {},
     work?: CallWork,
-  ): Promise<RuleSuggestion[]> {
+  ): Promise<{ suggestions: RuleSuggestion[]; window: WindowText }> {
+    const window = ruleWindow(this.deps.clock.now(), input);
     const [{ context, events }, rights] = await Promise.all([
-      this.load(principal, ruleWindow(this.deps.clock.now(), input), input.calendar_ids, work),
+      this.load(principal, window, input.calendar_ids, work),
       this.access.rightsOf(principal),
     ]);
-    return visibleSuggestions(suggestRules(context, events), context.rules, rights);
+    const suggestions = visibleSuggestions(suggestRules(context, events), context.rules, rights);
+    return { suggestions, window: windowText(window) };
   }
 
   /**
    * Drafts a query from a plain-language description with the organization's own vocabulary
-   * (the last 90 days of the principal's calendars) and previews it. Never saves: the agent
-   * confirms by passing `proposal_id` (or the query) to create_rule.
+   * (attendee domains, people, calendar names and title words of the principal's calendars, 90
+   * days back to 90 days ahead) and previews it over the same window. Words it cannot place stay
+   * in the query as `text:` conditions and are named, so the draft is never broader than asked.
+   * Never saves: the agent confirms by passing `proposal_id` (or the query) to create_rule.
    */
   async createRuleFromDescription(
     principal: Principal,
     input: { description: string; project_id?: string },
     work?: CallWork,
-  ): Promise<DraftQuery & { proposal_id?: string; preview?: Preview; saved: false }> {
+  ): Promise<
+    DraftQuery & {
+      note?: string;
+      window: WindowText;
+      proposal_id?: string;
+      preview?: Preview;
+      saved: false;
+    }
+  > {
     if (input.description.trim() === '')
       throw invalidInput(
         'description',
@@ -312,15 +346,11 @@ export class RulesService {
       );
     if (input.project_id) await this.requireReadableProject(principal, input.project_id);
     const now = this.deps.clock.now();
-    const { context, events, calendars } = await this.load(
-      principal,
-      ruleWindow(now, {}, 90),
-      undefined,
-      work,
-    );
+    const window = ruleWindow(now, {}, DESCRIPTION_DAYS);
+    const { context, events, calendars } = await this.load(principal, window, undefined, work);
     const draft = draftQuery(input.description, vocabularyOf(events, calendars));
-    if (!draft.query) return { ...draft, saved: false };
-    const recent = events.filter((e) => e.startMs >= now.getTime() - 30 * 86_400_000);
+    const read = { window: windowText(window), ...unplacedNote(draft, windowText(window)) };
+    if (!draft.query) return { ...draft, ...read, saved: false };
     const candidate = input.project_id
       ? compileRule({
           rule_id: '(proposal)',
@@ -332,11 +362,12 @@ export class RulesService {
       : undefined;
     return {
       ...draft,
+      ...read,
       proposal_id: encodeProposal({
         query: draft.query,
         ...(input.project_id ? { project_id: input.project_id } : {}),
       }),
-      preview: previewQuery(parseQuery(draft.query), recent, { limit: 5, context, candidate }),
+      preview: previewQuery(parseQuery(draft.query), events, { limit: 5, context, candidate }),
       saved: false,
     };
   }
@@ -384,7 +415,12 @@ export class RulesService {
   }
 }
 
-function windowText(window: EventWindow): { start: string; end: string } {
+/** How far create_rule_from_description reads names and titles back from now and ahead of it. */
+const DESCRIPTION_DAYS = 90;
+
+type WindowText = { start: string; end: string };
+
+function windowText(window: EventWindow): WindowText {
   return { start: new Date(window.from).toISOString(), end: new Date(window.to).toISOString() };
 }
 

@@ -23,6 +23,7 @@ export function toClassifiable(
       ...(a.display_name ? { name: a.display_name.toLowerCase() } : {}),
     })),
     response: ownEntry?.response_status ?? 'accepted',
+    status: event.status,
     recurring: event.recurring_event_id !== undefined || (event.recurrence?.length ?? 0) > 0,
     transparency: event.transparency,
     allDay: event.all_day,

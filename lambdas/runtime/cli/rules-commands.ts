@@ -7,8 +7,8 @@ import { type CliOutput, UsageError } from './access-commands.js';
 import { runCliTool } from './cli-tool.js';
 
 export const RULES_USAGE = `Usage:
-  meridian rules list                                  every rule, with what it matched in the last 30 days
-  meridian rules test "QUERY" [--start T] [--end T] [--limit N]   what a query matches (default: the last 30 days)`;
+  meridian rules list                                  every rule, with what it matched 30 days back to 30 ahead
+  meridian rules test "QUERY" [--start T] [--end T] [--limit N]   what a query matches (default: 30 days back to 30 ahead)`;
 
 /** Whole numbers as numbers; anything else as typed, for the tool to refuse with its message. */
 function numberFlag(text: string | undefined): number | string | undefined {

@@ -33,6 +33,7 @@ const rawEvent = fc
     zone: fc.constantFrom(...ZONES),
     recurring: fc.boolean(),
     transparency: fc.constantFrom('opaque', 'transparent' as const),
+    status: fc.constantFrom('confirmed', 'tentative', 'cancelled' as const),
   })
   .map((r): EventView => {
     const start = new Date(Math.floor(r.instant / 60_000) * 60_000);
@@ -46,7 +47,7 @@ const rawEvent = fc
       end: r.allDay
         ? { date }
         : { date_time: new Date(start.getTime() + 3_600_000).toISOString(), time_zone: r.zone },
-      status: 'confirmed',
+      status: r.status,
       transparency: r.transparency,
       visibility: 'default',
       attendees: r.attendees
@@ -73,6 +74,7 @@ const conditionText = fc.oneof(
     'email:zed@acme.com',
   ),
   fc.constantFrom('response:accepted', 'response:declined', 'response:tentative', 'response:needsAction'),
+  fc.constantFrom('status:confirmed', 'status:tentative', 'status:cancelled'),
   fc.constantFrom(
     'recurring:yes',
     'recurring:no',
@@ -149,6 +151,8 @@ function bruteForce(node: QueryNode, event: EventView): boolean {
       return others.some((a) => a.email.toLowerCase() === node.value);
     case 'response':
       return (mine?.response_status ?? 'accepted') === node.value;
+    case 'status':
+      return event.status === node.value;
     case 'transparency':
       return event.transparency === node.value;
     case 'recurring':

@@ -52,7 +52,7 @@ describe('RulesService: suggestions and rules from descriptions (on dynalite)', 
       event_id: hiring,
       project_id: internal,
     });
-    suggestions = await service.getRuleSuggestions(LOCAL_OWNER);
+    ({ suggestions } = await service.getRuleSuggestions(LOCAL_OWNER));
   });
   afterAll(async () => {
     await fixture.close();
@@ -141,8 +141,9 @@ describe('RulesService: suggestions and rules from descriptions (on dynalite)', 
         description: 'events on the Work calendar titled "weekly planning" before 9am about zebras',
       });
 
-      expect(draft.query).toBe('title:"weekly planning" calendar:work time-of-day:<09:00');
-      expect(draft.not_understood).toEqual(['titled', 'zebras']);
+      expect(draft.query).toBe('title:"weekly planning" calendar:work time-of-day:<09:00 text:zebras');
+      expect(draft.not_understood).toEqual(['zebras']);
+      expect(draft.note).toMatch(/'zebras': no attendee domain, person, calendar name or title word/);
       expect(draft.proposal_id).toMatch(/^prop_/);
     });
 
@@ -151,12 +152,13 @@ describe('RulesService: suggestions and rules from descriptions (on dynalite)', 
         description: 'zebra stuff',
       });
 
-      expect(draft).toEqual({
+      expect(draft).toMatchObject({
         query: null,
         understood: [],
         not_understood: ['zebra', 'stuff'],
         saved: false,
       });
+      expect(draft.proposal_id).toBeUndefined();
     });
 
     it('refuses a proposal id it did not issue', async () => {

@@ -81,12 +81,12 @@ describe('RulesService: preview, pins, explanations, timesheets (on dynalite)', 
       });
     });
 
-    it('defaults to the last 30 days and honours limit', async () => {
+    it('defaults to 30 days back to 30 days ahead and honours limit', async () => {
       const preview = await fixture.service.previewRule(LOCAL_OWNER, { query: 'recurring:yes', limit: 2 });
 
       expect(preview.total_matched).toBe(4);
       expect(preview.matches).toHaveLength(2);
-      expect(preview.window).toEqual({ start: '2026-10-24T12:00:00.000Z', end: '2026-11-23T12:00:00.000Z' });
+      expect(preview.window).toEqual({ start: '2026-10-24T12:00:00.000Z', end: '2026-12-23T12:00:00.000Z' });
     });
 
     it('refuses a limit out of range and a bad query with the typed error', async () => {

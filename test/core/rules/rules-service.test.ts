@@ -184,7 +184,7 @@ describe('RulesService: rules (on dynalite)', () => {
         project_id: other.project_id,
       });
 
-      const rules = await fixture.service.listRules(LOCAL_OWNER);
+      const { rules } = await fixture.service.listRules(LOCAL_OWNER);
       const byId = new Map(rules.map((r) => [r.rule_id, r]));
 
       expect(byId.get(narrow.rule_id)).toMatchObject({ events_matched: 2, events_won: 2, warnings: [] });

@@ -19,7 +19,7 @@ export const createRuleTool = defineTool({
     'Examples: domain:acme.com · title:"team meeting" · response:declined · ' +
     'day-of-week:sat OR day-of-week:sun · time-of-day:>17:00 · (domain:a.com OR domain:b.com) title:sync · ' +
     '-title:canceled. AND is implicit, OR binds tighter, - negates. Properties: title description attendees ' +
-    'domain email response recurring transparency is-all-day has-attendees day-of-week time-of-day calendar text. ' +
+    'domain email response status recurring transparency is-all-day has-attendees day-of-week time-of-day calendar text. ' +
     'Test with preview_rule first.',
   input: z.object({
     query: queryInput.optional(),

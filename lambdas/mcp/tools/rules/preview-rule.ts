@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { DEFAULT_PREVIEW_LIMIT, MAX_PREVIEW_LIMIT } from '../../../core/rules/rules-service.js';
-import { outputFormat } from '../../schemas.js';
+import { ianaZone, outputFormat } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
-import { projectIdInput, queryInput, RULES_READ, weightInput, windowInputs } from './rules-schemas.js';
+import {
+  projectIdInput,
+  queryInput,
+  RULES_READ,
+  WindowOutput,
+  weightInput,
+  windowInputs,
+} from './rules-schemas.js';
 
 /** What a query matches, and (with a project) the change saving it would make. */
 export const PreviewOutput = z.object({
@@ -43,8 +50,9 @@ export const previewRuleTool = defineTool({
   name: 'preview_rule',
   title: 'Preview a rule',
   description:
-    'Tests a query (saved or not) on past events: the matches, which conditions held, total minutes, and ' +
-    'with project_id how many events would move from which project. Use before create_rule.',
+    'Tests a query (saved or not) on past and upcoming events (default 30 days each side; the answer says the ' +
+    'window): the matches, which conditions held, total minutes counted as get_timesheet counts, and with ' +
+    'project_id how many events would move from which project. Use before create_rule.',
   input: z.object({
     query: queryInput,
     ...windowInputs,
@@ -57,9 +65,10 @@ export const previewRuleTool = defineTool({
       .describe(`Matches to show (1–${MAX_PREVIEW_LIMIT}).`),
     project_id: projectIdInput.optional().describe('The project the rule would classify into.'),
     weight: weightInput.optional(),
+    timezone: ianaZone("for match times. Default: each event's own zone.").optional(),
     format: outputFormat,
   }),
-  output: PreviewOutput.extend({ window: z.object({ start: z.string(), end: z.string() }) }),
+  output: PreviewOutput.extend({ window: WindowOutput, time_zone: z.string().optional() }),
   annotations: RULES_READ,
   needs: 'rules',
   run: (deps, input, { principal, work }) => deps.rules.previewRule(principal, input, work),

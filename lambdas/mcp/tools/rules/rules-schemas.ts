@@ -52,8 +52,8 @@ export const ifVersionInput = z
 
 /** The window and calendars a rules read covers. */
 export const windowInputs = {
-  start: rfc3339('window start (default: 30 days before end)').optional(),
-  end: rfc3339('window end (default: now)').optional(),
+  start: rfc3339('window start (default: 30 days before now, or before end)').optional(),
+  end: rfc3339('window end (default: 30 days after now)').optional(),
   calendar_ids: z
     .array(calendarIdString())
     .min(1)
@@ -61,6 +61,9 @@ export const windowInputs = {
     .optional()
     .describe('Default: every calendar you may read.'),
 };
+
+/** The window a rules read used, said in every answer that read one. */
+export const WindowOutput = z.object({ start: z.string(), end: z.string() });
 
 // A proposal id is the proposal itself, encoded (rule-proposal.ts): no short example is a real one.
 export const proposalIdInput = withHintExample(

@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/client';
 import { calendarResource, LOCAL_OWNER } from '../../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../../lambdas/core/ports/index.js';
 import { type CallToolResult, callTool, okTool, type ToolOutput } from '../../../support/mcp-client.js';
@@ -11,6 +12,8 @@ export interface SilentWorld {
   runtime: TestRuntime;
   /** Calendar ids: `ny` is in America/New_York, `none` has no zone. */
   calendars: { ny: string; none: string };
+  /** The agent's SDK Client, for resources and the tool listing. */
+  client: Client;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   ok<T = ToolOutput>(name: string, args: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
@@ -36,6 +39,7 @@ export async function startSilentWorld(
   return {
     runtime,
     calendars: { ny: ny.id, none: none.id },
+    client,
     call: (name, args) => callTool(client, name, args),
     ok: (name, args) => okTool(client, name, args),
     close: () => served.close(),
