@@ -14,6 +14,7 @@ import { listCalendarsTool } from './calendar/list-calendars.js';
 import { listEventsTool } from './calendar/list-events.js';
 import { manageAttendeesTool } from './calendar/manage-attendees.js';
 import { quickAddEventTool } from './calendar/quick-add-event.js';
+import { respondToEventTool } from './calendar/respond-to-event.js';
 import { updateEventTool } from './calendar/update-event.js';
 import { computeDurationTool } from './compute-duration.js';
 import { convertTimezoneTool } from './convert-timezone.js';
@@ -78,6 +79,7 @@ export const TOOLSETS = {
     quickAddEventTool,
     createCalendarTool,
     manageAttendeesTool,
+    respondToEventTool,
   ],
   availability: [
     findFreeTimeTool,
