@@ -39,7 +39,8 @@ describe('attendee responses and per-occurrence etags', needs(RADICALE), () => {
       time_zone: NY,
     });
     const attendeesOf = async (eventId: string): Promise<Attendee[]> =>
-      (await env.call('get_event', { calendar_id: calendar(), event_id: eventId })).event.attendees as Attendee[];
+      (await env.call('get_event', { calendar_id: calendar(), event_id: eventId })).event
+        .attendees as Attendee[];
     const byEmail = (attendees: Attendee[]) => Object.fromEntries(attendees.map((a) => [a.email, a]));
 
     it('create_event takes attendee objects beside plain addresses, and the answers show each response', async () => {
