@@ -240,4 +240,28 @@ describe('attendee responses and per-occurrence etags', needs(RADICALE), () => {
       expect(stale.code).toBe('STALE_WRITE');
     });
   });
+
+  // Last: once synced, a connected calendar's availability is read from the shadow copy.
+  describe.each(['google', 'caldav'] as const)('after a sync, on %s', (provider) => {
+    const calendar = () => env.calendars[provider];
+
+    it('respond_to_event declined frees the time at once, though availability reads the shadow copy', async () => {
+      const window = { start: '2026-03-10T10:00:00-04:00', end: '2026-03-10T11:00:00-04:00' };
+      const { event_id } = await env.call('create_event', {
+        calendar_id: calendar(),
+        summary: 'Quarterly',
+        start: window.start,
+        end: window.end,
+        attendees: [OWNER],
+      });
+      expect((await env.sync()).failed).toBe(0);
+      const before = await env.call('check_availability', { calendar_id: calendar(), ...window });
+
+      await env.call('respond_to_event', { calendar_id: calendar(), event_id, response: 'declined' });
+      const after = await env.call('check_availability', { calendar_id: calendar(), ...window });
+
+      expect(before).toMatchObject({ available: false, freshness: { source: 'shadow' } });
+      expect(after).toMatchObject({ available: true, freshness: { source: 'shadow' } });
+    });
+  });
 });

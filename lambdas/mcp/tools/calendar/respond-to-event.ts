@@ -41,6 +41,9 @@ export const respondToEventTool = defineTool({
       scope: input.scope,
       ...(input.if_match ? { if_match: input.if_match } : {}),
     });
+    // A synced calendar's busy time is read from the shadow copy: it shows the answer now, not
+    // after the next sync (a no-op for native calendars, which are read directly).
+    await deps.shadow.recordBooking(event.calendar_id, event);
     return { ...eventReceipt(event, return_event), attendee, response: input.response, previous };
   },
 });
