@@ -32,7 +32,8 @@ export const respondToEventTool = defineTool({
     previous: ResponseStatus,
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  needs: 'calendar',
+  // The availability slice: it carries the shadow calendar the answer is recorded in.
+  needs: 'availability',
   run: async (deps, { return_event, ...input }, { principal }) => {
     const { event, attendee, previous } = await respondToEvent(deps.calendars, principal, {
       ...(input.calendar_id ? { calendar_id: input.calendar_id } : {}),
