@@ -7,6 +7,8 @@ export interface ContractSubject {
   provider: CalendarProvider;
   /** An empty calendar the tests may fill. */
   calendar: CalendarRef;
+  /** The address of the calendar's owner: the attendee the provider marks `self`. */
+  owner_email?: string;
   close(): Promise<void>;
 }
 

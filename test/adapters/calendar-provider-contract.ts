@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { describeSingleEventContract } from './calendar-provider-contract-events.js';
+import { describeOccurrenceEtagContract } from './calendar-provider-contract-occurrence-etags.js';
+import { describeAttendeeResponseContract } from './calendar-provider-contract-responses.js';
 import { describeSeriesContract } from './calendar-provider-contract-series.js';
 import type { ContractSubject } from './calendar-provider-contract-support.js';
 
@@ -33,5 +35,7 @@ export function describeCalendarProviderContract(label: string, setup: () => Pro
 
     describeSingleEventContract(() => subject);
     describeSeriesContract(() => subject);
+    describeOccurrenceEtagContract(() => subject);
+    describeAttendeeResponseContract(() => subject);
   });
 }

@@ -66,6 +66,7 @@ describe('calendar tools and per-calendar grants', () => {
       'manage_attendees',
       { calendar_id: calendarId, event_id: eventId, add_attendees: ['mallory@example.com'] },
     ],
+    ['respond_to_event', { calendar_id: calendarId, event_id: eventId, response: 'declined' }],
     ['create_calendar', { summary: 'Sibling', calendar_id: calendarId }],
   ];
 

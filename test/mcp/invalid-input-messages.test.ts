@@ -34,6 +34,7 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
   ['quick_add_event', { text: 3 }, 'text'],
   ['create_calendar', { summary: '' }, 'summary'],
   ['manage_attendees', { event_id: 'e1', add_attendees: ['not-an-email'] }, 'add_attendees.0'],
+  ['respond_to_event', { event_id: 'e1', response: 'maybe' }, 'response'],
   ['find_free_time', { calendar_ids: [], start: T0, end: T1 }, 'calendar_ids'],
   ['find_free_slots', { calendar_id: 'native/x', start: T0, end: T1, working_hours: '9-5' }, 'working_hours'],
   ['check_availability', { calendar_id: 'native/x', start: 1, end: T1 }, 'start'],

@@ -112,6 +112,7 @@ function seedCalls(
     quick_add_event: { calendar_id: calendarId, text: 'Lunch with Alice tomorrow at noon' },
     create_calendar: { summary: 'Fuzz calendar', time_zone: 'Asia/Kathmandu' },
     manage_attendees: { calendar_id: calendarId, event_id: eventId, add_attendees: ['bob@example.com'] },
+    respond_to_event: { calendar_id: calendarId, event_id: eventId, response: 'declined' },
     find_free_time: { calendar_ids: [calendarId], ...window },
     find_free_slots: { calendar_id: calendarId, ...window, working_hours: '09:00-17:00' },
     check_availability: {
@@ -218,11 +219,14 @@ describe('every tool under generated and mutated arguments', () => {
     const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
       name: 'Fuzz',
       time_zone: 'America/New_York',
+      owner_email: 'owner@example.com',
     });
     const event = await runtime.calendars.createEvent(LOCAL_OWNER, calendar.id, {
       summary: 'One-off',
       start: { date_time: '2026-03-02T15:00:00Z' },
       end: { date_time: '2026-03-02T16:00:00Z' },
+      // The owner is invited, so respond_to_event has an answer to record.
+      attendees: [{ email: 'owner@example.com' }],
     });
     const series = await runtime.calendars.createEvent(LOCAL_OWNER, calendar.id, {
       summary: 'Standup',

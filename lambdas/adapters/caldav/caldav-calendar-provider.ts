@@ -143,8 +143,8 @@ export class CalDavCalendarProvider implements CalendarProvider {
     options: WriteOptions,
   ): Promise<CalendarEvent> {
     const loaded = await this.resources.load(calendar, eventId);
-    checkIfMatch(loaded, eventId, options.if_match);
     const zone = this.resources.zoneOf(calendar);
+    checkIfMatch(loaded, eventId, options.if_match, zone);
     const series = seriesOf(loaded.parsed);
     if (!series) {
       const current = eventIn(loaded.parsed, eventId);
@@ -173,8 +173,8 @@ export class CalDavCalendarProvider implements CalendarProvider {
 
   async deleteEvent(calendar: CalendarRef, eventId: string, options: WriteOptions): Promise<void> {
     const loaded = await this.resources.load(calendar, eventId);
-    checkIfMatch(loaded, eventId, options.if_match);
     const zone = this.resources.zoneOf(calendar);
+    checkIfMatch(loaded, eventId, options.if_match, zone);
     const target = eventIn(loaded.parsed, eventId, zone);
     const series = seriesOf(loaded.parsed);
     const { url, etag, data } = loaded.object;
@@ -248,8 +248,13 @@ export class CalDavCalendarProvider implements CalendarProvider {
   }
 }
 
-function checkIfMatch(loaded: Loaded, eventId: string, ifMatch: string | undefined): void {
-  if (ifMatch !== undefined && !sameEtag(ifMatch, loaded.object.etag)) {
+/**
+ * Refuses a write whose `if_match` is neither the addressed event's etag (in a series, the
+ * occurrence's own: occurrence-etags.ts) nor the resource's current ETag.
+ */
+function checkIfMatch(loaded: Loaded, eventId: string, ifMatch: string | undefined, zone?: string): void {
+  if (ifMatch === undefined || sameEtag(ifMatch, loaded.object.etag)) return;
+  if (!sameEtag(ifMatch, eventIn(loaded.parsed, eventId, zone).etag)) {
     throw new DomainError(
       'STALE_WRITE',
       `Event "${eventId}" changed since you read it. Read it again (get_event) and retry with its new etag.`,

@@ -23,6 +23,7 @@ import {
   writeVisibility,
 } from './ical-properties.js';
 import { readEventTime, writeEventTime } from './ical-time.js';
+import { withOccurrenceEtags } from './occurrence-etags.js';
 
 /**
  * One CalDAV calendar object resource (a VCALENDAR) ⇄ Meridian events. A resource holds one
@@ -92,7 +93,7 @@ export function parseResource(data: string | ICAL.Component, context: ReadContex
       const original = readEventTime(v.getFirstProperty('recurrence-id')!, context.zone);
       return { ...event, id: instanceId(uid, original), recurring_event_id: uid, original_start: original };
     });
-  return { uid, ...(master ? { master } : {}), overrides };
+  return withOccurrenceEtags({ uid, ...(master ? { master } : {}), overrides });
 }
 
 function readVevent(vevent: ICAL.Component, uid: string, context: ReadContext): CalendarEvent {

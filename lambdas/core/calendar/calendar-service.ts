@@ -10,6 +10,7 @@ import {
 } from '../firewall/check-event-content.js';
 import { screenProviderEvent } from '../firewall/untrusted-text.js';
 import type { CalendarProvider, CalendarRef, Clock, ProviderResolver, RandomSource } from '../ports/index.js';
+import { type AttendeeInput, lacksResponses, withKnownResponses } from './attendee-responses.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import { type EventTimeInput, resolveEventTimes, type WithTimeInputs } from './event-time.js';
@@ -69,6 +70,9 @@ function uniqueEmails(emails: readonly string[]): string[] {
     return true;
   });
 }
+
+/** A draft or patch as a tool gives it: attendees may come without an answer (kept, or needsAction). */
+type WithAttendeeInputs<T> = Omit<T, 'attendees'> & { attendees?: AttendeeInput[] | undefined };
 
 /** Writes at once per batch: enough to be quick, few enough to stay under provider rate limits. */
 export const BATCH_CONCURRENCY = 10;
@@ -194,10 +198,29 @@ export class CalendarService {
     provider: CalendarProvider,
     ref: CalendarRef,
     eventId: string,
-    patch: EventPatch,
+    patch: WithAttendeeInputs<EventPatch>,
   ): Promise<EventPatch> {
-    if (!touchesEventText(patch)) return patch;
-    return checkEventContent(patch, await provider.getEvent(ref, eventId));
+    const needsCurrent = lacksResponses(patch.attendees);
+    if (!needsCurrent && !touchesEventText(patch)) return patch as EventPatch;
+    const current = await provider.getEvent(ref, eventId);
+    const { attendees, ...rest } = patch;
+    const complete: EventPatch = {
+      ...rest,
+      ...(attendees ? { attendees: withKnownResponses(attendees, current.attendees) } : {}),
+    };
+    return touchesEventText(complete) ? checkEventContent(complete, current) : complete;
+  }
+
+  /** A tool's patch with its times resolved in the calendar's zone, attendees as given. */
+  private resolvedPatch(
+    patch: WithAttendeeInputs<WithTimeInputs<EventPatch>>,
+    record: CalendarRecord,
+  ): WithAttendeeInputs<EventPatch> {
+    const { attendees, ...timed } = patch;
+    return {
+      ...resolveEventTimes<EventPatch>(timed, this.zoneOf(record)),
+      ...(attendees ? { attendees } : {}),
+    };
   }
 
   async providerFor(record: CalendarRecord): Promise<{ provider: CalendarProvider; ref: CalendarRef }> {
@@ -231,11 +254,13 @@ export class CalendarService {
   async createEvent(
     principal: Principal,
     calendarId: string | undefined,
-    draft: WithTimeInputs<EventDraft> & { start: EventTimeInput; end: EventTimeInput },
+    draft: WithAttendeeInputs<WithTimeInputs<EventDraft>> & { start: EventTimeInput; end: EventTimeInput },
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, calendarId, 'write');
+    const { attendees, ...fields } = draft;
+    const complete = { ...fields, ...(attendees ? { attendees: withKnownResponses(attendees, []) } : {}) };
     // Calendar text is read by other agents later: sanitise it and refuse injected instructions.
-    const clean = checkEventContent(resolveEventTimes<EventDraft>(draft, this.zoneOf(record)));
+    const clean = checkEventContent(resolveEventTimes<EventDraft>(complete, this.zoneOf(record)));
     const { provider, ref } = await this.providerFor(record);
     return this.view(record, await provider.createEvent(ref, clean));
   }
@@ -245,13 +270,13 @@ export class CalendarService {
     input: {
       calendar_id?: string;
       event_id: string;
-      patch: WithTimeInputs<EventPatch>;
+      patch: WithAttendeeInputs<WithTimeInputs<EventPatch>>;
       scope: EditScope;
       if_match?: string;
     },
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, input.calendar_id, 'write');
-    const patch = resolveEventTimes<EventPatch>(input.patch, this.zoneOf(record));
+    const patch = this.resolvedPatch(input.patch, record);
     const { provider, ref } = await this.providerFor(record);
     const checked = await this.checkedPatch(provider, ref, input.event_id, patch);
     const written = await provider.updateEvent(ref, input.event_id, checked, {
@@ -283,7 +308,7 @@ export class CalendarService {
     calendarId: string | undefined,
     updates: readonly {
       event_id: string;
-      patch: WithTimeInputs<EventPatch>;
+      patch: WithAttendeeInputs<WithTimeInputs<EventPatch>>;
       scope: EditScope;
       if_match?: string;
     }[],
@@ -301,7 +326,7 @@ export class CalendarService {
           provider,
           ref,
           update.event_id,
-          resolveEventTimes<EventPatch>(update.patch, this.zoneOf(record)),
+          this.resolvedPatch(update.patch, record),
         );
         const written = await provider.updateEvent(ref, update.event_id, patch, {
           scope: update.scope,

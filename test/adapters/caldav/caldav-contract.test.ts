@@ -19,6 +19,6 @@ describe('with Radicale', needs(RADICALE), () => {
   describeCalendarProviderContract('CalDavCalendarProvider against Radicale', async () => {
     const provider = providerFor(radicale);
     const calendar = provider.calendarRef(await provider.createCalendar({ name: 'Contract' }));
-    return { provider, calendar, close: async () => undefined };
+    return { provider, calendar, owner_email: USER, close: async () => undefined };
   });
 });

@@ -34,12 +34,18 @@ const at = (hour: number) => ({ date_time: `2027-03-10T${String(hour).padStart(2
 const WRITES: WriteCall[] = [
   {
     tool: 'create_calendar',
-    args: () => ({ summary: 'Team' }),
+    args: () => ({ summary: 'Team', owner_email: 'owner@example.com' }),
     keep: (o) => ({ calendar: o.calendar_id }),
   },
   {
     tool: 'create_event',
-    args: (m) => ({ calendar_id: m.calendar, summary: 'Review', start: at(9), end: at(10) }),
+    args: (m) => ({
+      calendar_id: m.calendar,
+      summary: 'Review',
+      start: at(9),
+      end: at(10),
+      attendees: ['owner@example.com'],
+    }),
     keep: (o) => ({ event: o.event_id }),
   },
   {
@@ -53,6 +59,10 @@ const WRITES: WriteCall[] = [
   {
     tool: 'manage_attendees',
     args: (m) => ({ calendar_id: m.calendar, event_id: m.event, add_attendees: ['ann@example.com'] }),
+  },
+  {
+    tool: 'respond_to_event',
+    args: (m) => ({ calendar_id: m.calendar, event_id: m.event, response: 'tentative' }),
   },
   {
     tool: 'quick_add_event',

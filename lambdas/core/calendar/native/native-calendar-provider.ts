@@ -25,6 +25,7 @@ import { decodeCursor, encodeCursor, isAfterCursor, sortByStart } from '../page-
 import type { Series } from '../series.js';
 import { matchesText } from '../text-match.js';
 import {
+  etagOf,
   eventSk,
   eventToItem,
   itemToEvent,
@@ -36,6 +37,8 @@ import {
   seriesSk,
   seriesToItem,
   sortableUtc,
+  stampOccurrence,
+  stampSeries,
   startIndexOf,
 } from './native-items.js';
 import { committedSeries, finalize, resolveSeries } from './native-pending.js';
@@ -270,6 +273,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     }
     const { editOccurrence, editSeries, splitSeries } = await seriesCode();
     const isMaster = stored.series.master.id === eventId;
+    const next = stored.version + 1;
     if (isMaster || options.scope === 'all') {
       const { series, written } = editSeries(
         stored.series,
@@ -278,20 +282,21 @@ export class NativeCalendarProvider implements CalendarProvider {
         zone,
       );
       series.master = { ...series.master, ...touched };
-      await this.putSeries(calendar, series, stored.version);
-      return { ...written, ...touched, etag: `"${stored.version + 1}"` };
+      await this.putSeries(calendar, stampSeries(series, next), stored.version);
+      return { ...written, ...touched, etag: etagOf(next) };
     }
     if (options.scope === 'this') {
+      // Only this occurrence's etag changes: its siblings' stay valid for their own if_match.
       const { series, written } = editOccurrence(stored.series, eventId, patch, zone);
-      await this.putSeries(calendar, series, stored.version);
-      return { ...written, ...touched, etag: `"${stored.version + 1}"` };
+      await this.putSeries(calendar, stampOccurrence(series, written.id, next), stored.version);
+      return { ...written, ...touched, etag: etagOf(next) };
     }
     const newId = this.deps.random.uuid().replace(/-/g, '');
     const { head, tail } = splitSeries(stored.series, eventId, newId, zone);
     if (!head) {
       const { series, written } = editSeries(stored.series, patch, eventId, zone);
-      await this.putSeries(calendar, series, stored.version);
-      return { ...written, ...touched, etag: `"${stored.version + 1}"` };
+      await this.putSeries(calendar, stampSeries(series, next), stored.version);
+      return { ...written, ...touched, etag: etagOf(next) };
     }
     const { series: newTail } = editSeries(tail, patch, tail.master.id, zone);
     newTail.master = { ...newTail.master, ...touched, created: touched.updated };
@@ -300,17 +305,17 @@ export class NativeCalendarProvider implements CalendarProvider {
       of: stored.series.master.id,
       since: Date.parse(touched.updated),
     } as const;
-    await this.deps.store.put(seriesToItem(calendar.native_id, newTail, 1, { pending }), {
+    await this.deps.store.put(seriesToItem(calendar.native_id, stampSeries(newTail, 1), 1, { pending }), {
       condition: { op: 'not_exists' },
     });
     try {
-      await this.putSeries(calendar, head, stored.version, { split_into: newId });
+      await this.putSeries(calendar, stampSeries(head, next), stored.version, { split_into: newId });
     } catch (error) {
       // The old series changed meanwhile: undo the new one so nothing is left half-split.
       await this.deps.store.delete({ pk: partitionOf(calendar.native_id), sk: seriesSk(newId) });
       throw error;
     }
-    await finalize(this.deps.store, calendar.native_id, newTail, 1);
+    await finalize(this.deps.store, calendar.native_id, stampSeries(newTail, 1), 1);
     return { ...newTail.master, etag: '"1"' };
   }
 
@@ -329,7 +334,8 @@ export class NativeCalendarProvider implements CalendarProvider {
         ? excludeOccurrence(stored.series, eventId, zone)
         : truncateSeries(stored.series, eventId, zone);
     if (!remaining) return this.deleteItem(calendar, seriesSk(masterId), stored.version, eventId);
-    await this.putSeries(calendar, remaining, stored.version);
+    // The rule itself changed (an EXDATE, or an end): a change to the series as a whole.
+    await this.putSeries(calendar, stampSeries(remaining, stored.version + 1), stored.version);
   }
 
   private zoneOf(calendar: CalendarRef): string | undefined {
@@ -409,7 +415,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     version: number,
     master: CalendarEvent,
   ): Promise<CalendarEvent> {
-    const series: Series = { master, overrides: [] };
+    const series: Series = { master: { ...master, etag: etagOf(version + 1) }, overrides: [] };
     const { expandSeries } = await seriesCode();
     expandSeries(series, eventTimeMs(master.start), eventTimeMs(master.start) + 1, this.zoneOf(calendar));
     const pending = { kind: 'promotion', since: this.deps.clock.now().getTime() } as const;
@@ -432,7 +438,17 @@ export class NativeCalendarProvider implements CalendarProvider {
   }
 }
 
+/**
+ * Refuses a write whose `if_match` is not the addressed event's etag. In a series that is the
+ * occurrence's own (native-items.ts itemToSeries), so an edit of a sibling does not refuse it;
+ * the item's version is accepted too, since nothing in the series changed since it was read.
+ */
 function checkIfMatch(stored: Stored, id: string, ifMatch: string | undefined): void {
-  if (ifMatch !== undefined && ifMatch !== `"${stored.version}"` && ifMatch !== String(stored.version))
-    throw staleWrite(id);
+  if (ifMatch === undefined) return;
+  const given = ifMatch.replace(/^"(.*)"$/, '$1');
+  const current =
+    stored.kind === 'event'
+      ? stored.event.etag
+      : (stored.series.overrides.find((o) => o.id === id)?.etag ?? stored.series.master.etag);
+  if (given !== current.replace(/^"(.*)"$/, '$1') && given !== String(stored.version)) throw staleWrite(id);
 }

@@ -13,6 +13,7 @@ import type { Series } from '../series.js';
  *   series          pk NCAL#<cal>  sk SER#<id>   master and edited occurrences in one item, so a
  *                                                scoped edit is one conditional write
  * `version` counts writes and is the etag; every write is conditional on the version read.
+ * Inside a series item, `revisions` gives each occurrence its own etag (see {@link itemToSeries}).
  */
 export const LONG_EVENT_MS = 86_400_000;
 
@@ -35,6 +36,14 @@ const SeriesItem = z.object({
   sk: z.string(),
   version: z.number().int(),
   series: z.object({ master: StoredEvent, overrides: z.array(StoredEvent) }),
+  /**
+   * The version of the last change to the series as a whole (`series`), and of each occurrence
+   * edited on its own since (`occurrences`, by instance id). Absent on items written before
+   * occurrences had etags of their own: every occurrence then has the item's version.
+   */
+  revisions: z
+    .object({ series: z.number().int(), occurrences: z.record(z.string(), z.number().int()) })
+    .optional(),
   pending: Pending.optional(),
   /** Set by the write that splits this series: the new series it committed. */
   split_into: z.string().optional(),
@@ -54,6 +63,29 @@ export function sortableUtc(ms: number): string {
 }
 
 export const etagOf = (version: number) => `"${version}"`;
+
+/** The version an etag of ours names, never above `ceiling` (the item's own version). */
+function versionIn(etag: string, ceiling: number): number {
+  const version = Number(/^"(\d+)"$/.exec(etag)?.[1] ?? Number.NaN);
+  return Number.isInteger(version) && version <= ceiling ? version : ceiling;
+}
+
+/**
+ * The series with every etag set to `version`: what a change to the series as a whole does
+ * (an edit of all occurrences, a split, an occurrence deleted from the rule).
+ */
+export function stampSeries(series: Series, version: number): Series {
+  const etag = etagOf(version);
+  return { master: { ...series.master, etag }, overrides: series.overrides.map((o) => ({ ...o, etag })) };
+}
+
+/** The series with only the occurrence `id` at `version`: one occurrence edited on its own. */
+export function stampOccurrence(series: Series, id: string, version: number): Series {
+  return {
+    master: series.master,
+    overrides: series.overrides.map((o) => (o.id === id ? { ...o, etag: etagOf(version) } : o)),
+  };
+}
 
 function withoutEtag<T extends { etag?: string }>(value: T): Omit<T, 'etag'> {
   const { etag: _etag, ...rest } = value;
@@ -94,17 +126,38 @@ export function seriesToItem(
     sk: seriesSk(series.master.id),
     version,
     series: { master: withoutEtag(series.master), overrides: series.overrides.map(withoutEtag) },
+    revisions: revisionsOf(series, version),
     ...marks,
   };
 }
 
+/** What the series' etags say of its revisions, kept in the item (the etags themselves are not). */
+function revisionsOf(series: Series, version: number) {
+  const whole = versionIn(series.master.etag, version);
+  const occurrences = series.overrides.flatMap((o) => {
+    const own = versionIn(o.etag, version);
+    return own > whole ? [[o.id, own] as const] : [];
+  });
+  return { series: whole, occurrences: Object.fromEntries(occurrences) };
+}
+
+/**
+ * A series as read, each event with its own etag: the master and every occurrence not edited on
+ * its own carry the version of the last change to the whole series, an occurrence edited on its
+ * own the later version of that edit. So editing one occurrence leaves its siblings' etags (and
+ * `if_match` on them) valid, while a change to the whole series changes every etag.
+ */
 export function itemToSeries(item: StoredItem): { series: Series; version: number } & SeriesMarks {
   const parsed = SeriesItem.parse(item);
-  const etag = etagOf(parsed.version);
+  const whole = parsed.revisions?.series ?? parsed.version;
+  const own = parsed.revisions?.occurrences ?? {};
   return {
     series: {
-      master: { ...parsed.series.master, etag },
-      overrides: parsed.series.overrides.map((o) => ({ ...o, etag })),
+      master: { ...parsed.series.master, etag: etagOf(whole) },
+      overrides: parsed.series.overrides.map((o) => ({
+        ...o,
+        etag: etagOf(Math.max(whole, own[o.id] ?? whole)),
+      })),
     },
     version: parsed.version,
     ...(parsed.pending ? { pending: parsed.pending } : {}),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import type { AttendeeInput } from '../../../core/calendar/attendee-responses.js';
 import {
-  Attendee,
   CalendarEvent,
   EditScope,
   EventStatus,
   Reminders,
+  ResponseStatus,
   Transparency,
   Visibility,
 } from '../../../core/calendar/event.js';
@@ -45,10 +46,27 @@ export const eventTimeInput = listedAs(
   'ISO date-time, date (all day), {date_time, time_zone?} or {date}; no offset: read in time_zone, else the calendar zone.',
 );
 
-export const attendeeEmails = z
-  .array(emailAddress)
-  .max(200)
-  .describe('Emails; on update, the whole new list.');
+/** An attendee with more than an address: a name, an answer, optional attendance. */
+const AttendeeObject = z.object({
+  email: emailAddress,
+  name: z.string().max(256).optional(),
+  response: ResponseStatus.optional(),
+  optional: z.boolean().optional(),
+});
+
+/**
+ * Listed as an array whose items the description names (emails or objects), as event times are:
+ * the exact union would spell the object out again in every event tool, and update_event is at
+ * its listing ceiling. The server checks the exact form, and INVALID_INPUT names what to send.
+ */
+const ATTENDEES_LISTED = { type: 'array' };
+
+export const attendeesInput = listedAs(
+  z.array(z.union([emailAddress, AttendeeObject])).max(200),
+  ATTENDEES_LISTED,
+).describe(
+  'Emails or {email, name?, response?, optional?}; on update the whole list, a bare email keeping its response.',
+);
 
 export const scopeInput = EditScope.default('this').describe(
   'For an occurrence of a series; following splits the series.',
@@ -69,7 +87,7 @@ export const eventFieldsInput = {
   status: EventStatus,
   transparency: Transparency.describe('transparent: the time shows as free.'),
   visibility: Visibility,
-  attendees: attendeeEmails,
+  attendees: attendeesInput,
   reminders: Reminders.describe('use_default false and no overrides: silent.'),
   color_id: withHintExample(z.string(), '5')
     .regex(/^([1-9]|1[01])$/)
@@ -124,11 +142,21 @@ export function eventReceipt(event: EventView, returnEvent: boolean) {
   };
 }
 
-/** Turns tool-form fields (attendee emails) into the domain patch. */
-export function toDomainPatch<T extends { attendees?: string[] | undefined }>(fields: T) {
-  const { attendees, ...rest } = fields;
+type AttendeeField = z.infer<typeof attendeesInput>[number];
+
+/** One attendee in domain form; an email alone carries no response (the service keeps theirs). */
+function toAttendee(attendee: AttendeeField): AttendeeInput {
+  if (typeof attendee === 'string') return { email: attendee };
   return {
-    ...rest,
-    ...(attendees ? { attendees: attendees.map((email) => Attendee.parse({ email })) } : {}),
+    email: attendee.email,
+    ...(attendee.name ? { display_name: attendee.name } : {}),
+    ...(attendee.response ? { response_status: attendee.response } : {}),
+    ...(attendee.optional !== undefined ? { optional: attendee.optional } : {}),
   };
+}
+
+/** Turns tool-form fields (attendees as emails or objects) into the domain patch. */
+export function toDomainPatch<T extends { attendees?: AttendeeField[] | undefined }>(fields: T) {
+  const { attendees, ...rest } = fields;
+  return { ...rest, ...(attendees ? { attendees: attendees.map(toAttendee) } : {}) };
 }

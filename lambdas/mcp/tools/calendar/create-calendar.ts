@@ -18,7 +18,7 @@ export const createCalendarTool = defineTool({
       .optional()
       .describe(
         'Native calendars only: whose calendar this is, e.g. "ann@example.com"; events that person declined ' +
-          'do not count as busy. Google and CalDAV know their owner.',
+          '(respond_to_event) do not count as busy. Google and CalDAV know their owner.',
       ),
     calendar_id: calendarIdString()
       .optional()

@@ -5,7 +5,9 @@ import type { EventView } from '../../../core/calendar/event-view.js';
  * lets TOON print a list as a table (header once, values per line) instead of repeating keys.
  * structuredContent keeps the full nested events.
  */
-export function eventRow(event: Omit<EventView, 'attendees'> & { attendees: { email: string }[] }) {
+export function eventRow(
+  event: Omit<EventView, 'attendees'> & { attendees: { email: string; response_status?: string }[] },
+) {
   return {
     id: event.id,
     calendar_id: event.calendar_id,
@@ -17,7 +19,7 @@ export function eventRow(event: Omit<EventView, 'attendees'> & { attendees: { em
     status: event.status,
     free: event.transparency === 'transparent',
     location: event.location ?? '',
-    attendees: event.attendees.map((a) => a.email).join(' '),
+    attendees: event.attendees.map(attendeeText).join(' '),
     recurring_event_id: event.recurring_event_id ?? '',
     etag: event.etag,
   };
@@ -33,4 +35,13 @@ export function eventRows(events: readonly Parameters<typeof eventRow>[0][]) {
     ...eventRow(event),
     ...(flagged ? { untrusted: event.untrusted?.join(' ') ?? '' } : {}),
   }));
+}
+
+/**
+ * An attendee in one short word: the address, and the response once there is one
+ * (`bob@example.com:declined`); no answer yet (`needsAction`) adds nothing.
+ */
+function attendeeText(attendee: { email: string; response_status?: string }): string {
+  const answered = attendee.response_status && attendee.response_status !== 'needsAction';
+  return answered ? `${attendee.email}:${attendee.response_status}` : attendee.email;
 }

@@ -8,6 +8,7 @@ import { listCalendarsTool } from '../calendar/list-calendars.js';
 import { listEventsTool } from '../calendar/list-events.js';
 import { manageAttendeesTool } from '../calendar/manage-attendees.js';
 import { quickAddEventTool } from '../calendar/quick-add-event.js';
+import { respondToEventTool } from '../calendar/respond-to-event.js';
 import { updateEventTool } from '../calendar/update-event.js';
 
 /** The calendar toolset: calendars and their events, on every provider. In listing order. */
@@ -22,4 +23,5 @@ export const calendarTools: readonly ToolDefinition[] = [
   quickAddEventTool,
   createCalendarTool,
   manageAttendeesTool,
+  respondToEventTool,
 ];
