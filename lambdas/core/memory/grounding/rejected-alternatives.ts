@@ -24,9 +24,11 @@ const MAX_PHRASE_WORDS = 4;
 // "Adyen rejected", "MongoDB was ruled out": the words before the verdict.
 const BEFORE_VERDICT =
   /^(?:and\s+|but\s+)?(.+?)\s+(?:(?:was|were|is|are|got|been|has been)\s+)?(?:rejected|ruled out)\b/i;
-// "rejected Adyen", "chosen over MongoDB": the words after a verdict against them.
+// "rejected Adyen", "chosen over MongoDB", "chose PostgreSQL 16 over MongoDB", "decided on X over Y":
+// the words after a verdict against them. A choice names at most a few words before "over", so
+// "over" in another sense ("over the limit") far from a choice verb is not read as one.
 const AFTER_VERDICT =
-  /\b(?:rejected|ruled out|(?:chosen|chose|picked|preferred|selected|favou?red)\s+over)\s+(?:the\s+)?(.+)$/i;
+  /\b(?:rejected|ruled out|(?:chosen|chose|picked|preferred|selected|favou?red|decided on|settled on|opted for|went with)(?:\s+[^\s,;]+){0,4}?\s+over)\s+(?:the\s+)?(.+)$/i;
 // "not JWTs in localStorage" as a part of its own, "instead of Redis", "rather than Redis".
 const CONTRAST = /(?:^(?:but\s+)?not\s+|\b(?:instead of|rather than)\s+)(?:the\s+)?(.+)$/i;
 
