@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import calibration from '../../fixtures/grounding/claims.json' with { type: 'json' };
 import corpus from '../../fixtures/grounding/corpus.json' with { type: 'json' };
 import heldOut from '../../fixtures/grounding/held-out-claims.json' with { type: 'json' };
+import swapSet from '../../fixtures/grounding/swap-set.json' with { type: 'json' };
 import { okTool } from '../../support/mcp-client.js';
 import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime } from '../../support/test-runtime.js';
@@ -29,9 +30,10 @@ describe('grounding accuracy (verify_response on labelled fixtures)', () => {
   let served: ServedRuntime;
   let client: Client;
   let projectId: string;
+  let swapProjectId: string;
 
-  const verify = (text: string) =>
-    okTool<Report>(client, 'verify_response', { project_id: projectId, response_text: text });
+  const verify = (text: string, project = projectId) =>
+    okTool<Report>(client, 'verify_response', { project_id: project, response_text: text });
 
   /** The fixture's three labels: a contradiction, a supported verdict, or anything else. */
   const classify = (report: Report): Label =>
@@ -74,6 +76,13 @@ describe('grounding accuracy (verify_response on labelled fixtures)', () => {
         role: 'user',
       });
     }
+    swapProjectId = (
+      await call('initialize_context', { project_path: '/srv/atlas', mode: 'none', files: [] })
+    ).project_id!;
+    const decisions = (await call('create_branch', { project_id: swapProjectId, branch_topic: 'Stack' }))
+      .branch_id;
+    const entries = swapSet.corpus.map((content) => ({ content, role: 'user' }));
+    await call('update_memory', { project_id: swapProjectId, branch_id: decisions, entries });
   }, 60_000);
 
   afterAll(() => served?.close());
@@ -94,6 +103,31 @@ describe('grounding accuracy (verify_response on labelled fixtures)', () => {
     // Measured 26/30: a renamed kebab-case name, a negation in another clause and two word-overlap
     // false positives. The floor keeps it from getting worse.
     expect(result.accuracy).toBeGreaterThanOrEqual(0.86);
+  }, 60_000);
+
+  it('tells swapped names and negations from true claims (the held-out swap set, never tuned on)', async () => {
+    // A swap or negation is right when it is not ACCEPT (issue 22: it must not pass silently); a
+    // true control is right when it is ACCEPT with no contradiction.
+    const tally: Record<string, { right: number; total: number; contradicted: number; misses: string[] }> =
+      {};
+    for (const { claim, label } of swapSet.claims) {
+      const report = await verify(claim, swapProjectId);
+      const accepted = report.status === 'ACCEPT' && report.contradictions.length === 0;
+      const right = label === 'control' ? accepted : !accepted;
+      tally[label] ??= { right: 0, total: 0, contradicted: 0, misses: [] };
+      const row = tally[label];
+      row.total += 1;
+      if (right) row.right += 1;
+      else row.misses.push(`${claim} (${report.status})`);
+      if (report.contradictions.length > 0) row.contradicted += 1;
+    }
+    console.info('grounding swap set', JSON.stringify(tally, null, 1));
+
+    const right = Object.values(tally).reduce((sum, row) => sum + row.right, 0);
+    expect(swapSet.claims.length).toBeGreaterThanOrEqual(45);
+    // Its one run (2026-11-27): 38/49 — swaps 8/16 not ACCEPT, negations 12/14, controls 18/19.
+    // The floor keeps it from getting worse.
+    expect(right / swapSet.claims.length).toBeGreaterThanOrEqual(0.77);
   }, 60_000);
 
   it.each([
