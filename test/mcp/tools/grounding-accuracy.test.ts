@@ -115,11 +115,11 @@ describe('grounding accuracy (verify_response on labelled fixtures)', () => {
   // A swap or negation is right when it is not ACCEPT (issue 22: it must not pass silently); a
   // true control is right when it is ACCEPT with no contradiction. Floors from measured runs keep
   // each from getting worse: swap set, its one clean run before the grounding was changed in
-  // answer to it, 38/49 (swaps 8/16, negations 12/14, controls 18/19; see docs/memory-insights.md
-  // for the run after, no longer held out); swap set 2, its one run, ${SWAP_SET_2_FLOOR}.
+  // answer to it, 38/49 (swaps 8/16, negations 12/14, controls 18/19; 44/49 after, no longer a
+  // held-out figure); swap set 2, its one run, 35/41 (swaps 10/14, negations 8/10, controls 17/17).
   it.each([
     ['swap set', swapSet, 0.77],
-    ['swap set 2', swapSet2, 0],
+    ['swap set 2', swapSet2, 0.85],
   ] as const)(
     'tells swapped names and negations from true claims (%s, never tuned on)',
     async (name, set, floor) => {
