@@ -4,8 +4,8 @@ import { callTool, errorOf, okTool } from '../../support/mcp-client.js';
 import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 
-/** Records one project may hold here: a branch and two batches of 50 fit, a third batch does not. */
-const ITEMS_CAP = 120;
+/** Records one project may hold here: a branch and a batch of 50 fit, ten more do not. */
+const ITEMS_CAP = 60;
 /** The strict server's work allowance: less than a full batch of 50. */
 const STRICT_WORK = 45;
 
@@ -154,23 +154,22 @@ describe('memory for agents', () => {
     it('refuses a batch that would pass the project’s record cap before storing any of it', async () => {
       const projectId = await newProject('/srv/full');
       const branchId = await newBranch(projectId, 'Full');
-      for (const label of ['One', 'Two'])
-        await ok(owner, 'update_memory', {
-          project_id: projectId,
-          branch_id: branchId,
-          entries: batch(50, label),
-        });
+      await ok(owner, 'update_memory', {
+        project_id: projectId,
+        branch_id: branchId,
+        entries: batch(50, 'One'),
+      });
 
       const error = errorOf(
         await callTool(owner, 'update_memory', {
           project_id: projectId,
           branch_id: branchId,
-          entries: batch(50, 'Three'),
+          entries: batch(10, 'Two'),
         }),
       );
 
       expect(error.code).toBe('QUOTA_EXCEEDED');
-      expect(await messagesIn(projectId, branchId)).toBe(100);
+      expect(await messagesIn(projectId, branchId)).toBe(50);
     });
 
     it('refuses a batch larger than the call’s work allowance before storing any of it', async () => {
