@@ -1,11 +1,14 @@
 import type { AccessStore } from '../access/access-store.js';
 import type { Principal, Right } from '../access/rights.js';
+import type { CallWork } from '../call-work.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { untrustedMarks } from '../firewall/untrusted-text.js';
 import { echo, excerpt } from '../input-limits.js';
 import type { BlobStore, DocumentStore, ProjectFolderReader } from '../ports/index.js';
 import { ProjectAccess, projectResource } from '../rules/project-access.js';
 import type { ProjectStore } from '../rules/project-store.js';
+import { mostRecentBranch } from './contexts/most-recent-branch.js';
+import { projectDecisions } from './contexts/project-decisions.js';
 import { locateFolder } from './folders/host-folders.js';
 import { folderKey } from './store/memory-keys.js';
 import type { Branch, EntryRole } from './store/memory-schemas.js';
@@ -27,6 +30,15 @@ export interface MemoryServiceDeps {
 export interface BranchSelector {
   branch_id?: string | undefined;
   git_branch?: string | undefined;
+}
+
+/** How a branch was found: named, by git branch, by .git/HEAD, or the one worked on last. */
+export interface ResolvedBranch {
+  branch_id: string;
+  resolved_from: 'branch_id' | 'git_branch' | 'git_head' | 'most_recent';
+  git_branch?: string;
+  /** With `most_recent`: the git branch .git/HEAD named that no memory branch is linked to. */
+  unlinked_git_head?: string;
 }
 
 /**
@@ -132,21 +144,40 @@ export class MemoryService {
 
   /**
    * The branch a tool means: `branch_id`, else the one linked to `git_branch`, else (where the
-   * project folder is readable) the one linked to the branch `.git/HEAD` names.
+   * project folder is readable) the one linked to the branch `.git/HEAD` names. With
+   * `mostRecent`, a selector naming nothing that finds no linked git branch falls back to the
+   * branch worked on last (get_active_summary: "where did I leave off").
    */
   async resolveBranch(
     principal: Principal,
     projectId: string,
     selector: BranchSelector,
-  ): Promise<{
-    branch_id: string;
-    resolved_from: 'branch_id' | 'git_branch' | 'git_head';
-    git_branch?: string;
-  }> {
+    options: { mostRecent?: boolean } = {},
+  ): Promise<ResolvedBranch> {
     if (selector.branch_id !== undefined)
       return { branch_id: selector.branch_id, resolved_from: 'branch_id' };
     const head = selector.git_branch === undefined ? await this.gitHead(principal, projectId) : undefined;
     const gitBranch = selector.git_branch ?? head;
+    const branchId =
+      gitBranch === undefined ? undefined : await this.deps.memory.branchForGit(projectId, gitBranch);
+    if (branchId === undefined && selector.git_branch === undefined && options.mostRecent) {
+      const latest = mostRecentBranch(
+        await this.deps.memory.listBranches(projectId),
+        await this.deps.memory.items(projectId),
+      );
+      if (!latest) {
+        throw new DomainError(
+          'BRANCH_NOT_FOUND',
+          'This project has no memory branch yet: create one with create_branch.',
+          { field: 'branch_id' },
+        );
+      }
+      return {
+        branch_id: latest.branch_id,
+        resolved_from: 'most_recent',
+        ...(head === undefined ? {} : { unlinked_git_head: head }),
+      };
+    }
     if (gitBranch === undefined) {
       throw new DomainError(
         'INVALID_INPUT',
@@ -154,7 +185,6 @@ export class MemoryService {
         { field: 'branch_id', expected: 'a branch id or git_branch', example: 'feature/auth' },
       );
     }
-    const branchId = await this.deps.memory.branchForGit(projectId, gitBranch);
     if (branchId === undefined) {
       throw new DomainError(
         'BRANCH_NOT_FOUND',
@@ -174,12 +204,31 @@ export class MemoryService {
   }
 
   /** The branch a branch view is about, compressed first if it went idle. */
-  async activeBranch(principal: Principal, projectId: string, selector: BranchSelector) {
+  async activeBranch(
+    principal: Principal,
+    projectId: string,
+    selector: BranchSelector,
+    options: { mostRecent?: boolean } = {},
+  ) {
     await this.authorize(principal, projectId, 'read');
-    const resolved = await this.resolveBranch(principal, projectId, selector);
+    const resolved = await this.resolveBranch(principal, projectId, selector, options);
     // Housekeeping on read: an idle context is compressed the first time anyone looks at it.
     await this.deps.memory.compressIfIdle(projectId, resolved.branch_id);
     return { resolved, view: await this.deps.memory.branchView(projectId, resolved.branch_id) };
+  }
+
+  /**
+   * What the project's memory says was decided, across every branch (project-decisions.ts). It
+   * reads every entry, so it spends one item of the call's work per item read.
+   */
+  async projectDecisions(principal: Principal, projectId: string, work?: CallWork) {
+    await this.authorize(principal, projectId, 'read');
+    const items = await this.deps.memory.items(projectId);
+    work?.spend(
+      items.length,
+      'Leave out project_summary, or call search_context with a query to read a part of the memory.',
+    );
+    return projectDecisions(items);
   }
 
   /**

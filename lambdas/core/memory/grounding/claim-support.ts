@@ -1,8 +1,8 @@
 import { type AnchorKind, anchorFound, comparableKinds, extractAnchors, unitsAgree } from './anchors.js';
-import { opposedWords } from './claim-terms.js';
+import { contentTerms, opposedWords } from './claim-terms.js';
 import type { Claim } from './claims.js';
 import type { Clause, Passage } from './evidence-passages.js';
-import { affirmedAlternative } from './rejected-alternatives.js';
+import { affirmedAlternative, setAsideChoice } from './rejected-alternatives.js';
 
 /**
  * How far one passage of memory backs one claim. Support mixes how many of the claim's content
@@ -26,6 +26,11 @@ export interface Contradiction {
   /** What memory says instead. */
   found: string;
   passage: Passage;
+  /**
+   * For a contradiction about an alternative: the terms a passage must name to confirm the claim
+   * despite it. "Sent through Postmark" shares the words of "sent via Mailchimp" but not its name.
+   */
+  names?: string[];
 }
 
 export interface PassageJudgement {
@@ -63,11 +68,17 @@ export function judgePassage(claim: Claim, passage: Passage): PassageJudgement {
           (1 - ANCHOR_WEIGHT) * wordShare +
           ANCHOR_WEIGHT * anchorShare * Math.min(1, wordShare / ANCHOR_CONTEXT);
   const judgement: PassageJudgement = { passage, support, context, allAnchorsFound: missing.length === 0 };
-  if (context < MATCHING_CONTEXT) return judgement;
+  // A decision often names what it set aside in the sentence after the choice ("… through
+  // Postmark. Mailchimp was rejected."): the alternative is judged with the neighbours' words too.
+  if (context < MATCHING_CONTEXT) {
+    const aside = wordShare >= MATCHING_CONTEXT ? alternativeMismatch(claim, passage) : undefined;
+    return aside ? { ...judgement, contradiction: aside } : judgement;
+  }
   const contradiction =
     anchorMismatch(claim, missing, passage) ??
     polarityMismatch(claim, passage) ??
-    alternativeMismatch(claim, passage);
+    alternativeMismatch(claim, passage) ??
+    choiceSetAside(claim, passage);
   return contradiction ? { ...judgement, contradiction } : judgement;
 }
 
@@ -121,8 +132,29 @@ function polarityMismatch(claim: Claim, passage: Passage): Contradiction | undef
 function alternativeMismatch(claim: Claim, passage: Passage): Contradiction | undefined {
   const alternative = affirmedAlternative(claim, passage.text);
   return alternative
-    ? { kind: alternative.kind, claimed: alternative.text, found: passage.text, passage }
+    ? {
+        kind: alternative.kind,
+        claimed: alternative.text,
+        found: passage.text,
+        passage,
+        names: alternative.terms,
+      }
     : undefined;
+}
+
+/** A claim setting aside what memory chose: "Snowflake was rejected" against "The warehouse is Snowflake". */
+function choiceSetAside(claim: Claim, passage: Passage): Contradiction | undefined {
+  const chosen = setAsideChoice(claim, passage.text);
+  return chosen
+    ? { kind: 'rejected_alternative', claimed: `${chosen.text} set aside`, found: passage.text, passage }
+    : undefined;
+}
+
+/** Whether the passage's own sentence (not its neighbours) names every one of `terms`. */
+function namesAll(passage: Passage, terms: readonly string[]): boolean {
+  if (terms.length === 0) return true;
+  const own = new Set(contentTerms(passage.text));
+  return terms.every((t) => own.has(t));
 }
 
 export type ClaimVerdict = 'supported' | 'partial' | 'unsupported' | 'contradicted';
@@ -152,8 +184,11 @@ export function judgeClaim(claim: Claim, candidates: readonly Passage[]): ClaimJ
   const contradicting = judged
     .filter((j) => j.contradiction)
     .sort((a, b) => b.context - a.context || b.support - a.support);
-  const confirmed = clean.find((j) => j.allAnchorsFound && j.context >= MATCHING_CONTEXT);
   const [conflict] = contradicting;
+  const names = conflict?.contradiction?.names ?? [];
+  const confirmed = clean.find(
+    (j) => j.allAnchorsFound && j.context >= MATCHING_CONTEXT && namesAll(j.passage, names),
+  );
   if (conflict && !confirmed) {
     return {
       claim,

@@ -59,6 +59,12 @@ export function sentences(text: string): string[] {
   );
 }
 
+/**
+ * ", not BigQuery" after a statement names what it is not; the statement itself is affirmative
+ * ("Snowflake is our warehouse, not BigQuery"). Memory's clauses are split there too.
+ */
+const CONTRAST_TAIL = /,\s*(?:but\s+)?not\s+[^,;]*/gi;
+
 /** What the sentence claims, or undefined when it claims nothing checkable. */
 export function toClaim(sentence: string): Claim | undefined {
   // A question asks; it claims nothing.
@@ -67,7 +73,13 @@ export function toClaim(sentence: string): Claim | undefined {
   const terms = [...new Set(contentTerms(withoutAnchors(sentence)))];
   // One content word ("Done.") is too little to check; an anchor is always checkable.
   if (anchors.length === 0 && terms.length < 2) return undefined;
-  return { text: sentence, terms, anchors, negated: isNegated(sentence), hedged: isHedged(sentence) };
+  return {
+    text: sentence,
+    terms,
+    anchors,
+    negated: isNegated(sentence.replace(CONTRAST_TAIL, '')),
+    hedged: isHedged(sentence),
+  };
 }
 
 /**

@@ -441,6 +441,11 @@ export class MemoryStore implements MemoryReader, MemoryStateStore {
     return all;
   }
 
+  /** QUOTA_EXCEEDED unless the project has room for `adding` more entries (a batch, before any is written). */
+  async requireRoomForEntries(projectId: string, adding: number): Promise<void> {
+    await this.requireRoom(projectId, adding, adding === 1 ? 'entry' : 'entries');
+  }
+
   /** QUOTA_EXCEEDED unless the project has room for `adding` more records. */
   private async requireRoom(projectId: string, adding: number, what: string): Promise<void> {
     this.requireRoomIn(projectId, await this.known(projectId), adding, what);

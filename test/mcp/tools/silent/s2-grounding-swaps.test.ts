@@ -14,6 +14,7 @@ const DECISIONS = [
   'Payment processor: Stripe chosen, Adyen rejected because onboarding took too long.',
   'Primary database: PostgreSQL 16, chosen over MongoDB for relational integrity.',
   'Sessions are stored in HttpOnly cookies, not JWTs in localStorage.',
+  'For the event bus we chose Kafka 3 over RabbitMQ because of replay.',
 ];
 
 /** Issue 22 S2: a claim naming a rejected alternative, or negating what memory affirms, is not ACCEPT. */
@@ -42,6 +43,7 @@ describe('verify_response on swapped names and negations', () => {
     ['Adyen is our payment processor.', 'adyen'],
     ['We chose MongoDB as the primary database.', 'mongodb'],
     ['Sessions are stored as JWTs in localStorage.', 'jwt'],
+    ['RabbitMQ is our event bus.', 'rabbitmq'],
   ])('"%s" is contradicted, not ACCEPT', async (claim, named) => {
     const report = await verify(claim);
 
@@ -56,6 +58,7 @@ describe('verify_response on swapped names and negations', () => {
     'Sessions are stored in HttpOnly cookies.',
     'Adyen was rejected as payment processor.',
     'PostgreSQL 16 was chosen over MongoDB as the primary database.',
+    'Kafka 3 is our event bus.',
   ])('"%s" stays ACCEPT', async (claim) => {
     expect(await verify(claim)).toMatchObject({ status: 'ACCEPT', contradictions: [] });
   });
