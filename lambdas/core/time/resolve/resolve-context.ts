@@ -1,5 +1,6 @@
 import type { DateTime, Zone } from '../luxon.js';
 import type { AmbiguityFamily, ReadingRules } from './ambiguity.js';
+import { SATURDAY_SUNDAY, type Weekend } from './business-days.js';
 import { type WallClock, wallClockOf } from './wall-clock.js';
 
 /** What every parser resolves against: the zone, the reference instant and its wall clock. */
@@ -13,6 +14,8 @@ export interface ResolveContext {
   today: WallClock;
   /** The family to read the other way (see ambiguity.ts); undefined for Meridian's own reading. */
   alternate?: AmbiguityFamily;
+  /** The days that are not business days (ISO weekdays), for "next business day". */
+  weekend: Weekend;
   /** Filled by the parsers: the families the text was open to, with both rules in words. */
   notes: Map<AmbiguityFamily, ReadingRules>;
 }
@@ -27,8 +30,9 @@ export function resolveContext(
   reference: DateTime<true>,
   zone: Zone,
   alternate?: AmbiguityFamily,
+  weekend: Weekend = SATURDAY_SUNDAY,
 ): ResolveContext {
   const local = reference.setZone(zone) as DateTime<true>;
   const now = wallClockOf(local);
-  return { zone, reference: local, now, today: now.startOf('day'), alternate, notes: new Map() };
+  return { zone, reference: local, now, today: now.startOf('day'), alternate, weekend, notes: new Map() };
 }
