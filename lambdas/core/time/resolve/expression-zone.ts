@@ -46,7 +46,8 @@ function cityIndex(): Map<string, string> {
   return index;
 }
 
-function signed(minutes: number): string {
+/** Minutes east of UTC as "UTC+05:30" / "UTC−08:00" (a true minus sign, as in the labels). */
+export function utcOffsetText(minutes: number): string {
   const sign = minutes < 0 ? '−' : '+';
   const abs = Math.abs(minutes);
   return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
@@ -60,7 +61,7 @@ function meaningsOf(words: string): ZoneMeaning[] | undefined {
   if (abbreviation !== undefined) {
     return abbreviation.map((meaning) => ({
       zone: FixedOffsetZone.instance(meaning.offset),
-      label: `${words.toUpperCase()} (${meaning.name}, ${signed(meaning.offset)})`,
+      label: `${words.toUpperCase()} (${meaning.name}, ${utcOffsetText(meaning.offset)})`,
       ...(meaning.clocks !== 'UTC' ? { clocks: requireZone(meaning.clocks) } : {}),
     }));
   }
@@ -69,7 +70,7 @@ function meaningsOf(words: string): ZoneMeaning[] | undefined {
     const [, sign, hours, minutes] = offset;
     const total = (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes ?? 0));
     if (Number(hours) > 14 || Number(minutes ?? 0) > 59) return undefined;
-    return [{ zone: FixedOffsetZone.instance(total), label: signed(total) }];
+    return [{ zone: FixedOffsetZone.instance(total), label: utcOffsetText(total) }];
   }
   const named = GENERIC_ZONE_NAMES[words] ?? cityIndex().get(words);
   return named === undefined ? undefined : [{ zone: requireZone(named), label: named }];

@@ -8,7 +8,7 @@ import type { AmbiguityFamily } from './ambiguity.js';
 import { type WeekdayKey, weekendOf } from './business-days.js';
 import type { Category } from './components.js';
 import { type ParsedExpression, parseExpression } from './expression-parser.js';
-import { type NamedZone, namedZone, type ZoneMeaning } from './expression-zone.js';
+import { type NamedZone, namedZone, utcOffsetText, type ZoneMeaning } from './expression-zone.js';
 import { describeInstant } from './interpretation.js';
 import { passthrough } from './passthrough.js';
 import { type ResolveContext, resolveContext } from './resolve-context.js';
@@ -126,7 +126,7 @@ function zoneReadings(
   };
   const clocks = first.clocks;
   if (clocks !== undefined && clocks.offset(chosen.toMillis()) !== first.zone.offset(chosen.toMillis())) {
-    const shown = chosen.setZone(clocks).toFormat('ZZZZ', { locale: 'en-US' });
+    const shown = utcOffsetText(clocks.offset(chosen.toMillis()));
     add(readIn(clocks), `"${named.words}" as the clocks of ${clocks.name} show it that day (${shown})`);
   }
   for (const meaning of others) add(readIn(meaning.zone), `"${named.words}" as ${meaning.label}`);
