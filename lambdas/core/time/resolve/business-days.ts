@@ -45,9 +45,13 @@ export function weekendOf(days: readonly WeekdayKey[] | undefined, locale: strin
 
 function checked(weekend: Weekend): Weekend {
   if (weekend.size >= 7) {
-    throw new DomainError('INVALID_INPUT', 'A weekend of all seven days leaves no business day: list fewer days.', {
-      field: 'weekend',
-    });
+    throw new DomainError(
+      'INVALID_INPUT',
+      'A weekend of all seven days leaves no business day: list fewer days.',
+      {
+        field: 'weekend',
+      },
+    );
   }
   return weekend;
 }

@@ -3,6 +3,7 @@ import { DomainError } from '../../errors.js';
 import { DateTime } from '../luxon.js';
 import { type AmbiguityFamily, familiesOf } from './ambiguity.js';
 import { BUILTIN_PARSERS, REFINERS } from './builtin-parsers.js';
+import { businessDayParser } from './business-day-parser.js';
 import { type Category, MIDNIGHT_TAG, TAG_PREFIX } from './components.js';
 import {
   anchorParser,
@@ -11,7 +12,6 @@ import {
   periodParser,
   weekdayParser,
 } from './date-parsers.js';
-import { businessDayParser } from './business-day-parser.js';
 import { namedPeriodParser, RANGE_END_TAG, weekAfterNextParser } from './named-period-parser.js';
 import { compactOffsetParser, wordedOffsetParser } from './offset-parsers.js';
 import type { ResolveContext } from './resolve-context.js';
@@ -127,7 +127,8 @@ function rangeEndOf(tags: Set<string>, ctx: ResolveContext): DateTime<true> | un
 function categoryOf(tags: Set<string>): Category {
   const categories = new Set<string>();
   for (const tag of tags)
-    if (tag.startsWith(TAG_PREFIX) && tag !== MIDNIGHT_TAG && !tag.startsWith(RANGE_END_TAG)) categories.add(tag.slice(TAG_PREFIX.length));
+    if (tag.startsWith(TAG_PREFIX) && tag !== MIDNIGHT_TAG && !tag.startsWith(RANGE_END_TAG))
+      categories.add(tag.slice(TAG_PREFIX.length));
   const [first] = categories;
   return categories.size === 1 ? (first as Category) : 'combined';
 }

@@ -17,7 +17,16 @@ import { type WallClock, wallClock } from './wall-clock.js';
 /** The tag that carries a range's exclusive end (a wall clock, ISO) through chrono's refiners. */
 export const RANGE_END_TAG = 'meridian/range_end:';
 
-const ORDINAL_WORDS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, '1st': 1, '2nd': 2, '3rd': 3, '4th': 4 };
+const ORDINAL_WORDS: Record<string, number> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  '1st': 1,
+  '2nd': 2,
+  '3rd': 3,
+  '4th': 4,
+};
 const YEAR_SHIFT: Record<string, number> = { this: 0, current: 0, next: 1, last: -1, previous: -1 };
 
 const BOUNDARY = '(?:(start|beginning|end)\\s+of\\s+(?:the\\s+)?)?';
@@ -34,7 +43,11 @@ const WEEK_AFTER_NEXT = wordPattern(`${BOUNDARY}(?:the\\s+)?week\\s+after\\s+nex
 type Span = { start: WallClock; months: number };
 
 /** The period's components: its start (or end, for "end of"), tagged with its range when alone. */
-function periodComponents(context: ParsingContext, boundary: string | undefined, span: Span): ParsingComponents {
+function periodComponents(
+  context: ParsingContext,
+  boundary: string | undefined,
+  span: Span,
+): ParsingComponents {
   const next = span.start.plus(span.months > 0 ? { months: span.months } : { weeks: 1 });
   const word = boundary?.toLowerCase();
   if (word === 'end') return dateComponents(context, next.minus({ seconds: 1 }), 'period_boundary');
@@ -48,7 +61,19 @@ export function namedPeriodParser(ctx: ResolveContext): Parser {
   return {
     pattern: () => NAMED,
     extract(context, match) {
-      const [, boundary, letter, digit, shortYear, shortShift, isoYear, isoLetter, isoDigit, ordinal, unitWord] = match;
+      const [
+        ,
+        boundary,
+        letter,
+        digit,
+        shortYear,
+        shortShift,
+        isoYear,
+        isoLetter,
+        isoDigit,
+        ordinal,
+        unitWord,
+      ] = match;
       // The year pattern appears twice (after "Q1" and after "first quarter"): groups 4–5 and 11–12.
       const year = shortYear ?? match[11];
       const yearShift = shortShift ?? match[12];
@@ -57,7 +82,9 @@ export function namedPeriodParser(ctx: ResolveContext): Parser {
       if (half && index > 2) return null;
       const months = half ? 6 : 3;
       const explicitYear =
-        year ?? isoYear ?? (yearShift !== undefined ? String(ctx.today.year + YEAR_SHIFT[yearShift.toLowerCase()]!) : undefined);
+        year ??
+        isoYear ??
+        (yearShift !== undefined ? String(ctx.today.year + YEAR_SHIFT[yearShift.toLowerCase()]!) : undefined);
       const startIn = (y: number) => wallClock({ year: y, month: (index - 1) * months + 1, day: 1 })!;
       if (explicitYear !== undefined) {
         return periodComponents(context, boundary, { start: startIn(Number(explicitYear)), months });

@@ -92,7 +92,10 @@ function alternativeReadings(
   const rules: string[] = [];
   const alternatives: Array<Reading & { rule: string }> = [];
   for (const family of families) {
-    const other = parseExpression(text, resolveContext(ctx.reference, ctx.zone, family, ctx.weekend)).instant;
+    const other = parseExpression(
+      text,
+      resolveContext(ctx.reference, ctx.zone, family, ctx.weekend, ctx.calendarZone),
+    ).instant;
     if (seen.has(other.toMillis())) continue;
     seen.add(other.toMillis());
     const notes = ctx.notes.get(family)!;
@@ -116,8 +119,8 @@ function zoneReadings(
   seen: Set<number>,
 ): { rules: string[]; alternatives: Array<Reading & { rule: string }> } {
   const [first, ...others] = named.meanings as [ZoneMeaning, ...ZoneMeaning[]];
-  const readIn = (zone: Zone) =>
-    parseExpression(text, resolveContext(ctx.reference, zone, undefined, ctx.weekend)).instant;
+  const readIn = (zone: Zone, calendarZone: Zone = ctx.calendarZone) =>
+    parseExpression(text, resolveContext(ctx.reference, zone, undefined, ctx.weekend, calendarZone)).instant;
   const alternatives: Array<Reading & { rule: string }> = [];
   const add = (instant: DateTime<true>, rule: string) => {
     if (seen.has(instant.toMillis())) return;
@@ -130,7 +133,15 @@ function zoneReadings(
     add(readIn(clocks), `"${named.words}" as the clocks of ${clocks.name} show it that day (${shown})`);
   }
   for (const meaning of others) add(readIn(meaning.zone), `"${named.words}" as ${meaning.label}`);
-  return { rules: alternatives.length > 0 ? [`"${named.words}" as ${first.label}, a fixed offset`] : [], alternatives };
+  const rules = alternatives.length > 0 ? [`"${named.words}" as ${first.label}`] : [];
+  // "tomorrow" in Tokyo may already be the day after the caller's tomorrow.
+  const before = alternatives.length;
+  add(
+    readIn(first.zone, first.zone),
+    `days counted on the calendar of ${first.label}, not ${ctx.calendarZone.name}`,
+  );
+  if (alternatives.length > before) rules.push(`days counted on the calendar of ${ctx.calendarZone.name}`);
+  return { rules, alternatives };
 }
 
 /** The zone a range or reading is described in, and its words: the caller's, or the one named. */
@@ -165,7 +176,13 @@ export function resolveDatetime(deps: TimeDeps, input: ResolveDatetimeInput): Re
   const named = namedZone(normalised);
   const text = named?.rest ?? normalised;
   const readZone = named?.meanings[0]?.zone ?? answerZone;
-  const ctx = resolveContext(reference, readZone, undefined, weekendOf(input.weekend, input.locale));
+  const ctx = resolveContext(
+    reference,
+    readZone,
+    undefined,
+    weekendOf(input.weekend, input.locale),
+    answerZone,
+  );
 
   const exact = passthrough(text, ctx);
   const parsed: ParsedExpression =

@@ -69,7 +69,10 @@ export const ZONE_ABBREVIATIONS: Readonly<Record<string, readonly AbbreviationMe
   HDT: [m('Hawaii-Aleutian Daylight Time', -9, 'America/Adak')],
   AKST: [m('Alaska Standard Time', -9, 'America/Anchorage')],
   AKDT: [m('Alaska Daylight Time', -8, 'America/Anchorage')],
-  PST: [m('Pacific Standard Time', -8, 'America/Los_Angeles'), m('Philippine Standard Time', 8, 'Asia/Manila')],
+  PST: [
+    m('Pacific Standard Time', -8, 'America/Los_Angeles'),
+    m('Philippine Standard Time', 8, 'Asia/Manila'),
+  ],
   PDT: [m('Pacific Daylight Time', -7, 'America/Los_Angeles')],
   MST: [m('Mountain Standard Time', -7, 'America/Denver')],
   MDT: [m('Mountain Daylight Time', -6, 'America/Denver')],
@@ -78,7 +81,10 @@ export const ZONE_ABBREVIATIONS: Readonly<Record<string, readonly AbbreviationMe
     m('China Standard Time', 8, 'Asia/Shanghai'),
     m('Cuba Standard Time', -5, 'America/Havana'),
   ],
-  CDT: [m('Central Daylight Time (US)', -5, 'America/Chicago'), m('Cuba Daylight Time', -4, 'America/Havana')],
+  CDT: [
+    m('Central Daylight Time (US)', -5, 'America/Chicago'),
+    m('Cuba Daylight Time', -4, 'America/Havana'),
+  ],
   EST: [m('Eastern Standard Time', -5, 'America/New_York')],
   EDT: [m('Eastern Daylight Time', -4, 'America/New_York')],
   AST: [m('Atlantic Standard Time', -4, 'America/Halifax')],

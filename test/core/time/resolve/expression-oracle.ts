@@ -86,7 +86,9 @@ const zoneFamily: Family = {
         zone: zones,
         day: fc.oneof(
           fc.constantFrom('today', 'tomorrow'),
-          fc.date({ min: new Date('2012-01-01'), max: new Date('2037-12-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+          fc
+            .date({ min: new Date('2012-01-01'), max: new Date('2037-12-01'), noInvalidDate: true })
+            .map((d) => d.toISOString().slice(0, 10)),
         ),
         hour: fc.integer({ min: 0, max: 23 }),
         minute: fc.integer({ min: 0, max: 59 }),
@@ -101,7 +103,7 @@ const zoneFamily: Family = {
           expression: `${dayWords} ${time} ${words}`.trim(),
           reference,
           timezone,
-          oracle: { kind: 'zone', reference, zone, day, time },
+          oracle: { kind: 'zone', reference, caller: timezone, zone, day, time },
         };
       }),
     fc
@@ -139,13 +141,16 @@ const zoneFamily: Family = {
     // it that day is among the readings, and so is the reading on its zone's clocks.
     const wall = Date.parse(`${reference.wall as string}Z`);
     const chosen = (wall - Date.parse(ours.resolved_utc)) / 60_000;
-    if (!(reference.year_offsets as number[]).includes(chosen)) return `chose offset ${chosen} min, not one tzdata gives ${testCase.oracle.abbreviation}`;
+    if (!(reference.year_offsets as number[]).includes(chosen))
+      return `chose offset ${chosen} min, not one tzdata gives ${testCase.oracle.abbreviation}`;
     const all = readings(ours);
     for (const offset of reference.offsets as number[]) {
       const expected = new Date(wall - offset * 60_000).toISOString();
-      if (!all.some((r) => sameInstant(r, expected))) return `no reading at offset ${offset} min (${expected})`;
+      if (!all.some((r) => sameInstant(r, expected)))
+        return `no reading at offset ${offset} min (${expected})`;
     }
-    if (!all.some((r) => sameInstant(r, reference.clocks_utc))) return `no reading on the zone's clocks (${reference.clocks_utc})`;
+    if (!all.some((r) => sameInstant(r, reference.clocks_utc)))
+      return `no reading on the zone's clocks (${reference.clocks_utc})`;
     return null;
   },
 };
@@ -210,7 +215,11 @@ const periodFamily: Family = {
       timezone: zones,
       unit: fc.constantFrom('q', 'h', 'week_after_next'),
       index: fc.integer({ min: 1, max: 4 }),
-      year: fc.oneof(fc.integer({ min: 2001, max: 2036 }), fc.constantFrom(-1, 0, 1).map((s) => ({ shift: s })), fc.constant(null)),
+      year: fc.oneof(
+        fc.integer({ min: 2001, max: 2036 }),
+        fc.constantFrom(-1, 0, 1).map((s) => ({ shift: s })),
+        fc.constant(null),
+      ),
       words: fc.constantFrom('short', 'iso', 'ordinal'),
       boundary: fc.constantFrom(null, null, 'start', 'end'),
     })
@@ -249,7 +258,9 @@ const periodFamily: Family = {
     if (!sameInstant(ours.resolved_utc, reference.utc)) return `expected ${reference.utc as string}`;
     const end = ours.range?.end_utc ?? null;
     if (reference.end_utc === null) return end === null ? null : `expected no range, got one ending ${end}`;
-    return sameInstant(end, reference.end_utc) ? null : `expected the range to end ${reference.end_utc as string}, got ${end}`;
+    return sameInstant(end, reference.end_utc)
+      ? null
+      : `expected the range to end ${reference.end_utc as string}, got ${end}`;
   },
 };
 

@@ -44,7 +44,9 @@ describe('the zone abbreviations resolve_datetime reads', () => {
         list.map((meaning) => meaning.offset).sort((a, b) => a - b),
       ]),
     );
-    const expected = Object.fromEntries(Object.entries(seen).filter(([abbreviation]) => !LEGACY.has(abbreviation)));
+    const expected = Object.fromEntries(
+      Object.entries(seen).filter(([abbreviation]) => !LEGACY.has(abbreviation)),
+    );
     expect(ours).toEqual(expected);
     // …and each meaning's zone shows the abbreviation at that offset.
     expect(meanings.filter((_, i) => !shown[i])).toEqual([]);
