@@ -13,7 +13,7 @@ export const ResolveDatetimeInput = z.object({
   reference_time: rfc3339('resolve relative to this instant instead of now.').optional(),
   weekend: z
     .array(z.enum(WEEKDAY_KEYS))
-    .max(6)
+    .max(7)
     .optional()
     .describe('Days off for "business day" forms, e.g. ["fri","sat"]; default the locale\'s, else sat, sun.'),
   locale: z.string().max(35).optional().describe('BCP 47 locale whose weekend to use, e.g. "he-IL".'),

@@ -88,6 +88,8 @@ describe('resolve_datetime with the expressions agents send', () => {
       const error = errorOf(await world.call('resolve_datetime', { expression: '3pm San Francisco' }));
       expect(error.code).toBe('UNRECOGNIZED_EXPRESSION');
       expect(error.message).toContain('"3pm"');
+      // …and says how a zone can be written.
+      expect(error.message).toContain('"15:00 Tokyo time"');
     });
   });
 
@@ -113,6 +115,7 @@ describe('resolve_datetime with the expressions agents send', () => {
         }),
       );
       expect(error.code).toBe('INVALID_INPUT');
+      expect(error.message).toContain('no business day');
     });
   });
 
@@ -150,5 +153,19 @@ describe('resolve_datetime with the expressions agents send', () => {
       summary: 'Sync with Tokyo',
       start: '2026-11-29T19:00:00-05:00',
     });
+    // "in London" at the end is the time's zone and, as before, the place.
+    const lunch = await world.ok<{ understood: { start: string; location: string } }>('quick_add_event', {
+      calendar_id: world.calendars.ny,
+      text: 'Lunch tomorrow at noon in London',
+    });
+    expect(lunch.understood).toMatchObject({ start: '2026-11-28T07:00:00-05:00', location: 'London' });
+  });
+
+  it('quick_add_event refuses a period where a day is needed, rather than creating it on the first day', async () => {
+    const error = errorOf(
+      await world.call('quick_add_event', { calendar_id: world.calendars.ny, text: 'Board review Q1 2027' }),
+    );
+    expect(error.code).toBe('UNRECOGNIZED_EXPRESSION');
+    expect(error.message).toContain('"Q1 2027"');
   });
 });
