@@ -55,8 +55,24 @@ export function utcOffsetText(minutes: number): string {
 
 const OFFSET = /^(?:utc|gmt)\s*([+-])(\d{1,2})(?::?(\d{2}))?$/;
 
+// Zone lookups (requireZone, the city index) cost more than the rest of a short parse; the words
+// that named a zone are few, so their meanings are kept. Bounded: a caller could send many.
+const known = new Map<string, ZoneMeaning[]>();
+const MAX_KNOWN = 512;
+
 /** The readings of one candidate run of words, or undefined when it names no zone. */
 function meaningsOf(words: string): ZoneMeaning[] | undefined {
+  const cached = known.get(words);
+  if (cached !== undefined) return cached;
+  const meanings = lookUp(words);
+  if (meanings !== undefined) {
+    if (known.size >= MAX_KNOWN) known.clear();
+    known.set(words, meanings);
+  }
+  return meanings;
+}
+
+function lookUp(words: string): ZoneMeaning[] | undefined {
   const abbreviation = ZONE_ABBREVIATIONS[words.toUpperCase()];
   if (abbreviation !== undefined) {
     return abbreviation.map((meaning) => ({
