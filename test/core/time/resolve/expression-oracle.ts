@@ -149,7 +149,10 @@ const zoneFamily: Family = {
       if (!all.some((r) => sameInstant(r, expected)))
         return `no reading at offset ${offset} min (${expected})`;
     }
-    if (!all.some((r) => sameInstant(r, reference.clocks_utc)))
+    // The clocks' reading, when they show another offset at that instant ("PST" in July); a PST
+    // that picks the second 01:16 of a fall-back night agrees with the clocks and adds nothing.
+    const clocksAgree = (reference.clocks_agree as Record<string, boolean>)[String(chosen)];
+    if (!clocksAgree && !all.some((r) => sameInstant(r, reference.clocks_utc)))
       return `no reading on the zone's clocks (${reference.clocks_utc})`;
     return null;
   },
