@@ -172,6 +172,13 @@ export function readQuickAdd(
     );
   }
   refuseUnreadDates(text, [...words.slice(0, from), ...words.slice(to)]);
+  if (best?.resolved.range !== undefined) {
+    throw new DomainError(
+      'UNRECOGNIZED_EXPRESSION',
+      `"${dayExpression}" in ${echo(text)} is a period, not a day: give the day, e.g. "${best.resolved.range.start.slice(0, 10)}".`,
+      { field: 'text', not_understood: dayExpression },
+    );
+  }
   // "on" before the time and "at" before a location are glue, not part of the title.
   const summary = words
     .slice(0, from)
@@ -179,7 +186,11 @@ export function readQuickAdd(
     .replace(/\s+(on|at|from)$/i, '')
     .trim();
   const afterWords = words.slice(to);
-  const location = LOCATION.exec(afterWords.join(' '))?.[1]?.trim();
+  // "Lunch at noon in London": London is the time's zone and the place too.
+  const zonePlace = best?.resolved.expression_timezone?.includes('/')
+    ? /\sin\s+(\D.*)$/i.exec(dayExpression)?.[1]
+    : undefined;
+  const location = LOCATION.exec(afterWords.join(' '))?.[1]?.trim() ?? zonePlace;
   const title = summary || (location ? '' : afterWords.join(' ')) || 'Event';
   const ignored = summary && !location ? afterWords : [];
 

@@ -51,15 +51,17 @@ describe('resolve_datetime tool', () => {
       });
       expect(tool?.inputSchema.required).toEqual(['expression']);
       const inputs = tool?.inputSchema.properties as Record<string, { description?: string }>;
-      for (const field of ['expression', 'timezone', 'reference_time'])
+      for (const field of ['expression', 'timezone', 'reference_time', 'weekend', 'locale'])
         expect(inputs[field]?.description).toBeTruthy();
       const outputs = tool?.outputSchema?.properties as Record<string, { description?: string }>;
       expect(Object.keys(outputs).sort()).toEqual(
         [
           'alternatives',
           'ambiguous',
+          'expression_timezone',
           'interpretation',
           'matched_category',
+          'range',
           'reference_time',
           'resolved_local',
           'resolved_utc',

@@ -15,6 +15,8 @@ export const AMBIGUITY_FAMILIES = [
   'next_period',
   /** "end of week": Sunday 23:59:59, or the end of the working week (Friday 17:00). */
   'end_of_week',
+  /** "Q3", "H1" without a year, once this year's is over: next year's, or this year's. */
+  'period_year',
 ] as const;
 export type AmbiguityFamily = (typeof AMBIGUITY_FAMILIES)[number];
 

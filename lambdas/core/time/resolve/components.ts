@@ -23,6 +23,7 @@ export const CATEGORIES = [
   'offset',
   'period_boundary',
   'ordinal',
+  'business_day',
   'calendar_date',
   'passthrough',
   'combined',

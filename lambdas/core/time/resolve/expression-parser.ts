@@ -3,6 +3,7 @@ import { DomainError } from '../../errors.js';
 import { DateTime } from '../luxon.js';
 import { type AmbiguityFamily, familiesOf } from './ambiguity.js';
 import { BUILTIN_PARSERS, REFINERS } from './builtin-parsers.js';
+import { businessDayParser } from './business-day-parser.js';
 import { type Category, MIDNIGHT_TAG, TAG_PREFIX } from './components.js';
 import {
   anchorParser,
@@ -11,6 +12,7 @@ import {
   periodParser,
   weekdayParser,
 } from './date-parsers.js';
+import { namedPeriodParser, RANGE_END_TAG, weekAfterNextParser } from './named-period-parser.js';
 import { compactOffsetParser, wordedOffsetParser } from './offset-parsers.js';
 import type { ResolveContext } from './resolve-context.js';
 import { partOfDayParser } from './time-parsers.js';
@@ -23,6 +25,8 @@ export interface ParsedExpression {
   category: Category;
   /** The families of ambiguity the text is open to (its other readings, see ambiguity.ts). */
   families: AmbiguityFamily[];
+  /** For a named period alone ("Q1 2027", "the week after next"): its exclusive end. */
+  rangeEnd?: DateTime<true>;
 }
 
 /**
@@ -33,6 +37,9 @@ export interface ParsedExpression {
 function chronoFor(ctx: ResolveContext): Chrono {
   return new Chrono({
     parsers: [
+      businessDayParser(ctx),
+      namedPeriodParser(ctx),
+      weekAfterNextParser(ctx),
       compactOffsetParser(ctx),
       wordedOffsetParser(ctx),
       ordinalParser(ctx),
@@ -79,7 +86,9 @@ export function parseExpression(text: string, ctx: ResolveContext): ParsedExpres
       });
     }
     const pm = bareHour && ctx.alternate === 'bare_hour';
-    return { instant: toInstant(only.start, ctx, pm), category: categoryOf(only.start.tags()), families };
+    const instant = toInstant(only.start, ctx, pm);
+    const rangeEnd = rangeEndOf(only.start.tags(), ctx);
+    return { instant, category: categoryOf(only.start.tags()), families, ...(rangeEnd ? { rangeEnd } : {}) };
   }
   throw unrecognizedExpression(
     text,
@@ -104,11 +113,22 @@ function isBareHour(components: ParsedComponents, text: string): boolean {
   );
 }
 
+/** The exclusive end a named-period parser tagged, placed in the zone; undefined for other results. */
+function rangeEndOf(tags: Set<string>, ctx: ResolveContext): DateTime<true> | undefined {
+  for (const tag of tags) {
+    if (!tag.startsWith(RANGE_END_TAG)) continue;
+    const wall = DateTime.fromISO(tag.slice(RANGE_END_TAG.length), { zone: 'utc' }) as DateTime<true>;
+    return wallClockInZone(wall, ctx.zone);
+  }
+  return undefined;
+}
+
 /** One category, or "combined" when a date and a time from different categories were merged. */
 function categoryOf(tags: Set<string>): Category {
   const categories = new Set<string>();
   for (const tag of tags)
-    if (tag.startsWith(TAG_PREFIX) && tag !== MIDNIGHT_TAG) categories.add(tag.slice(TAG_PREFIX.length));
+    if (tag.startsWith(TAG_PREFIX) && tag !== MIDNIGHT_TAG && !tag.startsWith(RANGE_END_TAG))
+      categories.add(tag.slice(TAG_PREFIX.length));
   const [first] = categories;
   return categories.size === 1 ? (first as Category) : 'combined';
 }

@@ -11,7 +11,12 @@ import { type DurationUnit, wordPattern } from './vocabulary.js';
  */
 
 function offsetComponents(context: ParsingContext, ctx: ResolveContext, offset: Offset): ParsingComponents {
-  const target = applyOffset(ctx.reference, offset, ctx.zone);
+  // Calendar units count on the caller's calendar, like "today", even when the words name another zone.
+  const target = applyOffset(
+    ctx.reference.setZone(ctx.calendarZone) as typeof ctx.reference,
+    offset,
+    ctx.zone,
+  );
   // Calendar-only offsets are dates with an implied time (the reference's), so "in 2 days at noon" merges.
   return target.kind === 'wall'
     ? dateComponents(context, target.wall, 'offset')

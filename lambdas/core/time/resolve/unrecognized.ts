@@ -23,6 +23,12 @@ export const SUPPORTED_FORMS: ReadonlyArray<{ category: string; examples: readon
     category: 'ordinal',
     examples: ['first Monday of March', 'third Friday of next month', 'last Friday of this month'],
   },
+  {
+    category: 'with a zone (abbreviation, IANA city or name, UTC offset)',
+    examples: ['3pm PST', '15:00 Tokyo time', 'noon in London', '9am UTC+2'],
+  },
+  { category: 'business day', examples: ['next business day', 'in 3 business days', '3 business days ago'] },
+  { category: 'named period (with its range)', examples: ['Q1 2027', 'H2', 'the week after next'] },
   { category: 'calendar date', examples: ['March 15', '15 March 2027', 'March 15 at 3pm', '03/15/2026'] },
   { category: 'passthrough', examples: ['2026-03-15T14:00:00Z', '2026-03-15', '2026-03-15T09:00'] },
 ];

@@ -190,6 +190,45 @@ export const CALENDAR_DATE: readonly CorpusCase[] = [
   c('2026-03-15 at 2pm', '2026-03-15T14:00:00-04:00', 'combined'),
 ];
 
+/** A zone at the end: the words are read on its clock, the answer is in the case's zone (New York). */
+export const NAMED_ZONES: readonly CorpusCase[] = [
+  c('3pm PST', '2026-02-20T18:00:00-05:00', 'explicit_time'),
+  c('July 15 at 3pm PST', '2026-07-15T19:00:00-04:00', 'combined'),
+  c('3pm PDT', '2026-02-20T17:00:00-05:00', 'explicit_time'),
+  c('15:00 Tokyo time', '2026-02-20T01:00:00-05:00', 'explicit_time'),
+  c('9am CET', '2026-02-20T03:00:00-05:00', 'explicit_time'),
+  c('noon in London', '2026-02-20T07:00:00-05:00', 'time_of_day'),
+  c('tomorrow at 9am UTC+5:30', '2026-02-20T22:30:00-05:00', 'combined'),
+  c('2pm America/Chicago', '2026-02-20T15:00:00-05:00', 'explicit_time'),
+  c('3pm ET', '2026-02-20T15:00:00-05:00', 'explicit_time'),
+  c('3pm (IST)', '2026-02-20T04:30:00-05:00', 'explicit_time'),
+  c('next monday at 10:00 sao paulo time', '2026-02-23T08:00:00-05:00', 'combined'),
+];
+
+/** Business days, Saturday–Sunday weekend (the tool takes `weekend` or `locale` for others). */
+export const BUSINESS_DAYS: readonly CorpusCase[] = [
+  c('next business day', '2026-02-23T00:00:00-05:00', 'business_day'),
+  c('previous business day', '2026-02-19T00:00:00-05:00', 'business_day'),
+  c('in 3 business days', '2026-02-25T10:30:00-05:00', 'business_day'),
+  c('in 2 working days', '2026-02-24T10:30:00-05:00', 'business_day'),
+  c('3 business days ago', '2026-02-17T10:30:00-05:00', 'business_day'),
+  c('ten business days from now', '2026-03-06T10:30:00-05:00', 'business_day'),
+  c('next business day at 9am', '2026-02-23T09:00:00-05:00', 'combined'),
+];
+
+/** Quarters, halves and the week after next: the period's start (the answer also has its range). */
+export const NAMED_PERIODS: readonly CorpusCase[] = [
+  c('Q1 2027', '2027-01-01T00:00:00-05:00', 'period_boundary'),
+  c('Q3', '2026-07-01T00:00:00-04:00', 'period_boundary'),
+  c('2027-Q2', '2027-04-01T00:00:00-04:00', 'period_boundary'),
+  c('second quarter of next year', '2027-04-01T00:00:00-04:00', 'period_boundary'),
+  c('H2', '2026-07-01T00:00:00-04:00', 'period_boundary'),
+  c('H1 2027', '2027-01-01T00:00:00-05:00', 'period_boundary'),
+  c('end of Q1', '2026-03-31T23:59:59-04:00', 'period_boundary'),
+  c('the week after next', '2026-03-02T00:00:00-05:00', 'period_boundary'),
+  c('end of the week after next', '2026-03-08T23:59:59-04:00', 'period_boundary'),
+];
+
 export const PASSTHROUGH: readonly CorpusCase[] = [
   c('2026-03-15T14:00:00Z', '2026-03-15T10:00:00-04:00', 'passthrough'),
   c('2026-03-15T14:00:00+01:00', '2026-03-15T09:00:00-04:00', 'passthrough'),
@@ -306,4 +345,7 @@ export const RESOLVE_CORPUS: readonly CorpusCase[] = [
   ...CALENDAR_DATE,
   ...PASSTHROUGH,
   ...ZONE_EDGES,
+  ...NAMED_ZONES,
+  ...BUSINESS_DAYS,
+  ...NAMED_PERIODS,
 ];

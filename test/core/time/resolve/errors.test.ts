@@ -25,7 +25,11 @@ describe('resolveDatetime failures', () => {
     'next tuesday next week',
     '+',
     '+2x',
-    '2pm EST',
+    '2pm San Francisco',
+    'in london',
+    'q5 2027',
+    'h3',
+    'in half a business day',
   ])('refuses "%s" with UNRECOGNIZED_EXPRESSION', (expression) => {
     expect(failure({ expression }).code).toBe('UNRECOGNIZED_EXPRESSION');
   });

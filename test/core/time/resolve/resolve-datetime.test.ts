@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { resolveDatetime } from '../../../../lambdas/core/time/resolve/resolve-datetime.js';
 import {
   ANCHORED,
+  BUSINESS_DAYS,
   CALENDAR_DATE,
   COMBINED,
   type CorpusCase,
   EXPLICIT_TIME,
+  NAMED_PERIODS,
+  NAMED_ZONES,
   OFFSETS,
   ORDINAL,
   PASSTHROUGH,
@@ -29,6 +32,9 @@ const GROUPS: Array<[string, readonly CorpusCase[]]> = [
   ['calendar dates', CALENDAR_DATE],
   ['RFC 3339 / ISO 8601 passthrough', PASSTHROUGH],
   ['DST edges and unusual zones', ZONE_EDGES],
+  ['a zone named in the expression', NAMED_ZONES],
+  ['business days', BUSINESS_DAYS],
+  ['quarters, halves and the week after next', NAMED_PERIODS],
 ];
 
 describe('resolveDatetime', () => {
