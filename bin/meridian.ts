@@ -325,7 +325,7 @@ async function main(): Promise<void> {
     case 'audit':
       return once((runtime) => auditCommand(runtime, rest, { day: values.day, limit: values.limit }, out));
     case 'users':
-      return local((runtime) => usersCommand(runtime, rest, out));
+      return local((runtime) => auditedCommand(runtime, positionals, () => usersCommand(runtime, rest, out)));
     case 'calendars':
       return once((runtime) => calendarsCommand(runtime, rest, out));
     case 'projects':
