@@ -120,6 +120,7 @@ new ServiceStack(app, 'MeridianService', {
   table: data.table,
   dataKey: data.key,
   memoryBucket: data.memoryBucket,
+  auditExportBucket: data.auditExportBucket,
   googleOAuthClient:
     typeof googleClientId === 'string' && typeof googleClientSecret === 'string'
       ? { clientId: googleClientId, clientSecret: googleClientSecret }

@@ -14,6 +14,7 @@ import { MCP_PATH, routeHttpRequest } from '../lambdas/mcp/http/route-http-reque
 import { admitConnection } from '../lambdas/mcp/request-pipeline.js';
 import { TOOLSET_NAMES } from '../lambdas/mcp/tools/index.js';
 import { parseToolsets, type ToolsetSelection } from '../lambdas/mcp/toolsets.js';
+import { traceScopedServer } from '../lambdas/mcp/trace/trace-scoped-server.js';
 import { createAwsAdminRuntime } from '../lambdas/runtime/aws.js';
 import {
   type CliOutput,
@@ -247,7 +248,8 @@ async function stdio(): Promise<void> {
   const context = { ...(await admitConnection(deps, { kind: 'local-owner' })), client: 'stdio' };
   // The SDK pins the era from the opening message (initialize → 2025, an enveloped request or
   // server/discover → 2026-07-28) and takes one server from the factory for the connection.
-  const connection = serveStdio(() => createMcpServer(deps, context));
+  // Each message runs in its own trace scope: log lines carry the trace context its `_meta` sent.
+  const connection = serveStdio(() => traceScopedServer(createMcpServer(deps, context)));
   const compression = startIdleCompressionTimer(idleSweepDeps(runtime), runtime.logger, compressEvery);
   // The client closing stdin ends the session; the embedded store would otherwise keep us alive.
   let stopping = false;
@@ -323,7 +325,7 @@ async function main(): Promise<void> {
     case 'audit':
       return once((runtime) => auditCommand(runtime, rest, { day: values.day, limit: values.limit }, out));
     case 'users':
-      return local((runtime) => usersCommand(runtime, rest, out));
+      return local((runtime) => auditedCommand(runtime, positionals, () => usersCommand(runtime, rest, out)));
     case 'calendars':
       return once((runtime) => calendarsCommand(runtime, rest, out));
     case 'projects':

@@ -3,13 +3,17 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { BookingStep } from '../core/ports/index.js';
 import { createAwsBookingSteps } from '../runtime/aws-booking-steps.js';
+import { awsSchemaCheck } from '../runtime/aws-schema-version.js';
 import { processEnvironment } from '../runtime/environment.js';
+import { requireSchemaVersion } from './middleware/schema-version.js';
 import { fromPowertools } from './powertools-logger.js';
 
 // Parsed once, at cold start: a bad variable fails it, named in the error.
 const environment = processEnvironment();
 const powertools = new Logger({ serviceName: environment.serviceName ?? 'meridian' });
-const steps = createAwsBookingSteps(environment, fromPowertools(powertools));
+const logger = fromPowertools(powertools);
+const steps = createAwsBookingSteps(environment, logger);
+const schemaReady = awsSchemaCheck(environment, logger);
 
 /**
  * One task of the booking state machine (lambdas/booking/booking.asl.json): the state's input in,
@@ -20,6 +24,7 @@ const steps = createAwsBookingSteps(environment, fromPowertools(powertools));
 function stepHandler(step: BookingStep) {
   return middy<unknown, unknown>()
     .use(injectLambdaContext(powertools))
+    .use(requireSchemaVersion(schemaReady, logger))
     .handler((event) => step(event));
 }
 

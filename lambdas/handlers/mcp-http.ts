@@ -4,6 +4,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { routeHttpRequest } from '../mcp/http/route-http-request.js';
 import { createAwsHttpDeps } from '../runtime/aws-http.js';
+import { awsSchemaCheck } from '../runtime/aws-schema-version.js';
 import { processEnvironment } from '../runtime/environment.js';
 import {
   type ApiGatewayEvent,
@@ -11,6 +12,7 @@ import {
   requestFromApiGatewayEvent,
 } from './api-gateway-request.js';
 import { internalErrorResponse } from './middleware/internal-error.js';
+import { requireSchemaVersion, unsupportedTableResponse } from './middleware/schema-version.js';
 import { fromPowertools } from './powertools-logger.js';
 import { powertoolsMetrics } from './powertools-metrics.js';
 
@@ -20,6 +22,7 @@ const serviceName = environment.serviceName ?? 'meridian';
 const powertools = new Logger({ serviceName });
 const logger = fromPowertools(powertools);
 const deps = createAwsHttpDeps(environment, logger, powertoolsMetrics(serviceName));
+const schemaReady = awsSchemaCheck(environment, logger);
 // Behind API Gateway the Host is the API's own; only browser origins need configuring.
 const origins = { allowedOrigins: environment.allowedOrigins, loopback: false };
 
@@ -35,4 +38,5 @@ async function respond(event: ApiGatewayEvent): Promise<Response> {
 export const handler = middy<ApiGatewayEvent, APIGatewayProxyResult>()
   .use(injectLambdaContext(powertools))
   .use(internalErrorResponse(logger))
+  .use(requireSchemaVersion(schemaReady, logger, unsupportedTableResponse))
   .handler(async (event) => apiGatewayResultFromResponse(await respond(event)));

@@ -5,8 +5,10 @@ import type { Context } from 'aws-lambda';
 import type { IdleSweepSummary } from '../core/memory/contexts/idle-compression-sweep.js';
 import { once } from '../core/once.js';
 import { createAwsIdleSweepDeps } from '../runtime/aws-memory-compression.js';
+import { awsSchemaCheck } from '../runtime/aws-schema-version.js';
 import { processEnvironment } from '../runtime/environment.js';
 import { idleCompressionRuns } from '../runtime/memory-compression-run.js';
+import { requireSchemaVersion } from './middleware/schema-version.js';
 import { fromPowertools } from './powertools-logger.js';
 
 // Parsed once, at cold start: a bad variable fails it, named in the error.
@@ -14,6 +16,7 @@ const environment = processEnvironment();
 const powertools = new Logger({ serviceName: environment.serviceName ?? 'meridian-memory-compression' });
 const logger = fromPowertools(powertools);
 const deps = createAwsIdleSweepDeps(environment, logger);
+const schemaReady = awsSchemaCheck(environment, logger);
 // Once per container: warm invocations reuse the clients and carry on from the previous cursor.
 const runs = once(async () => idleCompressionRuns(await deps(), logger));
 
@@ -27,6 +30,7 @@ export const STOP_MARGIN_MS = 60_000;
  */
 export const handler = middy<unknown, IdleSweepSummary>()
   .use(injectLambdaContext(powertools))
+  .use(requireSchemaVersion(schemaReady, logger))
   .handler(async (_event: unknown, context: Context) =>
     (await runs())({ shouldStop: () => context.getRemainingTimeInMillis() < STOP_MARGIN_MS }),
   );

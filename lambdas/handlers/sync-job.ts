@@ -5,9 +5,11 @@ import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import { METRIC } from '../core/metric-names.js';
 import type { SyncSummary } from '../core/shadow/sync-all.js';
+import { awsSchemaCheck } from '../runtime/aws-schema-version.js';
 import { createAwsSyncDeps } from '../runtime/aws-sync.js';
 import { processEnvironment } from '../runtime/environment.js';
 import { syncAndLog } from '../runtime/sync-run.js';
+import { requireSchemaVersion } from './middleware/schema-version.js';
 import { fromPowertools } from './powertools-logger.js';
 import { powertoolsMetrics } from './powertools-metrics.js';
 
@@ -19,6 +21,7 @@ const metrics = powertoolsMetrics(serviceName);
 const logger = fromPowertools(powertools);
 // Once per container: warm invocations reuse the DynamoDB client and the providers' cached tokens.
 const deps = createAwsSyncDeps(environment, logger);
+const schemaReady = awsSchemaCheck(environment, logger);
 
 /**
  * What the EventBridge Scheduler sends (the schedule's input is `{}`); an operator invoking the
@@ -39,6 +42,7 @@ export const handler = middy<
   Omit<SyncSummary, 'calendars'> & { failures: SyncSummary['calendars'] }
 >()
   .use(injectLambdaContext(powertools))
+  .use(requireSchemaVersion(schemaReady, logger))
   .handler(async (event: unknown, context: Context) => {
     const input = SyncJobEvent.parse(event ?? {});
     const { calendars, ...totals } = await syncAndLog(await deps(), logger, {

@@ -16,6 +16,8 @@ export const DATA_KEY_ARN_ENV = 'MERIDIAN_DATA_KEY_ARN';
 export const BOOKING_STATE_MACHINE_ARN_ENV = 'MERIDIAN_BOOKING_STATE_MACHINE_ARN';
 /** The bucket the blob store keeps project memory in (set on the MCP function). */
 export const MEMORY_BUCKET_NAME_ENV = 'MERIDIAN_MEMORY_BUCKET_NAME';
+/** The Object Lock bucket the audit log is exported to (set on the audit export function). */
+export const AUDIT_EXPORT_BUCKET_ENV = 'MERIDIAN_AUDIT_EXPORT_BUCKET';
 /**
  * Which embedder project memory's search uses: `local` (the default, nothing downloaded) or
  * `bedrock` (Amazon Titan Text Embeddings v2; set by `-c embeddings=bedrock`).

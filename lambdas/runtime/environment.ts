@@ -62,6 +62,7 @@ const Variables = z
     [NAMES.DATA_KEY_ARN_ENV]: optionalText,
     [NAMES.BOOKING_STATE_MACHINE_ARN_ENV]: optionalText,
     [NAMES.MEMORY_BUCKET_NAME_ENV]: optionalText,
+    [NAMES.AUDIT_EXPORT_BUCKET_ENV]: optionalText,
     [NAMES.EMBEDDINGS_ENV]: oneOf(NAMES.EMBEDDINGS_ENV, ['local', 'bedrock'], 'local'),
     [NAMES.EMBEDDING_DIMENSION_ENV]: optionalText.transform((text, context) => {
       const dimension = Number(text ?? TITAN_DIMENSIONS[0]);
@@ -192,6 +193,7 @@ export interface Environment {
   dataKeyArn: string | undefined;
   bookingStateMachineArn: string | undefined;
   memoryBucketName: string | undefined;
+  auditExportBucketName: string | undefined;
   embeddings:
     | { choice: 'local' }
     | { choice: 'bedrock'; dimension: (typeof TITAN_DIMENSIONS)[number]; endpoint: string | undefined };
@@ -249,6 +251,7 @@ function environmentOf(vars: Variables): Environment {
     dataKeyArn: vars[NAMES.DATA_KEY_ARN_ENV],
     bookingStateMachineArn: vars[NAMES.BOOKING_STATE_MACHINE_ARN_ENV],
     memoryBucketName: vars[NAMES.MEMORY_BUCKET_NAME_ENV],
+    auditExportBucketName: vars[NAMES.AUDIT_EXPORT_BUCKET_ENV],
     embeddings:
       vars[NAMES.EMBEDDINGS_ENV] === 'local'
         ? { choice: 'local' }
@@ -342,6 +345,7 @@ const STACK_SETTINGS = {
   dataKeyArn: NAMES.DATA_KEY_ARN_ENV,
   bookingStateMachineArn: NAMES.BOOKING_STATE_MACHINE_ARN_ENV,
   memoryBucketName: NAMES.MEMORY_BUCKET_NAME_ENV,
+  auditExportBucketName: NAMES.AUDIT_EXPORT_BUCKET_ENV,
 } as const;
 
 type StackSetting = keyof typeof STACK_SETTINGS;

@@ -1,9 +1,10 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, type Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { DATA_KEY_ARN_ENV, TABLE_NAME_ENV } from '../../lambdas/runtime/environment-names.js';
+import { AuditExportBucket } from '../constructs/audit-export-bucket.js';
 import { DataKey } from '../constructs/data-key.js';
 import { MemoryBucket } from '../constructs/memory-bucket.js';
 import { MeridianTable } from '../constructs/meridian-table.js';
@@ -16,6 +17,20 @@ export interface DataStackProps extends StackProps {
    * @default 'prod'
    */
   readonly stageName?: string;
+
+  /**
+   * How long each export of the audit log stays locked in its Object Lock bucket.
+   *
+   * @default Duration.days(365)
+   */
+  readonly auditRetention?: Duration;
+
+  /**
+   * The audit bucket's Object Lock mode (see AuditExportBucketProps.retentionMode).
+   *
+   * @default 'governance'
+   */
+  readonly auditRetentionMode?: 'governance' | 'compliance';
 }
 
 /**
@@ -29,6 +44,8 @@ export class DataStack extends Stack {
   readonly key: IKey;
   /** Project memory's blobs (bodies, indexes, snapshots); services get access through grants. */
   readonly memoryBucket: IBucket;
+  /** Where the audit log is exported, each object locked for the retention (S3 Object Lock). */
+  readonly auditExportBucket: IBucket;
 
   constructor(scope: Construct, id: string, props: DataStackProps = {}) {
     super(scope, id, props);
@@ -38,6 +55,11 @@ export class DataStack extends Stack {
     }).key;
     this.table = new MeridianTable(this, 'Table', { encryptionKey: this.key }).table;
     this.memoryBucket = new MemoryBucket(this, 'MemoryBucket', { encryptionKey: this.key }).bucket;
+    this.auditExportBucket = new AuditExportBucket(this, 'AuditExports', {
+      encryptionKey: this.key,
+      ...(props.auditRetention ? { retention: props.auditRetention } : {}),
+      ...(props.auditRetentionMode ? { retentionMode: props.auditRetentionMode } : {}),
+    }).bucket;
 
     // What `meridian --aws …` (keys, grants, connect) needs to administer this deployment.
     new CfnOutput(this, 'TableName', {

@@ -4,6 +4,7 @@ import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { AuditExportSchedule } from '../constructs/audit-export-schedule.js';
 import { BookingWorkflow } from '../constructs/booking-workflow.js';
 import type { GoogleOAuthClient } from '../constructs/google-client.js';
 import { McpApi } from '../constructs/mcp-api.js';
@@ -90,6 +91,21 @@ export interface ServiceStackProps extends StackProps {
    * @default - none: the alarms and the dashboard exist and notify nobody
    */
   readonly alarmTopicArn?: string;
+
+  /**
+   * The Object Lock bucket from the data stack that the audit log is exported to, every
+   * `auditExportRate`.
+   *
+   * @default - none: the audit log is not exported
+   */
+  readonly auditExportBucket?: IBucket;
+
+  /**
+   * How often the audit log is exported (see AuditExportScheduleProps.rate).
+   *
+   * @default Duration.hours(1)
+   */
+  readonly auditExportRate?: Duration;
 }
 
 /**
@@ -106,6 +122,7 @@ export class ServiceStack extends Stack {
   readonly memoryCompression: MemoryCompressionSchedule;
   readonly booking: BookingWorkflow;
   readonly operations: OperationsAlarms;
+  readonly auditExport?: AuditExportSchedule;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -148,6 +165,13 @@ export class ServiceStack extends Stack {
       table: props.table,
       memoryBucket: props.memoryBucket,
     });
+
+    if (props.auditExportBucket)
+      this.auditExport = new AuditExportSchedule(this, 'AuditExport', {
+        table: props.table,
+        bucket: props.auditExportBucket,
+        rate: props.auditExportRate,
+      });
 
     this.operations = new OperationsAlarms(this, 'Operations', {
       mcpFunction: this.mcpFunction.function,

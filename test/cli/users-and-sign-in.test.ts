@@ -107,8 +107,49 @@ describe('meridian users with a running server', { timeout: 120_000 }, () => {
     expect(short.stderr).toContain('shorter than 8 characters');
   });
 
-  it('removes a person, who can then no longer sign in', async () => {
-    await meridian(['users', 'remove', 'alice', '--data-dir', dataDir]);
+  it('removes a person and revokes their consents, audited, so their tokens stop working; then they cannot sign in', async () => {
+    const flow = await authorizeOverHttp(base, {
+      person: { name: 'alice', password: 'a long enough secret' },
+      scope: 'toolset:time',
+      resource: `${base}/mcp`,
+    });
+    const { access_token } = (await (
+      await tokenRequest(base, {
+        grant_type: 'authorization_code',
+        code: flow.callback.get('code')!,
+        redirect_uri: flow.redirectUri,
+        client_id: flow.clientId,
+        code_verifier: flow.verifier,
+      })
+    ).json()) as { access_token: string };
+    const listTools = () =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    expect((await listTools()).status).toBe(200);
+    const consents = (await meridian(['keys', 'list', '--data-dir', dataDir])).stdout
+      .split('\n')
+      .filter((line) => line.includes('oauth: HTTP test for alice'))
+      .map((line) => line.trim().split(/\s+/)[0]!);
+    expect(consents).toHaveLength(2);
+
+    const removed = await meridian(['users', 'remove', 'alice', '--data-dir', dataDir]);
+
+    expect(removed.stdout).toContain('revoked their 2 consent(s)');
+    expect((await listTools()).status).toBe(401);
+    const audit = (await meridian(['audit', 'list', '--data-dir', dataDir])).stdout;
+    const removal = audit.split('\n').find((line) => line.includes('users remove'));
+    expect(removal).toContain('ok');
+    for (const keyId of consents) expect(removal).toContain(keyId);
+    expect(audit).toMatch(/user:alice\s+oauth consent grant\s+ok/);
+    expect(audit).toMatch(/anonymous\s+oauth client register\s+ok/);
 
     await expect(
       authorizeOverHttp(base, {

@@ -10,6 +10,7 @@ const STACK = {
   MERIDIAN_DATA_KEY_ARN: 'arn:aws:kms:eu-west-1:123456789012:key/00000000-0000-0000-0000-000000000000',
   MERIDIAN_BOOKING_STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:123456789012:stateMachine:booking',
   MERIDIAN_MEMORY_BUCKET_NAME: 'meridian-memory',
+  MERIDIAN_AUDIT_EXPORT_BUCKET: 'meridian-audit-exports',
   AWS_REGION: 'eu-west-1',
 };
 
@@ -18,6 +19,7 @@ const HANDLERS = {
   'the booking steps': () => import('../../lambdas/handlers/booking-steps.js'),
   'the sync function': () => import('../../lambdas/handlers/sync-job.js'),
   'the memory compression function': () => import('../../lambdas/handlers/memory-compression-job.js'),
+  'the audit export function': () => import('../../lambdas/handlers/audit-export-job.js'),
 };
 
 function stubEnvironment(variables: Record<string, string>) {

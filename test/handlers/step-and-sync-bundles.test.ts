@@ -31,8 +31,9 @@ const CALENDAR_TOOL_SIDE = [
   /lambdas\/core\/(calendar\/calendar-service|access\/|firewall\/)/,
   /lambdas\/core\/booking\/booking-service\.ts$/,
   // The environment's parse checks MERIDIAN_ALLOWED_ORIGINS with the HTTP layer's own parser:
-  // two small modules that import nothing else. Nothing more of MCP.
-  /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$)/,
+  // two small modules that import nothing else; and every logger reads the request's trace
+  // scope (mcp/trace/trace-scope.ts, an AsyncLocalStorage). Nothing more of MCP.
+  /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$|trace\/trace-scope\.ts$)/,
   /lambdas\/runtime\/compose\.ts$/,
   /node_modules\/(@aws-sdk\/client-sfn|@modelcontextprotocol)\//,
 ];
@@ -59,7 +60,7 @@ describe('the bundled booking steps', () => {
       /lambdas\/core\/booking\/(booking-steps|slot-conflicts|record-in-shadow)\.ts$/,
       /lambdas\/core\/(calendar\/(calendar-service|native\/|series)|shadow\/|access\/|firewall\/)/,
       /lambdas\/core\/booking\/booking-service\.ts$/,
-      /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$)/,
+      /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$|trace\/trace-scope\.ts$)/,
       /lambdas\/adapters\/(google|caldav|encryption|workflow)\//,
       /lambdas\/runtime\/(compose-providers|provider-factories)\.ts$/,
       /node_modules\/(rrule|ical\.js|tsdav|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms)|@modelcontextprotocol)\//,
@@ -173,7 +174,7 @@ describe('the bundled memory compression function', () => {
     expect(matching(loaded, /lambdas\/core\/memory\/store\/memory-store\.ts$/)).toHaveLength(1);
     const absent = [
       /lambdas\/core\/(booking|calendar|shadow)\//,
-      /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$)/,
+      /lambdas\/mcp\/(?!http\/(origin-policy|http-responses)\.ts$|trace\/trace-scope\.ts$)/,
       /lambdas\/runtime\/compose\.ts$/,
       /node_modules\/(@aws-sdk\/client-(sfn|kms|s3)|@aws-crypto|@modelcontextprotocol|minisearch)\//,
     ];

@@ -33,6 +33,7 @@ export function meridianStacks(app: App, serviceProps: Partial<ServiceStackProps
     table: data.table,
     dataKey: data.key,
     memoryBucket: data.memoryBucket,
+    auditExportBucket: data.auditExportBucket,
     ...serviceProps,
   });
   return { data, service };

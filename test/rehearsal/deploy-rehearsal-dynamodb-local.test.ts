@@ -102,12 +102,22 @@ describe('the synthesized stack, run as deployed on local parts', java, () => {
   });
 
   it('runs every schedule’s target with the payload the template gives it, without failures', async () => {
-    expect(rehearsal.schedules.length).toBeGreaterThanOrEqual(2);
+    expect(rehearsal.schedules.length).toBeGreaterThanOrEqual(3);
     for (const schedule of rehearsal.schedules) {
       const summary = (await rehearsal.runSchedule(schedule)) as { failures?: unknown[] };
 
       expect(summary, schedule.logicalId).toMatchObject({ failures: [] });
     }
+    // The audit export wrote today's chain (the smoke's and the admin CLI's changes) to the
+    // template's Object Lock bucket, as one JSON record a line.
+    const auditBucket = Object.values(rehearsal.outputs).flatMap((outputs) =>
+      Object.entries(outputs).filter(([name]) => /^PublishOutputRefAuditExports/.test(name)),
+    )[0]?.[1];
+    expect(auditBucket).toBeDefined();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await objectKeys(auditBucket!)).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^audit/${today}/[0-9a-f]{64}\\.jsonl$`))]),
+    );
   }, 60_000);
 });
 
@@ -128,6 +138,7 @@ describe('least privilege, on the synthesized template', java, () => {
         expect.stringMatching(/^McpFunctionRole/),
         expect.stringMatching(/^MemoryCompressionRole/),
         expect.stringMatching(/^SyncScheduleRole/),
+        expect.stringMatching(/^AuditExportRole/),
       ]),
     );
     for (const report of reports) {

@@ -222,13 +222,17 @@ function functionNeeds(names: DeployedNames, fn: LocalLambda): Need[] {
             why: "DynamoDB on the table's customer-managed key (CDK's set for a table's data grants)",
           });
     } else if (service === 's3') {
-      for (const bucket of [env.MERIDIAN_MEMORY_BUCKET_NAME, env.MERIDIAN_MEMORY_SYNC_BUCKET].filter(
-        Boolean,
-      ) as string[]) {
+      // Each bucket a function is given, with the prefix its objects are written under.
+      const buckets = [
+        [env.MERIDIAN_MEMORY_BUCKET_NAME, 'projects/'],
+        [env.MERIDIAN_MEMORY_SYNC_BUCKET, 'projects/'],
+        [env.MERIDIAN_AUDIT_EXPORT_BUCKET, 'audit/'],
+      ].filter(([bucket]) => bucket) as [string, string][];
+      for (const [bucket, prefix] of buckets) {
         const objectAction = action !== 's3:ListBucket';
         needs.push({
           action,
-          resource: objectAction ? `arn:aws:s3:::${bucket}/projects/any` : `arn:aws:s3:::${bucket}`,
+          resource: objectAction ? `arn:aws:s3:::${bucket}/${prefix}any` : `arn:aws:s3:::${bucket}`,
           why,
         });
         const template = bucketResources.find((b) => names.physical(b.stack, b.logicalId).ref === bucket);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { AuditLog } from '../../lambdas/core/audit/audit-log.js';
 import { LocalUsers } from '../../lambdas/core/auth/local-users.js';
 import { routeHttpRequest } from '../../lambdas/mcp/http/route-http-request.js';
 import { TOOLSET_NAMES } from '../../lambdas/mcp/tools/index.js';
@@ -16,6 +17,8 @@ export interface ServedSignIn {
   runtime: TestRuntime;
   users: LocalUsers;
   oauth: EmbeddedAuthorization;
+  /** The audit log the sign-in records its changes in, as `meridian serve`'s does (MERIDIAN_AUDIT=on). */
+  audit: AuditLog;
   /** Base URL, the issuer: http://127.0.0.1:<port> */
   url: string;
   mcpUrl: string;
@@ -37,6 +40,7 @@ export async function serveWithSignIn(
 ): Promise<ServedSignIn> {
   const runtime = await startTestRuntime();
   const users = new LocalUsers({ store: runtime.store, clock: runtime.clock });
+  const audit = new AuditLog({ store: runtime.store, clock: runtime.clock });
   let oauth: EmbeddedAuthorization | undefined;
   const policy = { allowedOrigins: [], loopback: true };
   const server = await startHttpServer({
@@ -64,6 +68,7 @@ export async function serveWithSignIn(
     users,
     keys: oauthKeysFrom(randomBytes(32)),
     toolsets: TOOLSET_NAMES,
+    audit,
     logger: { info: () => undefined, warn: () => undefined, error: (m, f) => console.error(m, f) },
     ...options,
   });
@@ -71,6 +76,7 @@ export async function serveWithSignIn(
     runtime,
     users,
     oauth,
+    audit,
     url: server.url,
     mcpUrl: `${server.url}/mcp`,
     async close() {

@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../canonical-json.js';
 
-/** Where a change came from: a tool call (HTTP, stdio, CLI commands run as tools) or a CLI admin command. */
-export type AuditSource = 'tool' | 'cli';
+/**
+ * Where a change came from: a tool call (HTTP, stdio, CLI commands run as tools), a CLI admin
+ * command, or the sign-in (the embedded authorization server: sign-ins, consents, clients, tokens).
+ */
+export type AuditSource = 'tool' | 'cli' | 'oauth';
 
 /** What is known of a change before it is made: the part of a record the chain covers. */
 export interface AuditEntry {
   /** RFC 3339 instant the change was asked for. */
   at: string;
-  /** `key:<id>`, `local-owner` (later an OAuth principal); never a secret. */
+  /** `key:<id>`, `local-owner`, for the sign-in `user:<name>`, `client:<id>` or `anonymous`; never a secret. */
   principal: string;
   /** The client as it identified itself (user agent, `stdio`, `cli`), shortened. */
   client: string;

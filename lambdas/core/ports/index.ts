@@ -4,6 +4,7 @@
  * else. One file per port; import them from this index.
  */
 
+export * from './audit-archive.js';
 export * from './blob-store.js';
 export * from './booking-workflow.js';
 export * from './calendar-provider.js';

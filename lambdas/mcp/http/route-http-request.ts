@@ -12,6 +12,8 @@ import { startCallWork } from '../call-limits.js';
 import { createMcpServer } from '../create-mcp-server.js';
 import type { McpHttpDeps, McpServerDeps, ToolContext } from '../deps.js';
 import { type AskedToolsets, admitConnection, type Credential } from '../request-pipeline.js';
+import { traceContextOfBody } from '../trace/trace-context.js';
+import { inTraceScope } from '../trace/trace-scope.js';
 import { json, jsonRpcError } from './http-responses.js';
 import { readJsonRpcBody } from './json-rpc-body.js';
 import { insufficientScope, oauthUnauthorized } from './oauth-challenges.js';
@@ -240,23 +242,34 @@ export async function routeHttpRequest(
     }
     const body = await readJsonRpcBody(request);
     if ('refused' in body) return body.refused;
-    let limit: LimitVerdict;
-    try {
-      limit = await checkRateLimit(deps, context, body.message);
-    } catch (error) {
-      return refusal(request, error);
-    }
-    if ('refused' in limit) return limit.refused;
-    try {
-      return await serveMcp(request, deps, context, body.message);
-    } finally {
-      // The spend's write ran beside the call; finished before answering, so a Lambda frozen
-      // after its answer leaves no write half done. A failure costs the budget, not the call.
-      await limit.settled.catch((error: unknown) =>
-        deps.logger.error('a rate-limit spend was not written', { error }),
-      );
-    }
+    // Every log line from here on, in any part the request reaches, carries its trace context.
+    return inTraceScope(traceContextOfBody(body.message), () => serveAdmitted(request, deps, context, body));
   }
   if (path === HEALTH_PATH) return json(200, { status: 'ok', version: deps.version });
   return json(404, { error: `Not found: ${path}. The MCP endpoint is POST ${MCP_PATH}.` });
+}
+
+/** An admitted MCP request with its body read: the rate limit, then the call. */
+async function serveAdmitted(
+  request: Request,
+  deps: McpHttpDeps,
+  context: ToolContext,
+  body: { message: unknown },
+): Promise<Response> {
+  let limit: LimitVerdict;
+  try {
+    limit = await checkRateLimit(deps, context, body.message);
+  } catch (error) {
+    return refusal(request, error);
+  }
+  if ('refused' in limit) return limit.refused;
+  try {
+    return await serveMcp(request, deps, context, body.message);
+  } finally {
+    // The spend's write ran beside the call; finished before answering, so a Lambda frozen
+    // after its answer leaves no write half done. A failure costs the budget, not the call.
+    await limit.settled.catch((error: unknown) =>
+      deps.logger.error('a rate-limit spend was not written', { error }),
+    );
+  }
 }

@@ -4,7 +4,16 @@ import { isDomainError } from '../../core/errors.js';
 import type { Clock } from '../../core/ports/index.js';
 
 /** The CLI commands that change state; every other (`keys list`, `grants list`) only reads. */
-const CHANGES = new Set(['keys create', 'keys revoke', 'keys toolsets', 'keys limits', 'grants set']);
+const CHANGES = new Set([
+  'keys create',
+  'keys revoke',
+  'keys toolsets',
+  'keys limits',
+  'grants set',
+  'users add',
+  'users remove',
+  'users grant',
+]);
 
 /**
  * Runs a CLI admin command, recording it in the audit log when it changes state: pending before,

@@ -1,4 +1,5 @@
 import { formatResourceRef, type Grant, parseResourceRef } from '../../core/access/rights.js';
+import { isConsentOf } from '../../core/auth/consent-label.js';
 import { LocalUsers } from '../../core/auth/local-users.js';
 import type { EmbeddedRuntime } from '../embedded.js';
 import { type CliOutput, UsageError } from './access-commands.js';
@@ -21,13 +22,16 @@ export async function readPasswordFromStdin(stdin: NodeJS.ReadableStream = proce
     .replace(/\r?\n$/, '');
 }
 
-/** `meridian users add|list|remove|grant|grants`: the people who sign in to `serve` (OAuth). */
+/**
+ * `meridian users add|list|remove|grant|grants`: the people who sign in to `serve` (OAuth).
+ * Answers what a change touched (`users remove`: the consents it revoked), for the audit log.
+ */
 export async function usersCommand(
   runtime: EmbeddedRuntime,
   args: string[],
   out: CliOutput,
   readPassword: () => Promise<string> = () => readPasswordFromStdin(),
-) {
+): Promise<unknown> {
   const users = new LocalUsers({ store: runtime.store, clock: runtime.clock });
   const [action, name, resourceText, grant] = args;
   if (action === 'add') {
@@ -49,10 +53,18 @@ export async function usersCommand(
   if (action === 'remove') {
     if (!name) throw new UsageError(`users remove needs a NAME.\n${USERS_USAGE}`);
     await users.remove(name);
-    out.line(
-      `Removed ${name}. Their consents are API keys labelled "oauth: … for ${name}": revoke them with \`meridian keys revoke KEY_ID\`.`,
+    // Their consents end with them: the clients' access tokens stop at their next request, and
+    // their refresh tokens find no account to refresh for.
+    const consents = (await runtime.access.listKeys()).filter(
+      (key) => !key.revoked_at && isConsentOf(key.label, name),
     );
-    return;
+    for (const key of consents) await runtime.access.revokeKey(key.key_id);
+    out.line(
+      consents.length === 0
+        ? `Removed ${name}. They had given no client a consent.`
+        : `Removed ${name} and revoked their ${consents.length} consent(s): ${consents.map((key) => key.key_id).join(', ')}.`,
+    );
+    return { user_name: name, revoked_key_ids: consents.map((key) => key.key_id) };
   }
   if (action === 'grant') {
     if (!name || !resourceText || !GRANTS.includes(grant as Grant)) throw new UsageError(USERS_USAGE);

@@ -4,6 +4,7 @@ import Provider, { type Configuration, type KoaContextWithOIDC, errors as oidcEr
 import { DocumentStoreOidcAdapter } from '../../adapters/oauth/document-store-oidc-adapter.js';
 import { CONSENT_CLAIM, JwtTokenVerifier } from '../../adapters/oauth/jwt-token-verifier.js';
 import type { AccessStore } from '../../core/access/access-store.js';
+import type { AuditLog } from '../../core/audit/audit-log.js';
 import type { LocalUsers } from '../../core/auth/local-users.js';
 import { scopeForToolsets } from '../../core/auth/toolset-scopes.js';
 import type { Clock, DocumentStore, Logger, TokenVerifier } from '../../core/ports/index.js';
@@ -11,6 +12,12 @@ import type { ProtectedResource } from '../../mcp/http/protected-resource.js';
 import { problemPage } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH } from './interaction-routes.js';
 import { loopbackClientMetadataFetch } from './local-client-metadata-fetch.js';
+import {
+  auditedOauthChange,
+  beginOauthChange,
+  OAUTH_ACTION,
+  type PendingOauthChange,
+} from './oauth-audit.js';
 import type { OauthKeys } from './oauth-keys.js';
 import { RegistrationLimit } from './registration-limit.js';
 
@@ -41,6 +48,11 @@ export interface EmbeddedAuthorizationOptions {
   /** Every toolset: one scope each. */
   toolsets: readonly string[];
   logger: Logger;
+  /**
+   * Where sign-ins, consents, registrations and revocations are recorded.
+   * @default - none: not recorded (MERIDIAN_AUDIT=off)
+   */
+  audit?: AuditLog;
   /** @default 20 registrations per address per 10 minutes */
   registrationLimit?: { perWindow: number; windowMs: number };
   /** @default 30 */
@@ -75,6 +87,20 @@ function remoteAddress(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
+/** What oidc-provider's revocation policy is shown of the token it is about to destroy. */
+interface RevokedToken {
+  kind: string;
+  grantId?: string;
+}
+
+/** How an audited OAuth request ended, from its answer: 2xx done, 4xx refused, else failed. */
+function answeredOutcome(res: ServerResponse, createdClientId: string | undefined) {
+  if (res.statusCode < 300)
+    return { outcome: 'ok' as const, output_resource_ids: createdClientId ? [createdClientId] : [] };
+  if (res.statusCode < 500) return { outcome: 'refused' as const, code: `HTTP_${res.statusCode}` };
+  return { outcome: 'failed' as const };
+}
+
 /**
  * The embedded runtime's authorization server, on oidc-provider (ADR 0013): authorization code
  * with PKCE S256 only, the MCP URL as the one resource (audience) with JWT access tokens, RFC
@@ -96,6 +122,10 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     refreshReuseGraceSeconds: options.refreshReuseGraceSeconds ?? 30,
   };
   const consentLinks = new DocumentStoreOidcAdapter('ConsentLink', adapterDeps);
+  const auditDeps = { audit: options.audit, clock: options.clock };
+  // The audit record of a registration or revocation in flight, by its request, completed once answered.
+  const pendingChanges = new WeakMap<IncomingMessage, PendingOauthChange>();
+  const registeredClients = new WeakMap<IncomingMessage, string>();
   const configuration: Configuration = {
     adapter: (model: string) => new DocumentStoreOidcAdapter(model, adapterDeps),
     jwks: { keys: [options.keys.signingJwk as never] },
@@ -117,7 +147,23 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // Called once a real token is found, just before it is destroyed: the record goes in
+        // pending here (an unknown token changes nothing and leaves nothing), completed in handle().
+        allowedPolicy: async (ctx: KoaContextWithOIDC, client: { clientId: string }, token: RevokedToken) => {
+          const pending = await beginOauthChange(auditDeps, {
+            action: OAUTH_ACTION.tokenRevoke,
+            principal: `client:${client.clientId}`,
+            client: client.clientId,
+            // A boolean, not the kind's name: text values are kept by their length only.
+            values: { refresh_token: token.kind === 'RefreshToken' },
+            resourceIds: [client.clientId, ...(token.grantId ? [token.grantId] : [])],
+          });
+          if (pending) pendingChanges.set(ctx.req, pending);
+          return true;
+        },
+      },
       userinfo: { enabled: false },
       resourceIndicators: {
         enabled: true,
@@ -180,11 +226,26 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
   const provider = new Provider(issuer, configuration);
   // A revoked grant (revocation endpoint, reused refresh token, expiry) ends its consent at once:
   // access tokens already issued stop working at their next request, not at their expiry.
-  provider.on('grant.revoked', (_ctx: unknown, grantId: string) => {
+  provider.on('grant.revoked', (ctx: KoaContextWithOIDC | undefined, grantId: string) => {
+    const clientId = ctx?.oidc?.client?.clientId ?? 'unknown';
     void (async () => {
       const link = await consentLinks.find(grantId);
-      if (link?.consentId) await options.access.revokeKey(String(link.consentId));
+      if (!link?.consentId) return;
+      const consentId = String(link.consentId);
+      await auditedOauthChange(
+        auditDeps,
+        {
+          action: OAUTH_ACTION.consentRevoke,
+          principal: `client:${clientId}`,
+          client: clientId,
+          resourceIds: [grantId, consentId],
+        },
+        () => options.access.revokeKey(consentId),
+      );
     })().catch((error: unknown) => options.logger.error('oauth grant revocation failed', { error }));
+  });
+  provider.on('registration_create.success', (ctx: KoaContextWithOIDC, client: { clientId: string }) => {
+    registeredClients.set(ctx.req, client.clientId);
   });
   provider.on('server_error', (_ctx: unknown, error: unknown) =>
     options.logger.error('oauth server error', { error }),
@@ -201,6 +262,7 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     consentLinks,
     grantTtlSeconds: OAUTH_TTL.grant,
     logger: options.logger,
+    ...auditDeps,
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -229,11 +291,22 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       );
       return true;
     }
+    if (path === '/oauth/register' && req.method === 'POST') {
+      // Anyone may register (rate-limited above): the record goes in pending before the client does.
+      const pending = await beginOauthChange(auditDeps, {
+        action: OAUTH_ACTION.clientRegister,
+        principal: 'anonymous',
+        client: req.headers['user-agent'] ?? 'unknown',
+        values: { address: remoteAddress(req) },
+      });
+      if (pending) pendingChanges.set(req, pending);
+    }
     await new Promise<void>((resolvePromise) => {
       res.once('finish', resolvePromise);
       res.once('close', resolvePromise);
       callback(req, res);
     });
+    await pendingChanges.get(req)?.complete(answeredOutcome(res, registeredClients.get(req)));
     return true;
   }
 

@@ -3,19 +3,27 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { DocumentStoreOidcAdapter } from '../../adapters/oauth/document-store-oidc-adapter.js';
 import type { AccessStore } from '../../core/access/access-store.js';
-import { type Grant, grantAllows, parseResourceRef, type ResourceGrant } from '../../core/access/rights.js';
+import {
+  formatResourceRef,
+  type Grant,
+  grantAllows,
+  parseResourceRef,
+  type ResourceGrant,
+} from '../../core/access/rights.js';
+import { consentLabel } from '../../core/auth/consent-label.js';
 import type { LocalUsers } from '../../core/auth/local-users.js';
 import { scopeOfToolset, toolsetsOfScope } from '../../core/auth/toolset-scopes.js';
 import { sanitizeText } from '../../core/firewall/sanitize-text.js';
 import type { Logger } from '../../core/ports/index.js';
 import { consentPage, PAGE_HEADERS, problemPage, signInPage } from './interaction-pages.js';
+import { auditedOauthChange, OAUTH_ACTION, type OauthAuditDeps } from './oauth-audit.js';
 
 /** Where oidc-provider sends the browser to sign in and consent: `/oauth/interaction/<uid>`. */
 export const INTERACTION_PATH = '/oauth/interaction/';
 
 const MAX_FORM_BYTES = 16 * 1024;
 
-export interface InteractionDeps {
+export interface InteractionDeps extends OauthAuditDeps {
   provider: Provider;
   users: LocalUsers;
   access: AccessStore;
@@ -155,7 +163,22 @@ async function signIn(
   res: ServerResponse,
   form: URLSearchParams,
 ) {
-  const person = await deps.users.verify(form.get('username') ?? '', form.get('password') ?? '');
+  const details = await deps.provider.interactionDetails(req, res);
+  const userName = form.get('username') ?? '';
+  const person = await deps.users.verify(userName, form.get('password') ?? '');
+  // A refusal names the account only when it exists: a password typed into the name field is not kept.
+  const attempted = person ?? ((await deps.users.exists(userName).catch(() => false)) ? userName : undefined);
+  await auditedOauthChange(
+    deps,
+    {
+      action: OAUTH_ACTION.signIn,
+      principal: person ? `user:${person}` : 'anonymous',
+      client: String(details.params.client_id),
+      resourceIds: [...(attempted ? [`user:${attempted}`] : []), String(details.params.client_id)],
+    },
+    async () => person,
+    (signedIn) => (signedIn ? { outcome: 'ok' } : { outcome: 'refused', code: 'SIGN_IN_REFUSED' }),
+  );
   if (!person) return showPage(deps, req, res, 'That user name and password do not match. Try again.');
   await deps.provider.interactionFinished(
     req,
@@ -193,8 +216,42 @@ async function consent(
   // `meridian keys list|revoke` and `meridian grants` see it, and the bearer check reads it.
   // A registered client names itself: its name is stored text like any label (keys list, logs).
   const clientName = sanitizeText(client.name).text.trim().slice(0, 80) || clientId;
-  const key = await deps.access.createKey(`oauth: ${clientName} for ${person}`, { toolsets });
-  for (const { grant, right } of chosen.grants) await deps.access.setGrant(key.key_id, grant.resource, right);
+  const recorded = await auditedOauthChange(
+    deps,
+    {
+      action: OAUTH_ACTION.consentGrant,
+      principal: `user:${person}`,
+      client: clientId,
+      values: { client_id: clientId, toolsets: toolsets.length, grants: chosen.grants.length },
+      resourceIds: [clientId, ...chosen.grants.map(({ grant }) => formatResourceRef(grant.resource))],
+    },
+    () => recordConsent(deps, { person, clientId, clientName, toolsets, asked, chosen: chosen.grants }),
+    ({ keyId, grantId }) => ({ outcome: 'ok', output_resource_ids: [keyId, grantId] }),
+  );
+  await deps.provider.interactionFinished(
+    req,
+    res,
+    { consent: { grantId: recorded.grantId } },
+    { mergeWithLastSubmission: true },
+  );
+}
+
+/** The consent as an API key with exactly the chosen grants, and oidc-provider's grant linked to it. */
+async function recordConsent(
+  deps: InteractionDeps,
+  consent: {
+    person: string;
+    clientId: string;
+    clientName: string;
+    toolsets: string[];
+    asked: string[];
+    chosen: { grant: ResourceGrant; right: Grant }[];
+  },
+): Promise<{ keyId: string; grantId: string }> {
+  const { person, clientId, clientName, toolsets, asked } = consent;
+  const key = await deps.access.createKey(consentLabel(clientName, person), { toolsets });
+  for (const { grant, right } of consent.chosen)
+    await deps.access.setGrant(key.key_id, grant.resource, right);
   const grant = new deps.provider.Grant({ accountId: person, clientId });
   const scope = toolsets.map(scopeOfToolset).join(' ');
   grant.addResourceScope(deps.resource, scope);
@@ -210,12 +267,7 @@ async function consent(
   const grantId = await grant.save();
   await deps.consentLinks.upsert(grantId, { consentId: key.key_id }, deps.grantTtlSeconds);
   deps.logger.info('oauth consent recorded', { person, client_id: clientId, consent: key.key_id, toolsets });
-  await deps.provider.interactionFinished(
-    req,
-    res,
-    { consent: { grantId } },
-    { mergeWithLastSubmission: true },
-  );
+  return { keyId: key.key_id, grantId };
 }
 
 /**

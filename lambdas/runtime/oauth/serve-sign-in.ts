@@ -45,6 +45,7 @@ export async function prepareSignIn(runtime: EmbeddedRuntime, dataDir: string, p
         keys,
         toolsets: TOOLSET_NAMES,
         logger: runtime.logger,
+        ...(runtime.audit ? { audit: runtime.audit } : {}),
       });
       return authorization;
     },

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOOKING_TASKS } from '../../../lambdas/booking/booking-definition.js';
+import { AUDIT_EXPORT_HANDLER_ENTRY } from '../../../lib/constructs/audit-export-schedule.js';
 import { BOOKING_STEPS_ENTRY } from '../../../lib/constructs/booking-workflow.js';
 import { LAMBDA_ENTRY_NAME, lambdaEsbuildOptions } from '../../../lib/constructs/lambda-bundling.js';
 import { MCP_HANDLER_ENTRY } from '../../../lib/constructs/mcp-function.js';
@@ -103,6 +104,7 @@ describe('lambda-bundling', () => {
       MERIDIAN_BOOKING_STATE_MACHINE_ARN:
         'arn:aws:states:eu-west-1:123456789012:stateMachine:meridian-booking',
       MERIDIAN_MEMORY_BUCKET_NAME: 'meridian-memory',
+      MERIDIAN_AUDIT_EXPORT_BUCKET: 'meridian-audit-exports',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
 
@@ -110,6 +112,7 @@ describe('lambda-bundling', () => {
       ['the MCP function', MCP_HANDLER_ENTRY, ['handler']],
       ['the sync job', SYNC_HANDLER_ENTRY, ['handler']],
       ['the memory compression job', MEMORY_COMPRESSION_HANDLER_ENTRY, ['handler']],
+      ['the audit export job', AUDIT_EXPORT_HANDLER_ENTRY, ['handler']],
       ['the booking steps', BOOKING_STEPS_ENTRY, BOOKING_TASKS.map((task) => task.handler)],
     ])(
       'bundles %s into chunks that all load in a fresh Node process, exporting its handlers',

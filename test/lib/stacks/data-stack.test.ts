@@ -159,7 +159,9 @@ describe('DataStack', () => {
 
     it('refuses requests without TLS, and below TLS 1.2', () => {
       const template = synthesize();
-      const bucketId = onlyLogicalId(template, 'AWS::S3::Bucket');
+      const bucketId = Object.keys(template.findResources('AWS::S3::Bucket')).find((id) =>
+        id.startsWith('MemoryBucket'),
+      )!;
       const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
       const objects = { 'Fn::Join': ['', [bucketArn, '/*']] };
 
@@ -224,7 +226,7 @@ describe('DataStack', () => {
   });
 
   describe('resources', () => {
-    it('holds only the table, the memory bucket and its policy, the key and its alias', () => {
+    it('holds only the table, the memory and audit buckets and their policies, the key and its alias', () => {
       const template = synthesize();
 
       const types = Object.values(template.toJSON().Resources as Record<string, { Type: string }>)
@@ -235,6 +237,8 @@ describe('DataStack', () => {
         'AWS::KMS::Alias',
         'AWS::KMS::Key',
         'AWS::S3::Bucket',
+        'AWS::S3::Bucket',
+        'AWS::S3::BucketPolicy',
         'AWS::S3::BucketPolicy',
       ]);
     });

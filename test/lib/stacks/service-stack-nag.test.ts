@@ -12,9 +12,11 @@ import {
 } from '../synth-helpers.js';
 
 /** The name the data stack gives the output that publishes the ARN of its resource of `type`. */
-function arnOutputName(type = 'AWS::DynamoDB::Table'): string {
+function arnOutputName(type = 'AWS::DynamoDB::Table', idPrefix = ''): string {
   const data = Template.fromStack(meridianStacks(testApp()).data).toJSON();
-  const resourceId = Object.keys(data.Resources).find((id) => data.Resources[id].Type === type);
+  const resourceId = Object.keys(data.Resources).find(
+    (id) => data.Resources[id].Type === type && id.startsWith(idPrefix),
+  );
   const names = Object.entries(data.Outputs as Record<string, { Value: unknown }>)
     .filter(
       ([, output]) => JSON.stringify(output.Value) === JSON.stringify({ 'Fn::GetAtt': [resourceId, 'Arn'] }),
@@ -31,6 +33,11 @@ function syncFunctionId({ service }: MeridianStacks): string {
 
 function memoryCompressionFunctionId({ service }: MeridianStacks): string {
   return service.getLogicalId(service.memoryCompression.function.node.defaultChild as CfnElement);
+}
+
+/** The logical id of the audit export function in the service template. */
+function auditExportFunctionId({ service }: MeridianStacks): string {
+  return service.getLogicalId(service.auditExport!.function.node.defaultChild as CfnElement);
 }
 
 describe('ServiceStack', () => {
@@ -54,7 +61,10 @@ describe('ServiceStack', () => {
         `"Region":{"Ref":"AWS::Region"},"OutputName":"${arnOutputName()}"}}/index/*]`;
       const objectsWildcard =
         'AwsSolutions::AwsSolutions-IAM5[Resource::{"Fn::GetStackOutput":{"StackName":"Data",' +
-        `"Region":{"Ref":"AWS::Region"},"OutputName":"${arnOutputName('AWS::S3::Bucket')}"}}/*]`;
+        `"Region":{"Ref":"AWS::Region"},"OutputName":"${arnOutputName('AWS::S3::Bucket', 'MemoryBucket')}"}}/*]`;
+      const auditExportsWildcard =
+        'AwsSolutions::AwsSolutions-IAM5[Resource::{"Fn::GetStackOutput":{"StackName":"Data",' +
+        `"Region":{"Ref":"AWS::Region"},"OutputName":"${arnOutputName('AWS::S3::Bucket', 'AuditExports')}"}}/audit/*]`;
       expect([...new Set(acknowledged.map((s) => s.acknowledgedId))].sort()).toEqual(
         [
           'AwsSolutions::AwsSolutions-APIG3',
@@ -72,6 +82,9 @@ describe('ServiceStack', () => {
           `AwsSolutions::AwsSolutions-IAM5[Resource::<${syncFunctionId(stacks!)}.Arn>:*]`,
           // The same for the memory compression function (lib/constructs/memory-compression-schedule.ts).
           `AwsSolutions::AwsSolutions-IAM5[Resource::<${memoryCompressionFunctionId(stacks!)}.Arn>:*]`,
+          // The audit export: its exports under audit/ and its schedule (lib/constructs/audit-export-schedule.ts).
+          auditExportsWildcard,
+          `AwsSolutions::AwsSolutions-IAM5[Resource::<${auditExportFunctionId(stacks!)}.Arn>:*]`,
         ].sort(),
       );
       for (const s of acknowledged) expect(s.reason.length).toBeGreaterThan(80);

@@ -261,7 +261,7 @@ describe('ServiceStack', () => {
     it('names every resource it may touch, except the indexes of its one table and the objects of its one bucket', () => {
       const { service, data, throughOutputs } = synthesizeBoth();
       const tableArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::DynamoDB::Table'), 'Arn'] };
-      const bucketArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::S3::Bucket'), 'Arn'] };
+      const bucketArn = { 'Fn::GetAtt': [logicalIdOf(data, 'AWS::S3::Bucket', 'MemoryBucket'), 'Arn'] };
 
       const wildcards = statements(service, MCP)
         .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))
@@ -275,7 +275,7 @@ describe('ServiceStack', () => {
 
     it('lets the MCP function read, write, list and delete the memory bucket, and names it in the environment', () => {
       const { service, data, throughOutputs } = synthesizeBoth();
-      const bucketId = logicalIdOf(data, 'AWS::S3::Bucket');
+      const bucketId = logicalIdOf(data, 'AWS::S3::Bucket', 'MemoryBucket');
       const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
 
       const s3 = statements(service, MCP)
@@ -298,15 +298,20 @@ describe('ServiceStack', () => {
       expect(throughOutputs(variables.MERIDIAN_MEMORY_BUCKET_NAME)).toEqual({ Ref: bucketId });
     });
 
-    it('gives the memory bucket to the MCP function and the memory compression function only', () => {
+    it('gives the memory bucket to the MCP function and the memory compression function only (the audit export its own bucket)', () => {
       const { service } = synthesizeBoth();
 
       const onS3 = (s: Statement) => actionsOf(s).some((a) => a.startsWith('s3:'));
 
-      expect(statements(service).filter(onS3)).toEqual([
-        ...statements(service, MCP).filter(onS3),
-        ...statements(service, 'MemoryCompressionRole').filter(onS3),
-      ]);
+      const sorted = (list: Statement[]) => list.map((s) => JSON.stringify(s)).sort();
+      expect(sorted(statements(service).filter(onS3))).toEqual(
+        sorted([
+          ...statements(service, MCP).filter(onS3),
+          ...statements(service, 'MemoryCompressionRole').filter(onS3),
+          ...statements(service, 'AuditExportRole').filter(onS3),
+        ]),
+      );
+      expect(JSON.stringify(statements(service, 'AuditExportRole').filter(onS3))).not.toMatch(/MemoryBucket/);
       expect(statements(service, MCP).filter(onS3)).toHaveLength(2);
       expect(statements(service, 'MemoryCompressionRole').filter(onS3)).toHaveLength(2);
     });
@@ -318,8 +323,8 @@ describe('ServiceStack', () => {
 
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
       // The MCP function's, the API's access logs, the sync function's, the memory compression
-      // function's, one per booking step, the state machine's.
-      expect(groups).toHaveLength(4 + BOOKING_TASKS.length + 1);
+      // function's, the audit export function's, one per booking step, the state machine's.
+      expect(groups).toHaveLength(5 + BOOKING_TASKS.length + 1);
       for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
     });
   });

@@ -1,0 +1,109 @@
+/**
+ * The deployed functions check the table's schema version on their first invocation, as the
+ * laptop runtime checks its data folder: an older table is brought up to date, a newer one is
+ * refused with a clear error. Each case loads the handler fresh (a new container) on dynalite.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CURRENT_SCHEMA_VERSION, ensureSchemaVersion } from '../../lambdas/core/storage/schema-version.js';
+import { lambdaContext, lambdaFetch } from '../support/lambda-fetch.js';
+import { connectHttpClient } from '../support/mcp-client.js';
+import { type LoadedLambdaHandler, loadLambdaHandler } from './lambda-target.js';
+
+const MCP_URL = 'https://abc123.execute-api.eu-west-1.amazonaws.com/mcp';
+const NEWER = CURRENT_SCHEMA_VERSION + 1;
+
+/** Marks the table as written by a Meridian one schema version ahead of this one. */
+async function writtenByNewerMeridian(lambda: LoadedLambdaHandler): Promise<void> {
+  await ensureSchemaVersion(
+    lambda.runtime.store,
+    () => new Date(),
+    [{ to: NEWER, summary: 'a later layout', run: async () => undefined }],
+    NEWER,
+  );
+}
+
+/** The table's version, read as this Meridian reads it (no step to apply: it only reports). */
+async function versionOf(lambda: LoadedLambdaHandler): Promise<number> {
+  return (await ensureSchemaVersion(lambda.runtime.store, () => new Date(), [], Number.MAX_SAFE_INTEGER))
+    .found;
+}
+
+describe('the schema check at a Lambda cold start', { timeout: 60_000 }, () => {
+  let lambda: LoadedLambdaHandler | undefined;
+
+  afterEach(async () => {
+    await lambda?.close();
+    lambda = undefined;
+  });
+
+  /** A fresh container of the MCP function over a fresh table. */
+  async function coldMcpFunction(): Promise<LoadedLambdaHandler> {
+    vi.resetModules();
+    lambda = await loadLambdaHandler(() => import('../../lambdas/handlers/mcp-http.js'));
+    return lambda;
+  }
+
+  it('brings a table written before versioning up to date, then serves', async () => {
+    const mcp = await coldMcpFunction();
+    expect(await versionOf(mcp)).toBe(0);
+
+    const { token } = await mcp.runtime.newKey('schema');
+    const client = await connectHttpClient(MCP_URL, lambdaFetch(mcp.handler), {
+      authorization: `Bearer ${token}`,
+    });
+    const { tools } = await client.listTools();
+    await client.close();
+
+    expect(tools.length).toBeGreaterThan(0);
+    expect(await versionOf(mcp)).toBe(CURRENT_SCHEMA_VERSION);
+  });
+
+  it('refuses every request on a table a newer Meridian wrote, naming both versions, and leaves it as it is', async () => {
+    const mcp = await coldMcpFunction();
+    await writtenByNewerMeridian(mcp);
+    const { token } = await mcp.runtime.newKey('schema');
+    const fetchMcp = lambdaFetch(mcp.handler);
+    const post = () =>
+      fetchMcp(MCP_URL, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+
+    const first = await post();
+    const second = await post();
+
+    for (const answer of [first, second]) {
+      expect(answer.status).toBe(503);
+      const body = (await answer.json()) as { error: { code: number; message: string; data: unknown } };
+      expect(body.error.code).toBe(-32000);
+      expect(body.error.message).toContain(`schema version ${NEWER}`);
+      expect(body.error.message).toContain(`up to version ${CURRENT_SCHEMA_VERSION}`);
+      expect(body.error.message).toMatch(/Run the newer Meridian/);
+      expect(body.error.data).toEqual({
+        code: 'UNSUPPORTED_FORMAT',
+        found: NEWER,
+        supported: CURRENT_SCHEMA_VERSION,
+      });
+    }
+    expect(await versionOf(mcp)).toBe(NEWER);
+  });
+
+  it('fails a scheduled function’s invocation on a newer table with the same message', async () => {
+    const mcp = await coldMcpFunction();
+    await writtenByNewerMeridian(mcp);
+    const { handler } = await import('../../lambdas/handlers/sync-job.js');
+
+    await expect(
+      handler({}, { ...lambdaContext(), getRemainingTimeInMillis: () => 300_000 }),
+    ).rejects.toMatchObject({
+      code: 'UNSUPPORTED_FORMAT',
+      message: expect.stringContaining(`schema version ${NEWER}`),
+    });
+  });
+});
