@@ -6,8 +6,10 @@ import { awsTableStore } from './aws-table-store.js';
 import { type Environment, requireSettings } from './environment.js';
 
 /**
- * The table's schema check for a Lambda function, once per container, before its first
- * invocation reads the table: an older table is brought up to date in place (the same
+ * The table's schema check for a Lambda function, once per container, begun when the function
+ * starts (its INIT) so that the table read overlaps the rest of the cold start — and opens the
+ * connection the parts then use — instead of waiting in front of the first request, which awaits
+ * it before reading the table. An older table is brought up to date in place (the same
  * resumable, idempotent steps as the laptop's data folder, safe with many instances starting at
  * once), a newer one refused with UNSUPPORTED_FORMAT naming both versions. A refusal is kept for
  * the container's life; a failure to reach the table is not, so the next invocation tries again.
@@ -19,10 +21,9 @@ import { type Environment, requireSettings } from './environment.js';
 export function awsSchemaCheck(
   environment: Environment,
   logger: Logger,
-  /** @default the table MERIDIAN_TABLE_NAME names (its own client: the check runs before any part is built) */
+  /** @default the table MERIDIAN_TABLE_NAME names */
   store: DocumentStore = awsTableStore(requireSettings(environment, ['tableName']).tableName),
 ): () => Promise<SchemaCheck> {
-  let checked: Promise<SchemaCheck> | undefined;
   const check = async () => {
     const schema = await ensureSchemaVersion(store, systemClock.now);
     if (schema.applied.length > 0)
@@ -31,11 +32,18 @@ export function awsSchemaCheck(
       });
     return schema;
   };
-  return () => {
-    checked ??= check().catch((error: unknown) => {
+  const begin = () => {
+    const started = check().catch((error: unknown) => {
       if (!isDomainError(error)) checked = undefined;
       throw error;
     });
+    // Handled here too: a failure before the first request awaits it is that request's to report.
+    started.catch(() => undefined);
+    return started;
+  };
+  let checked: Promise<SchemaCheck> | undefined = begin();
+  return () => {
+    checked ??= begin();
     return checked;
   };
 }

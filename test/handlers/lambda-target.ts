@@ -47,9 +47,12 @@ export interface LoadedLambdaHandler {
  */
 export async function loadLambdaHandler(
   importHandler: () => Promise<{ handler: unknown }>,
+  /** The table as the container will find it: run before the handler's module loads (its cold start). */
+  prepareTable?: (runtime: TestRuntime) => Promise<void>,
 ): Promise<LoadedLambdaHandler> {
   const dynalite = await startDynalite();
   const runtime = await startTestRuntime({ endpoint: dynalite.endpoint });
+  await prepareTable?.(runtime);
   Object.assign(process.env, {
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     MERIDIAN_TIMEZONE: 'America/New_York',

@@ -89,7 +89,9 @@ describe('the bundled MCP handler', () => {
 
     expect(timeCall).toEqual(expect.arrayContaining([expect.stringMatching(/tools\/resolve-datetime\.ts$/)]));
     expect(
-      timeCall.filter((input) => /lambdas\/(mcp\/tools\/(?!toolsets\/)[a-z]+\/|core\/(memory|rules)\/)/.test(input)),
+      timeCall.filter((input) =>
+        /lambdas\/(mcp\/tools\/(?!toolsets\/)[a-z]+\/|core\/(memory|rules)\/)/.test(input),
+      ),
     ).toEqual([]);
     expect(memoryCall).toEqual(
       expect.arrayContaining([expect.stringMatching(/tools\/memory\/update-memory\.ts$/)]),

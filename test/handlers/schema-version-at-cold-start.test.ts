@@ -7,15 +7,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CURRENT_SCHEMA_VERSION, ensureSchemaVersion } from '../../lambdas/core/storage/schema-version.js';
 import { lambdaContext, lambdaFetch } from '../support/lambda-fetch.js';
 import { connectHttpClient } from '../support/mcp-client.js';
+import type { TestRuntime } from '../support/test-runtime.js';
 import { type LoadedLambdaHandler, loadLambdaHandler } from './lambda-target.js';
 
 const MCP_URL = 'https://abc123.execute-api.eu-west-1.amazonaws.com/mcp';
 const NEWER = CURRENT_SCHEMA_VERSION + 1;
 
 /** Marks the table as written by a Meridian one schema version ahead of this one. */
-async function writtenByNewerMeridian(lambda: LoadedLambdaHandler): Promise<void> {
+async function writtenByNewerMeridian(runtime: TestRuntime): Promise<void> {
   await ensureSchemaVersion(
-    lambda.runtime.store,
+    runtime.store,
     () => new Date(),
     [{ to: NEWER, summary: 'a later layout', run: async () => undefined }],
     NEWER,
@@ -23,9 +24,8 @@ async function writtenByNewerMeridian(lambda: LoadedLambdaHandler): Promise<void
 }
 
 /** The table's version, read as this Meridian reads it (no step to apply: it only reports). */
-async function versionOf(lambda: LoadedLambdaHandler): Promise<number> {
-  return (await ensureSchemaVersion(lambda.runtime.store, () => new Date(), [], Number.MAX_SAFE_INTEGER))
-    .found;
+async function versionOf(runtime: TestRuntime): Promise<number> {
+  return (await ensureSchemaVersion(runtime.store, () => new Date(), [], Number.MAX_SAFE_INTEGER)).found;
 }
 
 describe('the schema check at a Lambda cold start', { timeout: 60_000 }, () => {
@@ -36,16 +36,21 @@ describe('the schema check at a Lambda cold start', { timeout: 60_000 }, () => {
     lambda = undefined;
   });
 
-  /** A fresh container of the MCP function over a fresh table. */
-  async function coldMcpFunction(): Promise<LoadedLambdaHandler> {
+  /** A fresh container of the MCP function over a fresh table, as `prepareTable` leaves it before the start. */
+  async function coldMcpFunction(
+    prepareTable?: (runtime: TestRuntime) => Promise<void>,
+  ): Promise<LoadedLambdaHandler> {
     vi.resetModules();
-    lambda = await loadLambdaHandler(() => import('../../lambdas/handlers/mcp-http.js'));
+    lambda = await loadLambdaHandler(() => import('../../lambdas/handlers/mcp-http.js'), prepareTable);
     return lambda;
   }
 
   it('brings a table written before versioning up to date, then serves', async () => {
-    const mcp = await coldMcpFunction();
-    expect(await versionOf(mcp)).toBe(0);
+    let before: number | undefined;
+    const mcp = await coldMcpFunction(async (runtime) => {
+      before = await versionOf(runtime);
+    });
+    expect(before).toBe(0);
 
     const { token } = await mcp.runtime.newKey('schema');
     const client = await connectHttpClient(MCP_URL, lambdaFetch(mcp.handler), {
@@ -55,12 +60,11 @@ describe('the schema check at a Lambda cold start', { timeout: 60_000 }, () => {
     await client.close();
 
     expect(tools.length).toBeGreaterThan(0);
-    expect(await versionOf(mcp)).toBe(CURRENT_SCHEMA_VERSION);
+    expect(await versionOf(mcp.runtime)).toBe(CURRENT_SCHEMA_VERSION);
   });
 
   it('refuses every request on a table a newer Meridian wrote, naming both versions, and leaves it as it is', async () => {
-    const mcp = await coldMcpFunction();
-    await writtenByNewerMeridian(mcp);
+    const mcp = await coldMcpFunction(writtenByNewerMeridian);
     const { token } = await mcp.runtime.newKey('schema');
     const fetchMcp = lambdaFetch(mcp.handler);
     const post = () =>
@@ -91,12 +95,11 @@ describe('the schema check at a Lambda cold start', { timeout: 60_000 }, () => {
         supported: CURRENT_SCHEMA_VERSION,
       });
     }
-    expect(await versionOf(mcp)).toBe(NEWER);
+    expect(await versionOf(mcp.runtime)).toBe(NEWER);
   });
 
   it('fails a scheduled function’s invocation on a newer table with the same message', async () => {
-    const mcp = await coldMcpFunction();
-    await writtenByNewerMeridian(mcp);
+    await coldMcpFunction(writtenByNewerMeridian);
     const { handler } = await import('../../lambdas/handlers/sync-job.js');
 
     await expect(
