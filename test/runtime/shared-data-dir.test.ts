@@ -128,7 +128,7 @@ describe('processes sharing one data folder', { timeout: 240_000 }, () => {
 
     await server.stop();
 
-    const listed = structuredOf(await desktop.call('list_calendars', {}));
+    const listed = structuredOf(await desktop.call('list_calendars', { format: 'json' }));
     expect(JSON.stringify(listed)).toContain(structuredOf(made).calendar_id as string);
   });
 
