@@ -49,6 +49,7 @@ async function summaries(process: StdioProcess, calendarId: string): Promise<str
       calendar_id: calendarId,
       start: '2027-03-01T00:00:00Z',
       end: '2027-04-01T00:00:00Z',
+      format: 'json',
     }),
   );
   return (listed.events as { summary: string }[]).map((event) => event.summary).sort();
