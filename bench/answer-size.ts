@@ -37,7 +37,7 @@ async function world() {
       start: { date_time: '2027-03-02T09:30:00', time_zone: zones[i]?.time_zone ?? 'UTC' },
       end: { date_time: '2027-03-02T10:00:00', time_zone: zones[i]?.time_zone ?? 'UTC' },
       recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
-      attendees: ATTENDEES[i]?.map((email) => ({ email })) ?? [],
+      attendees: ATTENDEES[i]?.map((email) => ({ email, response_status: 'needsAction' as const })) ?? [],
     });
   }
   for (let n = 0; n < 55; n++) {
@@ -48,7 +48,7 @@ async function world() {
       ...(n % 4 === 0 ? { location: 'Room 4' } : {}),
       start: { date_time: new Date(start).toISOString() },
       end: { date_time: new Date(start + 3_600_000).toISOString() },
-      attendees: ATTENDEES[n % 3]?.map((email) => ({ email })) ?? [],
+      attendees: ATTENDEES[n % 3]?.map((email) => ({ email, response_status: 'needsAction' as const })) ?? [],
     });
   }
   return runtime;
@@ -65,7 +65,8 @@ export async function run(): Promise<void> {
     const [first] = result.content;
     const text = first?.type === 'text' ? first.text : '';
     const structured = result.structuredContent ? JSON.stringify(result.structuredContent) : '';
-    const events = (result.structuredContent?.count as number | undefined) ?? text.match(/events\[(\d+)/)?.[1];
+    const events =
+      (result.structuredContent?.count as number | undefined) ?? text.match(/events\[(\d+)/)?.[1];
     console.log(
       JSON.stringify({
         format,

@@ -39,7 +39,9 @@ export function describeTool(tool: ToolDefinition): Tool {
     ...(takesFormat(tool)
       ? {}
       : {
-          outputSchema: leanOutputSchema(z.toJSONSchema(tool.output, { io: 'output' })) as Tool['outputSchema'],
+          outputSchema: leanOutputSchema(
+            z.toJSONSchema(tool.output, { io: 'output' }),
+          ) as Tool['outputSchema'],
         }),
     annotations: tool.annotations,
   };

@@ -32,10 +32,7 @@ describe('availability', () => {
       const view = availabilityView([WORK, PERSONAL], t('09:00'), t('18:00'));
 
       expect(view.privacy).toBe('opaque');
-      expect(view.busy).toEqual([
-        span('14:00', '15:30'),
-        span('16:00', '16:20'),
-      ]);
+      expect(view.busy).toEqual([span('14:00', '15:30'), span('16:00', '16:20')]);
       expect(view.free.map((s) => s.duration_minutes)).toEqual([300, 30, 100]);
     });
 

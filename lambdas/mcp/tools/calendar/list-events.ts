@@ -24,7 +24,9 @@ export const listEventsTool = defineTool({
       .max(MAX_LIST_RESULTS)
       .default(DEFAULT_LIST_RESULTS)
       .describe('Events per page (1–2500).'),
-    timezone: ianaZone("for local times (start_local, end_local). Default: each event's own zone.").optional(),
+    timezone: ianaZone(
+      "for local times (start_local, end_local). Default: each event's own zone.",
+    ).optional(),
     page_token: boundedString(MAX_TOKEN_LENGTH)
       .optional()
       .describe('next_page_token from the previous page of the same query.'),

@@ -19,9 +19,17 @@ describe('what the tools say about themselves', () => {
   describe('book_slot', () => {
     it('names the error fields where the error body has them', async () => {
       const booked = { calendar_id: world.calendars.ny, summary: 'Review' };
-      await world.ok('book_slot', { ...booked, start: ny('2027-03-03T10:00:00'), end: ny('2027-03-03T11:00:00') });
+      await world.ok('book_slot', {
+        ...booked,
+        start: ny('2027-03-03T10:00:00'),
+        end: ny('2027-03-03T11:00:00'),
+      });
       const taken = errorOf(
-        await world.call('book_slot', { ...booked, start: ny('2027-03-03T10:30:00'), end: ny('2027-03-03T11:30:00') }),
+        await world.call('book_slot', {
+          ...booked,
+          start: ny('2027-03-03T10:30:00'),
+          end: ny('2027-03-03T11:30:00'),
+        }),
       );
       const tool = (await world.listTools()).find((t) => t.name === 'book_slot');
 
@@ -38,7 +46,10 @@ describe('what the tools say about themselves', () => {
         start: ny('2027-03-04T10:00:00'),
         end: ny('2027-03-04T11:00:00'),
       });
-      const stored = await world.ok('get_event', { calendar_id: world.calendars.ny, event_id: booking.event_id });
+      const stored = await world.ok('get_event', {
+        calendar_id: world.calendars.ny,
+        event_id: booking.event_id,
+      });
 
       expect(booking.etag).toBe(stored.event.etag);
       const moved = await world.ok('update_event', {
