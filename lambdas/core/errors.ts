@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   /** A remote (cloud sync) could not be reached. */
   'NETWORK_ERROR',
+  /** A feature this deployment's operator has not set up (cloud sync without a bucket); the message says how. */
+  'NOT_CONFIGURED',
   /**
    * A call needs more work than one call may do (items read or expanded, steps, its deadline); the
    * details give the bound and how to narrow the call. Issue 18 calls this meaning TOO_MUCH_WORK.

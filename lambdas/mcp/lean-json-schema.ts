@@ -133,7 +133,7 @@ function collapseUnion(node: Schema): Schema {
  * and enums; the fields of a record inside it (an event in `events`) keep only their names (`{}`,
  * any value). Descriptions in output schemas repeat the tool's description and the field names;
  * limits, patterns, defaults, `required` and `additionalProperties: false` check the server, not
- * the agent; and every answer carries its full structure in structuredContent.
+ * the agent; and every JSON answer carries its full structure in structuredContent.
  *
  * @example
  * leanOutputSchema({ type: 'object', properties: { n: { type: 'integer', description: 'Count.', minimum: 0 } }, required: ['n'] });

@@ -85,7 +85,7 @@ export const eventIdString = () =>
 export const outputFormat = z
   .enum(['toon', 'json'])
   .default('toon')
-  .describe('"toon" (compact) or "json" text; structuredContent is JSON either way.');
+  .describe('"toon": compact text. "json": JSON text and structuredContent, for programs.');
 
 /**
  * Stored text that reads like instructions to an AI agent (memory, provider-synced events): the

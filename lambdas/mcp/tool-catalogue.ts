@@ -26,7 +26,9 @@ export interface ToolCatalogue {
 
 /**
  * A tool as tools/list shows it: JSON Schemas generated from its zod schemas, made lean (see
- * lean-json-schema.ts) because every client pays for the listing on every conversation.
+ * lean-json-schema.ts) because every client pays for the listing on every conversation. A tool
+ * that takes `format` lists no outputSchema: its default TOON answer is text only, and the spec
+ * owes structuredContent on every answer of a tool that lists one (ADR 0025).
  */
 export function describeTool(tool: ToolDefinition): Tool {
   return {
@@ -34,9 +36,20 @@ export function describeTool(tool: ToolDefinition): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: leanInputSchema(z.toJSONSchema(tool.input, { io: 'input' })) as Tool['inputSchema'],
-    outputSchema: leanOutputSchema(z.toJSONSchema(tool.output, { io: 'output' })) as Tool['outputSchema'],
+    ...(takesFormat(tool)
+      ? {}
+      : {
+          outputSchema: leanOutputSchema(
+            z.toJSONSchema(tool.output, { io: 'output' }),
+          ) as Tool['outputSchema'],
+        }),
     annotations: tool.annotations,
   };
+}
+
+/** Does the tool answer in a `format` the caller picks (TOON by default, JSON on request)? */
+export function takesFormat(tool: ToolDefinition): boolean {
+  return 'format' in tool.input.shape;
 }
 
 /** tools/list of every toolset: what the Lambda bundle carries and catalogues answer. */

@@ -61,7 +61,7 @@ export interface ToolDefinition<
   toonView?(output: z.input<Output>): Record<string, unknown>;
   /**
    * The text content for a format the tool renders itself (get_timesheet's `csv`, for spreadsheets);
-   * undefined: the usual JSON or TOON text. structuredContent stays the JSON result either way.
+   * undefined: the usual JSON or TOON text. Only a "json" answer carries structuredContent.
    */
   renderText?(output: z.input<Output>, format: unknown): string | undefined;
 }

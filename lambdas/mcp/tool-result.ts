@@ -7,10 +7,13 @@ import { inputProblems, type ToolInput } from './input-problems.js';
 import { wellFormed } from './well-formed.js';
 
 /**
- * A successful result: `structuredContent` for programs, text for models. Tools whose input has
- * `format: "toon"` get TOON text (fewer tokens for lists); a tool that renders a format itself
- * passes `rendered` (CSV); everything else gets JSON text. Lone surrogates (in text stored before
- * the sanitiser) become U+FFFD in every form, so no stored text can make an answer fail.
+ * A successful result. `format: "json"`, and tools without a format, answer `structuredContent`
+ * for programs and the same JSON as text (the spec's SHOULD, for clients that read only text).
+ * A TOON answer (the default of list-shaped tools) and a format the tool renders itself
+ * (`rendered`: get_timesheet's CSV) are text only: repeating the data as JSON beside them would
+ * cost the tokens TOON saves, and those tools list no outputSchema, so none is owed (ADR 0025).
+ * Lone surrogates (in text stored before the sanitiser) become U+FFFD, so no stored text can make
+ * an answer fail.
  */
 export function successResult(
   structured: Record<string, unknown>,
@@ -18,15 +21,13 @@ export function successResult(
   toonView: Record<string, unknown> = structured,
   rendered?: string,
 ): CallToolResult {
+  if (rendered !== undefined) return textOnly(wellFormed(rendered));
+  if (format === 'toon') return textOnly(encode(wellFormed(toonView)));
   const safe = wellFormed(structured);
-  const text =
-    rendered === undefined
-      ? format === 'toon'
-        ? encode(toonView === structured ? safe : wellFormed(toonView))
-        : JSON.stringify(safe)
-      : wellFormed(rendered);
-  return { content: [{ type: 'text', text }], structuredContent: safe };
+  return { content: [{ type: 'text', text: JSON.stringify(safe) }], structuredContent: safe };
 }
+
+const textOnly = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });
 
 /** Rows past which an answer's TOON text is encoded where CPU-bound work runs, not inline. */
 const LONG_LISTING_ROWS = 500;
@@ -49,10 +50,8 @@ export async function toolResult(
   if (format !== 'toon' || rendered !== undefined || !isLongListing(toonView)) {
     return successResult(structured, format, toonView, rendered);
   }
-  const safe = wellFormed(structured);
-  const view = toonView === structured ? safe : wellFormed(toonView);
   const { compute } = await import('./computation-turns.js');
-  return { content: [{ type: 'text', text: await compute('encodeToon', view) }], structuredContent: safe };
+  return textOnly(await compute('encodeToon', wellFormed(toonView)));
 }
 
 /**

@@ -87,14 +87,20 @@ describe('the tools/list budget', () => {
   });
 
   it('spells out the answer’s fields and the names of the fields of records inside it', () => {
-    const listEvents = tools.find((tool) => tool.name === 'list_events');
-    const events = (listEvents?.outputSchema?.properties as ToolOutput | undefined)?.events as {
-      items: { properties: Record<string, unknown> };
-    };
+    const check = tools.find((tool) => tool.name === 'check_availability');
+    const properties = check?.outputSchema?.properties as ToolOutput | undefined;
+    const conflicts = properties?.conflicts as { items: { properties: Record<string, unknown> } };
 
-    expect(events.items.properties).toMatchObject({ id: {}, summary: {}, start_utc: {} });
-    expect((listEvents?.outputSchema?.properties as ToolOutput | undefined)?.next_page_token).toEqual({
-      type: 'string',
-    });
+    expect(conflicts.items.properties).toMatchObject({ start: {}, kind: {}, event_id: {} });
+    expect(properties?.timezone).toEqual({ type: 'string' });
+  });
+
+  it('lists no output schema for a tool that answers TOON text by default, and one for every other tool', () => {
+    const withFormat = tools.filter((tool) => 'format' in (tool.inputSchema.properties ?? {}));
+
+    expect(withFormat.map((tool) => tool.name)).toContain('list_events');
+    for (const tool of tools) {
+      expect(tool.outputSchema === undefined, tool.name).toBe(withFormat.includes(tool));
+    }
   });
 });

@@ -34,6 +34,7 @@ async function listed(process: StdioProcess, calendarId: string) {
       start: '2027-02-01T00:00:00Z',
       end: '2027-02-02T00:00:00Z',
       max_results: 100,
+      format: 'json',
     }),
   );
   return result.events as { id: string; summary: string }[];

@@ -49,6 +49,7 @@ async function summaries(process: StdioProcess, calendarId: string): Promise<str
       calendar_id: calendarId,
       start: '2027-03-01T00:00:00Z',
       end: '2027-04-01T00:00:00Z',
+      format: 'json',
     }),
   );
   return (listed.events as { summary: string }[]).map((event) => event.summary).sort();
@@ -128,7 +129,7 @@ describe('processes sharing one data folder', { timeout: 240_000 }, () => {
 
     await server.stop();
 
-    const listed = structuredOf(await desktop.call('list_calendars', {}));
+    const listed = structuredOf(await desktop.call('list_calendars', { format: 'json' }));
     expect(JSON.stringify(listed)).toContain(structuredOf(made).calendar_id as string);
   });
 

@@ -6,6 +6,8 @@ import {
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
+import { takesFormat } from '../../lambdas/mcp/tool-catalogue.js';
+import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 import type { TestRuntime } from './test-runtime.js';
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -64,16 +66,27 @@ export async function callTool(client: Client, name: string, args: Record<string
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
+/** Tools that answer TOON text by default and structuredContent only with `format: "json"`. */
+const FORMAT_TOOLS = new Set(
+  Object.values(TOOLSETS)
+    .flat()
+    .filter(takesFormat)
+    .map((tool) => tool.name),
+);
+
 /**
  * A successful tool call's structuredContent; throws with the tool's error text otherwise, so a
  * failing step names itself: `(await okTool(agent, 'create_calendar', { summary: 'Work' })).calendar_id`.
+ * A tool that takes `format` is asked for "json" unless the call names one, as a program that
+ * needs structured content asks (a TOON answer is text only).
  */
 export async function okTool<T = ToolOutput>(
   client: Client,
   name: string,
   args: Record<string, unknown>,
 ): Promise<T> {
-  return structuredOf<T>(await callTool(client, name, args), name);
+  const asked = FORMAT_TOOLS.has(name) && !('format' in args) ? { ...args, format: 'json' } : args;
+  return structuredOf<T>(await callTool(client, name, asked), name);
 }
 
 /** A tool result's structuredContent, for results from any client; throws on an isError result. */

@@ -166,8 +166,8 @@ export async function checkAvailability(
 }
 
 /**
- * get_availability: several calendars merged into one busy/free view. `opaque` privacy reports
- * source_count 0 on every busy block; `full` reports how many calendars are busy in it.
+ * get_availability: several calendars merged into one busy/free view. `full` privacy reports how
+ * many calendars are busy in each busy block (`source_count`); `opaque` leaves the count out.
  */
 export async function getAvailability(
   deps: AvailabilityDeps,
@@ -205,7 +205,10 @@ export async function getAvailability(
     },
   );
   return {
-    busy: view.busy.map((b) => ({ ...localSpan(b.start, b.end, zone), source_count: b.source_count })),
+    busy: view.busy.map((b) => ({
+      ...localSpan(b.start, b.end, zone),
+      ...(b.source_count === undefined ? {} : { source_count: b.source_count }),
+    })),
     free: view.free.map((f) => ({
       ...localSpan(f.start, f.end, zone),
       duration_minutes: f.duration_minutes,

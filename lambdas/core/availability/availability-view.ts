@@ -13,7 +13,8 @@ export interface AvailabilityOptions extends Omit<FreeSlotOptions, 'minDurationM
 }
 
 export interface AvailabilityView {
-  busy: BusyBlock[];
+  /** Without `source_count` under `opaque` privacy: a 0 there read as "no calendar is busy". */
+  busy: (Omit<BusyBlock, 'source_count'> & { source_count?: number })[];
   free: FreeSlot[];
   calendars_merged: number;
   privacy: AvailabilityPrivacy;
@@ -21,8 +22,8 @@ export interface AvailabilityView {
 
 /**
  * get_availability: the busy intervals of several calendars merged into one busy/free view of
- * [from, to). Busy blocks carry `source_count` (see {@link BusyBlock}), reported as 0 under
- * `opaque` privacy so a caller cannot tell how many calendars are behind a block. Free slots
+ * [from, to). Busy blocks carry `source_count` (see {@link BusyBlock}), left out under `opaque`
+ * privacy so a caller cannot tell how many calendars are behind a block. Free slots
  * are the gaps between blocks, optionally cut to working hours and kept clear by a buffer.
  *
  * @example
@@ -51,6 +52,6 @@ export function availabilityView(
     ...slotOptions,
     minDurationMinutes: minFreeSlotMinutes ?? 30,
   });
-  const busy = privacy === 'full' ? merged : merged.map((block) => ({ ...block, source_count: 0 }));
+  const busy = privacy === 'full' ? merged : merged.map(({ start, end }) => ({ start, end }));
   return { busy, free, calendars_merged: intervalsByCalendar.length, privacy };
 }

@@ -50,6 +50,8 @@ export type BookingInput = z.infer<typeof BookingInput>;
 export const BookingResult = z.object({
   booking_id: z.string(),
   event_id: z.string(),
+  /** The event's version as the provider wrote it (a replay gives the first booking's). */
+  etag: z.string().optional(),
   calendar_id: z.string(),
   summary: z.string(),
   /** RFC 3339 in the calendar's zone. */

@@ -26,13 +26,14 @@ export async function write({ deps, locks, idempotency }: BookingParts, raw: unk
   const { provider, ref } = await resolved;
   const zone = zoneOf(input.calendar, deps.defaultTimezone);
   let eventId: string;
+  let etag: string;
   try {
-    eventId = (await provider.createEvent(ref, draftOf(input))).id;
+    ({ id: eventId, etag } = await provider.createEvent(ref, draftOf(input)));
   } catch (error) {
     throw providerWriteFailed(error);
   }
 
-  const booking = bookingResultOf(input, eventId, zone);
+  const booking = bookingResultOf(input, eventId, etag, zone);
   try {
     if (!(await locks.isHeld(calendarId, hold))) throw holdLost({ created_event_id: eventId });
     await idempotency.markWritten(input, booking, hold);
@@ -49,11 +50,12 @@ export async function write({ deps, locks, idempotency }: BookingParts, raw: unk
 }
 
 /** The booking a caller gets back, times in the calendar's zone. */
-function bookingResultOf(input: BookingInput, eventId: string, zone: string): BookingResult {
+function bookingResultOf(input: BookingInput, eventId: string, etag: string, zone: string): BookingResult {
   const { start_ms, end_ms } = slotOf(input);
   return {
     booking_id: input.booking_id,
     event_id: eventId,
+    ...(etag ? { etag } : {}),
     calendar_id: input.calendar.calendar_id,
     summary: input.summary,
     start: formatInstant(DateTime.fromMillis(start_ms, { zone })),

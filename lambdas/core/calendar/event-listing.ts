@@ -5,15 +5,17 @@ import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { parseInstant } from '../time/instants.js';
 import { checkWindow } from '../time/window.js';
+import { requireZone } from '../time/zones.js';
 import type { CalendarRecord } from './calendar-registry.js';
 import type { CalendarService } from './calendar-service.js';
 import type { CalendarEvent } from './event.js';
 import { eventTimeMs } from './event-times.js';
-import type { EventView } from './event-view.js';
+import { type EventView, inZone } from './event-view.js';
 import { decodeCursor, encodeCursor } from './page-by-start.js';
 
 export const MAX_LIST_RESULTS = 2500;
-export const DEFAULT_LIST_RESULTS = 10;
+/** A month of a busy calendar in one page: 10 cost an agent several calls for an ordinary month. */
+export const DEFAULT_LIST_RESULTS = 50;
 /** Longest window one listing may span: keeps series expansion and fan-out bounded. */
 export const MAX_WINDOW_DAYS = 400;
 const DAY_MS = 86_400_000;
@@ -27,11 +29,15 @@ export interface ListEventsParams {
   single_events: boolean;
   order_by: 'start_time' | 'updated';
   query?: string;
+  /** IANA zone the local times are given in; default each event's own zone, else its calendar's. */
+  timezone?: string | undefined;
 }
 
 export interface ListEventsResult {
   events: EventView[];
+  /** Events on this page, not in the window: `has_more` says whether another page follows. */
   count: number;
+  has_more: boolean;
   next_page_token?: string;
   calendars_queried: string[];
   /** Calendars that could not be read this time; their events are missing from this page. */
@@ -189,6 +195,7 @@ export async function listEvents(
   work?: CallWork,
 ): Promise<ListEventsResult> {
   const previous = params.page_token ? decodeCursor(params.page_token, Token) : undefined;
+  const zone = params.timezone === undefined ? undefined : requireZone(params.timezone).name;
   // A follow-up page without start/end continues the window of the first page (its "now").
   const window = resolveWindow(service, {
     ...params,
@@ -228,8 +235,9 @@ export async function listEvents(
         }
       : undefined;
   return {
-    events: page.map(({ record, event }) => service.readView(record, event)),
+    events: page.map(({ record, event }) => inZone(service.readView(record, event), zone)),
     count: page.length,
+    has_more: token !== undefined,
     ...(token ? { next_page_token: encodeCursor(token) } : {}),
     calendars_queried: records.map((r) => r.calendar_id),
     ...(errors.length > 0 ? { errors } : {}),

@@ -51,6 +51,20 @@ function checked(epochMs: number): number {
   return epochMs;
 }
 
+/**
+ * The view with its local times in `zone` (the caller's, asked of list_events), which `time_zone`
+ * then names; the stored `start`/`end` keep the event's own zone. All-day events keep their dates.
+ */
+export function inZone(view: EventView, zone: string | undefined): EventView {
+  if (zone === undefined || view.all_day || zone === view.time_zone) return view;
+  return {
+    ...view,
+    start_local: localText(Date.parse(view.start_utc), zone),
+    end_local: localText(Date.parse(view.end_utc), zone),
+    time_zone: zone,
+  };
+}
+
 export function toEventView(event: CalendarEvent, fallbackZone: string): EventView {
   const zone = ('time_zone' in event.start && event.start.time_zone) || fallbackZone;
   const allDay = 'date' in event.start;

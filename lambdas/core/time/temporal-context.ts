@@ -34,14 +34,15 @@ export function getTemporalContext(
   deps: TimeDeps,
   input: { timezone?: string | undefined },
 ): TemporalContext {
-  const { zone, configured } = effectiveZone(input.timezone, deps.defaultTimezone);
+  const { zone } = effectiveZone(input.timezone, deps.defaultTimezone);
   const nowMs = deps.clock.now().getTime();
   const local = DateTime.fromMillis(nowMs, { zone });
   const context: TemporalContext = {
     utc: formatUtc(local),
     local: formatInstant(local),
     timezone: zone.name,
-    timezone_configured: configured,
+    // The deployment's own setting, whatever zone this call asked for: false means "ask the user".
+    timezone_configured: deps.defaultTimezone !== undefined,
     utc_offset: formatOffset(local.offset),
     dst_active: local.isInDST,
     day_of_week: local.toFormat('cccc', { locale: 'en-US' }),

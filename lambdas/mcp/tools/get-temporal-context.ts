@@ -8,8 +8,8 @@ export const getTemporalContextTool = defineTool({
   title: 'Current time and zone',
   description:
     'Call this first: the current instant in UTC and in a zone (given, else the configured one), with ' +
-    'offset, DST, weekday, ISO week and the next DST transition. timezone_configured=false means UTC was ' +
-    'used: ask the user for their zone.',
+    'offset, DST, weekday, ISO week and the next DST transition. timezone_configured=false means the server ' +
+    'has no zone set (UTC unless you pass timezone): ask the user for theirs.',
   input: z.object({
     timezone: ianaZone('to report in. Omit to use the configured default zone.').optional(),
   }),

@@ -28,14 +28,11 @@ describe('availability', () => {
       });
     });
 
-    it('reports source_count 0 by default (opaque), with the same blocks', () => {
+    it('leaves source_count out by default (opaque), with the same blocks', () => {
       const view = availabilityView([WORK, PERSONAL], t('09:00'), t('18:00'));
 
       expect(view.privacy).toBe('opaque');
-      expect(view.busy).toEqual([
-        { ...span('14:00', '15:30'), source_count: 0 },
-        { ...span('16:00', '16:20'), source_count: 0 },
-      ]);
+      expect(view.busy).toEqual([span('14:00', '15:30'), span('16:00', '16:20')]);
       expect(view.free.map((s) => s.duration_minutes)).toEqual([300, 30, 100]);
     });
 
@@ -52,7 +49,7 @@ describe('availability', () => {
         minFreeSlotMinutes: 0,
       });
 
-      expect(view.busy).toEqual([{ ...span('14:30', '15:30'), source_count: 0 }]);
+      expect(view.busy).toEqual([span('14:30', '15:30')]);
       expect(view.free).toEqual([
         { ...span('09:30', '14:00'), duration_minutes: 270 },
         { ...span('16:00', '18:00'), duration_minutes: 120 },

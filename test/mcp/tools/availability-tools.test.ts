@@ -231,7 +231,7 @@ describe('availability tools', () => {
       weekday: 'Monday',
     };
     expect(full.busy).toEqual([{ ...block, source_count: 2 }]);
-    expect(opaque.busy).toEqual([{ ...block, source_count: 0 }]);
+    expect(opaque.busy).toEqual([block]);
     expect(full.free).toMatchObject([
       { start: '2026-03-02T17:00:00.000Z', end: '2026-03-02T18:00:00.000Z', duration_minutes: 60 },
       { start: '2026-03-02T19:30:00.000Z', end: '2026-03-02T20:00:00.000Z', duration_minutes: 30 },

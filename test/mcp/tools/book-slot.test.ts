@@ -51,6 +51,7 @@ describe('book_slot tool', () => {
     expect(Object.keys(tool?.outputSchema?.properties ?? {})).toEqual([
       'success',
       'event_id',
+      'etag',
       'booking_id',
       'calendar_id',
       'summary',

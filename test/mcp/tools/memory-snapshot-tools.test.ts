@@ -275,14 +275,17 @@ describe('snapshot and cloud sync tools over HTTP (real Client, grants, s3rver b
     }
   });
 
-  it('says cloud sync is not configured on a server without a bucket', async () => {
+  it('says cloud sync is not configured on a server without a bucket, and how to configure it', async () => {
     const bare = await served(await startTestRuntime());
     try {
       const { client } = await bare.client('owner');
       const init = await ok(client, 'initialize_context', { project_path: '/nowhere/x', mode: 'none' });
-      const result = await call(client, 'sync_to_cloud', { project_id: init.project_id });
-      expect(errorOf(result)).toMatchObject({ code: 'NOT_FOUND' });
-      expect(errorOf(result).message).toContain('no cloud sync bucket');
+      for (const tool of ['sync_to_cloud', 'sync_from_cloud']) {
+        const refusal = errorOf(await call(client, tool, { project_id: init.project_id }));
+        expect(refusal.code, tool).toBe('NOT_CONFIGURED');
+        expect(refusal.message).toContain('Cloud sync is not configured');
+        expect(refusal.message).toContain('MERIDIAN_MEMORY_SYNC_BUCKET');
+      }
     } finally {
       await bare.close();
     }

@@ -56,7 +56,11 @@ describe('search_context over HTTP', () => {
   /** Fixture branch name → memory branch id. */
   const branchOf = new Map<string, string>();
   const search = async (client: Client, args: Record<string, unknown>) =>
-    (await ok(client, 'search_context', { project_id: projectId, ...args })) as unknown as Answer;
+    (await ok(client, 'search_context', {
+      project_id: projectId,
+      format: 'json',
+      ...args,
+    })) as unknown as Answer;
 
   beforeAll(async () => {
     runtime = await startTestRuntime({ projectFolders: null });

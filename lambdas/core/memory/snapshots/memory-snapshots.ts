@@ -59,9 +59,11 @@ export class MemorySnapshots {
   private cloudDeps(): CloudSyncDeps {
     if (!this.deps.cloud) {
       throw new DomainError(
-        'NOT_FOUND',
-        'This Meridian has no cloud sync bucket configured: its operator configures a bucket and a KMS key or ' +
-          'key file (README, "Cloud sync of project memory"). Snapshots work without one.',
+        'NOT_CONFIGURED',
+        'Cloud sync is not configured on this Meridian: no bucket is set. Its operator sets ' +
+          'MERIDIAN_MEMORY_SYNC_BUCKET and one of MERIDIAN_MEMORY_SYNC_KMS_KEY_ARN or MERIDIAN_MEMORY_SYNC_KEY_FILE ' +
+          '(on AWS: cdk deploy -c memorySyncBucket=… -c memorySyncKeyArn=…), then restarts it. Until then ' +
+          'create_snapshot and restore_snapshot keep memory safe on this server.',
       );
     }
     return {

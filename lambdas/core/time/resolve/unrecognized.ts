@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors.js';
 import { echo } from '../../input-limits.js';
 
-/** Every supported form with examples: the error message lists them so a caller can rephrase. */
+/** Every supported form with examples; the error message shows the first of each so a caller can rephrase. */
 export const SUPPORTED_FORMS: ReadonlyArray<{ category: string; examples: readonly string[] }> = [
   { category: 'anchored', examples: ['now', 'today', 'tomorrow', 'yesterday', 'tonight'] },
   {
@@ -33,13 +33,18 @@ export const SUPPORTED_FORMS: ReadonlyArray<{ category: string; examples: readon
   { category: 'passthrough', examples: ['2026-03-15T14:00:00Z', '2026-03-15', '2026-03-15T09:00'] },
 ];
 
-const FORMS_TEXT = SUPPORTED_FORMS.map(
-  (f) => `${f.category}: ${f.examples.map((e) => `"${e}"`).join(', ')}`,
-).join('; ');
+/** One example per form: enough to rephrase from, short enough to read in an error. */
+const EXAMPLES_TEXT = SUPPORTED_FORMS.map((f) => `"${f.examples[0]}"`).join(', ');
+
+/** A day and month in digits with no year ("03/04", "3.4"): which is the day, only a year settles. */
+const NUMERIC_DAY_MONTH = /(?<![\d/.-])\d{1,2}([/.])\d{1,2}(?![\d/]|\.\d)/;
+/** A numeric date with a two-digit year ("3/15/26"): the century is not guessed. */
+const TWO_DIGIT_YEAR = /(?<![\d/.-])\d{1,2}([/.])\d{1,2}\1\d{2}(?![\d/.])/;
 
 /**
  * UNRECOGNIZED_EXPRESSION for text that is not (entirely) one supported form. `understood` lists
- * the fragments that did parse, so the caller sees which part to rephrase.
+ * the fragments that did parse, so the caller sees which part to rephrase; a numeric date
+ * without a year is told to add one (then both day/month readings are answered).
  *
  * @example
  * throw unrecognizedExpression('tomorrow-ish', ['"tomorrow"']);
@@ -47,9 +52,16 @@ const FORMS_TEXT = SUPPORTED_FORMS.map(
 export function unrecognizedExpression(expression: string, understood: readonly string[]): DomainError {
   const partial =
     understood.length > 0 ? ` Only ${understood.join(' and ')} could be read, not the whole text.` : '';
+  const [dayMonth, separator] = NUMERIC_DAY_MONTH.exec(expression) ?? [];
+  const shortYear = TWO_DIGIT_YEAR.exec(expression)?.[0];
+  const fix = shortYear
+    ? `Write the year of "${shortYear}" with four digits, or name the month ("15 March 2026").`
+    : dayMonth
+      ? `"${dayMonth}" has no year: add it ("${dayMonth}${separator}YYYY", answered with both day/month readings) or name the month ("4 March").`
+      : `Rephrase it as one of the supported forms, e.g. ${EXAMPLES_TEXT}.`;
   return new DomainError(
     'UNRECOGNIZED_EXPRESSION',
-    `Cannot read ${echo(expression)} as a date or time.${partial} Rephrase it as one of the supported forms — ${FORMS_TEXT} — or pass an RFC 3339 timestamp.`,
-    { expression, understood, supported: SUPPORTED_FORMS },
+    `Cannot read ${echo(expression)} as a date or time.${partial} ${fix}`,
+    { expression, understood },
   );
 }

@@ -15,7 +15,7 @@ export const getAvailabilityTool = defineTool({
   title: 'Availability across calendars',
   description:
     'Merges calendars (default: every readable one) into one busy/free view in UTC and local time. privacy ' +
-    '"opaque" (default) hides how many calendars are busy in a block; "full" shows it.',
+    '"opaque" (default) hides how many calendars are busy in a block; "full" shows it (source_count).',
   input: z.object({
     start: rfc3339('start of the window'),
     end: rfc3339('end of the window'),
@@ -32,7 +32,7 @@ export const getAvailabilityTool = defineTool({
     format: outputFormat,
   }),
   output: z.object({
-    busy: z.array(LocalSpanOutput.extend({ source_count: z.number().int() })),
+    busy: z.array(LocalSpanOutput.extend({ source_count: z.number().int().optional() })),
     free: z.array(SlotOutput),
     calendars_merged: z.number().int(),
     privacy: z.enum(['opaque', 'full']),

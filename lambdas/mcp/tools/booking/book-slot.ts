@@ -13,8 +13,8 @@ export const bookSlotTool = defineTool({
   description:
     'Books an event in a slot without double-booking: of concurrent bookings of overlapping slots exactly ' +
     'one succeeds. A retry with the same idempotency_key returns the first booking. Errors: SLOT_TAKEN ' +
-    '(details.suggestions: free slots of the same length), LOCK_CONTENDED (retry after ' +
-    'details.retry_after_seconds), PROVIDER_ERROR (nothing booked).',
+    '(error.suggestions: free slots of the same length), LOCK_CONTENDED (retry after ' +
+    'error.retry_after_seconds), PROVIDER_ERROR (nothing booked).',
   input: z.object({
     calendar_id: calendarIdString().describe('Calendar to book in, from list_calendars (e.g. "native/…").'),
     start: eventTimeInput,
@@ -30,6 +30,7 @@ export const bookSlotTool = defineTool({
   output: z.object({
     success: z.literal(true),
     event_id: z.string().describe('The created event, for get_event / update_event.'),
+    etag: z.string().optional().describe("The event's version when booked, for update_event's if_match."),
     booking_id: z.string().describe('This booking (the first one, on a replay).'),
     calendar_id: z.string(),
     summary: z.string(),
@@ -64,6 +65,7 @@ export const bookSlotTool = defineTool({
     return {
       success: true as const,
       event_id: booking.event_id,
+      ...(booking.etag ? { etag: booking.etag } : {}),
       booking_id: booking.booking_id,
       calendar_id: booking.calendar_id,
       summary: booking.summary,

@@ -97,7 +97,7 @@ function everyUpdateFailed(failures: { event_id: string; code: string; message: 
   const first = failures[0]!;
   return new DomainError(
     code,
-    `All ${failures.length} updates failed and nothing changed; see details.failures for each event's reason ` +
+    `All ${failures.length} updates failed and nothing changed; see error.failures for each event's reason ` +
       `(first: ${first.event_id}: ${first.message})`,
     { failures },
   );

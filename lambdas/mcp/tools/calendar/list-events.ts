@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_LIST_RESULTS, listEvents, MAX_LIST_RESULTS } from '../../../core/calendar/event-listing.js';
 import { MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
-import { boundedString, outputFormat, rfc3339 } from '../../schemas.js';
+import { boundedString, ianaZone, outputFormat, rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 import { calendarIdInput, EventViewOutput } from './calendar-schemas.js';
 import { eventRows } from './event-rows.js';
@@ -11,7 +11,8 @@ export const listEventsTool = defineTool({
   title: 'List events',
   description:
     'Events overlapping a window (default: the next 30 days), from one calendar or every readable one merged ' +
-    'by start; a calendar that fails is listed in "errors". Page with next_page_token.',
+    'by start; a calendar that fails is listed in "errors". count is this page\'s events, not the total: ' +
+    'has_more=true means next_page_token brings more.',
   input: z.object({
     calendar_id: calendarIdInput.optional().describe('Omit to read every readable calendar.'),
     start: rfc3339('start of the window').optional(),
@@ -23,6 +24,9 @@ export const listEventsTool = defineTool({
       .max(MAX_LIST_RESULTS)
       .default(DEFAULT_LIST_RESULTS)
       .describe('Events per page (1–2500).'),
+    timezone: ianaZone(
+      "for local times (start_local, end_local). Default: each event's own zone.",
+    ).optional(),
     page_token: boundedString(MAX_TOKEN_LENGTH)
       .optional()
       .describe('next_page_token from the previous page of the same query.'),
@@ -38,6 +42,7 @@ export const listEventsTool = defineTool({
   output: z.object({
     events: z.array(EventViewOutput),
     count: z.number().int(),
+    has_more: z.boolean(),
     next_page_token: z.string().optional(),
     calendars_queried: z.array(z.string()),
     errors: z.array(z.object({ calendar_id: z.string(), code: z.string(), message: z.string() })).optional(),

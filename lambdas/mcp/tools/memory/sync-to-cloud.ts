@@ -8,7 +8,7 @@ export const syncToCloudTool = defineTool({
   title: 'Push memory to cloud',
   description:
     "Uploads a project's memory, encrypted before upload, to the organisation's bucket. CONFLICT if another " +
-    'server pushed since: sync_from_cloud first, or force. 100 a day.',
+    'server pushed since: sync_from_cloud first, or force. NOT_CONFIGURED: this server has no bucket. 100 a day.',
   input: z.object({ project_id: projectIdField, force: forceField }),
   output: z.object({
     success: z.boolean(),

@@ -32,7 +32,7 @@ export const getTimesheetTool = defineTool({
     format: z
       .enum(['toon', 'json', 'csv'])
       .default('toon')
-      .describe('Text as TOON, JSON or CSV; structuredContent is JSON.'),
+      .describe('Text as TOON, JSON or CSV; only "json" adds structuredContent.'),
   }),
   output: z.object({
     window: z.object({ start: z.string(), end: z.string() }),

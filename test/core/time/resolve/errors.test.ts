@@ -34,12 +34,21 @@ describe('resolveDatetime failures', () => {
     expect(failure({ expression }).code).toBe('UNRECOGNIZED_EXPRESSION');
   });
 
-  it('lists the supported forms with examples in the message', () => {
+  it('gives one example of each supported form in a short message', () => {
     const { message, details } = failure({ expression: 'whenever' });
     expect(message).toContain('"next Tuesday at 2pm"');
     expect(message).toContain('"first Monday of March"');
-    expect(message).toContain('"+1d2h"');
-    expect(details.supported).toBeInstanceOf(Array);
+    expect(message).not.toContain('"+1d2h"');
+    expect(message.length).toBeLessThan(400);
+    expect(details).toEqual({ expression: 'whenever', understood: [] });
+  });
+
+  it.each([
+    ['03/04 at 10', '"03/04" has no year: add it ("03/04/YYYY"'],
+    ['3.4. at 10', '"3.4" has no year: add it ("3.4.YYYY"'],
+    ['3/15/26', 'Write the year of "3/15/26" with four digits'],
+  ])('tells "%s" to add the year', (expression, advice) => {
+    expect(failure({ expression }).message).toContain(advice);
   });
 
   it('says which part it understood when text is left over', () => {

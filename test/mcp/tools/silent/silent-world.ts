@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import { calendarResource, LOCAL_OWNER } from '../../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../../lambdas/core/ports/index.js';
 import { type CallToolResult, callTool, okTool, type ToolOutput } from '../../../support/mcp-client.js';
@@ -17,6 +17,8 @@ export interface SilentWorld {
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   ok<T = ToolOutput>(name: string, args: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
+  /** tools/list as the agent's client receives it. */
+  listTools(): Promise<Tool[]>;
 }
 
 /**
@@ -43,5 +45,6 @@ export async function startSilentWorld(
     call: (name, args) => callTool(client, name, args),
     ok: (name, args) => okTool(client, name, args),
     close: () => served.close(),
+    listTools: async () => (await client.listTools()).tools,
   };
 }
