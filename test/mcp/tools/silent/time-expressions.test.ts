@@ -89,7 +89,7 @@ describe('resolve_datetime with the expressions agents send', () => {
       expect(error.code).toBe('UNRECOGNIZED_EXPRESSION');
       expect(error.message).toContain('"3pm"');
       // …and says how a zone can be written.
-      expect(error.message).toContain('"15:00 Tokyo time"');
+      expect(error.message).toContain('"3pm PST"');
     });
   });
 
