@@ -30,8 +30,8 @@ import { type FakeMicrosoftIdentity, startFakeMicrosoftIdentity } from './fake-m
 export interface FakeGraphOptions {
   /** The mailbox owner. @default 'alice@contoso.com' */
   email?: string;
-  /** Page size when the client states none. @default 10 */
-  defaultPageSize?: number;
+  /** Largest page served, whatever the client prefers (Graph may serve fewer than asked). @default 1000 */
+  maxPageSize?: number;
   /** Seconds the identity fake tells MSAL to wait between device-code polls. @default 1 */
   pollIntervalSeconds?: number;
 }
@@ -124,9 +124,8 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
     if (!token || !identity.isValidAccessToken(token))
       throw faultError({ kind: 'unauthorized', retryAfterSeconds: 0 });
     const zone = /outlook\.timezone="([^"]+)"/.exec(prefer ?? '')?.[1] ?? 'UTC';
-    const pageSize = Number(
-      /odata\.maxpagesize=(\d+)/.exec(prefer ?? '')?.[1] ?? options.defaultPageSize ?? 10,
-    );
+    const maxPageSize = options.maxPageSize ?? 1000;
+    const pageSize = Math.min(maxPageSize, Number(/odata\.maxpagesize=(\d+)/.exec(prefer ?? '')?.[1] ?? 10));
     const path = url.pathname.replace(/^\/v1\.0\/me/, '');
     const q = url.searchParams;
     const render = (item: ViewItem) => store.render(item, zone);
@@ -160,7 +159,12 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
         const filter = q.get('$filter');
         if (filter) items = items.filter((item) => matchesFilter(render(item), filter));
         return ok(
-          pageOf(url, items.map(render), Number(q.get('$top') ?? pageSize), Number(q.get('$skip') ?? 0)),
+          pageOf(
+            url,
+            items.map(render),
+            Math.min(maxPageSize, Number(q.get('$top') ?? pageSize)),
+            Number(q.get('$skip') ?? 0),
+          ),
         );
       }
       if (rest === '/calendarView/delta' && method === 'GET')
@@ -170,7 +174,18 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
         const id = decodeURIComponent(eventRoute[1]!);
         // Through a calendar's path, an event of another calendar does not exist.
         if (store.resolve(id).stored.calendarId !== calendarId) throw itemNotFound();
-        return eventCall(method, id, Boolean(eventRoute[2]), q, body, ifMatch, render, url, pageSize);
+        return eventCall(
+          method,
+          id,
+          Boolean(eventRoute[2]),
+          q,
+          body,
+          ifMatch,
+          render,
+          url,
+          pageSize,
+          maxPageSize,
+        );
       }
     }
     const eventRoute = /^\/events\/([^/]+)(\/instances)?$/.exec(path);
@@ -185,6 +200,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
         render,
         url,
         pageSize,
+        maxPageSize,
       );
     throw new FakeGraphError(400, 'BadRequest', `Resource not found for the segment '${path}'.`);
   };
@@ -199,6 +215,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
     render: (item: ViewItem) => Json,
     url: URL,
     pageSize: number,
+    maxPageSize: number,
   ): { status: number; body?: unknown } => {
     if (instances) {
       const master = store.resolve(id);
@@ -207,7 +224,12 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
       const { fromMs, toMs } = windowOf(q);
       const items = store.occurrencesOf(master.stored).filter((i) => i.startMs < toMs && i.endMs > fromMs);
       return ok(
-        pageOf(url, items.map(render), Number(q.get('$top') ?? pageSize), Number(q.get('$skip') ?? 0)),
+        pageOf(
+          url,
+          items.map(render),
+          Math.min(maxPageSize, Number(q.get('$top') ?? pageSize)),
+          Number(q.get('$skip') ?? 0),
+        ),
       );
     }
     const current = store.resolve(id);
