@@ -36,10 +36,13 @@ export function createProviderResolver(deps: {
       if (cached && cached.ciphertext === connection.secret_ciphertext) return cached.provider;
       const factory = deps.factories[connection.provider];
       if (!factory) {
+        const settings =
+          connection.provider === 'outlook'
+            ? 'set MERIDIAN_OUTLOOK_CLIENT_ID (the Microsoft app registration).'
+            : 'set MERIDIAN_GOOGLE_CLIENT_ID and MERIDIAN_GOOGLE_CLIENT_SECRET (on AWS: cdk deploy -c googleClientId=… -c googleClientSecret=…).';
         throw new DomainError(
           'PROVIDER_ERROR',
-          `This deployment has no ${connection.provider} client configured: set MERIDIAN_GOOGLE_CLIENT_ID and ` +
-            'MERIDIAN_GOOGLE_CLIENT_SECRET (on AWS: cdk deploy -c googleClientId=… -c googleClientSecret=…).',
+          `This deployment has no ${connection.provider} client configured: ${settings}`,
           { connection_id: connectionId },
         );
       }

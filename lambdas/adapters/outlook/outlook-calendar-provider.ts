@@ -105,7 +105,10 @@ export class OutlookCalendarProvider implements CalendarProvider {
         subject: `Calendar "${calendar.calendar_id}"`,
       });
       const events = page.value.map((e) => toCalendarEvent(e, calendar));
-      return page['@odata.nextLink'] ? { events, next_page_token: String(skip + size) } : { events };
+      // Graph may serve fewer items than $top asks: the next page starts after those served.
+      return page['@odata.nextLink']
+        ? { events, next_page_token: String(skip + page.value.length) }
+        : { events };
     }
     let events = (await this.windowEvents(calendar, window)).map((e) => toCalendarEvent(e, calendar));
     if (query.query) events = events.filter((e) => matchesText(e, query.query ?? ''));
