@@ -77,6 +77,8 @@ Usage:
   meridian memory restore PROJECT_ID SNAPSHOT_ID       verified first; the replaced memory is kept as a snapshot
   meridian memory sync push|pull PROJECT_ID [--force]  through MERIDIAN_MEMORY_SYNC_BUCKET, encrypted before upload
   meridian connect google [--key KEY_ID] [--label L]     OAuth (loopback); needs MERIDIAN_GOOGLE_CLIENT_ID/_SECRET
+  meridian connect outlook [--key KEY_ID] [--label L]    Microsoft sign-in (device code); needs MERIDIAN_OUTLOOK_CLIENT_ID,
+                                                        an Entra app with Calendars.ReadWrite and offline_access only
   meridian connect caldav --url URL --username U [--key KEY_ID] [--label L]   password from MERIDIAN_CALDAV_PASSWORD or a prompt
   meridian smoke URL [--api-key K]          after a deploy: health, metadata, a tool of each toolset, a booking
                                             and its release, a snapshot, each PASS/FAIL with its time; exits 1 on a failure

@@ -87,7 +87,7 @@ async function register(
   );
 }
 
-/** `meridian connect google|caldav`. */
+/** `meridian connect google|outlook|caldav`. */
 export async function connectCommand(
   runtime: EmbeddedRuntime,
   args: string[],
@@ -128,6 +128,32 @@ export async function connectCommand(
       out,
     );
   }
+  if (provider === 'outlook') {
+    const settings = runtime.environment.outlook;
+    if (!settings) {
+      throw new UsageError(
+        'Set MERIDIAN_OUTLOOK_CLIENT_ID to the Application (client) ID of a Microsoft Entra app registration first (see the README: public client flows on, delegated Calendars.ReadWrite and offline_access).',
+      );
+    }
+    // Loaded here: msal-node is needed by this command only.
+    const { signInWithDeviceCode } = await import('../../adapters/outlook/outlook-tokens.js');
+    const result = await signInWithDeviceCode(settings, (prompt) =>
+      out.error(`To connect Outlook: ${prompt.message}\n`),
+    );
+    return register(
+      runtime,
+      {
+        connection_id: connectionId,
+        provider: 'outlook',
+        connection_kind: 'oauth',
+        account: result.email ?? 'microsoft account',
+        label: flags.label ?? null,
+      },
+      { refresh_token: result.refresh_token },
+      flags,
+      out,
+    );
+  }
   if (provider === 'caldav') {
     if (!flags.url || !flags.username)
       throw new UsageError('Usage: meridian connect caldav --url URL --username USER [--key KEY_ID]');
@@ -155,6 +181,6 @@ export async function connectCommand(
     );
   }
   throw new UsageError(
-    'Usage: meridian connect google [--key KEY_ID] | connect caldav --url URL --username USER [--key KEY_ID]',
+    'Usage: meridian connect google [--key KEY_ID] | connect outlook [--key KEY_ID] | connect caldav --url URL --username USER [--key KEY_ID]',
   );
 }
