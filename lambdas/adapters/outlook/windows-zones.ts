@@ -29,13 +29,28 @@ export const WINDOWS_ZONES_CLDR_VERSION: string = windowsZonesJson.supplemental.
 /** Graph writes UTC as this in some fields (originalStartTimeZone). */
 const GRAPH_UTC = 'tzone://Microsoft/Utc';
 
-/** Intl's canonical spelling of a zone (aliases folded), or undefined when Intl does not know it. */
+let canonicalNames: Set<string> | undefined;
+// Answers for names outside Intl's own list (aliases, other letter case), bounded: callers send them.
+const aliasAnswers = new Map<string, string | undefined>();
+const MAX_ALIAS_ANSWERS = 1000;
+
+/**
+ * Intl's canonical spelling of a zone (aliases folded), or undefined when Intl does not know it.
+ * Names Intl lists are canonical already; building a DateTimeFormat costs ~0.3 ms, so only other
+ * names pay it, once.
+ */
 function canonical(zone: string): string | undefined {
+  canonicalNames ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+  if (canonicalNames.has(zone)) return zone;
+  if (aliasAnswers.has(zone)) return aliasAnswers.get(zone);
+  let answer: string | undefined;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    answer = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return undefined;
+    answer = undefined;
   }
+  if (aliasAnswers.size < MAX_ALIAS_ANSWERS) aliasAnswers.set(zone, answer);
+  return answer;
 }
 
 interface Tables {
