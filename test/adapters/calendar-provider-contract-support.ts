@@ -8,6 +8,12 @@ export interface ContractSubject {
   /** An empty calendar the tests may fill. */
   calendar: CalendarRef;
   close(): Promise<void>;
+  /**
+   * The most frequent recurrence the provider stores. Outlook repeats daily at the least (Graph
+   * has no hourly pattern, and the adapter refuses FREQ=HOURLY): where the suite only needs a
+   * second endless series, such a provider gets a daily one. @default 'HOURLY'
+   */
+  finestFrequency?: 'HOURLY' | 'DAILY';
 }
 
 export const ZONE = 'America/New_York';
