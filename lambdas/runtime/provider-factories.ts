@@ -62,7 +62,11 @@ export function providerFactories(
       : {}),
     ...(outlook
       ? {
-          outlook: async (connection: ConnectionRecord, secret: string) => {
+          outlook: async (
+            connection: ConnectionRecord,
+            secret: string,
+            saveSecret?: (secret: string) => Promise<void>,
+          ) => {
             // Loaded on first use: msal-node stays out of functions that reach no Outlook calendar.
             const [{ MsalTokenSource }, { OutlookCalendarProvider }] = await Promise.all([
               import('../adapters/outlook/outlook-tokens.js'),
@@ -71,6 +75,9 @@ export function providerFactories(
             const tokens = new MsalTokenSource(
               { clientId: outlook.clientId, authority: outlook.authority },
               OutlookSecret.parse(JSON.parse(secret)).refresh_token,
+              // Microsoft rotates the refresh token on use: keep the newest, so the connection
+              // lives as long as it is used rather than the first token's 90 days.
+              saveSecret && ((refreshToken) => saveSecret(JSON.stringify({ refresh_token: refreshToken }))),
             );
             return new OutlookCalendarProvider({
               tokens,

@@ -40,6 +40,8 @@ export interface FakeMicrosoftIdentity {
   answerDeviceCode(userCode: string, approve: boolean): void;
   /** Every token issued so far stops working (an admin revoked the sessions). */
   revokeAll(): void;
+  /** One refresh token stops working (it expired). */
+  revokeRefreshToken(token: string): void;
   /** Access tokens issued (grants redeemed), for tests that count refreshes. */
   readonly issuedAccessTokens: number;
   close(): Promise<void>;
@@ -238,6 +240,9 @@ export async function startFakeMicrosoftIdentity(
       const entry = [...deviceCodes.values()].find((d) => d.userCode === userCode);
       if (!entry) throw new Error(`no pending device code ${userCode}`);
       entry.answer = approve;
+    },
+    revokeRefreshToken(token) {
+      refreshTokens.delete(token);
     },
     revokeAll() {
       accessTokens.clear();

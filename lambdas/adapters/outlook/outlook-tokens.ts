@@ -34,12 +34,12 @@ function msalConfig(settings: MicrosoftAppSettings): Configuration {
 
 /**
  * Access tokens for one connection. The stored refresh token is redeemed with MSAL; the access
- * token is kept until a minute before it expires, and the refresh token Microsoft rotates on each
- * redemption is read back from MSAL's cache and used for the next one. (MSAL's silent flow does
- * not find tokens that came in through acquireTokenByRefreshToken, hence this small cache.)
+ * token is kept until a minute before it expires. Microsoft rotates the refresh token on each
+ * redemption: the new one is read back from MSAL's cache, used for the next redemption and handed
+ * to `onRotated` (the runtime stores it encrypted over the connection's secret).
  *
  * @example
- * const tokens = new MsalTokenSource(settings, refreshToken);
+ * const tokens = new MsalTokenSource(settings, refreshToken, (rotated) => save(rotated));
  * const token = await tokens.accessToken();
  */
 export class MsalTokenSource implements AccessTokenSource {
@@ -50,6 +50,8 @@ export class MsalTokenSource implements AccessTokenSource {
   constructor(
     settings: MicrosoftAppSettings,
     private refreshToken: string,
+    /** Stores a rotated refresh token (best effort: the previous one stays valid until it expires). */
+    private readonly onRotated?: (refreshToken: string) => Promise<void>,
   ) {
     this.app = new PublicClientApplication(msalConfig(settings));
   }
@@ -68,15 +70,21 @@ export class MsalTokenSource implements AccessTokenSource {
   private async redeem(): Promise<string> {
     let result: AuthenticationResult | null;
     try {
+      // forceCache: MSAL keeps the answer, the rotated refresh token with it, in its cache.
       result = await this.app.acquireTokenByRefreshToken({
         refreshToken: this.refreshToken,
         scopes: OUTLOOK_SCOPES,
+        forceCache: true,
       });
     } catch (error) {
       throw signInRefused(error);
     }
     if (!result?.accessToken) throw signInRefused(new Error('Microsoft answered without an access token.'));
-    this.refreshToken = cachedRefreshToken(this.app, result.account?.homeAccountId) ?? this.refreshToken;
+    const rotated = cachedRefreshToken(this.app, result.account?.homeAccountId);
+    if (rotated && rotated !== this.refreshToken) {
+      this.refreshToken = rotated;
+      await this.onRotated?.(rotated).catch(() => undefined);
+    }
     this.current = {
       token: result.accessToken,
       expiresAtMs: result.expiresOn?.getTime() ?? Date.now() + 300_000,

@@ -8,6 +8,7 @@ import { ShadowStore } from '../../../lambdas/core/shadow/shadow-store.js';
 import { syncCalendar } from '../../../lambdas/core/shadow/sync-calendar.js';
 import { parseEnvironment } from '../../../lambdas/runtime/environment.js';
 import { providerFactories } from '../../../lambdas/runtime/provider-factories.js';
+import { secretContext } from '../../../lambdas/runtime/provider-resolver.js';
 import { listAllEvents } from '../../adapters/calendar-provider-contract-support.js';
 import { type FakeGraph, startFakeGraph } from '../../support/fake-graph.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
@@ -33,10 +34,14 @@ describe('syncCalendar with Outlook calendars (fake Microsoft Graph)', () => {
   let runtime: TestRuntime;
   let clock: MovableClock;
 
+  let firstRefreshToken: string;
+  let env: ReturnType<typeof parseEnvironment>;
+
   beforeAll(async () => {
     graph = await startFakeGraph({ maxPageSize: 2 });
+    firstRefreshToken = graph.identity.issueRefreshToken();
     clock = movableClock(NOW);
-    const env = parseEnvironment({
+    env = parseEnvironment({
       MERIDIAN_OUTLOOK_CLIENT_ID: graph.identity.clientId,
       MERIDIAN_OUTLOOK_AUTHORITY: graph.identity.authority,
       MERIDIAN_OUTLOOK_GRAPH_ROOT: graph.root,
@@ -45,7 +50,7 @@ describe('syncCalendar with Outlook calendars (fake Microsoft Graph)', () => {
     await addConnection(
       runtime,
       { connection_id: 'o1', provider: 'outlook', connection_kind: 'oauth', account: graph.email },
-      { refresh_token: graph.identity.issueRefreshToken() },
+      { refresh_token: firstRefreshToken },
     );
   });
   afterAll(async () => {
@@ -149,5 +154,24 @@ describe('syncCalendar with Outlook calendars (fake Microsoft Graph)', () => {
       .at(-1);
     expect(lastRound?.query.get('startDateTime')).toBe('2026-05-10T12:00:00.000Z');
     expect(lastRound?.query.get('endDateTime')).toBe(state?.window_to);
+  });
+
+  it('keeps the refresh token Microsoft rotated, encrypted, so the connection outlives the first one', async () => {
+    const { provider, ref } = await outlookCalendar('rotation');
+    await provider.listEvents(ref, { start: MONTH[0], end: MONTH[1], single_events: true, max_results: 10 });
+
+    const connection = await runtime.registry.requireConnection('o1');
+    const secret = await runtime.encryption.decrypt(
+      Buffer.from(connection.secret_ciphertext, 'base64'),
+      secretContext(connection),
+    );
+    const stored = JSON.parse(Buffer.from(secret).toString('utf8')).refresh_token as string;
+    expect(stored).not.toBe(firstRefreshToken);
+    expect(connection.secret_ciphertext).not.toContain(stored);
+
+    // The first token expires: an adapter built from the stored secret still signs in.
+    graph.identity.revokeRefreshToken(firstRefreshToken);
+    const fresh = await providerFactories(env).outlook!(connection, Buffer.from(secret).toString('utf8'));
+    await expect(fresh.listCalendars()).resolves.not.toHaveLength(0);
   });
 });
