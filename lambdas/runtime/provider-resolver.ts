@@ -46,7 +46,7 @@ export function createProviderResolver(deps: {
       if (!factory) {
         const settings =
           connection.provider === 'outlook'
-            ? 'set MERIDIAN_OUTLOOK_CLIENT_ID (the Microsoft app registration).'
+            ? 'set MERIDIAN_OUTLOOK_CLIENT_ID to the Microsoft app registration (on AWS: cdk deploy -c outlookClientId=…).'
             : 'set MERIDIAN_GOOGLE_CLIENT_ID and MERIDIAN_GOOGLE_CLIENT_SECRET (on AWS: cdk deploy -c googleClientId=… -c googleClientSecret=…).';
         throw new DomainError(
           'PROVIDER_ERROR',

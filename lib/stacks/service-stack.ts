@@ -11,6 +11,7 @@ import { McpFunction } from '../constructs/mcp-function.js';
 import { MemoryCompressionSchedule } from '../constructs/memory-compression-schedule.js';
 import type { MemorySearchEmbeddings } from '../constructs/memory-search-embeddings.js';
 import { OperationsAlarms } from '../constructs/operations-alarms.js';
+import type { OutlookApp } from '../constructs/outlook-app.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
 
 export interface ServiceStackProps extends StackProps {
@@ -44,6 +45,14 @@ export interface ServiceStackProps extends StackProps {
    * @default - none: Google calendars cannot be used by this deployment
    */
   readonly googleOAuthClient?: GoogleOAuthClient;
+
+  /**
+   * The Microsoft app registration connected Outlook accounts sign in and refresh with
+   * (context `outlookClientId`, optional `outlookAuthority`).
+   *
+   * @default - none: Outlook calendars cannot be used by this deployment
+   */
+  readonly outlookApp?: OutlookApp;
 
   /**
    * How often connected calendars are synced into the shadow calendar (whole minutes).
@@ -115,6 +124,7 @@ export class ServiceStack extends Stack {
       dataKey: props.dataKey,
       defaultTimezone: props.defaultTimezone,
       googleOAuthClient: props.googleOAuthClient,
+      outlookApp: props.outlookApp,
       lockTtlSeconds: props.lockTtlSeconds,
     });
     this.mcpFunction = new McpFunction(this, 'McpFunction', {
@@ -123,6 +133,7 @@ export class ServiceStack extends Stack {
       memoryBucket: props.memoryBucket,
       defaultTimezone: props.defaultTimezone,
       googleOAuthClient: props.googleOAuthClient,
+      outlookApp: props.outlookApp,
       bookingStateMachine: this.booking.stateMachine,
       allowedOrigins: props.allowedOrigins,
       embeddings: props.embeddings,
@@ -141,6 +152,7 @@ export class ServiceStack extends Stack {
       dataKey: props.dataKey,
       defaultTimezone: props.defaultTimezone,
       googleOAuthClient: props.googleOAuthClient,
+      outlookApp: props.outlookApp,
       syncRate: props.syncRate,
     });
 
