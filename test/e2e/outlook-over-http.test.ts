@@ -183,4 +183,40 @@ describe('Outlook calendars over HTTP', { timeout: 120_000, ...needs(OPENSSL) },
     expect(error.code).toBe('PROVIDER_AUTH_FAILED');
     expect(error.message).toMatch(/sign in to Microsoft again: run `npx meridian connect outlook --key/);
   });
+
+  it('connects again with --browser: a sign-in URL for this machine instead of a device code', async () => {
+    const child = spawn(
+      process.execPath,
+      ['bin/meridian.mjs', 'connect', 'outlook', '--browser', '--label', 'again', '--data-dir', dataDir],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /to connect Outlook:\s+(https:\/\/\S+)/.exec(stderr);
+        if (match) resolve(match[1]!);
+      });
+      void exited.then(() => reject(new Error(`connect exited early: ${stderr}`)));
+    });
+    // Play the browser: Microsoft's page posts the code to the CLI's loopback port.
+    const page = await (await fetch(url)).text();
+    const fields = [...page.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [
+      name!,
+      value!,
+    ]);
+    await fetch(/action="([^"]+)"/.exec(page)![1]!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/Connected carol@contoso.com: 2 calendar\(s\), granted to no key yet/);
+  });
 });

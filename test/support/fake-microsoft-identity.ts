@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -38,6 +38,8 @@ export interface FakeMicrosoftIdentity {
   isValidAccessToken(token: string): boolean;
   /** Plays the person at microsoft.com/devicelogin: approves (or declines) a shown user code. */
   answerDeviceCode(userCode: string, approve: boolean): void;
+  /** How the person answers the browser sign-in page (`/authorize`). @default 'approve' */
+  consent: 'approve' | 'deny';
   /** Every token issued so far stops working (an admin revoked the sessions). */
   revokeAll(): void;
   /** One refresh token stops working (it expired). */
@@ -92,6 +94,8 @@ export async function startFakeMicrosoftIdentity(
   const accessTokens = new Set<string>();
   const refreshTokens = new Set<string>();
   const deviceCodes = new Map<string, { userCode: string; answer?: boolean }>();
+  const authCodes = new Map<string, { challenge: string; redirectUri: string }>();
+  const state = { consent: 'approve' as 'approve' | 'deny' };
   let issued = 0;
   let base = '';
 
@@ -166,6 +170,20 @@ export async function startFakeMicrosoftIdentity(
       if (!pending.answer) return failure('authorization_declined', 'The user declined the sign-in.', 70000);
       return { status: 200, body: tokens(scope) };
     }
+    if (grant === 'authorization_code') {
+      const issuedCode = authCodes.get(form.get('code') ?? '');
+      authCodes.delete(form.get('code') ?? '');
+      const verifier = createHash('sha256')
+        .update(form.get('code_verifier') ?? '')
+        .digest('base64url');
+      if (
+        !issuedCode ||
+        issuedCode.redirectUri !== form.get('redirect_uri') ||
+        issuedCode.challenge !== verifier
+      )
+        return failure('invalid_grant', 'The authorization code or PKCE code verifier is invalid.', 50148);
+      return { status: 200, body: tokens(scope) };
+    }
     return failure('unsupported_grant_type', `Grant type "${grant}" is not supported.`, 70003);
   };
 
@@ -198,6 +216,39 @@ export async function startFakeMicrosoftIdentity(
           tenant_region_scope: 'EU',
           cloud_instance_name: 'microsoftonline.com',
         });
+      }
+      if (path === '/oauth2/v2.0/authorize' && req.method === 'GET') {
+        // The sign-in page, answered at once as the person would: a redirect with a code or an error.
+        const q = url.searchParams;
+        const redirect = new URL(q.get('redirect_uri') ?? '');
+        if (q.get('client_id') !== CLIENT_ID || q.get('code_challenge_method') !== 'S256')
+          return send(400, failure('invalid_request', 'Unknown application or no PKCE.', 900144).body);
+        if (state.consent === 'deny') {
+          redirect.searchParams.set('error', 'access_denied');
+          redirect.searchParams.set('error_description', 'AADSTS65004: User declined to consent.');
+        } else {
+          const code = randomBytes(24).toString('base64url');
+          authCodes.set(code, {
+            challenge: q.get('code_challenge') ?? '',
+            redirectUri: q.get('redirect_uri') ?? '',
+          });
+          redirect.searchParams.set('code', code);
+        }
+        redirect.searchParams.set('state', q.get('state') ?? '');
+        if (q.get('response_mode') === 'form_post') {
+          // As Microsoft does: a page whose form posts the answer to the redirect URI.
+          const fields = [...redirect.searchParams]
+            .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+            .join('');
+          redirect.search = '';
+          res.writeHead(200, { 'content-type': 'text/html' });
+          res.end(
+            `<html><body onload="document.forms[0].submit()"><form method="POST" action="${redirect.href}">${fields}</form></body></html>`,
+          );
+          return;
+        }
+        res.writeHead(302, { location: redirect.href }).end();
+        return;
       }
       const form = new URLSearchParams(text);
       if (path === '/oauth2/v2.0/devicecode' && req.method === 'POST') {
@@ -240,6 +291,12 @@ export async function startFakeMicrosoftIdentity(
       const entry = [...deviceCodes.values()].find((d) => d.userCode === userCode);
       if (!entry) throw new Error(`no pending device code ${userCode}`);
       entry.answer = approve;
+    },
+    get consent() {
+      return state.consent;
+    },
+    set consent(value) {
+      state.consent = value;
     },
     revokeRefreshToken(token) {
       refreshTokens.delete(token);

@@ -138,6 +138,43 @@ export async function signInWithDeviceCode(
   } catch (error) {
     throw signInRefused(error);
   }
+  return signedIn(app, result);
+}
+
+/**
+ * Signs a person in with the authorization-code flow where a browser is at hand: MSAL listens on
+ * a loopback port (127.0.0.1, PKCE S256, a random state), `openUrl` shows Microsoft's sign-in
+ * page. The app registration needs the redirect URI `http://localhost` (Mobile and desktop).
+ *
+ * @example
+ * const { refresh_token } = await signInWithBrowser(settings, (url) => console.error(`Open ${url}`));
+ */
+export async function signInWithBrowser(
+  settings: MicrosoftAppSettings,
+  openUrl: (url: string) => void | Promise<void>,
+): Promise<{ refresh_token: string; email: string | undefined }> {
+  const app = new PublicClientApplication(msalConfig(settings));
+  let result: AuthenticationResult | null;
+  try {
+    result = await app.acquireTokenInteractive({
+      scopes: OUTLOOK_SCOPES,
+      openBrowser: async (url) => {
+        await openUrl(url);
+      },
+      successTemplate: 'Meridian is connected to Outlook. You can close this tab.',
+      errorTemplate: 'Meridian could not connect Outlook. You can close this tab.',
+    });
+  } catch (error) {
+    throw signInRefused(error);
+  }
+  return signedIn(app, result);
+}
+
+/** The refresh token and account of a completed sign-in, read from MSAL's cache. */
+function signedIn(
+  app: PublicClientApplication,
+  result: AuthenticationResult | null,
+): { refresh_token: string; email: string | undefined } {
   const refreshToken = cachedRefreshToken(app, result?.account?.homeAccountId);
   if (!refreshToken) {
     throw new DomainError(
@@ -152,10 +189,10 @@ export async function signInWithDeviceCode(
 function signInRefused(error: unknown): DomainError {
   const code = (error as { errorCode?: string } | undefined)?.errorCode ?? 'unknown';
   const text = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  if (code === 'authorization_declined' || code === 'expired_token') {
+  if (['authorization_declined', 'expired_token', 'access_denied'].includes(code)) {
     return new DomainError(
       'PROVIDER_AUTH_FAILED',
-      `Microsoft sign-in did not complete (${code}). Run \`npx meridian connect outlook\` again and approve the code within 15 minutes.`,
+      `Microsoft sign-in did not complete (${code}). Run \`npx meridian connect outlook\` again and approve the sign-in (a device code within 15 minutes).`,
       { reason: code },
     );
   }

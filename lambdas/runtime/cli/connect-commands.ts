@@ -13,6 +13,8 @@ interface ConnectFlags {
   label?: string | undefined;
   url?: string | undefined;
   username?: string | undefined;
+  /** Outlook: sign in through a browser on this machine instead of a device code. */
+  browser?: boolean | undefined;
 }
 
 async function promptHidden(question: string): Promise<string> {
@@ -136,10 +138,16 @@ export async function connectCommand(
       );
     }
     // Loaded here: msal-node is needed by this command only.
-    const { signInWithDeviceCode } = await import('../../adapters/outlook/outlook-tokens.js');
-    const result = await signInWithDeviceCode(settings, (prompt) =>
-      out.error(`To connect Outlook: ${prompt.message}\n`),
+    const { signInWithBrowser, signInWithDeviceCode } = await import(
+      '../../adapters/outlook/outlook-tokens.js'
     );
+    const result = flags.browser
+      ? await signInWithBrowser(settings, (url) =>
+          out.error(`Open this URL in a browser to connect Outlook:\n\n  ${url}\n`),
+        )
+      : await signInWithDeviceCode(settings, (prompt) =>
+          out.error(`To connect Outlook: ${prompt.message}\n`),
+        );
     return register(
       runtime,
       {
@@ -181,6 +189,6 @@ export async function connectCommand(
     );
   }
   throw new UsageError(
-    'Usage: meridian connect google [--key KEY_ID] | connect outlook [--key KEY_ID] | connect caldav --url URL --username USER [--key KEY_ID]',
+    'Usage: meridian connect google [--key KEY_ID] | connect outlook [--key KEY_ID] [--browser] | connect caldav --url URL --username USER [--key KEY_ID]',
   );
 }
