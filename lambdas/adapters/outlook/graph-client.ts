@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isDomainError } from '../../core/errors.js';
 import { exponentialJitter, retry } from '../../core/retry.js';
 import { failureOf, GraphHttpError, isTransient, toDomainError } from './graph-errors.js';
 
@@ -105,8 +104,7 @@ export class GraphClient {
         headers,
         ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
       });
-    } catch (error) {
-      if (isDomainError(error)) throw error;
+    } catch {
       throw new GraphHttpError({ message: 'Microsoft Graph could not be reached.' });
     }
   }

@@ -9,7 +9,12 @@ import { isDomainError } from '../../core/errors.js';
 import type { CalendarRef } from '../../core/ports/index.js';
 import { formatInstant } from '../../core/time/instants.js';
 import { DateTime } from '../../core/time/luxon.js';
-import { fromGraphRecurrence, type GraphPatternedRecurrence, toGraphRecurrence } from './graph-recurrence.js';
+import {
+  fromGraphRecurrence,
+  type GraphPatternedRecurrence,
+  occurrenceDate,
+  toGraphRecurrence,
+} from './graph-recurrence.js';
 import { ianaToWindowsZone, zoneFromGraph } from './windows-zones.js';
 
 /**
@@ -173,7 +178,7 @@ export function toCalendarEvent(event: GraphEvent, calendar: CalendarRef): Calen
       ? fromGraphRecurrence(
           event.recurrence,
           { start, zone },
-          (event.cancelledOccurrences ?? []).map((id) => id.slice(-10)),
+          (event.cancelledOccurrences ?? []).flatMap((id) => occurrenceDate(id) ?? []),
         )
       : undefined;
   const original = event.originalStart

@@ -4,6 +4,7 @@ import type { CalendarRef, WriteOptions } from '../../core/ports/index.js';
 import { formatInstant } from '../../core/time/instants.js';
 import { DateTime } from '../../core/time/luxon.js';
 import { RFC_5545, wallClockToInstant } from '../../core/time/wall-clock-to-instant.js';
+import { occurrenceDate } from './graph-recurrence.js';
 import { eventZone, type GraphEvent, toCalendarEvent, toGraphEvent, toGraphTime } from './outlook-mapping.js';
 
 /**
@@ -145,7 +146,7 @@ async function splitSeries(
     // The count runs from the series' first occurrence, deleted ones included.
     const before = await api.instances(master.id, isoOf(masterDomain.start), isoOf(original));
     const cancelled = (master.cancelledOccurrences ?? []).filter(
-      (id) => id.slice(-10) < localDate(original, seriesZone),
+      (id) => (occurrenceDate(id) ?? '') < localDate(original, seriesZone),
     ).length;
     const remaining = (recurrence.range.numberOfOccurrences ?? 1) - before.length - cancelled;
     range = { ...range, numberOfOccurrences: Math.max(1, remaining) };
