@@ -13,6 +13,7 @@
 import { App, Duration, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { isTitanDimension } from '../lambdas/adapters/bedrock/titan-model.js';
+import type { OutlookApp } from '../lib/constructs/outlook-app.js';
 import { DataStack } from '../lib/stacks/data-stack.js';
 import { ServiceStack } from '../lib/stacks/service-stack.js';
 
@@ -125,6 +126,10 @@ new ServiceStack(app, 'MeridianService', {
     typeof googleClientId === 'string' && typeof googleClientSecret === 'string'
       ? { clientId: googleClientId, clientSecret: googleClientSecret }
       : undefined,
+  outlookApp: outlookAppFrom(
+    app.node.tryGetContext('outlookClientId'),
+    app.node.tryGetContext('outlookAuthority'),
+  ),
   embeddings:
     embeddings === 'bedrock'
       ? { model: 'bedrock', ...(isTitanDimension(dimension) ? { dimension } : {}) }
@@ -139,3 +144,21 @@ new ServiceStack(app, 'MeridianService', {
 // cdk-nag 3 is a policy-validation plugin: findings go to the validation report, and an
 // unacknowledged error fails the synth.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+
+/** The Microsoft app registration for Outlook calendars, from context; none without a client id. */
+function outlookAppFrom(clientId: unknown, authority: unknown): OutlookApp | undefined {
+  if (clientId === undefined) {
+    if (authority !== undefined) throw new Error('-c outlookAuthority=… needs -c outlookClientId=… too.');
+    return undefined;
+  }
+  if (
+    typeof clientId !== 'string' ||
+    clientId.trim() === '' ||
+    (authority !== undefined && typeof authority !== 'string')
+  ) {
+    throw new Error(
+      'Give -c outlookClientId=<Application (client) ID> (and optionally -c outlookAuthority=https://login.microsoftonline.com/<tenant>).',
+    );
+  }
+  return { clientId, ...(typeof authority === 'string' ? { authority } : {}) };
+}

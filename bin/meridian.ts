@@ -78,6 +78,9 @@ Usage:
   meridian memory restore PROJECT_ID SNAPSHOT_ID       verified first; the replaced memory is kept as a snapshot
   meridian memory sync push|pull PROJECT_ID [--force]  through MERIDIAN_MEMORY_SYNC_BUCKET, encrypted before upload
   meridian connect google [--key KEY_ID] [--label L]     OAuth (loopback); needs MERIDIAN_GOOGLE_CLIENT_ID/_SECRET
+  meridian connect outlook [--key KEY_ID] [--label L] [--browser]   Microsoft sign-in (device code, or
+                                                        --browser on this machine); needs MERIDIAN_OUTLOOK_CLIENT_ID,
+                                                        an Entra app with Calendars.ReadWrite and offline_access only
   meridian connect caldav --url URL --username U [--key KEY_ID] [--label L]   password from MERIDIAN_CALDAV_PASSWORD or a prompt
   meridian smoke URL [--api-key K]          after a deploy: health, metadata, a tool of each toolset, a booking
                                             and its release, a snapshot, each PASS/FAIL with its time; exits 1 on a failure
@@ -118,6 +121,7 @@ const { positionals, values } = parseArgs({
     url: { type: 'string' },
     username: { type: 'string' },
     aws: { type: 'boolean' },
+    browser: { type: 'boolean' },
     calendar: { type: 'string', multiple: true },
     full: { type: 'boolean' },
     description: { type: 'string' },
@@ -374,7 +378,13 @@ async function main(): Promise<void> {
         connectCommand(
           runtime,
           rest,
-          { key: values.key, label: values.label, url: values.url, username: values.username },
+          {
+            key: values.key,
+            label: values.label,
+            url: values.url,
+            username: values.username,
+            browser: values.browser,
+          },
           out,
         ),
       );

@@ -1,3 +1,4 @@
+import type { ConnectedProvider } from '../core/calendar/event.js';
 import { once } from '../core/once.js';
 import type { BookingWorkflow, DocumentStore, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
@@ -63,8 +64,12 @@ export function awsPlatform(
 function lazyFactories(environment: Environment): Platform['factories'] {
   const load = once(async () => (await import('./provider-factories.js')).providerFactories(environment));
   const lazy =
-    (provider: 'google' | 'caldav'): ProviderFactory =>
+    (provider: ConnectedProvider): ProviderFactory =>
     async (connection, secret) =>
       (await load())[provider]!(connection, secret);
-  return { caldav: lazy('caldav'), ...(environment.google ? { google: lazy('google') } : {}) };
+  return {
+    caldav: lazy('caldav'),
+    ...(environment.google ? { google: lazy('google') } : {}),
+    ...(environment.outlook ? { outlook: lazy('outlook') } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
+import type { ConnectedProvider } from '../core/calendar/event.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
 import { providerOfCalendar } from '../core/calendar/provider-of-calendar.js';
 import type { Clock, DocumentStore, EnvelopeEncryption, RandomSource } from '../core/ports/index.js';
@@ -12,7 +13,7 @@ export interface CalendarPlatform {
   clock: Clock;
   random: RandomSource;
   defaultTimezone: string | undefined;
-  factories: Partial<Record<'google' | 'caldav', ProviderFactory>>;
+  factories: Partial<Record<ConnectedProvider, ProviderFactory>>;
 }
 
 /**

@@ -67,7 +67,11 @@ export async function createEmbeddedRuntime(
     logger,
     version: VERSION,
     defaultTimezone: config.timezone,
-    factories: providerFactories({ google: environment.google, timezone: config.timezone }),
+    factories: providerFactories({
+      google: environment.google,
+      outlook: environment.outlook,
+      timezone: config.timezone,
+    }),
     // book_slot runs booking.asl.json in this process, each task state on its step function.
     booking: (steps) => new LocalBookingWorkflow({ steps }),
     lockTtlSeconds: environment.lockTtlSeconds,

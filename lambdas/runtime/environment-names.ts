@@ -65,6 +65,12 @@ export const GOOGLE_CLIENT_SECRET_ENV = 'MERIDIAN_GOOGLE_CLIENT_SECRET';
 export const GOOGLE_API_ROOT_ENV = 'MERIDIAN_GOOGLE_API_ROOT';
 export const GOOGLE_TOKEN_URL_ENV = 'MERIDIAN_GOOGLE_TOKEN_URL';
 export const GOOGLE_AUTH_URL_ENV = 'MERIDIAN_GOOGLE_AUTH_URL';
+/** The Microsoft Entra app registration (public client) Outlook accounts sign in and refresh with. */
+export const OUTLOOK_CLIENT_ID_ENV = 'MERIDIAN_OUTLOOK_CLIENT_ID';
+/** `https://login.microsoftonline.com/<tenant>`; default tenant `organizations` (any work account). */
+export const OUTLOOK_AUTHORITY_ENV = 'MERIDIAN_OUTLOOK_AUTHORITY';
+/** Override of Graph's root (`https://graph.microsoft.com/v1.0`), for tests. */
+export const OUTLOOK_GRAPH_ROOT_ENV = 'MERIDIAN_OUTLOOK_GRAPH_ROOT';
 
 // Read by the embedded runtime and the CLI.
 

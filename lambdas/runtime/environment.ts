@@ -122,6 +122,9 @@ const Variables = z
     [NAMES.GOOGLE_API_ROOT_ENV]: optionalText,
     [NAMES.GOOGLE_TOKEN_URL_ENV]: optionalText,
     [NAMES.GOOGLE_AUTH_URL_ENV]: optionalText,
+    [NAMES.OUTLOOK_CLIENT_ID_ENV]: optionalText,
+    [NAMES.OUTLOOK_AUTHORITY_ENV]: optionalText,
+    [NAMES.OUTLOOK_GRAPH_ROOT_ENV]: optionalText,
     [NAMES.DATA_DIR_ENV]: optionalText,
     [NAMES.HTTP_HOST_ENV]: optionalText,
     // Checked with the --port flag that overrides it (config.ts): one message for both.
@@ -217,6 +220,8 @@ export interface Environment {
         authorizationUrl: string | undefined;
       }
     | undefined;
+  /** The Microsoft app registration for Outlook calendars, when its client id is set. */
+  outlook: { clientId: string; authority: string; graphRoot: string | undefined } | undefined;
   /** The embedded runtime's settings, before flags override them (config.ts). */
   dataDir: string | undefined;
   host: string | undefined;
@@ -282,6 +287,13 @@ function environmentOf(vars: Variables): Environment {
             authorizationUrl: vars[NAMES.GOOGLE_AUTH_URL_ENV],
           }
         : undefined,
+    outlook: vars[NAMES.OUTLOOK_CLIENT_ID_ENV]
+      ? {
+          clientId: vars[NAMES.OUTLOOK_CLIENT_ID_ENV],
+          authority: vars[NAMES.OUTLOOK_AUTHORITY_ENV] ?? 'https://login.microsoftonline.com/organizations',
+          graphRoot: vars[NAMES.OUTLOOK_GRAPH_ROOT_ENV],
+        }
+      : undefined,
     dataDir: vars[NAMES.DATA_DIR_ENV],
     host: vars[NAMES.HTTP_HOST_ENV],
     port: vars[NAMES.HTTP_PORT_ENV],

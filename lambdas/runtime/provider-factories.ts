@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import type { ConnectionRecord } from '../core/calendar/calendar-registry.js';
+import type { ConnectedProvider } from '../core/calendar/event.js';
 import type { Environment } from './environment.js';
 import type { ProviderFactory } from './provider-resolver.js';
 
 /** What a connection's encrypted secret holds, per provider. */
 export const GoogleSecret = z.object({ refresh_token: z.string().min(1) });
 export const CalDavSecret = z.object({ password: z.string() });
+/** Outlook's secret: the Microsoft refresh token and the account it signed in as. */
+export const OutlookSecret = z.object({ refresh_token: z.string().min(1) });
 
 export function calendarPrefix(connection: Pick<ConnectionRecord, 'provider' | 'connection_id'>): string {
   return `${connection.provider}/${connection.connection_id}/`;
@@ -16,9 +19,9 @@ export function calendarPrefix(connection: Pick<ConnectionRecord, 'provider' | '
  * built from its record plus its decrypted secret (JSON, see GoogleSecret / CalDavSecret).
  */
 export function providerFactories(
-  environment: Pick<Environment, 'google' | 'timezone'>,
-): Partial<Record<'google' | 'caldav', ProviderFactory>> {
-  const { google, timezone } = environment;
+  environment: Pick<Environment, 'google' | 'outlook' | 'timezone'>,
+): Partial<Record<ConnectedProvider, ProviderFactory>> {
+  const { google, outlook, timezone } = environment;
   return {
     caldav: async (connection, secret) => {
       // Loaded on first use: tsdav and ical.js stay out of the functions' start-up code (in a
@@ -53,6 +56,34 @@ export function providerFactories(
               auth,
               calendarPrefix: calendarPrefix(connection),
               ...(google.apiRoot ? { rootUrl: google.apiRoot } : {}),
+            });
+          },
+        }
+      : {}),
+    ...(outlook
+      ? {
+          outlook: async (
+            connection: ConnectionRecord,
+            secret: string,
+            saveSecret?: (secret: string) => Promise<void>,
+          ) => {
+            // Loaded on first use: msal-node stays out of functions that reach no Outlook calendar.
+            const [{ MsalTokenSource }, { OutlookCalendarProvider }] = await Promise.all([
+              import('../adapters/outlook/outlook-tokens.js'),
+              import('../adapters/outlook/outlook-calendar-provider.js'),
+            ]);
+            const tokens = new MsalTokenSource(
+              { clientId: outlook.clientId, authority: outlook.authority },
+              OutlookSecret.parse(JSON.parse(secret)).refresh_token,
+              // Microsoft rotates the refresh token on use: keep the newest, so the connection
+              // lives as long as it is used rather than the first token's 90 days.
+              saveSecret && ((refreshToken) => saveSecret(JSON.stringify({ refresh_token: refreshToken }))),
+            );
+            return new OutlookCalendarProvider({
+              tokens,
+              calendarPrefix: calendarPrefix(connection),
+              accountEmail: connection.account,
+              ...(outlook.graphRoot ? { graphRoot: outlook.graphRoot } : {}),
             });
           },
         }

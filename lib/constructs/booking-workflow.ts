@@ -15,6 +15,7 @@ import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
 import { meridianFunction } from './meridian-function.js';
+import type { OutlookApp } from './outlook-app.js';
 
 /** The handlers the step functions deploy, one export per task state. */
 export const BOOKING_STEPS_ENTRY = fileURLToPath(
@@ -44,6 +45,14 @@ export interface BookingWorkflowProps {
    * @default - none: Google calendars cannot be used by this deployment
    */
   readonly googleOAuthClient?: GoogleOAuthClient;
+
+  /**
+   * The Microsoft app registration connected Outlook accounts sign in and refresh with
+   * (context `outlookClientId`, optional `outlookAuthority`).
+   *
+   * @default - none: Outlook calendars cannot be used by this deployment
+   */
+  readonly outlookApp?: OutlookApp;
 
   /**
    * How long a booking holds its slot (`LOCK_TTL_SECS`), 5–300 s.
@@ -98,6 +107,7 @@ export class BookingWorkflow extends Construct {
             dataKey: props.dataKey,
             defaultTimezone: props.defaultTimezone,
             googleOAuthClient: props.googleOAuthClient,
+            outlookApp: props.outlookApp,
             serviceName: 'meridian-booking',
           }),
           [LOCK_TTL_SECS_ENV]: String(ttl),

@@ -8,10 +8,11 @@ import {
 } from '../../lambdas/runtime/environment-names.js';
 import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
 import { SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
+import { type OutlookApp, outlookAppEnvironment } from './outlook-app.js';
 
 /**
  * The environment every function that runs Meridian's object graph needs (the MCP function, the
- * booking steps, the sync job): where the data is, the default zone, the Google client, and
+ * booking steps, the sync job): where the data is, the default zone, the Google client and the Microsoft app, and
  * source maps on. Each function adds what only it needs.
  */
 export function objectGraphEnvironment(props: {
@@ -19,11 +20,13 @@ export function objectGraphEnvironment(props: {
   dataKey: IKey;
   defaultTimezone?: string | undefined;
   googleOAuthClient?: GoogleOAuthClient | undefined;
+  outlookApp?: OutlookApp | undefined;
   serviceName: string;
 }): Record<string, string> {
   return {
     ...(props.defaultTimezone === undefined ? {} : { [TIMEZONE_ENV]: props.defaultTimezone }),
     ...googleClientEnvironment(props.googleOAuthClient),
+    ...outlookAppEnvironment(props.outlookApp),
     [TABLE_NAME_ENV]: props.table.tableName,
     [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
     [SERVICE_NAME_ENV]: props.serviceName,

@@ -23,6 +23,7 @@ import { grantMemoryBucket } from './memory-bucket.js';
 import { grantMemorySearchEmbeddings, type MemorySearchEmbeddings } from './memory-search-embeddings.js';
 import { grantMemorySync, type MemorySyncTarget } from './memory-sync-access.js';
 import { meridianFunction } from './meridian-function.js';
+import type { OutlookApp } from './outlook-app.js';
 
 /** The handler `McpFunction` deploys; the benchmark bundles the same file. */
 export const MCP_HANDLER_ENTRY = fileURLToPath(
@@ -65,6 +66,14 @@ export interface McpFunctionProps {
    * @default - none: Google calendars cannot be used by this deployment
    */
   readonly googleOAuthClient?: GoogleOAuthClient;
+
+  /**
+   * The Microsoft app registration connected Outlook accounts sign in and refresh with
+   * (context `outlookClientId`, optional `outlookAuthority`).
+   *
+   * @default - none: Outlook calendars cannot be used by this deployment
+   */
+  readonly outlookApp?: OutlookApp;
 
   /**
    * Browser origins whose pages may call MCP (`MERIDIAN_ALLOWED_ORIGINS`), e.g.
@@ -139,6 +148,7 @@ export class McpFunction extends Construct {
           dataKey: props.dataKey,
           defaultTimezone: props.defaultTimezone,
           googleOAuthClient: props.googleOAuthClient,
+          outlookApp: props.outlookApp,
           serviceName: METRIC_SERVICE.mcp,
         }),
         [BOOKING_STATE_MACHINE_ARN_ENV]: props.bookingStateMachine.stateMachineArn,

@@ -13,6 +13,7 @@ import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
 import type { GoogleOAuthClient } from './google-client.js';
 import { meridianFunction } from './meridian-function.js';
+import type { OutlookApp } from './outlook-app.js';
 import { invokeOnSchedule, wholeMinutes } from './scheduled-invoke.js';
 
 /** The handler the sync function deploys. */
@@ -50,6 +51,14 @@ export interface SyncScheduleProps {
    * @default - none: Google calendars cannot be used by this deployment
    */
   readonly googleOAuthClient?: GoogleOAuthClient;
+
+  /**
+   * The Microsoft app registration connected Outlook accounts sign in and refresh with
+   * (context `outlookClientId`, optional `outlookAuthority`).
+   *
+   * @default - none: Outlook calendars cannot be used by this deployment
+   */
+  readonly outlookApp?: OutlookApp;
 
   /**
    * How often the sync runs, in whole minutes (an EventBridge Scheduler rate expression).
@@ -96,6 +105,7 @@ export class SyncSchedule extends Construct {
         dataKey: props.dataKey,
         defaultTimezone: props.defaultTimezone,
         googleOAuthClient: props.googleOAuthClient,
+        outlookApp: props.outlookApp,
         serviceName: METRIC_SERVICE.sync,
       }),
       description: 'Meridian: syncs connected calendars into the shadow calendar',

@@ -12,6 +12,7 @@ import { McpFunction } from '../constructs/mcp-function.js';
 import { MemoryCompressionSchedule } from '../constructs/memory-compression-schedule.js';
 import type { MemorySearchEmbeddings } from '../constructs/memory-search-embeddings.js';
 import { OperationsAlarms } from '../constructs/operations-alarms.js';
+import type { OutlookApp } from '../constructs/outlook-app.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
 
 export interface ServiceStackProps extends StackProps {
@@ -45,6 +46,14 @@ export interface ServiceStackProps extends StackProps {
    * @default - none: Google calendars cannot be used by this deployment
    */
   readonly googleOAuthClient?: GoogleOAuthClient;
+
+  /**
+   * The Microsoft app registration connected Outlook accounts sign in and refresh with
+   * (context `outlookClientId`, optional `outlookAuthority`).
+   *
+   * @default - none: Outlook calendars cannot be used by this deployment
+   */
+  readonly outlookApp?: OutlookApp;
 
   /**
    * How often connected calendars are synced into the shadow calendar (whole minutes).
@@ -132,6 +141,7 @@ export class ServiceStack extends Stack {
       dataKey: props.dataKey,
       defaultTimezone: props.defaultTimezone,
       googleOAuthClient: props.googleOAuthClient,
+      outlookApp: props.outlookApp,
       lockTtlSeconds: props.lockTtlSeconds,
     });
     this.mcpFunction = new McpFunction(this, 'McpFunction', {
@@ -140,6 +150,7 @@ export class ServiceStack extends Stack {
       memoryBucket: props.memoryBucket,
       defaultTimezone: props.defaultTimezone,
       googleOAuthClient: props.googleOAuthClient,
+      outlookApp: props.outlookApp,
       bookingStateMachine: this.booking.stateMachine,
       allowedOrigins: props.allowedOrigins,
       embeddings: props.embeddings,
@@ -158,6 +169,7 @@ export class ServiceStack extends Stack {
       dataKey: props.dataKey,
       defaultTimezone: props.defaultTimezone,
       googleOAuthClient: props.googleOAuthClient,
+      outlookApp: props.outlookApp,
       syncRate: props.syncRate,
     });
 

@@ -71,11 +71,12 @@ export function describeSeriesContract(current: () => ContractSubject): void {
         end: at('2026-03-02T09:15:00-05:00'),
         recurrence: ['RRULE:FREQ=DAILY'],
       });
+      const hourly = (current().finestFrequency ?? 'HOURLY') === 'HOURLY';
       await provider.createEvent(calendar, {
         summary: 'Hourly ping',
         start: at('2026-03-02T08:00:00-05:00'),
         end: at('2026-03-02T08:05:00-05:00'),
-        recurrence: ['RRULE:FREQ=HOURLY;INTERVAL=5'],
+        recurrence: [hourly ? 'RRULE:FREQ=HOURLY;INTERVAL=5' : 'RRULE:FREQ=DAILY'],
       });
       await provider.createEvent(calendar, {
         summary: 'Standup retro',

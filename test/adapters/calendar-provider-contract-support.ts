@@ -10,6 +10,12 @@ export interface ContractSubject {
   /** The address of the calendar's owner: the attendee the provider marks `self`. */
   owner_email?: string;
   close(): Promise<void>;
+  /**
+   * The most frequent recurrence the provider stores. Outlook repeats daily at the least (Graph
+   * has no hourly pattern, and the adapter refuses FREQ=HOURLY): where the suite only needs a
+   * second endless series, such a provider gets a daily one. @default 'HOURLY'
+   */
+  finestFrequency?: 'HOURLY' | 'DAILY';
 }
 
 export const ZONE = 'America/New_York';

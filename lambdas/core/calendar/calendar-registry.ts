@@ -4,7 +4,7 @@ import { echo } from '../input-limits.js';
 import type { DocumentStore } from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
-import { ProviderKind } from './event.js';
+import { CONNECTED_PROVIDERS, ProviderKind } from './event.js';
 
 /** A calendar Meridian knows about, whatever provider holds it. */
 export const CalendarRecord = z.object({
@@ -34,7 +34,7 @@ export type CalendarRecord = z.infer<typeof CalendarRecord>;
 /** A connected provider account. The secret is stored only as envelope-encrypted bytes. */
 export const ConnectionRecord = z.object({
   connection_id: z.string(),
-  provider: z.enum(['google', 'caldav']),
+  provider: z.enum(CONNECTED_PROVIDERS),
   connection_kind: z.enum(['oauth', 'password']),
   account: z.string(),
   label: z.string().nullable(),

@@ -7,7 +7,10 @@ import { MAX_INSTANT_TEXT_LENGTH, MAX_ZONE_NAME_LENGTH } from '../input-limits.j
  * iCalendar properties) to these in their adapters.
  */
 
-export const PROVIDER_KINDS = ['native', 'google', 'caldav'] as const;
+export const PROVIDER_KINDS = ['native', 'google', 'caldav', 'outlook'] as const;
+/** The providers reached through a connected account (every kind but native). */
+export const CONNECTED_PROVIDERS = ['google', 'caldav', 'outlook'] as const;
+export type ConnectedProvider = (typeof CONNECTED_PROVIDERS)[number];
 export const ProviderKind = z.enum(PROVIDER_KINDS);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 

@@ -8,11 +8,16 @@ import type { CalendarProvider, CalendarRef } from './calendar-provider.js';
  * the shadow expands them on read, so an open-ended series never needs expanding here.
  */
 
-/** Google-style: everything that changed since an opaque token (all events when there is none). */
+/**
+ * Google- and Outlook-style: everything that changed since an opaque token (all events when there
+ * is none). `window` is the span a new start must cover, for providers whose token is bound to
+ * a window (Outlook's calendarView delta); Google ignores it.
+ */
 export interface TokenSyncSource {
   syncEvents(
     calendar: CalendarRef,
     syncToken?: string,
+    window?: { fromMs: number; toMs: number },
   ): Promise<{
     events: CalendarEvent[];
     /** Deleted events, and cancelled occurrences as instance ids `<master id>_<original start>`. */

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type CalendarEvent, EventStatus, EventTime, Transparency } from '../calendar/event.js';
+import {
+  type CalendarEvent,
+  CONNECTED_PROVIDERS,
+  EventStatus,
+  EventTime,
+  Transparency,
+} from '../calendar/event.js';
 import { eventTimeMs, originalKey } from '../calendar/event-times.js';
 import { LONG_EVENT_MS, sortableUtc } from '../calendar/native/native-items.js';
 import type { StoredItem } from '../ports/index.js';
@@ -127,7 +133,7 @@ export type SyncMode = z.infer<typeof SyncMode>;
 
 /** Per-calendar sync state (sk `SYNC`). */
 export const SyncState = z.object({
-  provider: z.enum(['google', 'caldav']),
+  provider: z.enum(CONNECTED_PROVIDERS),
   /** Google: the token that asks for changes since the last sync. */
   sync_token: z.string().optional(),
   /** CalDAV: the collection's getctag (or sync-token) read before the last listing. */

@@ -2,6 +2,7 @@ import type { CalendarEvent, EventTime } from '../calendar/event.js';
 import { parseInstanceId } from '../calendar/event-times.js';
 import { screenProviderEvent } from '../firewall/untrusted-text.js';
 import type { CalendarRef, TokenSyncSource } from '../ports/index.js';
+import type { SyncState } from './shadow-items.js';
 import { applyChanges, replaceAll } from './shadow-writes.js';
 import type { SourceContext, SourceOutcome } from './sync-types.js';
 import { keepInWindow, windowOf } from './sync-window.js';
@@ -18,8 +19,10 @@ export async function syncByToken(
   source: TokenSyncSource,
   calendar: CalendarRef,
   context: SourceContext,
+  provider: SyncState['provider'] = 'google',
 ): Promise<SourceOutcome> {
-  const result = await source.syncEvents(calendar, context.previous?.sync_token);
+  // The fresh window goes along for providers whose token is bound to one (Outlook's delta).
+  const result = await source.syncEvents(calendar, context.previous?.sync_token, context.fresh);
   const previous = result.full_resync ? undefined : context.previous;
   const window = previous ? windowOf(previous) : context.fresh;
 
@@ -57,7 +60,7 @@ export async function syncByToken(
     mode: previous ? 'incremental' : 'full',
     counts,
     state: {
-      provider: 'google',
+      provider,
       sync_token: result.next_sync_token,
       window_from: new Date(window.fromMs).toISOString(),
       window_to: new Date(window.toMs).toISOString(),

@@ -125,7 +125,9 @@ async function runSource(
   context: SourceContext,
 ): Promise<SourceOutcome> {
   const { provider, ref } = await deps.calendars.providerFor(record);
-  if (isTokenSyncSource(provider)) return syncByToken(provider, ref, context);
+  if (isTokenSyncSource(provider)) {
+    return syncByToken(provider, ref, context, record.provider === 'outlook' ? 'outlook' : 'google');
+  }
   if (isCollectionSyncSource(provider)) return syncByCollection(provider, ref, context);
   throw new DomainError(
     'PROVIDER_ERROR',
@@ -137,7 +139,7 @@ async function runSource(
 function placeholderState(record: CalendarRecord, nowMs: number, options: SyncOptions): SyncState {
   const window = freshWindow(nowMs, options.window ?? DEFAULT_SYNC_WINDOW);
   return {
-    provider: record.provider === 'google' ? 'google' : 'caldav',
+    provider: record.provider === 'native' ? 'caldav' : record.provider,
     window_from: new Date(window.fromMs).toISOString(),
     window_to: new Date(window.toMs).toISOString(),
     last_attempt_at: new Date(nowMs).toISOString(),

@@ -13,6 +13,8 @@ interface ConnectFlags {
   label?: string | undefined;
   url?: string | undefined;
   username?: string | undefined;
+  /** Outlook: sign in through a browser on this machine instead of a device code. */
+  browser?: boolean | undefined;
 }
 
 async function promptHidden(question: string): Promise<string> {
@@ -87,7 +89,7 @@ async function register(
   );
 }
 
-/** `meridian connect google|caldav`. */
+/** `meridian connect google|outlook|caldav`. */
 export async function connectCommand(
   runtime: EmbeddedRuntime,
   args: string[],
@@ -128,6 +130,38 @@ export async function connectCommand(
       out,
     );
   }
+  if (provider === 'outlook') {
+    const settings = runtime.environment.outlook;
+    if (!settings) {
+      throw new UsageError(
+        'Set MERIDIAN_OUTLOOK_CLIENT_ID to the Application (client) ID of a Microsoft Entra app registration first (see the README: public client flows on, delegated Calendars.ReadWrite and offline_access).',
+      );
+    }
+    // Loaded here: msal-node is needed by this command only.
+    const { signInWithBrowser, signInWithDeviceCode } = await import(
+      '../../adapters/outlook/outlook-tokens.js'
+    );
+    const result = flags.browser
+      ? await signInWithBrowser(settings, (url) =>
+          out.error(`Open this URL in a browser to connect Outlook:\n\n  ${url}\n`),
+        )
+      : await signInWithDeviceCode(settings, (prompt) =>
+          out.error(`To connect Outlook: ${prompt.message}\n`),
+        );
+    return register(
+      runtime,
+      {
+        connection_id: connectionId,
+        provider: 'outlook',
+        connection_kind: 'oauth',
+        account: result.email ?? 'microsoft account',
+        label: flags.label ?? null,
+      },
+      { refresh_token: result.refresh_token },
+      flags,
+      out,
+    );
+  }
   if (provider === 'caldav') {
     if (!flags.url || !flags.username)
       throw new UsageError('Usage: meridian connect caldav --url URL --username USER [--key KEY_ID]');
@@ -155,6 +189,6 @@ export async function connectCommand(
     );
   }
   throw new UsageError(
-    'Usage: meridian connect google [--key KEY_ID] | connect caldav --url URL --username USER [--key KEY_ID]',
+    'Usage: meridian connect google [--key KEY_ID] | connect outlook [--key KEY_ID] [--browser] | connect caldav --url URL --username USER [--key KEY_ID]',
   );
 }

@@ -441,5 +441,19 @@ describe('ServiceStack', () => {
     it('sets nothing Google-related without one', () => {
       expect(functionsWith(synthesize(), 'MERIDIAN_GOOGLE_CLIENT_ID')).toBe(0);
     });
+
+    it('gives the same functions the Microsoft app for Outlook calendars, when one is configured', () => {
+      const template = synthesize({
+        outlookApp: {
+          clientId: '00001111-aaaa-2222-bbbb-3333cccc4444',
+          authority: 'https://login.microsoftonline.com/contoso.onmicrosoft.com',
+        },
+      });
+      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN');
+
+      expect(functionsWith(template, 'MERIDIAN_OUTLOOK_CLIENT_ID')).toBe(graphFunctions);
+      expect(functionsWith(template, 'MERIDIAN_OUTLOOK_AUTHORITY')).toBe(graphFunctions);
+      expect(functionsWith(synthesize(), 'MERIDIAN_OUTLOOK_CLIENT_ID')).toBe(0);
+    });
   });
 });

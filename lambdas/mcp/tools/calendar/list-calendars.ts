@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { PROVIDER_KINDS } from '../../../core/calendar/event.js';
 import { outputFormat } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 
 const CalendarEntryOutput = z.object({
   id: z.string(),
-  provider: z.enum(['native', 'google', 'caldav']),
+  provider: z.enum(PROVIDER_KINDS),
   name: z.string(),
   label: z.string().nullable(),
   description: z.string().optional(),
@@ -26,7 +27,7 @@ export const listCalendarsTool = defineTool({
     'Every calendar this API key may use, with its id (the calendar_id elsewhere) and can_read/can_write. ' +
     'Call this before working with events.',
   input: z.object({
-    provider: z.enum(['native', 'google', 'caldav']).optional().describe('Only calendars of this provider.'),
+    provider: z.enum(PROVIDER_KINDS).optional().describe('Only calendars of this provider.'),
     format: outputFormat,
   }),
   output: z.object({ calendars: z.array(CalendarEntryOutput), count: z.number().int() }),
