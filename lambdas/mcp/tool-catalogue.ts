@@ -28,7 +28,7 @@ export interface ToolCatalogue {
  * A tool as tools/list shows it: JSON Schemas generated from its zod schemas, made lean (see
  * lean-json-schema.ts) because every client pays for the listing on every conversation. A tool
  * that takes `format` lists no outputSchema: its default TOON answer is text only, and the spec
- * owes structuredContent on every answer of a tool that lists one (ADR 0025).
+ * owes structuredContent on every answer of a tool that lists one (ADR 0024).
  */
 export function describeTool(tool: ToolDefinition): Tool {
   return {

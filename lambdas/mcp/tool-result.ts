@@ -11,7 +11,7 @@ import { wellFormed } from './well-formed.js';
  * for programs and the same JSON as text (the spec's SHOULD, for clients that read only text).
  * A TOON answer (the default of list-shaped tools) and a format the tool renders itself
  * (`rendered`: get_timesheet's CSV) are text only: repeating the data as JSON beside them would
- * cost the tokens TOON saves, and those tools list no outputSchema, so none is owed (ADR 0025).
+ * cost the tokens TOON saves, and those tools list no outputSchema, so none is owed (ADR 0024).
  * Lone surrogates (in text stored before the sanitiser) become U+FFFD, so no stored text can make
  * an answer fail.
  */
