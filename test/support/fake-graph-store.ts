@@ -142,7 +142,7 @@ export class FakeGraphStore {
       (e) => input.transactionId && e.transactionId === input.transactionId,
     );
     if (twin) return twin;
-    const fields = pick(input);
+    const fields = this.ownAnswerDropped(pick(input));
     validateTimes(fields);
     const now = this.tick();
     const stored: StoredEvent = {
@@ -178,7 +178,25 @@ export class FakeGraphStore {
   }
 
   update(id: string, input: Json): ViewItem {
-    return this.write(id, pick(input));
+    return this.write(id, this.ownAnswerDropped(pick(input)));
+  }
+
+  /**
+   * A status written on the owner's own attendee entry is not their answer: that is the item's
+   * `responseStatus`, set only by the answer actions (see respond). Dropped, so a client that
+   * writes it instead of answering reads back no answer.
+   */
+  private ownAnswerDropped(fields: Json): Json {
+    if (!Array.isArray(fields.attendees)) return fields;
+    const owner = this.owner.address.toLowerCase();
+    const own = (a: Json) =>
+      String((a.emailAddress as Json | undefined)?.address ?? '').toLowerCase() === owner;
+    const attendees = (fields.attendees as Json[]).map((a) => {
+      if (!own(a)) return a;
+      const { status: _dropped, ...rest } = a;
+      return rest;
+    });
+    return { ...fields, attendees };
   }
 
   /**
