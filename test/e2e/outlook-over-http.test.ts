@@ -168,6 +168,40 @@ describe('Outlook calendars over HTTP', { timeout: 120_000, ...needs(OPENSSL) },
     ]);
   });
 
+  it("records the owner's decline with Graph's decline action, and the time is free again", async () => {
+    const window = { start: '2026-06-03T09:00:00-04:00', end: '2026-06-03T10:00:00-04:00' };
+    const { event_id } = await call('create_event', {
+      calendar_id: outlookId,
+      summary: 'Vendor pitch',
+      start: { date_time: window.start },
+      end: { date_time: window.end },
+      attendees: ['carol@contoso.com', { email: 'dan@example.com', response: 'tentative' }],
+    });
+    const before = await call('check_availability', { calendar_id: outlookId, ...window });
+
+    const answer = await call('respond_to_event', { calendar_id: outlookId, event_id, response: 'declined' });
+    const after = await call('check_availability', { calendar_id: outlookId, ...window });
+    const read = await call('get_event', { calendar_id: outlookId, event_id });
+
+    expect(before.available).toBe(false);
+    // Carol organized it: Graph's `organizer` answer reads as accepted.
+    expect(answer).toMatchObject({
+      attendee: 'carol@contoso.com',
+      response: 'declined',
+      previous: 'accepted',
+    });
+    expect(after).toMatchObject({ available: true, conflicts: [] });
+    expect((read.event as Json).attendees).toEqual([
+      expect.objectContaining({ email: 'carol@contoso.com', response_status: 'declined', self: true }),
+      expect.objectContaining({ email: 'dan@example.com', response_status: 'tentative' }),
+    ]);
+    const answered = graph.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/decline'));
+    expect(answered.map((r) => r.path)).toEqual([expect.stringContaining(encodeURIComponent(event_id))]);
+    expect(graph.store.render(graph.store.resolve(event_id)).responseStatus).toMatchObject({
+      response: 'declined',
+    });
+  });
+
   it('answers PROVIDER_AUTH_FAILED saying what to do once Microsoft revoked the sign-in, never an empty calendar', async () => {
     graph.identity.revokeAll();
 

@@ -142,7 +142,7 @@ export class FakeGraphStore {
       (e) => input.transactionId && e.transactionId === input.transactionId,
     );
     if (twin) return twin;
-    const fields = pick(input);
+    const fields = this.ownAnswerDropped(pick(input));
     validateTimes(fields);
     const now = this.tick();
     const stored: StoredEvent = {
@@ -178,8 +178,38 @@ export class FakeGraphStore {
   }
 
   update(id: string, input: Json): ViewItem {
+    return this.write(id, this.ownAnswerDropped(pick(input)));
+  }
+
+  /**
+   * A status written on the owner's own attendee entry is not their answer: that is the item's
+   * `responseStatus`, set only by the answer actions (see respond). Dropped, so a client that
+   * writes it instead of answering reads back no answer.
+   */
+  private ownAnswerDropped(fields: Json): Json {
+    if (!Array.isArray(fields.attendees)) return fields;
+    const owner = this.owner.address.toLowerCase();
+    const own = (a: Json) =>
+      String((a.emailAddress as Json | undefined)?.address ?? '').toLowerCase() === owner;
+    const attendees = (fields.attendees as Json[]).map((a) => {
+      if (!own(a)) return a;
+      const { status: _dropped, ...rest } = a;
+      return rest;
+    });
+    return { ...fields, attendees };
+  }
+
+  /**
+   * The mailbox owner's answer (accept, decline, tentativelyAccept): the item's `responseStatus`,
+   * which PATCH cannot set (the reference lists it among no updatable properties). Answering one
+   * occurrence makes it an exception, as any edit of one occurrence does.
+   */
+  respond(id: string, response: 'accepted' | 'declined' | 'tentativelyAccepted'): ViewItem {
+    return this.write(id, { responseStatus: { response, time: offsetString(this.clock + 1000) } });
+  }
+
+  private write(id: string, patch: Json): ViewItem {
     const item = this.resolve(id);
-    const patch = pick(input);
     if (item.originalStartMs === undefined) {
       const fields = { ...item.stored.fields, ...patch };
       validateTimes(fields);
@@ -286,7 +316,9 @@ export class FakeGraphStore {
       isReminderOn: fields.isReminderOn ?? true,
       reminderMinutesBeforeStart: fields.reminderMinutesBeforeStart ?? 15,
       categories: fields.categories ?? [],
-      attendees: fields.attendees ?? [],
+      // The owner's own answer; `organizer` until they answer an item they organized.
+      responseStatus: fields.responseStatus ?? { response: 'organizer', time: NEVER },
+      attendees: ((fields.attendees as Json[] | undefined) ?? []).map(attendeeJson),
       organizer: { emailAddress: calendar.owner },
       type: isOccurrence
         ? item.exception
@@ -316,6 +348,19 @@ export function idOf(item: ViewItem): string {
   return item.originalStartMs === undefined
     ? item.stored.id
     : occurrenceId(item.stored.id, item.originalStartMs);
+}
+
+/** Graph's "no time": the `time` of a response not given. */
+const NEVER = '0001-01-01T00:00:00Z';
+
+/** An attendee as Graph renders one: a type, and a status (`none` until a response is known). */
+function attendeeJson(attendee: Json): Json {
+  const status = attendee.status as Json | undefined;
+  return {
+    type: attendee.type ?? 'required',
+    status: { response: status?.response ?? 'none', time: status?.time ?? NEVER },
+    emailAddress: attendee.emailAddress,
+  };
 }
 
 function pick(input: Json): Json {

@@ -109,4 +109,28 @@ describe('fake Microsoft Graph', () => {
     expect([throttled.status, throttled.headers.get('retry-after')]).toEqual([429, '3']);
     expect((await get('/me/calendars', { authorization: 'Bearer forged' })).status).toBe(401);
   });
+
+  it("records the owner's answer only through accept/decline/tentativelyAccept: 202, no body, responseStatus", async () => {
+    const created = (await (
+      await post(`/me/calendars/${graph.defaultCalendarId}/events`, {
+        subject: 'Answered',
+        start: { dateTime: '2026-08-07T09:00:00', timeZone: 'UTC' },
+        end: { dateTime: '2026-08-07T10:00:00', timeZone: 'UTC' },
+        responseStatus: { response: 'declined' },
+        attendees: [{ emailAddress: { address: graph.email }, status: { response: 'declined' } }],
+      })
+    ).json()) as { id: string; responseStatus: { response: string }; attendees: { status: unknown }[] };
+    const event = `/me/events/${created.id}`;
+
+    const refused = await post(`${event}/decline`, { sendResponse: 'no' });
+    const answered = await post(`${event}/tentativelyAccept`, { comment: 'maybe', sendResponse: false });
+    const read = (await (await get(event)).json()) as { responseStatus: { response: string } };
+
+    expect(created.responseStatus.response).toBe('organizer');
+    expect(created.attendees[0]?.status).toEqual({ response: 'none', time: '0001-01-01T00:00:00Z' });
+    expect(refused.status).toBe(400);
+    expect(answered.status).toBe(202);
+    expect(await answered.text()).toBe('');
+    expect(read.responseStatus.response).toBe('tentativelyAccepted');
+  });
 });

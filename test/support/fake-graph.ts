@@ -16,7 +16,8 @@ import { type FakeMicrosoftIdentity, startFakeMicrosoftIdentity } from './fake-m
 /**
  * A local stand-in for Microsoft Graph v1.0 calendars, on node:http, answering in the shapes of
  * Microsoft's Graph reference: calendars, events (CRUD with `@odata.etag` and If-Match),
- * `instances`, `calendarView` (paged with `@odata.nextLink`), `calendarView/delta` (`$skiptoken`
+ * `instances`, the owner's answers (`accept`, `decline`, `tentativelyAccept` → `responseStatus`),
+ * `calendarView` (paged with `@odata.nextLink`), `calendarView/delta` (`$skiptoken`
  * pages, a `$deltatoken` link, 410 `syncStateNotFound` once expired), `getSchedule`, the
  * `Prefer: outlook.timezone` and `odata.maxpagesize` headers, Graph's error body, and queued faults
  * (429/503 with Retry-After, 500, 401). Bearer tokens must be ones the fake identity issued.
@@ -167,31 +168,20 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
       }
       if (rest === '/calendarView/delta' && method === 'GET')
         return ok(delta(calendarId, url, pageSize, zone));
-      const eventRoute = /^\/events\/([^/]+)(\/instances)?$/.exec(rest);
+      const eventRoute = EVENT_ROUTE.exec(rest);
       if (eventRoute) {
         const id = decodeURIComponent(eventRoute[1]!);
         // Through a calendar's path, an event of another calendar does not exist.
         if (store.resolve(id).stored.calendarId !== calendarId) throw itemNotFound();
-        return eventCall(
-          method,
-          id,
-          Boolean(eventRoute[2]),
-          q,
-          body,
-          ifMatch,
-          render,
-          url,
-          pageSize,
-          maxPageSize,
-        );
+        return eventCall(method, id, eventRoute[2], q, body, ifMatch, render, url, pageSize, maxPageSize);
       }
     }
-    const eventRoute = /^\/events\/([^/]+)(\/instances)?$/.exec(path);
+    const eventRoute = EVENT_ROUTE.exec(path);
     if (eventRoute)
       return eventCall(
         method,
         decodeURIComponent(eventRoute[1]!),
-        Boolean(eventRoute[2]),
+        eventRoute[2],
         q,
         body,
         ifMatch,
@@ -206,7 +196,8 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
   const eventCall = (
     method: string,
     id: string,
-    instances: boolean,
+    /** `/instances`, or an answer (`/accept`, `/decline`, `/tentativelyAccept`), or none. */
+    verb: string | undefined,
     q: URLSearchParams,
     body: unknown,
     ifMatch: string | undefined,
@@ -215,7 +206,8 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
     pageSize: number,
     maxPageSize: number,
   ): { status: number; body?: unknown } => {
-    if (instances) {
+    if (verb && verb !== '/instances') return answer(method, id, verb.slice(1), body);
+    if (verb) {
       const master = store.resolve(id);
       if (!master.stored.fields.recurrence || master.originalStartMs !== undefined)
         throw invalidRequest('The instances of a non-recurring event cannot be listed.');
@@ -244,6 +236,26 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
       return { status: 204 };
     }
     throw new FakeGraphError(405, 'ErrorInvalidRequest', `Method ${method} is not allowed here.`);
+  };
+
+  /**
+   * POST …/events/{id}/accept|decline|tentativelyAccept with `{ comment?, sendResponse? }`: the
+   * owner's answer, 202 with no body (the event-accept reference). Works on an occurrence's id.
+   */
+  const answer = (method: string, id: string, action: string, body: unknown) => {
+    if (method !== 'POST')
+      throw new FakeGraphError(405, 'ErrorInvalidRequest', `Method ${method} is not allowed here.`);
+    const input = (body ?? {}) as Json;
+    const unknown = Object.keys(input).filter(
+      (key) => !['comment', 'sendResponse', 'proposedNewTime'].includes(key),
+    );
+    if (unknown.length) throw invalidRequest(`The property '${unknown[0]}' does not exist on this action.`);
+    if (input.sendResponse !== undefined && typeof input.sendResponse !== 'boolean')
+      throw invalidRequest('sendResponse must be a Boolean.');
+    if (input.comment !== undefined && typeof input.comment !== 'string')
+      throw invalidRequest('comment must be a String.');
+    store.respond(id, ANSWERS[action]!);
+    return { status: 202 };
   };
 
   /** A delta round: the first request computes every change since the token, later ones page it. */
@@ -368,6 +380,13 @@ export async function startFakeGraph(options: FakeGraphOptions = {}): Promise<Fa
     },
   };
 }
+
+const EVENT_ROUTE = /^\/events\/([^/]+)(\/instances|\/accept|\/decline|\/tentativelyAccept)?$/;
+const ANSWERS: Record<string, 'accepted' | 'declined' | 'tentativelyAccepted'> = {
+  accept: 'accepted',
+  decline: 'declined',
+  tentativelyAccept: 'tentativelyAccepted',
+};
 
 function ok(body: unknown) {
   return { status: 200, body };

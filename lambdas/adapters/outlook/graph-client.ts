@@ -85,7 +85,11 @@ export class GraphClient {
       response = await this.fetchOnce(url, request, true);
     }
     if (!response.ok) throw new GraphHttpError(await failureOf(response));
-    if (response.status === 204) return undefined as T;
+    // 204 (DELETE) and 202 (the accept/decline actions) carry no body.
+    if (response.status === 204 || response.status === 202) {
+      await response.body?.cancel();
+      return undefined as T;
+    }
     return (await response.json()) as T;
   }
 

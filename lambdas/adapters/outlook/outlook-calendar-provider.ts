@@ -16,6 +16,7 @@ import {
   toGraphEvent,
   toProviderCalendar,
 } from './outlook-mapping.js';
+import { ownerAnswerAction } from './outlook-owner-answer.js';
 import { deleteWithScope, type SeriesApi, updateWithScope } from './outlook-series-edits.js';
 import { type OutlookSyncResult, syncCalendarView } from './outlook-sync.js';
 
@@ -104,13 +105,13 @@ export class OutlookCalendarProvider implements CalendarProvider {
         query: { ...window, $top: String(size), $skip: String(skip), $orderby: 'start/dateTime' },
         subject: `Calendar "${calendar.calendar_id}"`,
       });
-      const events = page.value.map((e) => toCalendarEvent(e, calendar));
+      const events = page.value.map((e) => this.toDomain(e, calendar));
       // Graph may serve fewer items than $top asks: the next page starts after those served.
       return page['@odata.nextLink']
         ? { events, next_page_token: String(skip + page.value.length) }
         : { events };
     }
-    let events = (await this.windowEvents(calendar, window)).map((e) => toCalendarEvent(e, calendar));
+    let events = (await this.windowEvents(calendar, window)).map((e) => this.toDomain(e, calendar));
     if (query.query) events = events.filter((e) => matchesText(e, query.query ?? ''));
     if (!query.single_events) events = await this.mastersOf(calendar, events);
     const slice = events.slice(skip, skip + size);
@@ -120,7 +121,7 @@ export class OutlookCalendarProvider implements CalendarProvider {
   }
 
   async getEvent(calendar: CalendarRef, eventId: string): Promise<CalendarEvent> {
-    return toCalendarEvent(await this.readEvent(calendar, eventId), calendar);
+    return this.toDomain(await this.readEvent(calendar, eventId), calendar);
   }
 
   async createEvent(calendar: CalendarRef, draft: EventDraft): Promise<CalendarEvent> {
@@ -133,7 +134,7 @@ export class OutlookCalendarProvider implements CalendarProvider {
       subject: `Calendar "${calendar.calendar_id}"`,
     });
     if (cancelledDates.length) await this.cancelDates(calendar, created, cancelledDates);
-    return toCalendarEvent(created, calendar);
+    return this.toDomain(await this.recordOwnerAnswer(calendar, created, draft.attendees), calendar);
   }
 
   async updateEvent(
@@ -143,7 +144,8 @@ export class OutlookCalendarProvider implements CalendarProvider {
     options: WriteOptions,
   ): Promise<CalendarEvent> {
     const written = await updateWithScope(this.seriesApi(calendar), eventId, patch, options);
-    return toCalendarEvent(written, calendar);
+    if (written.isCancelled) return this.toDomain(written, calendar);
+    return this.toDomain(await this.recordOwnerAnswer(calendar, written, patch.attendees), calendar);
   }
 
   async deleteEvent(calendar: CalendarRef, eventId: string, options: WriteOptions): Promise<void> {
@@ -160,7 +162,40 @@ export class OutlookCalendarProvider implements CalendarProvider {
     deltaLink?: string,
     window?: { fromMs: number; toMs: number },
   ): Promise<OutlookSyncResult> {
-    return syncCalendarView(this.graph, calendar, this.calendarPath(calendar), deltaLink, window);
+    return syncCalendarView(
+      this.graph,
+      calendar,
+      this.calendarPath(calendar),
+      deltaLink,
+      window,
+      this.options.accountEmail,
+    );
+  }
+
+  /** A Graph event as a domain one, the signed-in account's attendee entry marked `self`. */
+  private toDomain(event: GraphEvent, calendar: CalendarRef): CalendarEvent {
+    return toCalendarEvent(event, calendar, this.options.accountEmail);
+  }
+
+  /**
+   * Records the owner's answer that a write's attendee list asks for, with Graph's action on the
+   * written item (sendResponse false: Meridian records the answer, it does not mail the
+   * organizer), and reads the item again for its new etag.
+   */
+  private async recordOwnerAnswer(
+    calendar: CalendarRef,
+    written: GraphEvent,
+    attendees: EventPatch['attendees'],
+  ): Promise<GraphEvent> {
+    const action = ownerAnswerAction(written, attendees, this.options.accountEmail);
+    if (!action) return written;
+    await this.graph.send<void>({
+      method: 'POST',
+      path: `${this.calendarPath(calendar)}/events/${enc(written.id)}/${action}`,
+      body: { sendResponse: false },
+      subject: `Event "${written.id}"`,
+    });
+    return this.readEvent(calendar, written.id);
   }
 
   /** The event operations series edits need, on one calendar. */

@@ -43,6 +43,8 @@ export interface GraphEvent {
   isCancelled?: boolean;
   isReminderOn?: boolean;
   reminderMinutesBeforeStart?: number;
+  /** The mailbox owner's own answer to the event (set by accept/decline/tentativelyAccept). */
+  responseStatus?: { response?: string; time?: string } | null;
   attendees?: {
     type?: string;
     status?: { response?: string };
@@ -75,6 +77,12 @@ const RESPONSES: Record<string, Attendee['response_status']> = {
   tentativelyAccepted: 'tentative',
   declined: 'declined',
 };
+const TO_GRAPH_RESPONSE: Record<Attendee['response_status'], string> = {
+  accepted: 'accepted',
+  tentative: 'tentativelyAccepted',
+  declined: 'declined',
+  needsAction: 'none',
+};
 const SENSITIVITY_TO_VISIBILITY: Record<string, CalendarEvent['visibility']> = {
   normal: 'default',
   personal: 'private',
@@ -87,6 +95,11 @@ const VISIBILITY_TO_SENSITIVITY: Record<CalendarEvent['visibility'], string> = {
   private: 'private',
   confidential: 'confidential',
 };
+
+/** The owner's own answer to an event (`organizer` counts as accepted: they are going). */
+export function ownerResponse(event: GraphEvent): Attendee['response_status'] {
+  return RESPONSES[event.responseStatus?.response ?? ''] ?? 'needsAction';
+}
 
 /** The IANA zone of a Graph zone name, or undefined for one CLDR does not map (read side only). */
 export function zoneOf(name: string | null | undefined): string | undefined {
@@ -156,23 +169,29 @@ function bodyText(body: GraphEvent['body']): string | undefined {
 }
 
 /**
- * A Graph event (single, occurrence, exception or series master) as a domain CalendarEvent.
+ * A Graph event (single, occurrence, exception or series master) as a domain CalendarEvent. The
+ * attendee whose address is `owner` (the signed-in account) is marked `self`, and their answer is
+ * the event's `responseStatus` (Graph keeps the owner's own answer there, not in `attendees`).
  *
  * @example
  * toCalendarEvent(graphEvent, { native_id: 'AAMk…', calendar_id: 'outlook/c1/AAMk…' }).transparency; // 'opaque'
  */
-export function toCalendarEvent(event: GraphEvent, calendar: CalendarRef): CalendarEvent {
+export function toCalendarEvent(event: GraphEvent, calendar: CalendarRef, owner?: string): CalendarEvent {
   const zone = eventZone(event, calendar);
   const allDay = event.isAllDay === true;
   const start = toEventTime(event.start, allDay, zone);
   const attendees = (event.attendees ?? [])
     .filter((a) => a.emailAddress?.address)
-    .map((a) => ({
-      email: a.emailAddress?.address ?? '',
-      ...(a.emailAddress?.name ? { display_name: a.emailAddress.name } : {}),
-      response_status: RESPONSES[a.status?.response ?? ''] ?? 'needsAction',
-      ...(a.type === 'optional' ? { optional: true } : {}),
-    }));
+    .map((a) => {
+      const self = owner !== undefined && a.emailAddress?.address?.toLowerCase() === owner.toLowerCase();
+      return {
+        email: a.emailAddress?.address ?? '',
+        ...(a.emailAddress?.name ? { display_name: a.emailAddress.name } : {}),
+        response_status: self ? ownerResponse(event) : (RESPONSES[a.status?.response ?? ''] ?? 'needsAction'),
+        ...(a.type === 'optional' ? { optional: true } : {}),
+        ...(self ? { self: true } : {}),
+      };
+    });
   const recurrence =
     event.type === 'seriesMaster' && event.recurrence && zone
       ? fromGraphRecurrence(
@@ -253,8 +272,11 @@ export function toGraphEvent(
   if (patch.status === 'tentative') body.showAs = 'tentative';
   if (patch.visibility) body.sensitivity = VISIBILITY_TO_SENSITIVITY[patch.visibility];
   if (patch.attendees) {
+    // Each attendee's response as the organizer's item tracks it; the owner's own answer is
+    // recorded with accept/decline/tentativelyAccept (see outlook-owner-answer.ts).
     body.attendees = patch.attendees.map((a) => ({
       type: a.optional ? 'optional' : 'required',
+      status: { response: TO_GRAPH_RESPONSE[a.response_status] },
       emailAddress: { address: a.email, ...(a.display_name ? { name: a.display_name } : {}) },
     }));
   }

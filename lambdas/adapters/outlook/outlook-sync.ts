@@ -48,10 +48,12 @@ export async function syncCalendarView(
   calendarPath: string,
   deltaLink: string | undefined,
   window: { fromMs: number; toMs: number } | undefined,
+  /** The signed-in account: its attendee entry is marked `self` (a declined event is free time). */
+  owner?: string,
 ): Promise<OutlookSyncResult> {
   if (deltaLink) {
     try {
-      return await round(graph, calendar, { path: deltaLink }, false);
+      return await round(graph, calendar, { path: deltaLink }, false, owner);
     } catch (error) {
       if (!(isDomainError(error) && isLostState(error.details))) throw error;
     }
@@ -68,7 +70,7 @@ export async function syncCalendarView(
       endDateTime: new Date(span.toMs).toISOString(),
     },
   };
-  return round(graph, calendar, first, true);
+  return round(graph, calendar, first, true, owner);
 }
 
 function isLostState(details: Record<string, unknown>): boolean {
@@ -83,6 +85,7 @@ async function round(
   calendar: CalendarRef,
   first: { path: string; query?: Record<string, string> },
   full: boolean,
+  owner: string | undefined,
 ): Promise<OutlookSyncResult> {
   const result: OutlookSyncResult = { events: [], deleted_ids: [], next_sync_token: '', full_resync: full };
   let request: { path: string; query?: Record<string, string> } | undefined = first;
@@ -94,7 +97,7 @@ async function round(
     });
     for (const item of page.value) {
       if (item['@removed'] || item.isCancelled) result.deleted_ids.push(item.id);
-      else result.events.push(toCalendarEvent(item, calendar));
+      else result.events.push(toCalendarEvent(item, calendar, owner));
     }
     if (page['@odata.nextLink']) request = { path: page['@odata.nextLink'] };
     else {

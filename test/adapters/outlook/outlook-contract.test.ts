@@ -6,6 +6,7 @@ describeCalendarProviderContract('OutlookCalendarProvider against the fake Micro
   return {
     provider: fixture.provider,
     calendar: fixture.primary,
+    owner_email: fixture.graph.email,
     close: fixture.close,
     // Graph has no hourly pattern: FREQ=HOURLY is refused (outlook-calendar-provider.test.ts).
     finestFrequency: 'DAILY',
