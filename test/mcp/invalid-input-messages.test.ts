@@ -24,7 +24,7 @@ const WRONG_INPUTS: readonly [tool: string, args: Record<string, unknown>, field
     { rrule: 'FREQ=DAILY', dtstart: '2026-12-01T09:00:00', timezone: 'UTC', count: 0 },
     'count',
   ],
-  ['list_calendars', { provider: 'outlook' }, 'provider'],
+  ['list_calendars', { provider: 'exchange' }, 'provider'],
   ['list_events', { max_results: 0 }, 'max_results'],
   ['get_event', { event_id: '' }, 'event_id'],
   ['create_event', { summary: 'Review', start: 20261201, end: T1 }, 'start'],

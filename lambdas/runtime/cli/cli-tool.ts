@@ -33,11 +33,36 @@ export async function runCliTool<Input extends z.ZodObject, Output extends z.Zod
   tool: Pick<ToolDefinition<Input, Output>, 'name' | 'output'>,
   args: CliArguments<Input>,
 ): Promise<CliToolAnswer<z.output<Output>>> {
-  const result = await runToolCall(deps, { principal: LOCAL_OWNER, client: 'cli' }, tool.name, args);
-  const [first] = result.content;
-  const text = first?.type === 'text' ? first.text : '';
+  const result = await answerOf(deps, tool.name, args);
+  return { output: tool.output.parse(result.structuredContent), text: textOf(result) };
+}
+
+/**
+ * Runs an MCP tool for a CLI command that prints what the tool rendered itself (`format: "csv"`,
+ * `"toon"`): such an answer is text only, with no structured content to check (ADR 0024).
+ *
+ * @example
+ * const csv = await runCliToolText(runtime, getTimesheetTool, { start, end, format: 'csv' });
+ */
+export async function runCliToolText<Input extends z.ZodObject>(
+  deps: McpServerDeps,
+  tool: Pick<ToolDefinition<Input>, 'name'>,
+  args: CliArguments<Input>,
+): Promise<string> {
+  return textOf(await answerOf(deps, tool.name, args));
+}
+
+async function answerOf(deps: McpServerDeps, name: string, args: Record<string, unknown>) {
+  const result = await runToolCall(deps, { principal: LOCAL_OWNER, client: 'cli' }, name, args);
   if (result.isError) {
-    throw refusalOf(result) ?? new Error(`${tool.name} failed without a refusal Meridian writes: ${text}`);
+    throw (
+      refusalOf(result) ?? new Error(`${name} failed without a refusal Meridian writes: ${textOf(result)}`)
+    );
   }
-  return { output: tool.output.parse(result.structuredContent), text };
+  return result;
+}
+
+function textOf(result: { content: readonly { type: string; text?: string }[] }): string {
+  const [first] = result.content;
+  return first?.type === 'text' ? (first.text ?? '') : '';
 }

@@ -4,7 +4,7 @@ import { listProjectsTool } from '../../mcp/tools/rules/list-projects.js';
 import { listRulesTool } from '../../mcp/tools/rules/list-rules.js';
 import { previewRuleTool } from '../../mcp/tools/rules/preview-rule.js';
 import { type CliOutput, UsageError } from './access-commands.js';
-import { runCliTool } from './cli-tool.js';
+import { runCliTool, runCliToolText } from './cli-tool.js';
 
 export const RULES_USAGE = `Usage:
   meridian rules list                                  every rule, with what it matched 30 days back to 30 ahead
@@ -106,13 +106,10 @@ export async function timesheetCommand(
     flags.start !== undefined
       ? { week: undefined, start: flags.start, end: flags.end }
       : isoWeekWindow(flags.week ?? isoWeekOf(runtime.clock.now(), zone), zone);
-  const { output, text } = await runCliTool(runtime, getTimesheetTool, {
-    start: window.start,
-    end: window.end,
-    group_by: flags['group-by'],
-    format: flags.csv ? 'csv' : 'json',
-  });
-  if (flags.csv) return out.line(text.trimEnd());
+  const asked = { start: window.start, end: window.end, group_by: flags['group-by'] };
+  if (flags.csv)
+    return out.line((await runCliToolText(runtime, getTimesheetTool, { ...asked, format: 'csv' })).trimEnd());
+  const { output } = await runCliTool(runtime, getTimesheetTool, { ...asked, format: 'json' });
   const title = window.week ? `Timesheet ${window.week}` : 'Timesheet';
   out.line(
     `${title} (${output.window.start} to ${output.window.end}, ${output.time_zone}), by ${output.group_by}`,

@@ -149,7 +149,7 @@ export async function smokeCommand(target: SmokeTarget, out: CliOutput): Promise
     });
 
     const calendarId = await check('calendar: smoke calendar', async () => {
-      const { calendars } = (await call('list_calendars', { provider: 'native' })) as {
+      const { calendars } = (await call('list_calendars', { provider: 'native', format: 'json' })) as {
         calendars: { id: string; name: string }[];
       };
       const existing = calendars.find((calendar) => calendar.name === SMOKE_FIXTURE_NAME);
@@ -208,7 +208,7 @@ export async function smokeCommand(target: SmokeTarget, out: CliOutput): Promise
     }
 
     const projectId = await check('rules: smoke project', async () => {
-      const { projects } = (await call('list_projects', {})) as {
+      const { projects } = (await call('list_projects', { format: 'json' })) as {
         projects: { project_id: string; name: string }[];
       };
       const existing = projects.find((project) => project.name === SMOKE_FIXTURE_NAME);
@@ -225,7 +225,7 @@ export async function smokeCommand(target: SmokeTarget, out: CliOutput): Promise
       for (const name of ['memory: list_branches', 'memory: create_snapshot']) skip(name, 'no project');
     } else {
       await check('memory: list_branches', async () => {
-        const answer = await call('list_branches', { project_id: projectId });
+        const answer = await call('list_branches', { project_id: projectId, format: 'json' });
         return { value: answer, detail: `${String(answer.total_branches ?? '?')} branches` };
       });
       await check('memory: create_snapshot', async () => {

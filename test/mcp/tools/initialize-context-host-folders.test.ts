@@ -95,7 +95,10 @@ describe('initialize_context over HTTP: a remote caller never reads the host', (
 
     expect(linked).toMatchObject({ linked: true, auto_switch: false });
     expect(JSON.stringify(linked)).not.toContain('host-secret-branch');
-    expect(errorOf(summary)).toMatchObject({ code: 'INVALID_INPUT' });
+    // The folder's current git branch is never read for a remote caller: with no branch named,
+    // the answer is the branch written to last, and says so.
+    expect(summary.isError).toBeFalsy();
+    expect(summary.structuredContent).toMatchObject({ branch_id, resolved_from: 'most_recent' });
     expect(JSON.stringify(summary)).not.toContain('host-secret-branch');
   });
 

@@ -96,7 +96,7 @@ export const getActiveSummaryTool = defineTool({
 function mostRecentNote(resolved: ResolvedBranch): string {
   const why =
     resolved.unlinked_git_head === undefined
-      ? 'No branch was named and no git branch is linked'
+      ? 'No branch was named, and no current git branch this server may read is linked'
       : `No branch was named and git branch ${echo(resolved.unlinked_git_head)} is linked to none`;
   return `${why}: this is the branch written to last. Pass branch_id (list_branches) for another.`;
 }
