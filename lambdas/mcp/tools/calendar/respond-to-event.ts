@@ -17,7 +17,7 @@ export const respondToEventTool = defineTool({
   title: "Answer an event as the calendar's owner",
   description:
     "Records the calendar owner's response on their own attendee entry, as the provider keeps it " +
-    '(Google responseStatus, CalDAV PARTSTAT). A declined event stops blocking their time in availability and booking.',
+    '(Google responseStatus, Outlook accept/decline, CalDAV PARTSTAT). A declined event stops blocking their time in availability and booking.',
   input: z.object({
     calendar_id: calendarIdInput.optional(),
     event_id: eventIdInput,
