@@ -23,8 +23,13 @@ export type { ContractSubject } from './calendar-provider-contract-support.js';
  *   return { provider: fixture.provider, calendar: fixture.primary, close: fixture.close };
  * });
  */
-export function describeCalendarProviderContract(label: string, setup: () => Promise<ContractSubject>): void {
-  describe(`${label} (CalendarProvider contract)`, () => {
+export function describeCalendarProviderContract(
+  label: string,
+  setup: () => Promise<ContractSubject>,
+  /** Vitest's describe options: `needs(…)` when the subject runs on a program npm does not install. */
+  options: { skip?: boolean } = {},
+): void {
+  describe(`${label} (CalendarProvider contract)`, options, () => {
     let subject: ContractSubject;
     beforeEach(async () => {
       subject = await setup();

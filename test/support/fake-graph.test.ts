@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MsalTokenSource } from '../../lambdas/adapters/outlook/outlook-tokens.js';
 import { type FakeGraph, startFakeGraph } from './fake-graph.js';
+import { needs, OPENSSL } from './system-parts.js';
 
 /**
  * The fake Graph answers in the shapes of Microsoft's Graph v1.0 reference (event, calendarView,
  * delta, getSchedule, errors): checked here with raw requests, apart from the adapter, so a fake
  * that drifted from the reference cannot pass for the adapter's correctness.
  */
-describe('fake Microsoft Graph', () => {
+describe('fake Microsoft Graph', needs(OPENSSL), () => {
   let graph: FakeGraph;
   let token: string;
   const get = (path: string, headers: Record<string, string> = {}) =>

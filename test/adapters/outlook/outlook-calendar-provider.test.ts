@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
 import type { CalendarRef } from '../../../lambdas/core/ports/index.js';
+import { needs, OPENSSL } from '../../support/system-parts.js';
 import { type OutlookFixture, startOutlookFixture } from './outlook-fixture.js';
 
 const ZONE = 'America/New_York';
@@ -12,7 +13,7 @@ const draft = (summary: string, extra: Partial<EventDraft> = {}): EventDraft => 
 });
 
 /** What the shared contract does not cover: Graph's own shapes, failures and boundaries. One fake for the file. */
-describe('OutlookCalendarProvider', () => {
+describe('OutlookCalendarProvider', needs(OPENSSL), () => {
   let fixture: OutlookFixture;
   let calendar: CalendarRef;
 

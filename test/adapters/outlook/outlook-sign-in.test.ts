@@ -5,6 +5,7 @@ import {
   signInWithDeviceCode,
 } from '../../../lambdas/adapters/outlook/outlook-tokens.js';
 import { type FakeGraph, startFakeGraph } from '../../support/fake-graph.js';
+import { needs, OPENSSL } from '../../support/system-parts.js';
 
 /**
  * Plays the browser on Microsoft's sign-in page: the page posts its answer (code or error) to the
@@ -26,7 +27,7 @@ async function playBrowser(url: string): Promise<string> {
 }
 
 /** The device-code sign-in through MSAL against the fake Microsoft identity platform. */
-describe('signInWithDeviceCode', () => {
+describe('signInWithDeviceCode', needs(OPENSSL), () => {
   let graph: FakeGraph;
   let settings: { clientId: string; authority: string };
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventDraft } from '../../../lambdas/core/calendar/event.js';
 import type { CalendarRef } from '../../../lambdas/core/ports/index.js';
+import { needs, OPENSSL } from '../../support/system-parts.js';
 import { type OutlookFixture, startOutlookFixture } from './outlook-fixture.js';
 
 const draft = (summary: string, day: number): EventDraft => ({
@@ -17,7 +18,7 @@ const JUNE = { fromMs: Date.parse('2026-06-01T00:00:00Z'), toMs: Date.parse('202
  * calendarView/delta rounds against the fake Graph: one fake per file (a new calendar per test
  * keeps them apart), pages of 3 so that every round follows @odata.nextLink.
  */
-describe('OutlookCalendarProvider.syncEvents', () => {
+describe('OutlookCalendarProvider.syncEvents', needs(OPENSSL), () => {
   let fixture: OutlookFixture;
   let calendar: CalendarRef;
 

@@ -11,6 +11,7 @@ import { providerFactories } from '../../../lambdas/runtime/provider-factories.j
 import { secretContext } from '../../../lambdas/runtime/provider-resolver.js';
 import { listAllEvents } from '../../adapters/calendar-provider-contract-support.js';
 import { type FakeGraph, startFakeGraph } from '../../support/fake-graph.js';
+import { needs, OPENSSL } from '../../support/system-parts.js';
 import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
 import { addCalendar, addConnection, busy, type MovableClock, movableClock } from './shadow-fixture.js';
 
@@ -29,7 +30,7 @@ const timed = (summary: string, date: string, from: number, to: number): EventDr
  * factory, MSAL against the fake identity platform and calendarView/delta against the fake Graph.
  * One runtime and one fake for the file; each test syncs a calendar of its own.
  */
-describe('syncCalendar with Outlook calendars (fake Microsoft Graph)', () => {
+describe('syncCalendar with Outlook calendars (fake Microsoft Graph)', needs(OPENSSL), () => {
   let graph: FakeGraph;
   let runtime: TestRuntime;
   let clock: MovableClock;
