@@ -41,7 +41,7 @@ export type CompareAndSetOptions = Pause & {
  * (core/booking/slot-locks.ts, 25 rounds with linear full jitter so the losers spread out),
  * idempotency claims (3), manage_attendees' etag write (2), cloud sync's daily quota (5) and
  * create-only head (5 with force), a restore's switch over its backup (3), a new branch's id (5),
- * and the file blob store's link racing a folder delete (3).
+ * the file blob store's link racing a folder delete (3), and a rate limit's exact spend (core/limits/request-limiter.ts, 8).
  *
  * Built on {@link retry}, which is hand-written for the reason given there: core/ must not read
  * the clock or start timers, so the pause and the randomness come in as arguments, which the

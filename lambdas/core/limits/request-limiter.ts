@@ -1,3 +1,4 @@
+import { compareAndSet } from '../compare-and-set.js';
 import { DomainError } from '../errors.js';
 import {
   type Clock,
@@ -142,40 +143,40 @@ export class RequestLimiter {
     cost: RequestCost,
     limits: RateLimits,
   ): Promise<void> {
-    let entry = this.entries.get(caller);
-    let known = entry?.durable;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      known ??= await this.read(key);
-      const unflushed = entry?.unflushed ?? NOTHING;
-      const now = this.deps.clock.now().getTime();
-      const next: Partial<Record<LimitName, BucketState>> = {};
-      for (const name of LIMIT_NAMES) {
-        const rate = limits[name];
-        if (rate === 'off') continue;
-        const bucket = refill(known.buckets[name], rate, now);
-        const left = { tokens: bucket.tokens - unflushed[name], at: bucket.at };
-        if (left.tokens < cost[name]) throw rateLimited(name, rate, secondsUntil(left, rate, cost[name]));
-        next[name] = { tokens: left.tokens - cost[name], at: bucket.at };
-      }
-      const written: Cached = { version: known.version + 1, buckets: next };
-      try {
-        await this.put(key, known, written, limits);
-        entry = this.entries.get(caller);
+    // This instance's view first; a round that lost the race reads the item afresh.
+    let known = this.entries.get(caller)?.durable;
+    await compareAndSet(
+      async () => {
+        const from = known ?? (await this.read(key));
+        known = undefined;
+        const unflushed = this.entries.get(caller)?.unflushed ?? NOTHING;
+        const now = this.deps.clock.now().getTime();
+        const next: Partial<Record<LimitName, BucketState>> = {};
+        for (const name of LIMIT_NAMES) {
+          const rate = limits[name];
+          if (rate === 'off') continue;
+          const bucket = refill(from.buckets[name], rate, now);
+          const left = { tokens: bucket.tokens - unflushed[name], at: bucket.at };
+          if (left.tokens < cost[name]) throw rateLimited(name, rate, secondsUntil(left, rate, cost[name]));
+          next[name] = { tokens: left.tokens - cost[name], at: bucket.at };
+        }
+        const written: Cached = { version: from.version + 1, buckets: next };
+        await this.put(key, from, written, limits);
+        const entry = this.entries.get(caller);
         if (entry) {
           entry.durable = written;
           entry.unflushed = subtracted(entry.unflushed, unflushed);
         } else this.remember(caller, { durable: written, unflushed: NOTHING, limits });
-        return;
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        known = undefined;
-        entry = this.entries.get(caller);
-      }
-    }
-    throw new DomainError(
-      'RATE_LIMITED',
-      'Too many requests with this key are arriving at the same moment. Wait a second, then retry; send fewer requests in parallel.',
-      { limit: 'requests', retryAfterSeconds: 1 },
+      },
+      {
+        maxAttempts: MAX_ATTEMPTS,
+        exhausted: () =>
+          new DomainError(
+            'RATE_LIMITED',
+            'Too many requests with this key are arriving at the same moment. Wait a second, then retry; send fewer requests in parallel.',
+            { limit: 'requests', retryAfterSeconds: 1 },
+          ),
+      },
     );
   }
 
