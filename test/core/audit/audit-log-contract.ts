@@ -21,8 +21,13 @@ const entry = (at: string, action: string): AuditEntry => ({
  * The audit log against one engine behind the DocumentStore port (dynalite, DynamoDB Local):
  * each test writes to a day of its own, so they share one table without seeing each other.
  */
-export function describeAuditLogOn(label: string, makeStore: () => Promise<StoreUnderTest>): void {
-  describe(`AuditLog on ${label}`, { timeout: 120_000 }, () => {
+export function describeAuditLogOn(
+  label: string,
+  makeStore: () => Promise<StoreUnderTest>,
+  /** Vitest's describe options: `needs(…)` for a store on a program npm does not install. */
+  options: { skip?: boolean } = {},
+): void {
+  describe(`AuditLog on ${label}`, { timeout: 120_000, ...options }, () => {
     let under: StoreUnderTest;
 
     beforeAll(async () => {

@@ -43,8 +43,13 @@ async function burst(limiter: RequestLimiter, caller: string, n: number, cost = 
  * The request limiter against one engine behind the DocumentStore port (dynalite, DynamoDB
  * Local): the same conditional puts must hold the budgets on both.
  */
-export function describeRequestLimiterOn(label: string, makeStore: () => Promise<StoreUnderTest>): void {
-  describe(`RequestLimiter on ${label}`, () => {
+export function describeRequestLimiterOn(
+  label: string,
+  makeStore: () => Promise<StoreUnderTest>,
+  /** Vitest's describe options: `needs(…)` for a store on a program npm does not install. */
+  options: { skip?: boolean } = {},
+): void {
+  describe(`RequestLimiter on ${label}`, options, () => {
     let under: StoreUnderTest;
     let store: DocumentStore;
     const defaults = {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { needs, PYTHON_DATEUTIL } from '../../../support/system-parts.js';
 import { NEW_YORK, type SilentWorld, startSilentWorld } from './silent-world.js';
 
 /**
@@ -32,29 +33,33 @@ describe('create_event inside a DST gap', () => {
 
   const ny = (wall: string) => ({ date_time: wall, time_zone: NEW_YORK });
 
-  it('stores 02:30–04:30 on 14 March 2027 as 03:30–05:30 EDT (two hours, as zoneinfo) and warns', async () => {
-    const [startUtc, endUtc] = zoneinfoSpan('2027-03-14T02:30:00', '2027-03-14T04:30:00');
+  it(
+    'stores 02:30–04:30 on 14 March 2027 as 03:30–05:30 EDT (two hours, as zoneinfo) and warns',
+    needs(PYTHON_DATEUTIL),
+    async () => {
+      const [startUtc, endUtc] = zoneinfoSpan('2027-03-14T02:30:00', '2027-03-14T04:30:00');
 
-    const created = await world.ok('create_event', {
-      calendar_id: world.calendars.none,
-      summary: 'Night deploy',
-      start: ny('2027-03-14T02:30:00'),
-      end: ny('2027-03-14T04:30:00'),
-      return_event: true,
-    });
+      const created = await world.ok('create_event', {
+        calendar_id: world.calendars.none,
+        summary: 'Night deploy',
+        start: ny('2027-03-14T02:30:00'),
+        end: ny('2027-03-14T04:30:00'),
+        return_event: true,
+      });
 
-    expect([startUtc, endUtc]).toEqual(['2027-03-14T07:30:00+00:00', '2027-03-14T09:30:00+00:00']);
-    expect(created.event).toMatchObject({
-      start_utc: startUtc,
-      end_utc: endUtc,
-      start_local: '2027-03-14T03:30:00-04:00',
-      end_local: '2027-03-14T05:30:00-04:00',
-    });
-    expect(created.warnings).toEqual([
-      expect.objectContaining({ code: 'TIME_SHIFTED_BY_DST_GAP', field: 'start' }),
-    ]);
-    expect(created.warnings[0].message).toContain('2027-03-14T02:30:00');
-  });
+      expect([startUtc, endUtc]).toEqual(['2027-03-14T07:30:00+00:00', '2027-03-14T09:30:00+00:00']);
+      expect(created.event).toMatchObject({
+        start_utc: startUtc,
+        end_utc: endUtc,
+        start_local: '2027-03-14T03:30:00-04:00',
+        end_local: '2027-03-14T05:30:00-04:00',
+      });
+      expect(created.warnings).toEqual([
+        expect.objectContaining({ code: 'TIME_SHIFTED_BY_DST_GAP', field: 'start' }),
+      ]);
+      expect(created.warnings[0].message).toContain('2027-03-14T02:30:00');
+    },
+  );
 
   it('read in the calendar zone too: a local time on the New York calendar moves and warns the same', async () => {
     const created = await world.ok('create_event', {
