@@ -61,7 +61,9 @@ export async function restoreSnapshot(
   const phase = options.onPhase ?? (() => undefined);
   phase('verify');
   // Only reads, so it runs beside the verification; a new backup is written only once that passed.
-  const held = snapshotHoldingCurrentState(deps, projectId);
+  // The snapshot being restored may be the one holding the state (restored twice in a row): the
+  // full verification below then proves it readable, so it is not read back a second time.
+  const held = snapshotHoldingCurrentState(deps, projectId, snapshotId);
   held.catch(() => undefined); // awaited below unless the verification throws first
   const snapshot = await verifiedSnapshot(deps, projectId, snapshotId);
   const records = snapshot.items.map(toMemoryRecord);
@@ -163,10 +165,13 @@ async function newBackup(deps: SnapshotDeps, projectId: string, snapshotId: stri
 async function snapshotHoldingCurrentState(
   deps: SnapshotDeps,
   projectId: string,
+  verifiedBeforeUse?: string,
 ): Promise<Backup | undefined> {
   const state = await deps.state.currentState(projectId);
   const entry = await new SnapshotCatalog(deps.store).snapshotHolding(projectId, state);
   if (!entry) return undefined;
+  // `verifiedBeforeUse`: a snapshot the caller reads and verifies whole before it uses the answer.
+  if (entry.snapshot_id === verifiedBeforeUse) return { snapshot_id: entry.snapshot_id, ...state };
   const intact = await readsBackIntact(deps, {
     projectId,
     snapshotId: entry.snapshot_id,

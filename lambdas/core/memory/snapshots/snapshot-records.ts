@@ -1,6 +1,7 @@
+import { sha256Hex } from '../../ports/index.js';
 import { MEMORY_RECORD } from '../../storage/key-prefixes.js';
 import type { MemoryRecord } from '../store/memory-records.js';
-import { itemHash, type ManifestBody, type SnapshotItem } from './snapshot-manifest.js';
+import { itemText, type ManifestBody, type SnapshotItem } from './snapshot-manifest.js';
 
 /**
  * How the store's records travel inside a snapshot: one item per record, its kind named by the
@@ -44,8 +45,6 @@ export function recordsMatchManifest(
   const byId = new Map(listed.map((item) => [item.id, item]));
   return records.every((record) => {
     const item = byId.get(record.key);
-    return (
-      item !== undefined && itemHash({ id: record.key, kind: item.kind, data: record.body }) === item.sha256
-    );
+    return item !== undefined && sha256Hex(itemText(record.key, item.kind, record.body)) === item.sha256;
   });
 }

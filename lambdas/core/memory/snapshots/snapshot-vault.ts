@@ -144,7 +144,18 @@ export async function readsBackIntact(
   }
 }
 
+/**
+ * A canonical manifest starts with its archive's record (`archive` sorts first in the body), so
+ * it is read from the first bytes rather than by parsing a megabyte of item entries. Only used
+ * once the manifest hashed to the hash recorded when it was built (canonical), so the prefix is
+ * the record; a manifest in any other form is parsed whole.
+ */
+const ARCHIVE_RECORD_PREFIX =
+  /^\{"body":\{"archive":\{"sha256":"([0-9a-f]{64})","size":(0|[1-9][0-9]{0,15})\},/;
+
 function archiveRecordOf(manifest: Uint8Array): { sha256: string; size: number } | undefined {
+  const head = ARCHIVE_RECORD_PREFIX.exec(Buffer.from(manifest.subarray(0, 160)).toString('latin1'));
+  if (head?.[1] !== undefined && head[2] !== undefined) return { sha256: head[1], size: Number(head[2]) };
   try {
     const parsed = ArchiveRecord.safeParse(JSON.parse(Buffer.from(manifest).toString('utf8')));
     return parsed.success ? parsed.data.body.archive : undefined;
