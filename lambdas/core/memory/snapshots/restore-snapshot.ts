@@ -4,8 +4,8 @@ import { MemoryChangedError } from '../store/memory-records.js';
 import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
-import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from './snapshot-manifest.js';
-import { countKind, recordsMatchManifest, toMemoryRecord } from './snapshot-records.js';
+import { SnapshotIntegrityError, type VerifiedSnapshot } from './snapshot-manifest.js';
+import { countKind, recordsMatchSnapshot, toMemoryRecord } from './snapshot-records.js';
 import { snapshotRefusal } from './snapshot-refusal.js';
 import { readSnapshot, readsBackIntact, SnapshotNotFoundError } from './snapshot-vault.js';
 
@@ -80,7 +80,7 @@ export async function restoreSnapshot(
     throw error;
   }
   const previous = backup.generation;
-  const expected = snapshot.manifest.body.items;
+  const expected = snapshot;
   phase('check');
   await checkActivated(deps, projectId, { staged, previous, expected, activatedRevision });
   await new SnapshotCatalog(deps.store).noteStateHeld(projectId, {
@@ -214,7 +214,7 @@ async function checkActivated(
   generations: {
     staged: string;
     previous: string;
-    expected: ManifestBody['items'];
+    expected: Pick<VerifiedSnapshot, 'items' | 'itemTexts'>;
     activatedRevision: string;
   },
 ): Promise<void> {
@@ -225,7 +225,7 @@ async function checkActivated(
     if (now.generation === generations.staged && now.revision !== generations.activatedRevision) return;
     revision = now.revision;
     matches =
-      now.generation === generations.staged && recordsMatchManifest(now.records, generations.expected);
+      now.generation === generations.staged && recordsMatchSnapshot(now.records, generations.expected);
   } catch (error) {
     await rollBack(deps, projectId, { ...generations, revision });
     throw error;

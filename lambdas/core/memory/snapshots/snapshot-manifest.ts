@@ -84,6 +84,12 @@ export interface VerifiedSnapshot {
   manifest: SnapshotManifest;
   manifestSha256: string;
   items: SnapshotItem[];
+  /**
+   * Each item's canonical text, which hashed to the SHA-256 the manifest lists for it: a record
+   * whose text equals it hashes to that too, so a restore checks what it wrote back against
+   * these without hashing every record again.
+   */
+  itemTexts: string[];
   blobs: { key: string; sha256: string; bytes: Uint8Array }[];
 }
 
@@ -287,12 +293,13 @@ export function verifySnapshot(
     const bytes = new Uint8Array(Buffer.from(b.content_base64, 'base64'));
     return { key: b.key, sha256: sha256Hex(bytes), bytes };
   });
+  // Each item hashed over its own canonical text (itemText), as buildSnapshot hashed it.
+  const itemTexts = archive.items.map((item) => itemText(item.id, item.kind, item.data));
   const listed = {
-    // Each item hashed over its own canonical text (itemText), as buildSnapshot hashed it.
-    items: archive.items.map((item) => ({
+    items: archive.items.map((item, i) => ({
       id: item.id,
       kind: item.kind,
-      sha256: sha256Hex(itemText(item.id, item.kind, item.data)),
+      sha256: sha256Hex(itemTexts[i] as string),
     })),
     blobs: blobs.map((b) => ({ key: b.key, sha256: b.sha256, size: b.bytes.byteLength })),
   };
@@ -307,7 +314,7 @@ export function verifySnapshot(
       'The archive content does not match the items and blobs its manifest lists.',
     );
   }
-  return { manifest, manifestSha256, items: archive.items, blobs };
+  return { manifest, manifestSha256, items: archive.items, itemTexts, blobs };
 }
 
 /** The listed items, in the same order with the same ids, kinds and hashes (no serialising). */
