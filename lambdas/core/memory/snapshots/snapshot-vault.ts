@@ -90,16 +90,19 @@ const contextOf = (projectId: string, snapshotId: string) => ({
  * Encrypts and stores a built snapshot. The archive is written before the manifest, so the
  * manifest's presence marks a complete snapshot: a crash in between leaves an archive nobody
  * lists, never a manifest without its archive. Both writes are create-only (BlobExistsError when
- * the snapshot id is taken).
+ * the snapshot id is taken). `before`: what must have landed before anything is stored (it runs
+ * while the parts are sealed; if it fails, nothing is stored).
  */
 export async function writeSnapshot(
   deps: SnapshotVaultDeps,
   snapshot: BuiltSnapshot,
+  before: Promise<unknown> = Promise.resolve(),
 ): Promise<StoredSnapshot> {
   const { project_id: projectId, snapshot_id: snapshotId } = snapshot.manifest.body;
   const keys = snapshotKeys(projectId, snapshotId);
   const context = contextOf(projectId, snapshotId);
-  const [archive, manifest] = await Promise.all([
+  const [, archive, manifest] = await Promise.all([
+    before,
     seal(deps, snapshot.archiveBytes, context),
     seal(deps, snapshot.manifestBytes, context),
   ]);
