@@ -4,9 +4,13 @@
  * back, decrypt and check every hash, catalog it) promises a snapshot proven readable, so its
  * floor is encrypt + write + read back + decrypt of the same archive and manifest bytes.
  * restore_snapshot (verify, backup snapshot, stage, activate, check) promises nothing lost, so its
- * floor is read + decrypt of the snapshot, the backup's encrypt + write, and the items' writes
- * (staging the records as a generation). Target: ≤ 1.5× each. A restore with nothing written
- * since the last one reuses the backup: its floor leaves the backup out. The baselines encrypt
+ * floor is read + decrypt of the snapshot, the backup's encrypt + write + read back + decrypt,
+ * and the items' writes (staging the records as a generation). Target: ≤ 1.5× each. The backup's
+ * read back and decrypt were left out of that floor until 2026-11 although the guarantee needs
+ * them: a restore goes ahead only over a backup proven readable (restore-snapshot.ts, newBackup),
+ * the same proof create_snapshot's floor counts; the floor without them is an INFO line. A
+ * restore with nothing written since the last one reuses the backup: its floor leaves the backup
+ * out (here the backup is the snapshot restored, which the restore verifies whole anyway). The baselines encrypt
  * as Meridian does (64 KiB frames); INFO lines give create against the Encryption SDK's default
  * 4 KiB frames and against a baseline that also serialises the records (JSON.stringify).
  *
@@ -38,7 +42,7 @@ import type {
   MemoryRecord,
   MemoryStateStore,
 } from '../lambdas/core/memory/store/memory-records.js';
-import { systemClock } from '../lambdas/core/ports/index.js';
+import { sha256Hex, systemClock } from '../lambdas/core/ports/index.js';
 import { nodeRandom } from '../lambdas/runtime/node-random.js';
 import { compare, measure, reportFigure, reportRatio, type Sample } from './harness.js';
 
@@ -210,10 +214,10 @@ export async function run(): Promise<void> {
     const restore = await compare(
       { name: 'restoreSnapshot', fn: afterAWrite },
       {
-        name: 'read + decrypt + backup encrypt + write + items written',
+        name: 'read + decrypt + backup encrypt + write + read back + decrypt + items written',
         fn: async () => {
           await plainRead();
-          await plainWrite();
+          await plainWriteReadBack();
           await itemsWrite();
         },
       },
@@ -223,15 +227,33 @@ export async function run(): Promise<void> {
       kind: 'slowdown',
       value: 1.5,
     });
+    // The floor as it stood before the backup's read back was counted (see the header).
+    const withoutBackupReadBack = await compare(
+      { name: 'restoreSnapshot', fn: afterAWrite },
+      {
+        name: 'read + decrypt + backup encrypt + write + items written',
+        fn: async () => {
+          await plainRead();
+          await plainWrite();
+          await itemsWrite();
+        },
+      },
+      options,
+    );
+    reportFigure(
+      'restore_snapshot after a write vs the floor without the backup read back',
+      `${withoutBackupReadBack.baseline.name} ${withoutBackupReadBack.baseline.medianMs.toFixed(2)} ms → ${(withoutBackupReadBack.candidate.medianMs / withoutBackupReadBack.baseline.medianMs).toFixed(2)}×`,
+    );
     await reportAgainstSdkDefaults('restore_snapshot vs the SDK default frames', restore.candidate, {
       name: 'read + decrypt (4 KiB frames)',
       fn: sdkDefaultRead,
     });
     // Restored again with nothing written: the snapshot holding the state is the backup, verified.
+    const again = () => restoreSnapshot(deps, PROJECT, first.snapshot_id);
     reportRatio(
       'restore_snapshot, 10,000 items, nothing written since the last restore (the backup reused)',
       await compare(
-        { name: 'restoreSnapshot', fn: () => restoreSnapshot(deps, PROJECT, first.snapshot_id) },
+        { name: 'restoreSnapshot', fn: again },
         {
           name: 'read + decrypt + items written',
           fn: async () => {
@@ -242,6 +264,30 @@ export async function run(): Promise<void> {
         options,
       ),
       { kind: 'slowdown', value: 1.5 },
+    );
+    // Not a floor the issue set: what no restore can skip on top of it, the archive parsed into
+    // records and each item hashed once (the cheapest way: its parsed text, no canonical sort).
+    const archiveText = new TextDecoder().decode(built.archiveBytes);
+    const parseAndHash = () => {
+      for (const item of (JSON.parse(archiveText) as { items: unknown[] }).items) {
+        sha256Hex(JSON.stringify(item));
+      }
+    };
+    const withParsing = await compare(
+      { name: 'restoreSnapshot', fn: again },
+      {
+        name: 'read + decrypt + parse + hash each item + items written',
+        fn: async () => {
+          await plainRead();
+          parseAndHash();
+          await itemsWrite();
+        },
+      },
+      options,
+    );
+    reportFigure(
+      'restore_snapshot, nothing written, vs a floor that also parses and hashes every item',
+      `${withParsing.baseline.name} ${withParsing.baseline.medianMs.toFixed(2)} ms → ${(withParsing.candidate.medianMs / withParsing.baseline.medianMs).toFixed(2)}×`,
     );
   } finally {
     client.destroy();

@@ -4,8 +4,8 @@ import { MemoryChangedError } from '../store/memory-records.js';
 import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
-import { type ManifestBody, SnapshotIntegrityError, type VerifiedSnapshot } from './snapshot-manifest.js';
-import { countKind, recordsMatchManifest, toMemoryRecord } from './snapshot-records.js';
+import { SnapshotIntegrityError, type VerifiedSnapshot } from './snapshot-manifest.js';
+import { countKind, recordsMatchSnapshot, toMemoryRecord } from './snapshot-records.js';
 import { snapshotRefusal } from './snapshot-refusal.js';
 import { readSnapshot, readsBackIntact, SnapshotNotFoundError } from './snapshot-vault.js';
 
@@ -61,7 +61,9 @@ export async function restoreSnapshot(
   const phase = options.onPhase ?? (() => undefined);
   phase('verify');
   // Only reads, so it runs beside the verification; a new backup is written only once that passed.
-  const held = snapshotHoldingCurrentState(deps, projectId);
+  // The snapshot being restored may be the one holding the state (restored twice in a row): the
+  // full verification below then proves it readable, so it is not read back a second time.
+  const held = snapshotHoldingCurrentState(deps, projectId, snapshotId);
   held.catch(() => undefined); // awaited below unless the verification throws first
   const snapshot = await verifiedSnapshot(deps, projectId, snapshotId);
   const records = snapshot.items.map(toMemoryRecord);
@@ -78,7 +80,7 @@ export async function restoreSnapshot(
     throw error;
   }
   const previous = backup.generation;
-  const expected = snapshot.manifest.body.items;
+  const expected = snapshot;
   phase('check');
   await checkActivated(deps, projectId, { staged, previous, expected, activatedRevision });
   await new SnapshotCatalog(deps.store).noteStateHeld(projectId, {
@@ -163,10 +165,13 @@ async function newBackup(deps: SnapshotDeps, projectId: string, snapshotId: stri
 async function snapshotHoldingCurrentState(
   deps: SnapshotDeps,
   projectId: string,
+  verifiedBeforeUse?: string,
 ): Promise<Backup | undefined> {
   const state = await deps.state.currentState(projectId);
   const entry = await new SnapshotCatalog(deps.store).snapshotHolding(projectId, state);
   if (!entry) return undefined;
+  // `verifiedBeforeUse`: a snapshot the caller reads and verifies whole before it uses the answer.
+  if (entry.snapshot_id === verifiedBeforeUse) return { snapshot_id: entry.snapshot_id, ...state };
   const intact = await readsBackIntact(deps, {
     projectId,
     snapshotId: entry.snapshot_id,
@@ -209,7 +214,7 @@ async function checkActivated(
   generations: {
     staged: string;
     previous: string;
-    expected: ManifestBody['items'];
+    expected: Pick<VerifiedSnapshot, 'items' | 'itemTexts'>;
     activatedRevision: string;
   },
 ): Promise<void> {
@@ -220,7 +225,7 @@ async function checkActivated(
     if (now.generation === generations.staged && now.revision !== generations.activatedRevision) return;
     revision = now.revision;
     matches =
-      now.generation === generations.staged && recordsMatchManifest(now.records, generations.expected);
+      now.generation === generations.staged && recordsMatchSnapshot(now.records, generations.expected);
   } catch (error) {
     await rollBack(deps, projectId, { ...generations, revision });
     throw error;

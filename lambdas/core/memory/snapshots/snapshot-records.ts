@@ -1,6 +1,6 @@
 import { MEMORY_RECORD } from '../../storage/key-prefixes.js';
 import type { MemoryRecord } from '../store/memory-records.js';
-import { itemHash, type ManifestBody, type SnapshotItem } from './snapshot-manifest.js';
+import { itemText, type SnapshotItem } from './snapshot-manifest.js';
 
 /**
  * How the store's records travel inside a snapshot: one item per record, its kind named by the
@@ -32,20 +32,26 @@ export function countKind(items: readonly SnapshotItem[], kind: 'branch' | 'cont
 }
 
 /**
- * Whether `records` are exactly the items a manifest lists: the same ids, each record hashing to
- * its item's recorded SHA-256 (under the kind the manifest gave it). What a restore checks the
- * state it activated against.
+ * Whether `records` are exactly a verified snapshot's items: the same ids, each record's
+ * canonical text (under the kind the snapshot gave it) equal to the item's, whose hash the
+ * verification checked against the manifest — so each record hashes to the SHA-256 the manifest
+ * lists for it. What a restore checks the state it activated against.
  */
-export function recordsMatchManifest(
+export function recordsMatchSnapshot(
   records: readonly MemoryRecord[],
-  listed: ManifestBody['items'],
+  snapshot: { items: readonly SnapshotItem[]; itemTexts: readonly string[] },
 ): boolean {
-  if (records.length !== listed.length) return false;
-  const byId = new Map(listed.map((item) => [item.id, item]));
-  return records.every((record) => {
-    const item = byId.get(record.key);
-    return (
-      item !== undefined && itemHash({ id: record.key, kind: item.kind, data: record.body }) === item.sha256
-    );
+  const { items, itemTexts } = snapshot;
+  if (records.length !== items.length) return false;
+  // Records usually read back in the snapshot's order; the index by id is built only if not.
+  let byId: Map<string, number> | undefined;
+  return records.every((record, i) => {
+    let index: number | undefined = i;
+    if (items[i]?.id !== record.key) {
+      byId ??= new Map(items.map((item, at) => [item.id, at]));
+      index = byId.get(record.key);
+    }
+    const item = index === undefined ? undefined : items[index];
+    return item !== undefined && itemText(record.key, item.kind, record.body) === itemTexts[index as number];
   });
 }

@@ -90,16 +90,19 @@ const contextOf = (projectId: string, snapshotId: string) => ({
  * Encrypts and stores a built snapshot. The archive is written before the manifest, so the
  * manifest's presence marks a complete snapshot: a crash in between leaves an archive nobody
  * lists, never a manifest without its archive. Both writes are create-only (BlobExistsError when
- * the snapshot id is taken).
+ * the snapshot id is taken). `before`: what must have landed before anything is stored (it runs
+ * while the parts are sealed; if it fails, nothing is stored).
  */
 export async function writeSnapshot(
   deps: SnapshotVaultDeps,
   snapshot: BuiltSnapshot,
+  before: Promise<unknown> = Promise.resolve(),
 ): Promise<StoredSnapshot> {
   const { project_id: projectId, snapshot_id: snapshotId } = snapshot.manifest.body;
   const keys = snapshotKeys(projectId, snapshotId);
   const context = contextOf(projectId, snapshotId);
-  const [archive, manifest] = await Promise.all([
+  const [, archive, manifest] = await Promise.all([
+    before,
     seal(deps, snapshot.archiveBytes, context),
     seal(deps, snapshot.manifestBytes, context),
   ]);
@@ -144,7 +147,18 @@ export async function readsBackIntact(
   }
 }
 
+/**
+ * A canonical manifest starts with its archive's record (`archive` sorts first in the body), so
+ * it is read from the first bytes rather than by parsing a megabyte of item entries. Only used
+ * once the manifest hashed to the hash recorded when it was built (canonical), so the prefix is
+ * the record; a manifest in any other form is parsed whole.
+ */
+const ARCHIVE_RECORD_PREFIX =
+  /^\{"body":\{"archive":\{"sha256":"([0-9a-f]{64})","size":(0|[1-9][0-9]{0,15})\},/;
+
 function archiveRecordOf(manifest: Uint8Array): { sha256: string; size: number } | undefined {
+  const head = ARCHIVE_RECORD_PREFIX.exec(Buffer.from(manifest.subarray(0, 160)).toString('latin1'));
+  if (head?.[1] !== undefined && head[2] !== undefined) return { sha256: head[1], size: Number(head[2]) };
   try {
     const parsed = ArchiveRecord.safeParse(JSON.parse(Buffer.from(manifest).toString('utf8')));
     return parsed.success ? parsed.data.body.archive : undefined;

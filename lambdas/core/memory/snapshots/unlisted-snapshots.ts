@@ -63,12 +63,14 @@ export async function writeSnapshotMarked(
 ): Promise<StoredSnapshot> {
   const { project_id: projectId, snapshot_id: snapshotId } = built.manifest.body;
   const collectAfter = new Date(deps.clock.now().getTime() + UNLISTED_GRACE_MS).toISOString();
-  await deps.store.put({
+  // The marker is written while the parts are compressed and encrypted; writeSnapshot stores
+  // nothing until it has landed, so no object is ever without its marker.
+  const marked = deps.store.put({
     ...markerKey(projectId, snapshotId),
     gsi1pk: GSI1PK.unlistedSnapshots,
     gsi1sk: collectAfter,
   });
-  return writeSnapshot(deps, built);
+  return writeSnapshot(deps, built, marked);
 }
 
 /**

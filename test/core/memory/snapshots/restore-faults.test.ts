@@ -182,4 +182,22 @@ describe('restoreSnapshot under a fault at each step (old or new state, never a 
     expect(error).toMatchObject({ code: 'STORAGE_ERROR' });
     expect(await fingerprint()).toBe(old);
   });
+
+  it('puts the old state back when a record reads back with other content, every record the same count', async () => {
+    const { projectId, snap, old, fingerprint } = await prepared();
+    // A store that alters one record's body on staging: same ids, so only the content check sees it.
+    const altering: SnapshotDeps = {
+      ...world.deps,
+      state: Object.assign(Object.create(world.memory), {
+        stageGeneration: (id: string, records: readonly { key: string; body: unknown }[]) =>
+          world.memory.stageGeneration(
+            id,
+            records.map((r, i) => (i === records.length - 1 ? { ...r, body: { altered: true } } : r)),
+          ),
+      }),
+    };
+    const error = await restoreSnapshot(altering, projectId, snap.snapshot_id).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'STORAGE_ERROR' });
+    expect(await fingerprint()).toBe(old);
+  });
 });
