@@ -1,14 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { loopbackCertificate } from './loopback-certificate.js';
 
 /**
  * A local stand-in for the Microsoft identity platform (v2.0 endpoints of one tenant), written from
@@ -58,31 +53,9 @@ let certificate: Promise<{ dir: string; key: string; cert: string; caFile: strin
 /** One self-signed certificate per test process, trusted by this process once made. */
 function testCertificate() {
   certificate ??= (async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'meridian-msid-'));
-    const keyFile = join(dir, 'key.pem');
-    const caFile = join(dir, 'cert.pem');
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      caFile,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ]);
-    const cert = await readFile(caFile, 'utf8');
+    const { dir, key, cert, certFile: caFile } = await loopbackCertificate('meridian-msid-');
     setDefaultCACertificates([...getCACertificates('default'), cert]);
-    return { dir, key: await readFile(keyFile, 'utf8'), cert, caFile };
+    return { dir, key, cert, caFile };
   })();
   return certificate;
 }

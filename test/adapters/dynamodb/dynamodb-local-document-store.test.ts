@@ -1,22 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { describe } from 'vitest';
-import { DynamoDbDocumentStore } from '../../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
-import { createLocalDynamoDbClient, ensureTable } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
-import { dynamoDbLocalEndpoint } from '../../support/dynamodb-local-endpoint.js';
+import { dynamoDbLocalStore } from '../../support/dynalite-store.js';
 import { JAVA, needs } from '../../support/system-parts.js';
 import { describeDocumentStoreContract } from './document-store-contract.js';
 
 // The file name contains "dynamodb-local": the global setup starts DynamoDB Local for this run.
 describe('on DynamoDB Local', needs(JAVA), () => {
-  describeDocumentStoreContract('DynamoDB Local (the AWS engine)', async () => {
-    const client = createLocalDynamoDbClient(dynamoDbLocalEndpoint());
-    const tableName = `contract-${randomUUID()}`;
-    await ensureTable(client, tableName);
-    return {
-      store: new DynamoDbDocumentStore({ client, tableName }),
-      close: async () => {
-        client.destroy();
-      },
-    };
-  });
+  describeDocumentStoreContract('DynamoDB Local (the AWS engine)', () => dynamoDbLocalStore('contract'));
 });

@@ -1,23 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { DynamoDbDocumentStore } from '../../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
-import { createLocalDynamoDbClient, ensureTable } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
-import { dynamoDbLocalEndpoint } from '../../support/dynamodb-local-endpoint.js';
+import { dynamoDbLocalStore } from '../../support/dynalite-store.js';
 import { JAVA, needs } from '../../support/system-parts.js';
 import { describeAuditLogOn } from './audit-log-contract.js';
 
 // The file name contains "dynamodb-local": the global setup starts DynamoDB Local for this run.
-describeAuditLogOn(
-  'DynamoDB Local (the AWS engine)',
-  async () => {
-    const client = createLocalDynamoDbClient(dynamoDbLocalEndpoint());
-    const tableName = `audit-${randomUUID()}`;
-    await ensureTable(client, tableName);
-    return {
-      store: new DynamoDbDocumentStore({ client, tableName }),
-      close: async () => {
-        client.destroy();
-      },
-    };
-  },
-  needs(JAVA),
-);
+describeAuditLogOn('DynamoDB Local (the AWS engine)', () => dynamoDbLocalStore('audit'), needs(JAVA));
