@@ -41,6 +41,18 @@ export const ALLOWED_ORIGINS_ENV = 'MERIDIAN_ALLOWED_ORIGINS';
  * the listen address (a reverse proxy in front): the OAuth issuer and the MCP URL's origin.
  */
 export const PUBLIC_URL_ENV = 'MERIDIAN_PUBLIC_URL';
+/**
+ * The organization's OpenID Connect issuer people sign in at (a Cognito user pool, Okta, Entra ID,
+ * Google Workspace), when they do not sign in with `meridian users` passwords. Meridian stays the
+ * authorization server MCP clients talk to, and is this issuer's client (ADR 0013).
+ */
+export const SIGN_IN_ISSUER_ENV = 'MERIDIAN_SIGN_IN_ISSUER';
+/** Meridian's client id at the sign-in issuer. */
+export const SIGN_IN_CLIENT_ID_ENV = 'MERIDIAN_SIGN_IN_CLIENT_ID';
+/** Its client secret, given directly (embedded). None for a public client (PKCE only). */
+export const SIGN_IN_CLIENT_SECRET_ENV = 'MERIDIAN_SIGN_IN_CLIENT_SECRET';
+/** Its client secret, as the ARN of a Secrets Manager secret (AWS). None for a public client. */
+export const SIGN_IN_CLIENT_SECRET_ARN_ENV = 'MERIDIAN_SIGN_IN_CLIENT_SECRET_ARN';
 /** Seconds one MCP call (one HTTP request) may run before it stops: 1–900, default 30. */
 export const CALL_DEADLINE_SECONDS_ENV = 'MERIDIAN_CALL_DEADLINE_SECONDS';
 /** Events, occurrences and stored items one call may read or expand: 1,000–10,000,000, default 50,000. */

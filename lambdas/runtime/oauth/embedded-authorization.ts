@@ -20,6 +20,7 @@ import {
 } from './oauth-audit.js';
 import type { OauthKeys } from './oauth-keys.js';
 import { RegistrationLimit } from './registration-limit.js';
+import type { UpstreamSignInConfig } from './upstream-sign-in-config.js';
 
 /** Lifetimes, in seconds. Access tokens are short: a revoked consent stops them within this. */
 export const OAUTH_TTL = {
@@ -63,6 +64,12 @@ export interface EmbeddedAuthorizationOptions {
    * @default - none: loopback documents are refused like private ones
    */
   loopbackClientMetadataCa?: string;
+  /**
+   * Where people sign in: the organization's OpenID Connect issuer instead of `meridian users`
+   * passwords.
+   * @default - none: local people with passwords
+   */
+  upstream?: UpstreamSignInConfig;
 }
 
 export interface EmbeddedAuthorization {
