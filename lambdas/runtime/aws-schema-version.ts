@@ -1,15 +1,17 @@
 import { isDomainError } from '../core/errors.js';
-import type { DocumentStore, Logger } from '../core/ports/index.js';
+import type { Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';
 import { ensureSchemaVersion, type SchemaCheck } from '../core/storage/schema-version.js';
-import { awsTableStore } from './aws-table-store.js';
+import { awsTableStoreUnchecked, gateOnSchemaCheck } from './aws-table-store.js';
 import { type Environment, requireSettings } from './environment.js';
 
 /**
  * The table's schema check for a Lambda function, once per container, begun when the function
  * starts (its INIT) so that the table read overlaps the rest of the cold start — and opens the
- * connection the parts then use — instead of waiting in front of the first request, which awaits
- * it before reading the table. An older table is brought up to date in place (the same
+ * connection the parts then use. The first request does not wait for it: the function's table
+ * store (awsTableStore) holds each write until the check has passed and releases each read with
+ * it, and the function's answer is refused afterwards when the table is newer
+ * (handlers/middleware/schema-version.ts). An older table is brought up to date in place (the same
  * resumable, idempotent steps as the laptop's data folder, safe with many instances starting at
  * once), a newer one refused with UNSUPPORTED_FORMAT naming both versions. A refusal is kept for
  * the container's life; a failure to reach the table is not, so the next invocation tries again.
@@ -18,14 +20,11 @@ import { type Environment, requireSettings } from './environment.js';
  * const schemaReady = awsSchemaCheck(processEnvironment(), logger);
  * await schemaReady(); // throws UNSUPPORTED_FORMAT on a table a newer Meridian wrote
  */
-export function awsSchemaCheck(
-  environment: Environment,
-  logger: Logger,
-  /** @default the table MERIDIAN_TABLE_NAME names */
-  store: DocumentStore = awsTableStore(requireSettings(environment, ['tableName']).tableName),
-): () => Promise<SchemaCheck> {
+export function awsSchemaCheck(environment: Environment, logger: Logger): () => Promise<SchemaCheck> {
+  const { tableName } = requireSettings(environment, ['tableName']);
+  const table = awsTableStoreUnchecked(tableName);
   const check = async () => {
-    const schema = await ensureSchemaVersion(store, systemClock.now);
+    const schema = await ensureSchemaVersion(table, systemClock.now);
     if (schema.applied.length > 0)
       logger.info(`Upgraded the table from schema version ${schema.found} to ${schema.version}`, {
         applied: schema.applied,
@@ -42,8 +41,10 @@ export function awsSchemaCheck(
     return started;
   };
   let checked: Promise<SchemaCheck> | undefined = begin();
-  return () => {
+  const schemaReady = () => {
     checked ??= begin();
     return checked;
   };
+  gateOnSchemaCheck(tableName, schemaReady);
+  return schemaReady;
 }
