@@ -44,7 +44,7 @@ const BASELINE_ENTRY = fileURLToPath(new URL('./fixtures/minimal-mcp-lambda.ts',
  * A stateless `tools/list` with no `initialize` first, as a stateless MCP server allows, with the
  * Bearer key Meridian checks against its table (the baseline ignores the header).
  */
-const toolsListEvent = (token: string): APIGatewayProxyEvent => {
+export const toolsListEvent = (token: string): APIGatewayProxyEvent => {
   const host = 'bench1234.execute-api.us-east-1.amazonaws.com';
   const headers = {
     host,
@@ -100,7 +100,7 @@ const toolsListEvent = (token: string): APIGatewayProxyEvent => {
 };
 
 /** A `tools/list` of the 2026-07-28 era: no initialize; version, client and capabilities in `_meta`. */
-const modernToolsListEvent = (token: string): APIGatewayProxyEvent => {
+export const modernToolsListEvent = (token: string): APIGatewayProxyEvent => {
   const event = toolsListEvent(token);
   const headers = { ...event.headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
   return {
@@ -129,7 +129,11 @@ function writeEvent(outDir: string, name: string, event: APIGatewayProxyEvent): 
 }
 
 /** The same request shape calling one tool. */
-const toolCallEvent = (token: string, name: string, args: Record<string, unknown>): APIGatewayProxyEvent => ({
+export const toolCallEvent = (
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): APIGatewayProxyEvent => ({
   ...toolsListEvent(token),
   body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
 });

@@ -42,7 +42,7 @@ const BASELINE_ENTRY = fileURLToPath(new URL('./fixtures/minimal-table-lambda.ts
 const HOUR_MS = 3_600_000;
 
 /** The state each step is invoked with, prepared by the steps before it (booking.asl.json's paths). */
-function stepEvents(runtime: TestRuntime, calendar: BookingInput['calendar']) {
+export function stepEvents(runtime: TestRuntime, calendar: BookingInput['calendar']) {
   const steps = runtime.bookingSteps;
   let booked = 0;
   // A fresh one-hour slot and key per sample, so that no sample meets another's hold.
