@@ -75,6 +75,9 @@ export function toolCatalogue(toolsets: Toolsets): ToolCatalogue {
 /** Each toolset's tools, imported when first needed (see lambdas/mcp/tools/deferred-catalogue.ts). */
 export type ToolsetLoaders = Readonly<Record<string, () => Promise<readonly ToolDefinition[]>>>;
 
+/** Single tools by name, each imported when first called without its toolset's other tools. */
+export type ToolLoaders = Readonly<Record<string, () => Promise<ToolDefinition>>>;
+
 /**
  * A catalogue whose tools are imported on first use, one toolset at a time. With `listing` given
  * (the Lambda bundle carries it, computed at bundle time), tools/list is answered without loading
@@ -82,7 +85,13 @@ export type ToolsetLoaders = Readonly<Record<string, () => Promise<readonly Tool
  * start that lists tools compiles none of their code, one that calls a time tool none of the
  * memory tools'. Without a listing every toolset is loaded on first use, to compute it.
  */
-export function deferredToolCatalogue(loaders: ToolsetLoaders, listing?: ToolsetListing): ToolCatalogue {
+export function deferredToolCatalogue(
+  loaders: ToolsetLoaders,
+  listing?: ToolsetListing,
+  /** Tools imported on their own, without the rest of their toolset (used with `listing` only). */
+  toolLoaders: ToolLoaders = {},
+): ToolCatalogue {
+  const tools = new Map(Object.entries(toolLoaders).map(([name, load]) => [name, once(load)]));
   const toolsets = new Map(Object.entries(loaders).map(([name, load]) => [name, once(load)]));
   const everything = once(async () => {
     const loaded = await Promise.all(
@@ -95,6 +104,8 @@ export function deferredToolCatalogue(loaders: ToolsetLoaders, listing?: Toolset
     find: async (name) => {
       if (listing === undefined) return (await everything()).find(name);
       const toolset = toolsetOf(listing, name);
+      const alone = tools.get(name);
+      if (toolset !== undefined && alone !== undefined) return alone();
       const load = toolset === undefined ? undefined : toolsets.get(toolset);
       return load === undefined ? undefined : (await load()).find((tool) => tool.name === name);
     },

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TIME_TOOL_LOADERS } from '../../lambdas/mcp/tools/deferred-catalogue.js';
 import { allToolsCatalogue } from '../../lambdas/mcp/tools/index.js';
 import { enabledTools } from '../../lambdas/mcp/toolsets.js';
 import {
@@ -101,6 +102,27 @@ describe('the bundled MCP handler', () => {
         /lambdas\/mcp\/tools\/(calendar|availability|booking|rules)\//.test(input),
       ),
     ).toEqual([]);
+  });
+
+  it('loads a time tool on its own: a first get_temporal_context compiles neither chrono-node nor rrule', async () => {
+    const metafile = await bundleHandler();
+    const atStart = new Set(inputsLoadedAtStart(metafile));
+    const loaded = inputsLoadedAfter(metafile, [/tools\/get-temporal-context\.ts$/]).filter(
+      (input) => !atStart.has(input),
+    );
+
+    expect(loaded).toEqual(expect.arrayContaining([expect.stringMatching(/node_modules\/luxon\//)]));
+    expect(
+      loaded.filter((input) =>
+        /node_modules\/(chrono-node|rrule)\/|tools\/(resolve-datetime|expand-rrule)\.ts$/.test(input),
+      ),
+    ).toEqual([]);
+    // Each tool loaded on its own is the very tool its toolset lists, under the same name.
+    const { timeTools } = await import('../../lambdas/mcp/tools/toolsets/time.js');
+    const alone = await Promise.all(Object.values(TIME_TOOL_LOADERS).map((load) => load()));
+    expect(alone).toEqual(expect.arrayContaining([...timeTools]));
+    expect(Object.keys(TIME_TOOL_LOADERS)).toEqual(alone.map((tool) => tool.name));
+    expect(alone).toHaveLength(timeTools.length);
   });
 
   it('carries every tool of tools/list in the code a cold start loads (the listing is bundled)', async () => {
