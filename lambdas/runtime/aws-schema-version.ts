@@ -20,11 +20,17 @@ import { type Environment, requireSettings } from './environment.js';
  * const schemaReady = awsSchemaCheck(processEnvironment(), logger);
  * await schemaReady(); // throws UNSUPPORTED_FORMAT on a table a newer Meridian wrote
  */
-export function awsSchemaCheck(environment: Environment, logger: Logger): () => Promise<SchemaCheck> {
+export function awsSchemaCheck(
+  environment: Environment,
+  logger: Logger,
+): () => SchemaCheck | Promise<SchemaCheck> {
   const { tableName } = requireSettings(environment, ['tableName']);
   const table = awsTableStoreUnchecked(tableName);
+  /** The outcome once the check has passed: answered synchronously from then on. */
+  let passed: SchemaCheck | undefined;
   const check = async () => {
     const schema = await ensureSchemaVersion(table, systemClock.now);
+    passed = schema;
     if (schema.applied.length > 0)
       logger.info(`Upgraded the table from schema version ${schema.found} to ${schema.version}`, {
         applied: schema.applied,
@@ -42,6 +48,7 @@ export function awsSchemaCheck(environment: Environment, logger: Logger): () => 
   };
   let checked: Promise<SchemaCheck> | undefined = begin();
   const schemaReady = () => {
+    if (passed !== undefined) return passed;
     checked ??= begin();
     return checked;
   };

@@ -9,7 +9,7 @@ interface Table {
   direct: DocumentStore;
   /** The table behind its schema check, once the function has begun one: what the parts use. */
   gated: DocumentStore;
-  schemaReady?: () => Promise<SchemaCheck>;
+  schemaReady?: () => SchemaCheck | Promise<SchemaCheck>;
 }
 
 const tables = new Map<string, Table>();
@@ -21,7 +21,7 @@ function table(tableName: string): Table {
     const entry: Table = {
       direct,
       // Until a check is begun (`meridian --aws` runs none) the gate lets everything through.
-      gated: schemaGatedStore(direct, () => entry.schemaReady?.() ?? Promise.resolve(UNCHECKED)),
+      gated: schemaGatedStore(direct, () => entry.schemaReady?.() ?? UNCHECKED),
     };
     tables.set(tableName, entry);
     found = entry;
@@ -50,6 +50,9 @@ export function awsTableStoreUnchecked(tableName: string): DocumentStore {
 }
 
 /** Holds {@link awsTableStore}'s writes (and releases its reads) on the function's schema check. */
-export function gateOnSchemaCheck(tableName: string, schemaReady: () => Promise<SchemaCheck>): void {
+export function gateOnSchemaCheck(
+  tableName: string,
+  schemaReady: () => SchemaCheck | Promise<SchemaCheck>,
+): void {
   table(tableName).schemaReady = schemaReady;
 }

@@ -21,12 +21,19 @@ import type { SchemaCheck } from '../core/storage/schema-version.js';
  */
 export function schemaGatedStore(
   store: DocumentStore,
-  schemaReady: () => Promise<SchemaCheck>,
+  /** The check's outcome, synchronously once it is known (nothing to wait for, nothing to read again). */
+  schemaReady: () => SchemaCheck | Promise<SchemaCheck>,
 ): DocumentStore {
   let passed = false;
   const read = async <T>(send: () => Promise<T>): Promise<T> => {
     if (passed) return send();
-    const [answer, schema] = await Promise.all([send(), schemaReady()]);
+    const ready = schemaReady();
+    // Known before this read is sent: any upgrade the check made is already in the table.
+    if (!(ready instanceof Promise)) {
+      passed = true;
+      return send();
+    }
+    const [answer, schema] = await Promise.all([send(), ready]);
     passed = true;
     return schema.found < schema.version ? send() : answer;
   };

@@ -20,7 +20,7 @@ import type { SchemaCheck } from '../../core/storage/schema-version.js';
  * middy().use(requireSchemaVersion(awsSchemaCheck(environment, logger), logger)).handler(…);
  */
 export function requireSchemaVersion<Result>(
-  schemaReady: () => Promise<SchemaCheck>,
+  schemaReady: () => SchemaCheck | Promise<SchemaCheck>,
   logger: Logger,
   refuse?: (error: DomainError) => Result,
 ): middy.MiddlewareObj<unknown, Result> {
