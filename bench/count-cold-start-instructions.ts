@@ -4,7 +4,7 @@
  * machine, so it can tell 1.4× from 1.6× where `npm run bench` on shared cores cannot. It does not
  * see waiting: a round trip awaited costs no instructions, so wall-time changes need the bench.
  *
- *   npx tsx bench/count-cold-start-instructions.ts [case-filter]
+ *   npx tsx bench/count-cold-start-instructions.ts [case-pattern]   # a regular expression, e.g. 'mcp|step'
  *
  * Each case is one fresh `node --single-threaded` process under callgrind importing one bundle
  * (built as deployed) and answering one event, as the cold-start benches do; the table is a local
@@ -70,7 +70,7 @@ function countInstructions(
   });
 }
 
-const filter = process.argv[2] ?? '';
+const pattern = new RegExp(process.argv[2] ?? '');
 const outDir = mkdtempSync(join(tmpdir(), 'meridian-instructions-'));
 const runtime = await startTestRuntime();
 try {
@@ -81,12 +81,12 @@ try {
   const minimalTable = await bundle('minimal-table', fixture('minimal-table-lambda.ts'), outDir);
   const probeFile = join(outDir, 'probe.mjs');
   writeFileSync(probeFile, PROBE);
-  // A long lock: under callgrind a step runs some fifty times slower than its lock allows by default.
+  // A long lock: under callgrind a step runs some fifty times slower than its default lock allows.
   const env = {
     ...LAMBDA_ENV,
     ...tableEnvironment(runtime),
     POWERTOOLS_LOG_LEVEL: 'WARN',
-    LOCK_TTL_SECS: '600',
+    LOCK_TTL_SECS: '300',
   };
 
   const { token, keyId } = await runtime.newKey('bench');
@@ -128,12 +128,16 @@ try {
     ['sync', sync, async () => ({})],
   ];
   let written = 0;
-  for (const [name, subject, event] of cases.filter(([name]) => name.includes(filter))) {
+  for (const [name, subject, event] of cases.filter(([name]) => pattern.test(name))) {
     written += 1;
     const eventFile = join(outDir, `event-${written}.json`);
     writeFileSync(eventFile, JSON.stringify(await event()));
-    const count = await countInstructions(probeFile, eventFile, { ...subject, name }, env);
-    console.log(`${name.padEnd(28)} ${(count / 1e9).toFixed(3)} G`);
+    try {
+      const count = await countInstructions(probeFile, eventFile, { ...subject, name }, env);
+      console.log(`${name.padEnd(28)} ${(count / 1e9).toFixed(3)} G`);
+    } catch (error) {
+      console.log(`${name.padEnd(28)} failed: ${error instanceof Error ? error.message : error}`);
+    }
   }
 } finally {
   await runtime.close();
