@@ -72,7 +72,8 @@ function countInstructions(
 
 const pattern = new RegExp(process.argv[2] ?? '');
 const outDir = mkdtempSync(join(tmpdir(), 'meridian-instructions-'));
-const runtime = await startTestRuntime();
+// Holds as long as the functions' own (LOCK_TTL_SECS below): a step runs for minutes under callgrind.
+const runtime = await startTestRuntime({ lockTtlSeconds: 300 });
 try {
   const mcp = await bundle('meridian', MCP_HANDLER_ENTRY, outDir);
   const minimalMcp = await bundle('minimal-sdk', fixture('minimal-mcp-lambda.ts'), outDir);
