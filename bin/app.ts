@@ -8,7 +8,9 @@
  * `-c allowedOrigins=https://app.example.com` lets that browser origin call MCP;
  * `-c embeddings=bedrock` (optionally `-c embeddingDimension=512`) embeds project memory with
  * Amazon Bedrock Titan Text Embeddings v2; `-c memorySyncBucket=NAME -c memorySyncKeyArn=ARN`
- * lets project memory sync through the organisation's bucket, encrypted under that KMS key.
+ * lets project memory sync through the organisation's bucket, encrypted under that KMS key;
+ * `-c signInIssuer=https://… -c signInClientId=… -c signInClientSecretArn=arn:…` makes people sign
+ * in at the organization's own OpenID Connect provider instead of a Cognito user pool the stack creates.
  */
 import { App, Duration, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -16,6 +18,7 @@ import { isTitanDimension } from '../lambdas/adapters/bedrock/titan-model.js';
 import type { OutlookApp } from '../lib/constructs/outlook-app.js';
 import { DataStack } from '../lib/stacks/data-stack.js';
 import { ServiceStack } from '../lib/stacks/service-stack.js';
+import { signInIssuerFrom } from '../lib/stacks/sign-in-issuer-context.js';
 
 const app = new App();
 
@@ -100,6 +103,14 @@ if (
   );
 }
 
+// Where people sign in: the organization's OpenID Connect provider, or (none of the three) a
+// Cognito user pool the service stack creates.
+const signInIssuer = signInIssuerFrom(
+  app.node.tryGetContext('signInIssuer'),
+  app.node.tryGetContext('signInClientId'),
+  app.node.tryGetContext('signInClientSecretArn'),
+);
+
 // Two stacks because they live differently: the data stack (table, key) is retained and rarely
 // changes; the service stack can be replaced at will. The service receives the data resources as
 // objects, and CDK turns them into cross-stack references (so the data stack deploys first).
@@ -139,6 +150,7 @@ new ServiceStack(app, 'MeridianService', {
       ? { bucketName: memorySyncBucket, keyArn: memorySyncKeyArn }
       : undefined,
   alarmTopicArn: typeof alarmTopicArn === 'string' ? alarmTopicArn : undefined,
+  signInIssuer,
 });
 
 // cdk-nag 3 is a policy-validation plugin: findings go to the validation report, and an

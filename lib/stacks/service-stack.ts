@@ -2,6 +2,7 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { AuditExportSchedule } from '../constructs/audit-export-schedule.js';
@@ -13,7 +14,9 @@ import { MemoryCompressionSchedule } from '../constructs/memory-compression-sche
 import type { MemorySearchEmbeddings } from '../constructs/memory-search-embeddings.js';
 import { OperationsAlarms } from '../constructs/operations-alarms.js';
 import type { OutlookApp } from '../constructs/outlook-app.js';
+import { SignInIdentity } from '../constructs/sign-in-identity.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
+import type { SignInIssuerSettings } from './sign-in-issuer-context.js';
 
 export interface ServiceStackProps extends StackProps {
   /** Meridian's table, from the data stack; the function reads and writes it. */
@@ -115,6 +118,16 @@ export interface ServiceStackProps extends StackProps {
    * @default Duration.hours(1)
    */
   readonly auditExportRate?: Duration;
+
+  /**
+   * The organization's existing OpenID Connect provider people sign in at (context
+   * `signInIssuer`, `signInClientId`, `signInClientSecretArn`): its issuer URL, Meridian's client
+   * id there, and the complete ARN of the Secrets Manager secret holding the client secret (left
+   * out for a public client).
+   *
+   * @default - an Amazon Cognito user pool created by this stack
+   */
+  readonly signInIssuer?: SignInIssuerSettings;
 }
 
 /**
@@ -132,6 +145,8 @@ export class ServiceStack extends Stack {
   readonly booking: BookingWorkflow;
   readonly operations: OperationsAlarms;
   readonly auditExport?: AuditExportSchedule;
+  /** Who signs in: the issuer and client the OAuth function is given (`environment`, `grantClientSecretRead`). */
+  readonly signInIdentity: SignInIdentity;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -162,6 +177,24 @@ export class ServiceStack extends Stack {
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,
       stageName: props.stageName,
+    });
+
+    const signInIssuer = props.signInIssuer;
+    this.signInIdentity = new SignInIdentity(this, 'SignIn', {
+      callbackUrl: this.mcpApi.restApi.urlForPath('/oauth/upstream/callback'),
+      existingIssuer: signInIssuer && {
+        issuer: signInIssuer.issuer,
+        clientId: signInIssuer.clientId,
+        ...(signInIssuer.clientSecretArn
+          ? {
+              clientSecret: Secret.fromSecretCompleteArn(
+                this,
+                'SignInClientSecret',
+                signInIssuer.clientSecretArn,
+              ),
+            }
+          : {}),
+      },
     });
 
     this.syncSchedule = new SyncSchedule(this, 'SyncSchedule', {
