@@ -5,6 +5,7 @@ import { DEFAULT_CALL_LIMITS } from '../mcp/call-limits.js';
 import type { McpHttpDeps } from '../mcp/deps.js';
 import { deferredAllToolsCatalogue } from '../mcp/tools/deferred-catalogue.js';
 import { awsPlatform } from './aws-platform.js';
+import { awsProtectedResource } from './aws-protected-resource.js';
 import { requestGuards } from './compose-guards.js';
 import { type Environment, requireSettings } from './environment.js';
 import { sliceLoaderOver } from './slices.js';
@@ -36,6 +37,7 @@ export function createAwsHttpDeps(
   const booking: BookingWorkflow = { book: async (input) => (await workflow()).book(input) };
   const platform = awsPlatform(environment, logger, booking);
   const part = wireParts(platform);
+  const protectedResource = awsProtectedResource(environment);
   return {
     version: platform.version,
     logger,
@@ -44,5 +46,6 @@ export function createAwsHttpDeps(
     toolDeps: sliceLoaderOver(platform, part),
     ...requestGuards({ store: platform.store, clock: systemClock }, environment, metrics),
     callLimits: { ...DEFAULT_CALL_LIMITS, ...environment.callLimits },
+    ...(protectedResource ? { protectedResource } : {}),
   };
 }

@@ -1,10 +1,12 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { PUBLIC_URL_ENV } from '../../lambdas/runtime/environment-names.js';
 import { AuditExportSchedule } from '../constructs/audit-export-schedule.js';
 import { BookingWorkflow } from '../constructs/booking-workflow.js';
 import type { GoogleOAuthClient } from '../constructs/google-client.js';
@@ -29,11 +31,18 @@ export interface ServiceStackProps extends StackProps {
   readonly memoryBucket: IBucket;
 
   /**
-   * API Gateway stage name, the first path segment of the endpoint URL.
+   * A custom domain the MCP endpoint is served at (context `domainName`), with `certificate`.
    *
-   * @default 'prod'
+   * @default - none: the API's own `execute-api` host
    */
-  readonly stageName?: string;
+  readonly domainName?: string;
+
+  /**
+   * The ACM certificate for `domainName`, in the stack's region (context `certificateArn`).
+   *
+   * @default - none; required with `domainName`
+   */
+  readonly certificate?: ICertificate;
 
   /**
    * IANA zone tools use when a call names none (`MERIDIAN_TIMEZONE`).
@@ -131,7 +140,7 @@ export interface ServiceStackProps extends StackProps {
 }
 
 /**
- * Everything stateless that serves Meridian: the MCP function behind its REST API, the booking
+ * Everything stateless that serves Meridian: the MCP function behind its HTTP API, the booking
  * workflow (an Express state machine and its step functions) that book_slot starts, the
  * scheduled sync of the shadow calendar and the scheduled compression of idle project memory. The stateful resources they use (table, key, bucket) come from
  * the retained `DataStack` as objects, so CDK wires the cross-stack references and the grants
@@ -176,12 +185,15 @@ export class ServiceStack extends Stack {
     });
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,
-      stageName: props.stageName,
+      domainName: props.domainName,
+      certificate: props.certificate,
     });
+    // The canonical URL: the protected resource's identifier and where its metadata is.
+    this.mcpFunction.function.addEnvironment(PUBLIC_URL_ENV, this.mcpApi.baseUrl);
 
     const signInIssuer = props.signInIssuer;
     this.signInIdentity = new SignInIdentity(this, 'SignIn', {
-      callbackUrl: this.mcpApi.restApi.urlForPath('/oauth/upstream/callback'),
+      callbackUrl: `${this.mcpApi.baseUrl}/oauth/upstream/callback`,
       existingIssuer: signInIssuer && {
         issuer: signInIssuer.issuer,
         clientId: signInIssuer.clientId,
@@ -233,5 +245,10 @@ export class ServiceStack extends Stack {
       value: this.mcpApi.endpointUrl,
       description: 'The MCP server URL to configure in clients (Streamable HTTP, POST only)',
     });
+    if (this.mcpApi.domain)
+      new CfnOutput(this, 'McpDomainTarget', {
+        value: this.mcpApi.domain.regionalDomainName,
+        description: `The target of the DNS record (CNAME or alias) for ${props.domainName}`,
+      });
   }
 }

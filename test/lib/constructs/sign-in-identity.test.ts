@@ -62,7 +62,7 @@ describe('SignInIdentity', () => {
 
     it('registers one public client for the code flow with PKCE, to the callback under the API', () => {
       const { service, template } = built;
-      const callback = rendered(service, service.mcpApi.restApi.urlForPath('/oauth/upstream/callback'));
+      const callback = rendered(service, `${service.mcpApi.baseUrl}/oauth/upstream/callback`);
       template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
       template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
         GenerateSecret: false,
