@@ -9,6 +9,7 @@ import type { LocalUsers } from '../../core/auth/local-users.js';
 import { scopeForToolsets } from '../../core/auth/toolset-scopes.js';
 import type { Clock, DocumentStore, Logger, TokenVerifier } from '../../core/ports/index.js';
 import type { ProtectedResource } from '../../mcp/http/protected-resource.js';
+import { withDefaultScope } from './default-scope.js';
 import { problemPage } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH } from './interaction-routes.js';
 import { loopbackClientMetadataFetch } from './local-client-metadata-fetch.js';
@@ -34,6 +35,7 @@ export const OAUTH_TTL = {
 
 /** The paths the authorization server answers; everything else stays with the MCP router. */
 const OAUTH_PREFIX = '/oauth/';
+const AUTHORIZATION_PATH = '/oauth/authorize';
 const OIDC_DISCOVERY = '/.well-known/openid-configuration';
 const RFC8414_DISCOVERY = '/.well-known/oauth-authorization-server';
 
@@ -205,7 +207,7 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       (await options.users.exists(sub)) ? { accountId: sub, claims: () => ({ sub }) } : undefined,
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}` },
     routes: {
-      authorization: '/oauth/authorize',
+      authorization: AUTHORIZATION_PATH,
       token: '/oauth/token',
       registration: '/oauth/register',
       revocation: '/oauth/revoke',
@@ -308,6 +310,8 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       });
       if (pending) pendingChanges.set(req, pending);
     }
+    if (path === AUTHORIZATION_PATH && req.method === 'GET')
+      req.url = withDefaultScope(req.url ?? path, scopes);
     await new Promise<void>((resolvePromise) => {
       res.once('finish', resolvePromise);
       res.once('close', resolvePromise);
