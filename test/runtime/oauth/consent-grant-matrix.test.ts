@@ -126,13 +126,16 @@ afterAll(async () => {
 async function outcomeOf(caller: { client: Client; keyId: string }, row: MatrixRow) {
   try {
     const result = await callTool(caller.client, row.tool, row.args(ids));
-    if (!result.isError) return { kind: 'ok', answer: 'ok' };
-    const { code, missing_right } = errorOf(result);
+    if (!result.isError) return { kind: 'ok', answer: 'ok', advice: '' };
+    // The advice differs by caller (a key's owner grants more; a person signs in again): compared apart.
+    const { message, ...refusal } = errorOf(result);
+    const { code, missing_right } = refusal;
     return {
       kind: 'refused',
       code,
       ...(missing_right ? { missing_right } : {}),
-      answer: JSON.stringify(errorOf(result)).replaceAll(caller.keyId, '<own key>'),
+      answer: JSON.stringify(refusal).replaceAll(caller.keyId, '<own key>'),
+      advice: String(message),
     };
   } catch (error) {
     const notEnabled =
@@ -140,7 +143,7 @@ async function outcomeOf(caller: { client: Client; keyId: string }, row: MatrixR
       error.code === ProtocolErrorCode.InvalidParams &&
       /which this connection did not enable/.test(error.message);
     if (!notEnabled) throw error;
-    return { kind: 'not enabled', answer: error.message };
+    return { kind: 'not enabled', answer: error.message, advice: '' };
   }
 }
 
@@ -165,9 +168,14 @@ describe('a token consented less than the person may do', () => {
       const byKey = await outcomeOf(viaKey, row);
       const byToken = await outcomeOf(viaToken, row);
 
-      const { answer, ...kind } = byToken;
+      const { answer, advice, ...kind } = byToken;
       expect(kind, answer).toEqual(expectedOutcome(row, CONSENT));
       expect(answer).toBe(byKey.answer);
+      // A missing right tells the person to sign in again, never a command for a key nobody holds.
+      if (kind.kind === 'refused' && 'missing_right' in kind) {
+        expect(advice).toMatch(/Sign in again/);
+        expect(advice).not.toContain('grants set');
+      }
     },
   );
 
