@@ -126,6 +126,8 @@ export const SK = {
     record: 'USER',
     /** `GRANT#…`: the person's rights, in the shape of an API key's grants (grant-items.ts). */
     grantPrefix: 'GRANT#',
+    /** Present when the person is an administrator of the authorization server (`meridian users admin`). */
+    administrator: 'ADMIN',
   },
   oauth: { record: 'OIDC' },
   /** Both token buckets of one caller in one item, so admitting a request is one conditional write. */
@@ -177,6 +179,12 @@ export const GSI1PK = {
    * refresh tokens, the grant itself), so a revoked grant takes all of them.
    */
   oauthGrantPrefix: 'OIDCGRANT#',
+  /** The authorization server's stored clients (registered or pre-registered), sorted by client id. */
+  oauthClients: 'OAUTHCLIENTS',
+  /** The authorization server's grants (one per consent), sorted by `<account id>#<grant id>`: `meridian sessions`. */
+  oauthGrants: 'OAUTHGRANTS',
+  /** Clients an administrator revoked (their tombstones), sorted by client id. */
+  oauthRevokedClients: 'OAUTHREVOKED',
   /** The first record of each day's audit chain, sorted by `gsi1sk` = the day: every chain `audit verify` checks. */
   auditDays: 'AUDITDAYS',
 } as const;

@@ -1,11 +1,12 @@
 import { formatResourceRef, type Grant, parseResourceRef } from '../../core/access/rights.js';
+import { Administrators } from '../../core/auth/administrators.js';
 import { isConsentOf } from '../../core/auth/consent-label.js';
 import { LocalUsers } from '../../core/auth/local-users.js';
 import type { EmbeddedRuntime } from '../embedded.js';
 import { type CliOutput, UsageError } from './access-commands.js';
 
 const USERS_USAGE =
-  'Usage: meridian users add NAME (password on stdin) | users list | users remove NAME | users grant NAME RESOURCE none|read|write | users grants NAME';
+  'Usage: meridian users add NAME (password on stdin) | users list | users remove NAME | users grant NAME RESOURCE none|read|write | users grants NAME | users admin NAME on|off';
 
 const GRANTS: readonly Grant[] = ['none', 'read', 'write'];
 
@@ -80,6 +81,17 @@ export async function usersCommand(
     if (grants.length === 0) return out.line(`${name} has no grants.`);
     for (const g of grants) out.line(`${formatResourceRef(g.resource)}  ${g.right}`);
     return;
+  }
+  if (action === 'admin') {
+    // The admin page (/oauth/admin) lets administrators list and revoke every client and session.
+    if (!name || (resourceText !== 'on' && resourceText !== 'off')) throw new UsageError(USERS_USAGE);
+    await new Administrators(runtime).set(name, resourceText === 'on', (person) => users.exists(person));
+    out.line(
+      resourceText === 'on'
+        ? `${name} is an administrator: they may use /oauth/admin on \`meridian serve\`.`
+        : `${name} is no longer an administrator.`,
+    );
+    return { user_name: name };
   }
   throw new UsageError(USERS_USAGE);
 }

@@ -5,14 +5,17 @@ import { DocumentStoreOidcAdapter } from '../../adapters/oauth/document-store-oi
 import { CONSENT_CLAIM, JwtTokenVerifier } from '../../adapters/oauth/jwt-token-verifier.js';
 import type { AccessStore } from '../../core/access/access-store.js';
 import type { AuditLog } from '../../core/audit/audit-log.js';
+import { Administrators } from '../../core/auth/administrators.js';
 import type { LocalUsers } from '../../core/auth/local-users.js';
 import { scopeForToolsets } from '../../core/auth/toolset-scopes.js';
 import type { Clock, DocumentStore, Logger, TokenVerifier } from '../../core/ports/index.js';
 import type { ProtectedResource } from '../../mcp/http/protected-resource.js';
+import { adminClientConfiguration, handleAdmin } from './admin-routes.js';
 import { withDefaultScope } from './default-scope.js';
 import { problemPage } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH } from './interaction-routes.js';
 import { loopbackClientMetadataFetch } from './local-client-metadata-fetch.js';
+import { OauthAdministration } from './oauth-administration.js';
 import {
   auditedOauthChange,
   beginOauthChange,
@@ -131,6 +134,7 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     refreshReuseGraceSeconds: options.refreshReuseGraceSeconds ?? 30,
   };
   const consentLinks = new DocumentStoreOidcAdapter('ConsentLink', adapterDeps);
+  const administration = new OauthAdministration({ ...adapterDeps, access: options.access });
   const auditDeps = { audit: options.audit, clock: options.clock };
   // The audit record of a registration or revocation in flight, by its request, completed once answered.
   const pendingChanges = new WeakMap<IncomingMessage, PendingOauthChange>();
@@ -190,8 +194,16 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
           };
         },
       },
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        // A client an administrator revoked stays refused, even described by its document again.
+        allowClient: async (_ctx: unknown, client: { clientId: string }) =>
+          !(await administration.isClientRevoked(client.clientId)),
+      },
     } as Configuration['features'],
+    // The admin page (/oauth/admin) signs people in as a first-party client of this server.
+    ...adminClientConfiguration(issuer),
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // A sign-in through an MCP client outlives the browser session it started in.
@@ -274,6 +286,16 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     ...auditDeps,
   };
 
+  const adminDeps = {
+    provider,
+    issuer,
+    csrfKey: options.keys.csrfKey,
+    administration,
+    administrators: new Administrators(adapterDeps),
+    logger: options.logger,
+    ...auditDeps,
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === RFC8414_DISCOVERY) {
@@ -286,6 +308,7 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       await handleInteraction(interactionDeps, req, res);
       return true;
     }
+    if (await handleAdmin(adminDeps, req, res)) return true;
     if (path === '/oauth/register' && req.method === 'POST' && !limit.allow(remoteAddress(req))) {
       res.writeHead(429, {
         'content-type': 'application/json',
