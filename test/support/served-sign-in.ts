@@ -34,7 +34,7 @@ export async function serveWithSignIn(
   options: Partial<
     Pick<
       EmbeddedAuthorizationOptions,
-      'registrationLimit' | 'refreshReuseGraceSeconds' | 'clock' | 'loopbackClientMetadataCa'
+      'registrationLimit' | 'refreshReuseGraceSeconds' | 'clock' | 'loopbackClientMetadataCa' | 'upstream'
     >
   > = {},
 ): Promise<ServedSignIn> {

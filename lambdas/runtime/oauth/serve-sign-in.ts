@@ -26,6 +26,12 @@ export async function prepareSignIn(runtime: EmbeddedRuntime, dataDir: string, p
   const keys = oauthKeysFrom(await loadOrCreateKeyFile(join(dataDir, 'oauth.key')));
   // MERIDIAN_PUBLIC_URL, checked when the environment was parsed.
   const publicUrl = runtime.environment.publicUrl;
+  const signIn = runtime.environment.signIn;
+  const signInConfig = signIn && {
+    issuer: signIn.issuer,
+    clientId: signIn.clientId,
+    ...(signIn.clientSecret ? { clientSecret: signIn.clientSecret } : {}),
+  };
   let authorization: EmbeddedAuthorization | undefined;
   const intercept: NodeIntercept = oauthIntercept(
     () => authorization,
@@ -46,6 +52,8 @@ export async function prepareSignIn(runtime: EmbeddedRuntime, dataDir: string, p
         toolsets: TOOLSET_NAMES,
         logger: runtime.logger,
         ...(runtime.audit ? { audit: runtime.audit } : {}),
+        // MERIDIAN_SIGN_IN_*: people sign in at the organization's issuer instead of with passwords.
+        ...(signInConfig ? { upstream: signInConfig } : {}),
       });
       return authorization;
     },

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in.js';
+import { answerAtIssuer, beginUpstreamSignIn } from '../../support/upstream-http-flow.js';
+import {
+  MERIDIAN_CLIENT,
+  PUBLIC_CLIENT,
+  startUpstreamIssuer,
+  type UpstreamIssuer,
+} from '../../support/upstream-issuer.js';
+
+/*
+ * Signing in at the organization's issuer (a real second oidc-provider, configured as Cognito
+ * is): what comes back to Meridian's callback, and what Meridian answers, at the transport. Each
+ * refusal is a page that says what to do, never a 500, and never the consent page.
+ */
+
+const PASSWORD = 'issuer password';
+const ACCOUNTS = {
+  'u-alice': { password: PASSWORD, email: 'Alice@Example.com', email_verified: true },
+  'u-mallory': { password: PASSWORD, email: 'alice@example.com', email_verified: false },
+  'u-bob': { password: PASSWORD, email: 'bob@example.com', email_verified: true },
+};
+
+/** Seconds the test clock is ahead: moves a sign-in past its interaction's life. */
+let skewSeconds = 0;
+const clock = { now: () => new Date(Date.now() + skewSeconds * 1000) };
+
+let issuer: UpstreamIssuer;
+/** Another issuer with the same signing key and clients: only `iss` tells its tokens apart. */
+let otherIssuer: UpstreamIssuer;
+let served: ServedSignIn;
+
+beforeAll(async () => {
+  [issuer, otherIssuer] = await Promise.all([startUpstreamIssuer(ACCOUNTS), startUpstreamIssuer(ACCOUNTS)]);
+  served = await serveWithSignIn({
+    clock,
+    registrationLimit: { perWindow: 100, windowMs: 60_000 },
+    upstream: { issuer: issuer.issuer, clientId: MERIDIAN_CLIENT.id, clientSecret: MERIDIAN_CLIENT.secret },
+  });
+  issuer.register(`${served.url}/oauth/upstream/callback`);
+  otherIssuer.register(`${served.url}/oauth/upstream/callback`);
+  await served.users.add('alice@example.com', undefined);
+}, 60_000);
+
+afterAll(async () => {
+  await served?.close();
+  await issuer?.close();
+  await otherIssuer?.close();
+});
+
+/** Meridian's answer to the browser arriving at `callback`, redirects on Meridian followed. */
+async function arrive(bound: Awaited<ReturnType<typeof beginUpstreamSignIn>>, callback: URL) {
+  const response = await bound.meridian.follow(await bound.meridian.request(callback.href));
+  return { status: response.status, html: await response.text() };
+}
+
+describe('signing in at the organization issuer', () => {
+  it('sends the browser to the issuer with PKCE S256, state and nonce, and shows no password form', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+
+    expect(bound.atIssuer.origin).toBe(issuer.issuer);
+    expect(bound.atIssuer.searchParams.get('redirect_uri')).toBe(`${served.url}/oauth/upstream/callback`);
+    expect(bound.atIssuer.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(bound.atIssuer.searchParams.get('nonce')).toBeTruthy();
+    expect(bound.atIssuer.searchParams.get('state')).toBeTruthy();
+  });
+
+  it('takes a verified email as the person and goes on to the consent page', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+    const callback = await answerAtIssuer(bound.atIssuer, 'u-alice', PASSWORD);
+
+    const answer = await arrive(bound, callback);
+
+    expect(answer.status).toBe(200);
+    expect(answer.html).toContain('name="approve"');
+    expect(answer.html).toContain('Signed in as <strong>alice@example.com</strong>');
+  });
+
+  it('refuses a callback whose state was not sent for that sign-in, and still takes the right one', async () => {
+    const first = await beginUpstreamSignIn(served.url);
+    const second = await beginUpstreamSignIn(served.url);
+    const callback = await answerAtIssuer(first.atIssuer, 'u-alice', PASSWORD);
+    const forged = new URL(callback);
+    // The first sign-in's answer, presented as the second's: its state names the other interaction.
+    const [, random] = callback.searchParams.get('state')!.split('.');
+    const [otherUid] = second.atIssuer.searchParams.get('state')!.split('.');
+    forged.searchParams.set('state', `${otherUid}.${random}`);
+
+    const refused = await arrive(second, forged);
+    const taken = await arrive(first, callback);
+
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain('Start again from your app');
+    expect(taken.status).toBe(200);
+    expect(taken.html).toContain('name="approve"');
+  });
+
+  it('refuses a callback replayed after it was used', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+    const callback = await answerAtIssuer(bound.atIssuer, 'u-alice', PASSWORD);
+    expect((await arrive(bound, callback)).status).toBe(200);
+
+    const replayed = await arrive(bound, callback);
+
+    expect(replayed.status).toBe(400);
+    expect(replayed.html).not.toContain('name="approve"');
+  });
+
+  it('refuses an ID token from another issuer, though its signature, audience and nonce fit', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+    issuer.substituteNextIdToken(
+      await otherIssuer.idTokenFor({
+        login: 'u-alice',
+        clientId: MERIDIAN_CLIENT.id,
+        redirectUri: `${served.url}/oauth/upstream/callback`,
+        nonce: bound.atIssuer.searchParams.get('nonce')!,
+      }),
+    );
+    const callback = await answerAtIssuer(bound.atIssuer, 'u-alice', PASSWORD);
+
+    const answer = await arrive(bound, callback);
+
+    expect(answer.status).toBe(401);
+    expect(answer.html).toContain('could not be verified');
+  });
+
+  it('refuses an ID token the issuer gave another app (audience), though issuer and nonce fit', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+    issuer.substituteNextIdToken(
+      await issuer.idTokenFor({
+        login: 'u-alice',
+        clientId: PUBLIC_CLIENT.id,
+        redirectUri: PUBLIC_CLIENT.redirectUri,
+        nonce: bound.atIssuer.searchParams.get('nonce')!,
+      }),
+    );
+    const callback = await answerAtIssuer(bound.atIssuer, 'u-alice', PASSWORD);
+
+    const answer = await arrive(bound, callback);
+
+    expect(answer.status).toBe(401);
+    expect(answer.html).toContain('could not be verified');
+  });
+
+  it('does not take an unverified email as the person: the issuer-scoped subject is not added', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+    const callback = await answerAtIssuer(bound.atIssuer, 'u-mallory', PASSWORD);
+
+    const answer = await arrive(bound, callback);
+
+    const person = `${new URL(issuer.issuer).host}:u-mallory`;
+    expect(answer.status).toBe(403);
+    expect(answer.html).toContain(`meridian users add ${person} --external`);
+    expect(answer.html).not.toContain('alice@example.com');
+  });
+
+  it('tells a person who was not added what an administrator must run', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+    const callback = await answerAtIssuer(bound.atIssuer, 'u-bob', PASSWORD);
+
+    const answer = await arrive(bound, callback);
+
+    expect(answer.status).toBe(403);
+    expect(answer.html).toContain('An administrator must add you: meridian users add bob@example.com --external');
+    expect(answer.html).not.toContain('name="approve"');
+  });
+
+  it('answers a page when the person cancels at the issuer (access_denied)', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+    const callback = await answerAtIssuer(bound.atIssuer, 'cancel');
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+
+    const answer = await arrive(bound, callback);
+
+    expect(answer.status).toBe(403);
+    expect(answer.html).toContain('did not sign you in (access_denied');
+  });
+
+  it('answers a page when the sign-in expired before the person came back', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+    const callback = await answerAtIssuer(bound.atIssuer, 'u-alice', PASSWORD);
+    skewSeconds = 11 * 60;
+    try {
+      const answer = await arrive(bound, callback);
+
+      expect(answer.status).toBe(400);
+      expect(answer.html).toContain('This sign-in has expired');
+    } finally {
+      skewSeconds = 0;
+    }
+  });
+});
