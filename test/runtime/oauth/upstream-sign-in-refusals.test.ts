@@ -95,15 +95,19 @@ describe('signing in at the organization issuer', () => {
     expect(taken.html).toContain('name="approve"');
   });
 
-  it('refuses a callback replayed after it was used', async () => {
+  it('refuses a callback replayed while the first one is still finishing the sign-in', async () => {
     const bound = await beginUpstreamSignIn(served.url);
     const callback = await answerAtIssuer(bound.atIssuer, 'u-alice', PASSWORD);
-    expect((await arrive(bound, callback)).status).toBe(200);
+    const first = await bound.meridian.request(callback.href);
+    expect(first.status).toBe(303);
 
     const replayed = await arrive(bound, callback);
+    const continued = await bound.meridian.follow(first);
 
     expect(replayed.status).toBe(400);
     expect(replayed.html).not.toContain('name="approve"');
+    expect(continued.status).toBe(200);
+    expect(await continued.text()).toContain('name="approve"');
   });
 
   it('refuses an ID token from another issuer, though its signature, audience and nonce fit', async () => {
