@@ -6,6 +6,7 @@ import type { OriginPolicy } from '../../mcp/http/origin-policy.js';
 import { MCP_PATH } from '../../mcp/http/route-http-request.js';
 import { TOOLSET_NAMES } from '../../mcp/tools/index.js';
 import type { EmbeddedRuntime } from '../embedded.js';
+import { SIGN_IN_CLIENT_SECRET_ARN_ENV, SIGN_IN_CLIENT_SECRET_ENV } from '../environment-names.js';
 import type { NodeIntercept } from '../node-http-server.js';
 import { createEmbeddedAuthorization, type EmbeddedAuthorization } from './embedded-authorization.js';
 import { oauthIntercept } from './oauth-intercept.js';
@@ -27,6 +28,10 @@ export async function prepareSignIn(runtime: EmbeddedRuntime, dataDir: string, p
   // MERIDIAN_PUBLIC_URL, checked when the environment was parsed.
   const publicUrl = runtime.environment.publicUrl;
   const signIn = runtime.environment.signIn;
+  if (signIn?.clientSecretArn)
+    throw new Error(
+      `${SIGN_IN_CLIENT_SECRET_ARN_ENV} is read by the AWS functions only: for \`meridian serve\` set ${SIGN_IN_CLIENT_SECRET_ENV} instead.`,
+    );
   const signInConfig = signIn && {
     issuer: signIn.issuer,
     clientId: signIn.clientId,
