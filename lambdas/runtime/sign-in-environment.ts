@@ -47,7 +47,9 @@ export function signInProblems(vars: SignInVariables): string[] {
     [NAMES.SIGN_IN_CLIENT_SECRET_ARN_ENV, vars.clientSecretArn],
   ].filter(([, value]) => value !== undefined && !vars.issuer);
   for (const [name] of dangling)
-    problems.push(`${name} is set without ${NAMES.SIGN_IN_ISSUER_ENV}: set the issuer people sign in at, or unset it.`);
+    problems.push(
+      `${name} is set without ${NAMES.SIGN_IN_ISSUER_ENV}: set the issuer people sign in at, or unset it.`,
+    );
   if (vars.clientSecret && vars.clientSecretArn)
     problems.push(
       `Set one of ${NAMES.SIGN_IN_CLIENT_SECRET_ENV} and ${NAMES.SIGN_IN_CLIENT_SECRET_ARN_ENV}, not both.`,

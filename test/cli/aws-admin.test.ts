@@ -41,7 +41,9 @@ describe('meridian --aws', { timeout: 90_000 }, () => {
     const users = new LocalUsers({ store: deployed.store, clock: deployed.clock });
 
     expect(added.stdout).toContain('Added carol@example.com');
-    expect(await users.list()).toContainEqual(expect.objectContaining({ user_name: 'carol@example.com', external: true }));
+    expect(await users.list()).toContainEqual(
+      expect.objectContaining({ user_name: 'carol@example.com', external: true }),
+    );
     expect(await users.verify('carol@example.com', '')).toBeUndefined();
   });
 

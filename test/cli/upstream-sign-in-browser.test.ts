@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/headless-chromium.js';
 import { meridian, startServe } from '../support/cli.js';
+import { launchChromium } from '../support/headless-chromium.js';
 import { okTool } from '../support/mcp-client.js';
 import { LoopbackOAuthClient } from '../support/oauth-test-client.js';
 import { CHROMIUM, needs } from '../support/system-parts.js';
@@ -29,7 +29,9 @@ beforeAll(async () => {
   if (parts.skip) return;
   dataDir = await mkdtemp(join(tmpdir(), 'meridian-upstream-'));
   [issuer, chromium] = await Promise.all([
-    startUpstreamIssuer({ 'u-alice': { password: 'issuer password', email: 'alice@example.com', email_verified: true } }),
+    startUpstreamIssuer({
+      'u-alice': { password: 'issuer password', email: 'alice@example.com', email_verified: true },
+    }),
     launchChromium(),
   ]);
   await meridian(['users', 'add', 'alice@example.com', '--external', '--data-dir', dataDir]);

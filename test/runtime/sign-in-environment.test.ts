@@ -46,11 +46,16 @@ describe('parseEnvironment: the organization issuer people sign in at', () => {
   });
 
   it('accepts http for an issuer on this machine only', () => {
-    const local = { MERIDIAN_SIGN_IN_ISSUER: 'http://127.0.0.1:9000', MERIDIAN_SIGN_IN_CLIENT_ID: 'meridian' };
+    const local = {
+      MERIDIAN_SIGN_IN_ISSUER: 'http://127.0.0.1:9000',
+      MERIDIAN_SIGN_IN_CLIENT_ID: 'meridian',
+    };
 
     expect(parseEnvironment(local).signIn?.issuer).toBe('http://127.0.0.1:9000');
     expect(problemsOf({ ...local, MERIDIAN_SIGN_IN_ISSUER: 'http://idp.example.com' })).toEqual([
-      expect.stringMatching(/^MERIDIAN_SIGN_IN_ISSUER: "http:\/\/idp\.example\.com" is not an https issuer URL/),
+      expect.stringMatching(
+        /^MERIDIAN_SIGN_IN_ISSUER: "http:\/\/idp\.example\.com" is not an https issuer URL/,
+      ),
     ]);
   });
 

@@ -15,7 +15,11 @@ export interface UpstreamBound {
 export async function beginUpstreamSignIn(baseUrl: string, scope = 'toolset:time'): Promise<UpstreamBound> {
   const redirectUri = 'http://127.0.0.1:9/callback';
   const registered = (await (
-    await registerClient(baseUrl, { client_name: 'Upstream test', redirect_uris: [redirectUri], application_type: 'native' })
+    await registerClient(baseUrl, {
+      client_name: 'Upstream test',
+      redirect_uris: [redirectUri],
+      application_type: 'native',
+    })
   ).json()) as { client_id: string };
   const meridian = new HttpSignIn(baseUrl);
   const query = new URLSearchParams({
@@ -30,7 +34,8 @@ export async function beginUpstreamSignIn(baseUrl: string, scope = 'toolset:time
   });
   const sent = await meridian.follow(await meridian.request(`/oauth/authorize?${query}`));
   const location = sent.headers.get('location');
-  if (sent.status !== 303 || !location) throw new Error(`not sent to the issuer: ${sent.status} ${await sent.text()}`);
+  if (sent.status !== 303 || !location)
+    throw new Error(`not sent to the issuer: ${sent.status} ${await sent.text()}`);
   return { meridian, atIssuer: new URL(location) };
 }
 
@@ -38,9 +43,11 @@ export async function beginUpstreamSignIn(baseUrl: string, scope = 'toolset:time
 export async function answerAtIssuer(atIssuer: URL, login: string | 'cancel', password = ''): Promise<URL> {
   const issuer = new HttpSignIn(atIssuer.origin);
   const signInPage = await issuer.follow(await issuer.request(atIssuer.href));
-  const fields: Record<string, string> = login === 'cancel' ? { cancel: '' } : { login, password, sign_in: '' };
+  const fields: Record<string, string> =
+    login === 'cancel' ? { cancel: '' } : { login, password, sign_in: '' };
   const done = await issuer.follow(await issuer.submit(signInPage, fields));
   const location = done.headers.get('location');
-  if (!location) throw new Error(`the issuer did not send the browser back: ${done.status} ${await done.text()}`);
+  if (!location)
+    throw new Error(`the issuer did not send the browser back: ${done.status} ${await done.text()}`);
   return new URL(location);
 }

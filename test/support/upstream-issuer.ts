@@ -24,7 +24,12 @@ export interface UpstreamIssuer {
   /** The next token response carries this ID token instead of its own (a mix-up or substitution attack). */
   substituteNextIdToken(idToken: string): void;
   /** A genuine ID token of this issuer, through its own pages: for `clientId`, carrying `nonce`. */
-  idTokenFor(options: { login: string; clientId: string; redirectUri: string; nonce: string }): Promise<string>;
+  idTokenFor(options: {
+    login: string;
+    clientId: string;
+    redirectUri: string;
+    nonce: string;
+  }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -57,7 +62,9 @@ function signingKey(): Promise<JWK> {
  * hosted sign-in page with no consent screen (a "Cancel" answers `access_denied`). On a loopback
  * port, over http.
  */
-export async function startUpstreamIssuer(accounts: Record<string, UpstreamAccount>): Promise<UpstreamIssuer> {
+export async function startUpstreamIssuer(
+  accounts: Record<string, UpstreamAccount>,
+): Promise<UpstreamIssuer> {
   let provider: Provider | undefined;
   let substitute: string | undefined;
   const server: Server = createServer((req, res) => {
@@ -95,7 +102,10 @@ export async function startUpstreamIssuer(accounts: Record<string, UpstreamAccou
     const details = await oidc.interactionDetails(req, res);
     const form = req.method === 'POST' ? await readForm(req) : undefined;
     if (form?.has('cancel'))
-      return oidc.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person cancelled.' });
+      return oidc.interactionFinished(req, res, {
+        error: 'access_denied',
+        error_description: 'The person cancelled.',
+      });
     const login = form?.get('login') ?? '';
     const account = accounts[login];
     if (form && account && form.get('password') === account.password) {
@@ -135,7 +145,14 @@ export async function startUpstreamIssuer(accounts: Record<string, UpstreamAccou
       // As Cognito: the email claims travel in the ID token, not only at userinfo.
       conformIdTokenClaims: false,
       features: { devInteractions: { enabled: false } },
-      ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
+      ttl: {
+        Interaction: 600,
+        Grant: 600,
+        Session: 600,
+        AccessToken: 600,
+        IdToken: 600,
+        AuthorizationCode: 60,
+      },
       interactions: { url: (_ctx, details) => `/interaction/${details.uid}` },
       findAccount: (_ctx, sub) => {
         const account = accounts[sub];
@@ -183,7 +200,9 @@ export async function startUpstreamIssuer(accounts: Record<string, UpstreamAccou
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          ...(secret ? { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` } : {}),
+          ...(secret
+            ? { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` }
+            : {}),
         },
         body: new URLSearchParams({
           grant_type: 'authorization_code',

@@ -12,10 +12,14 @@
  * upstreamPerson({ sub: '8f0e', email: 'Alice@Example.com', email_verified: true }, 'https://idp.example.com'); // 'alice@example.com'
  * upstreamPerson({ sub: '8f0e', email: 'alice@example.com', email_verified: false }, 'https://idp.example.com'); // 'idp.example.com:8f0e'
  */
-export function upstreamPerson(claims: { sub: string; email?: unknown; email_verified?: unknown }, issuer: string): string {
+export function upstreamPerson(
+  claims: { sub: string; email?: unknown; email_verified?: unknown },
+  issuer: string,
+): string {
   // Older Cognito pools sent the flag as the text "false".
   const unverified = claims.email_verified === false || claims.email_verified === 'false';
-  if (typeof claims.email === 'string' && claims.email !== '' && !unverified) return claims.email.toLowerCase();
+  if (typeof claims.email === 'string' && claims.email !== '' && !unverified)
+    return claims.email.toLowerCase();
   // Lower case, as `meridian users` stores every name.
   return `${new URL(issuer).host}:${claims.sub}`.toLowerCase();
 }

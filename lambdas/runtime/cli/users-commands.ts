@@ -56,7 +56,9 @@ export async function usersCommand(
     if (all.length === 0)
       return out.line('No users. Add one with `meridian users add NAME` (password on stdin).');
     for (const user of all)
-      out.line(`${user.user_name}  added ${user.created_at}${user.external ? '  (signs in at the issuer)' : ''}`);
+      out.line(
+        `${user.user_name}  added ${user.created_at}${user.external ? '  (signs in at the issuer)' : ''}`,
+      );
     return;
   }
   if (action === 'remove') {

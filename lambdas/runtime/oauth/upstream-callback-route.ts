@@ -22,7 +22,11 @@ function send(res: ServerResponse, status: number, title: string, message: strin
  * The sign-in step of an interaction when people sign in at the organization's issuer: the
  * browser goes there (no password form here). A problem reaching the issuer is a page, not a 500.
  */
-export async function sendToUpstream(deps: UpstreamRouteDeps, uid: string, res: ServerResponse): Promise<void> {
+export async function sendToUpstream(
+  deps: UpstreamRouteDeps,
+  uid: string,
+  res: ServerResponse,
+): Promise<void> {
   let location: URL;
   try {
     location = await deps.upstream.start(uid);
@@ -35,7 +39,11 @@ export async function sendToUpstream(deps: UpstreamRouteDeps, uid: string, res: 
       `Your organization's sign-in at ${deps.upstream.issuerHost} cannot be reached. Try again in a moment from your app.`,
     );
   }
-  res.writeHead(303, { location: location.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+  res.writeHead(303, {
+    location: location.href,
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  });
   res.end();
 }
 
@@ -83,7 +91,10 @@ export async function handleUpstreamCallback(
         'Sign-in refused',
         `${deps.upstream.issuerHost} did not sign you in (${answer.error}${answer.description ? `: ${answer.description}` : ''}). Start again from your app, or ask your administrator.`,
       );
-    deps.logger.warn('oauth upstream answer refused', { kind: answer.kind, ...('reason' in answer ? { reason: answer.reason } : {}) });
+    deps.logger.warn('oauth upstream answer refused', {
+      kind: answer.kind,
+      ...('reason' in answer ? { reason: answer.reason } : {}),
+    });
     return send(
       res,
       401,

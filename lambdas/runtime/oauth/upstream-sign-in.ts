@@ -67,7 +67,9 @@ export class UpstreamSignIn {
   constructor(private readonly deps: UpstreamSignInDeps) {
     const issuer = new URL(deps.config.issuer);
     if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname)))
-      throw new Error(`The sign-in issuer must be an https URL (http only on localhost): ${deps.config.issuer}`);
+      throw new Error(
+        `The sign-in issuer must be an https URL (http only on localhost): ${deps.config.issuer}`,
+      );
     this.redirectUri = `${deps.baseUrl.replace(/\/$/, '')}${UPSTREAM_CALLBACK_PATH}`;
   }
 
@@ -130,15 +132,20 @@ export class UpstreamSignIn {
     if (!uid || !pending || !sameText(pending.sentState, state)) return { kind: 'unknown-state' };
     await this.deps.pending.destroy(uid);
     const error = query.get('error');
-    if (error) return { uid, kind: 'issuer-error', error, description: query.get('error_description') ?? undefined };
+    if (error)
+      return { uid, kind: 'issuer-error', error, description: query.get('error_description') ?? undefined };
     try {
       const configuration = await this.configuration();
-      const tokens = await openid.authorizationCodeGrant(configuration, new URL(`${this.redirectUri}?${query}`), {
-        pkceCodeVerifier: pending.codeVerifier,
-        expectedState: pending.sentState,
-        expectedNonce: pending.nonce,
-        idTokenExpected: true,
-      });
+      const tokens = await openid.authorizationCodeGrant(
+        configuration,
+        new URL(`${this.redirectUri}?${query}`),
+        {
+          pkceCodeVerifier: pending.codeVerifier,
+          expectedState: pending.sentState,
+          expectedNonce: pending.nonce,
+          idTokenExpected: true,
+        },
+      );
       const claims = tokens.claims();
       if (!claims) return { uid, kind: 'unverified', reason: 'no ID token' };
       return { uid, person: upstreamPerson(claims, this.deps.config.issuer) };

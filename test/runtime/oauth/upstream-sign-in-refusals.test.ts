@@ -165,7 +165,9 @@ describe('signing in at the organization issuer', () => {
     const answer = await arrive(bound, callback);
 
     expect(answer.status).toBe(403);
-    expect(answer.html).toContain('An administrator must add you: meridian users add bob@example.com --external');
+    expect(answer.html).toContain(
+      'An administrator must add you: meridian users add bob@example.com --external',
+    );
     expect(answer.html).not.toContain('name="approve"');
   });
 
