@@ -58,6 +58,16 @@ export async function handleUpstreamCallback(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  try {
+    await answerCallback(deps, req, res);
+  } catch (error) {
+    // A fault here (the store), not the issuer's answer: those are pages above.
+    deps.logger.error('oauth upstream callback failed', { error });
+    if (!res.headersSent) send(res, 500, 'Something went wrong', 'Try again from your app.');
+  }
+}
+
+async function answerCallback(deps: UpstreamRouteDeps, req: IncomingMessage, res: ServerResponse) {
   if (req.method !== 'GET') return send(res, 405, 'Not found', 'This sign-in page does not exist.');
   const answer = await deps.upstream.finish(new URL(req.url ?? '/', 'http://localhost').searchParams);
   const interaction = answer.uid ? await deps.provider.Interaction.find(answer.uid) : undefined;

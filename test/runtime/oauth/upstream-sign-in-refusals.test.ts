@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in.js';
 import { answerAtIssuer, beginUpstreamSignIn } from '../../support/upstream-http-flow.js';
@@ -40,6 +41,7 @@ beforeAll(async () => {
   issuer.register(`${served.url}/oauth/upstream/callback`);
   otherIssuer.register(`${served.url}/oauth/upstream/callback`);
   await served.users.add('alice@example.com', undefined);
+  await served.users.add('pat', 'a password that must not work');
 }, 60_000);
 
 afterAll(async () => {
@@ -63,6 +65,22 @@ describe('signing in at the organization issuer', () => {
     expect(bound.atIssuer.searchParams.get('code_challenge_method')).toBe('S256');
     expect(bound.atIssuer.searchParams.get('nonce')).toBeTruthy();
     expect(bound.atIssuer.searchParams.get('state')).toBeTruthy();
+  });
+
+  it('refuses a password posted by hand to the sign-in step, though the form token is right', async () => {
+    const bound = await beginUpstreamSignIn(served.url);
+    const [uid] = bound.atIssuer.searchParams.get('state')!.split('.');
+    // The token the password form would carry (interaction-routes.ts), had one been shown.
+    const csrf = createHmac('sha256', served.keys.csrfKey).update(`interaction:${uid}`).digest('base64url');
+
+    const response = await bound.meridian.request(`/oauth/interaction/${uid}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, username: 'pat', password: 'a password that must not work' }),
+    });
+
+    expect(response.status).toBe(403);
+    expect(response.headers.get('location')).toBeNull();
   });
 
   it('takes a verified email as the person and goes on to the consent page', async () => {
