@@ -1,5 +1,8 @@
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpSignIn } from '../../support/oauth-http-flow.js';
 import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in.js';
 import { answerAtIssuer, beginUpstreamSignIn } from '../../support/upstream-http-flow.js';
 import {
@@ -55,6 +58,43 @@ async function arrive(bound: Awaited<ReturnType<typeof beginUpstreamSignIn>>, ca
   const response = await bound.meridian.follow(await bound.meridian.request(callback.href));
   return { status: response.status, html: await response.text() };
 }
+
+describe('signing in at an issuer that cannot be reached', () => {
+  it('answers a page, not a 500', async () => {
+    // A port that was free a moment ago: nothing answers there.
+    const gone = createServer();
+    await new Promise<void>((resolvePromise) => gone.listen(0, '127.0.0.1', resolvePromise));
+    const { port } = gone.address() as AddressInfo;
+    await new Promise((resolvePromise) => gone.close(resolvePromise));
+    const closed = await serveWithSignIn({
+      upstream: { issuer: `http://127.0.0.1:${port}`, clientId: MERIDIAN_CLIENT.id },
+    });
+    try {
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'preregistered',
+        redirect_uri: 'http://127.0.0.1:9/callback',
+        scope: 'toolset:time',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      });
+      await closed.oauth.registerClient({
+        client_id: 'preregistered',
+        application_type: 'native',
+        redirect_uris: ['http://127.0.0.1:9/callback'],
+        token_endpoint_auth_method: 'none',
+      });
+      const browser = new HttpSignIn(closed.url);
+
+      const response = await browser.follow(await browser.request(`/oauth/authorize?${query}`));
+
+      expect(response.status).toBe(502);
+      expect(await response.text()).toContain('cannot be reached');
+    } finally {
+      await closed.close();
+    }
+  });
+});
 
 describe('signing in at the organization issuer', () => {
   it('sends the browser to the issuer with PKCE S256, state and nonce, and shows no password form', async () => {
