@@ -216,7 +216,7 @@ describe('signing in at the organization issuer', () => {
     expect(answer.html).not.toContain('alice@example.com');
   });
 
-  it('tells a person who was not added what an administrator must run', async () => {
+  it('tells a person who was not added what an administrator must run, and audits the refusal', async () => {
     const bound = await beginUpstreamSignIn(served.url);
     const callback = await answerAtIssuer(bound.atIssuer, 'u-bob', PASSWORD);
 
@@ -227,6 +227,13 @@ describe('signing in at the organization issuer', () => {
       'An administrator must add you: meridian users add bob@example.com --external',
     );
     expect(answer.html).not.toContain('name="approve"');
+    const latest = (await served.audit.records((await served.audit.days()).at(-1)!)).at(-1);
+    expect(latest).toMatchObject({
+      action: 'oauth sign-in',
+      principal: 'anonymous',
+      resource_ids: expect.arrayContaining(['user:bob@example.com']),
+      completion: { outcome: 'refused', code: 'SIGN_IN_REFUSED' },
+    });
   });
 
   it('answers a page when the person cancels at the issuer (access_denied)', async () => {
