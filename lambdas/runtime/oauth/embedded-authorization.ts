@@ -24,6 +24,8 @@ import {
 } from './oauth-audit.js';
 import type { OauthKeys } from './oauth-keys.js';
 import { RegistrationLimit } from './registration-limit.js';
+import { handleUpstreamCallback } from './upstream-callback-route.js';
+import { UPSTREAM_CALLBACK_PATH, UpstreamSignIn } from './upstream-sign-in.js';
 import type { UpstreamSignInConfig } from './upstream-sign-in-config.js';
 
 /** Lifetimes, in seconds. Access tokens are short: a revoked consent stops them within this. */
@@ -284,6 +286,16 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     grantTtlSeconds: OAUTH_TTL.grant,
     logger: options.logger,
     ...auditDeps,
+    ...(options.upstream
+      ? {
+          upstream: new UpstreamSignIn({
+            config: options.upstream,
+            baseUrl: issuer,
+            pending: new DocumentStoreOidcAdapter('UpstreamSignIn', adapterDeps),
+            pendingTtlSeconds: OAUTH_TTL.interaction,
+          }),
+        }
+      : {}),
   };
 
   const adminDeps = {
@@ -306,6 +318,10 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     }
     if (path.startsWith(INTERACTION_PATH)) {
       await handleInteraction(interactionDeps, req, res);
+      return true;
+    }
+    if (path === UPSTREAM_CALLBACK_PATH && interactionDeps.upstream) {
+      await handleUpstreamCallback({ ...interactionDeps, upstream: interactionDeps.upstream }, req, res);
       return true;
     }
     if (await handleAdmin(adminDeps, req, res)) return true;
