@@ -56,6 +56,12 @@ const Variables = z
       });
       return z.NEVER;
     }),
+    [NAMES.OAUTH_TOKENS_ENV]: oneOf(NAMES.OAUTH_TOKENS_ENV, ['on', 'off'], 'off'),
+    [NAMES.SIGN_IN_ISSUER_ENV]: optionalText,
+    [NAMES.SIGN_IN_CLIENT_ID_ENV]: optionalText,
+    // A secret is taken as given: spaces may be part of it.
+    [NAMES.SIGN_IN_CLIENT_SECRET_ENV]: z.string().optional(),
+    [NAMES.SIGN_IN_CLIENT_SECRET_ARN_ENV]: optionalText,
     // npm sets it for the scripts it runs: `npm start` is watched so the server stops with npm.
     npm_lifecycle_event: optionalText,
     [NAMES.TABLE_NAME_ENV]: optionalText,
@@ -167,6 +173,12 @@ const Variables = z
     ),
   })
   .superRefine((vars, context) => {
+    if ((vars[NAMES.SIGN_IN_ISSUER_ENV] === undefined) !== (vars[NAMES.SIGN_IN_CLIENT_ID_ENV] === undefined))
+      context.addIssue({
+        code: 'custom',
+        path: [NAMES.SIGN_IN_ISSUER_ENV],
+        message: `Set both ${NAMES.SIGN_IN_ISSUER_ENV} and ${NAMES.SIGN_IN_CLIENT_ID_ENV} (the issuer people sign in at and Meridian's client id there), or neither.`,
+      });
     const bucket = vars[NAMES.MEMORY_SYNC_BUCKET_ENV];
     const keys = [vars[NAMES.MEMORY_SYNC_KMS_KEY_ARN_ENV], vars[NAMES.MEMORY_SYNC_KEY_FILE_ENV]];
     if (bucket !== undefined && keys.filter((key) => key !== undefined).length !== 1)
@@ -240,6 +252,20 @@ export interface Environment {
   audit: boolean;
   /** MERIDIAN_PUBLIC_URL: the origin clients reach `serve` at behind a proxy (the OAuth issuer). */
   publicUrl: string | undefined;
+  /** MERIDIAN_OAUTH_TOKENS=on: the MCP function accepts the deployed authorization server's tokens. */
+  oauthTokens: boolean;
+  /**
+   * The organization's OpenID Connect issuer people sign in at (MERIDIAN_SIGN_IN_*), with Meridian's
+   * client secret there given directly or as a Secrets Manager ARN (read on first use).
+   */
+  signIn:
+    | {
+        issuer: string;
+        clientId: string;
+        clientSecret: string | undefined;
+        clientSecretArn: string | undefined;
+      }
+    | undefined;
   /** Started by an npm script (`npm start`). */
   startedByNpm: boolean;
 }
@@ -308,6 +334,16 @@ function environmentOf(vars: Variables): Environment {
     },
     audit: vars[NAMES.AUDIT_ENV] === 'on',
     publicUrl: vars[NAMES.PUBLIC_URL_ENV],
+    oauthTokens: vars[NAMES.OAUTH_TOKENS_ENV] === 'on',
+    signIn:
+      vars[NAMES.SIGN_IN_ISSUER_ENV] && vars[NAMES.SIGN_IN_CLIENT_ID_ENV]
+        ? {
+            issuer: vars[NAMES.SIGN_IN_ISSUER_ENV],
+            clientId: vars[NAMES.SIGN_IN_CLIENT_ID_ENV],
+            clientSecret: vars[NAMES.SIGN_IN_CLIENT_SECRET_ENV] || undefined,
+            clientSecretArn: vars[NAMES.SIGN_IN_CLIENT_SECRET_ARN_ENV],
+          }
+        : undefined,
     startedByNpm: vars.npm_lifecycle_event !== undefined,
     memorySync: bucket
       ? {
