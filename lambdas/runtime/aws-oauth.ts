@@ -92,8 +92,16 @@ export function createAwsOauth(environment: Environment, logger: Logger): AwsOau
     });
     return building;
   };
+  const publicOrigin = new URL(publicUrl);
   return {
     issuer: publicUrl,
-    handle: async (req, res) => (await authorization()).handle(req, res),
+    handle: async (req, res) => {
+      // oidc-provider writes its endpoints' URLs from the request's Host and scheme. Behind API
+      // Gateway (and CloudFront) those are the API's own host, not the one clients reach: the
+      // request is taken as addressed to the public URL, whatever Host it came with.
+      req.headers.host = publicOrigin.host;
+      Object.assign(req.socket, { encrypted: publicOrigin.protocol === 'https:' });
+      return (await authorization()).handle(req, res);
+    },
   };
 }
