@@ -11,6 +11,7 @@ import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
 import { MemoryCompressionSchedule } from '../constructs/memory-compression-schedule.js';
 import type { MemorySearchEmbeddings } from '../constructs/memory-search-embeddings.js';
+import { OauthFunction, type SignInIssuer } from '../constructs/oauth-function.js';
 import { OperationsAlarms } from '../constructs/operations-alarms.js';
 import type { OutlookApp } from '../constructs/outlook-app.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
@@ -115,6 +116,13 @@ export interface ServiceStackProps extends StackProps {
    * @default Duration.hours(1)
    */
   readonly auditExportRate?: Duration;
+
+  /**
+   * The organization's OpenID Connect issuer people sign in at (see `OauthFunction`).
+   *
+   * @default - none: people sign in with passwords of `meridian --aws users` accounts
+   */
+  readonly signIn?: SignInIssuer;
 }
 
 /**
@@ -127,6 +135,8 @@ export interface ServiceStackProps extends StackProps {
 export class ServiceStack extends Stack {
   readonly mcpFunction: McpFunction;
   readonly mcpApi: McpApi;
+  /** Meridian's authorization server (ADR 0026), for the API to route the OAuth paths to. */
+  readonly oauthFunction: OauthFunction;
   readonly syncSchedule: SyncSchedule;
   readonly memoryCompression: MemoryCompressionSchedule;
   readonly booking: BookingWorkflow;
@@ -158,6 +168,11 @@ export class ServiceStack extends Stack {
         bucket: Bucket.fromBucketName(this, 'MemorySyncBucket', props.memorySync.bucketName),
         key: Key.fromKeyArn(this, 'MemorySyncKey', props.memorySync.keyArn),
       },
+    });
+    this.oauthFunction = new OauthFunction(this, 'OauthFunction', {
+      table: props.table,
+      dataKey: props.dataKey,
+      signIn: props.signIn,
     });
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,

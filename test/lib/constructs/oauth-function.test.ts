@@ -1,0 +1,87 @@
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { describe, expect, it } from 'vitest';
+import type { ServiceStackProps } from '../../../lib/stacks/service-stack.js';
+import { meridianStacks, testApp } from '../synth-helpers.js';
+
+interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+}
+
+/** The service template, with `signIn` built in a stack of its own (as an organization's secret would be). */
+function synthesize(signIn?: (stack: Stack) => ServiceStackProps['signIn']) {
+  const app = testApp();
+  const { service } = meridianStacks(app, signIn ? { signIn: signIn(new Stack(app, 'Secrets')) } : {});
+  return { template: Template.fromStack(service) };
+}
+
+function oauthFunction(template: Template) {
+  const [fn, ...others] = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) =>
+    id.startsWith('OauthFunction'),
+  );
+  expect(others).toEqual([]);
+  return fn![1].Properties as { Environment: { Variables: Record<string, unknown> }; Handler: string };
+}
+
+function oauthStatements(template: Template): Statement[] {
+  return Object.entries(template.findResources('AWS::IAM::Policy'))
+    .filter(([id]) => id.startsWith('OauthFunction'))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+const actionsOf = (statement: Statement) => [statement.Action].flat();
+
+describe('OauthFunction', () => {
+  it('runs the OAuth handler on the table and the data key, with no sign-in issuer by default', () => {
+    const { template } = synthesize();
+    const variables = oauthFunction(template).Environment.Variables;
+
+    expect(Object.keys(variables).sort()).toEqual([
+      'MERIDIAN_DATA_KEY_ARN',
+      'MERIDIAN_TABLE_NAME',
+      'NODE_OPTIONS',
+      'POWERTOOLS_SERVICE_NAME',
+    ]);
+    const actions = oauthStatements(template).flatMap(actionsOf);
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'kms:Decrypt', 'kms:GenerateDataKey*']),
+    );
+    expect(actions.filter((action) => action.startsWith('secretsmanager:'))).toEqual([]);
+  });
+
+  it('reads the sign-in client secret it is given, and no other', () => {
+    const { template } = synthesize((stack) => ({
+      issuer: 'https://login.example.com',
+      clientId: 'meridian',
+      clientSecret: new Secret(stack, 'ClientSecret'),
+    }));
+    const variables = oauthFunction(template).Environment.Variables;
+
+    expect(variables).toMatchObject({
+      MERIDIAN_SIGN_IN_ISSUER: 'https://login.example.com',
+      MERIDIAN_SIGN_IN_CLIENT_ID: 'meridian',
+    });
+    const secretArn = variables.MERIDIAN_SIGN_IN_CLIENT_SECRET_ARN;
+    expect(secretArn).toBeDefined();
+    const secretReads = oauthStatements(template).filter((s) =>
+      actionsOf(s).some((action) => action.startsWith('secretsmanager:')),
+    );
+    expect(secretReads).toHaveLength(1);
+    expect(actionsOf(secretReads[0]!).sort()).toEqual([
+      'secretsmanager:DescribeSecret',
+      'secretsmanager:GetSecretValue',
+    ]);
+    expect(secretReads[0]!.Resource).toEqual(secretArn);
+  });
+
+  it('leaves the MCP function on API keys alone until the stack accepts tokens', () => {
+    const { template } = synthesize();
+    const mcp = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) =>
+      id.startsWith('McpFunction'),
+    )![1].Properties as { Environment: { Variables: Record<string, unknown> } };
+
+    expect(mcp.Environment.Variables).not.toHaveProperty('MERIDIAN_OAUTH_TOKENS');
+  });
+});
