@@ -323,8 +323,9 @@ describe('ServiceStack', () => {
 
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
       // The MCP function's, the API's access logs, the sync function's, the memory compression
-      // function's, the audit export function's, one per booking step, the state machine's.
-      expect(groups).toHaveLength(5 + BOOKING_TASKS.length + 1);
+      // function's, the audit export function's, the OAuth function's, one per booking step, the
+      // state machine's.
+      expect(groups).toHaveLength(6 + BOOKING_TASKS.length + 1);
       for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
     });
   });
@@ -430,8 +431,9 @@ describe('ServiceStack', () => {
       const template = synthesize({
         googleOAuthClient: { clientId: 'id.apps.googleusercontent.com', clientSecret: 'desktop-secret' },
       });
-      // The functions that run the object graph (the memory compression function reaches no provider).
-      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN');
+      // The functions that run the object graph (the memory compression function reaches no
+      // provider; the OAuth function holds the data key for its own secret and reaches none either).
+      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN') - 1;
 
       expect(graphFunctions).toBeGreaterThan(2);
       expect(functionsWith(template, 'MERIDIAN_GOOGLE_CLIENT_ID')).toBe(graphFunctions);
@@ -449,7 +451,7 @@ describe('ServiceStack', () => {
           authority: 'https://login.microsoftonline.com/contoso.onmicrosoft.com',
         },
       });
-      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN');
+      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN') - 1;
 
       expect(functionsWith(template, 'MERIDIAN_OUTLOOK_CLIENT_ID')).toBe(graphFunctions);
       expect(functionsWith(template, 'MERIDIAN_OUTLOOK_AUTHORITY')).toBe(graphFunctions);
