@@ -258,14 +258,7 @@ export interface Environment {
    * The organization's OpenID Connect issuer people sign in at (MERIDIAN_SIGN_IN_*), with Meridian's
    * client secret there given directly or as a Secrets Manager ARN (read on first use).
    */
-  signIn:
-    | {
-        issuer: string;
-        clientId: string;
-        clientSecret: string | undefined;
-        clientSecretArn: string | undefined;
-      }
-    | undefined;
+  signIn: { issuer: string; clientId: string; clientSecret?: string; clientSecretArn?: string } | undefined;
   /** Started by an npm script (`npm start`). */
   startedByNpm: boolean;
 }
@@ -340,8 +333,12 @@ function environmentOf(vars: Variables): Environment {
         ? {
             issuer: vars[NAMES.SIGN_IN_ISSUER_ENV],
             clientId: vars[NAMES.SIGN_IN_CLIENT_ID_ENV],
-            clientSecret: vars[NAMES.SIGN_IN_CLIENT_SECRET_ENV] || undefined,
-            clientSecretArn: vars[NAMES.SIGN_IN_CLIENT_SECRET_ARN_ENV],
+            ...(vars[NAMES.SIGN_IN_CLIENT_SECRET_ENV]
+              ? { clientSecret: vars[NAMES.SIGN_IN_CLIENT_SECRET_ENV] }
+              : {}),
+            ...(vars[NAMES.SIGN_IN_CLIENT_SECRET_ARN_ENV]
+              ? { clientSecretArn: vars[NAMES.SIGN_IN_CLIENT_SECRET_ARN_ENV] }
+              : {}),
           }
         : undefined,
     startedByNpm: vars.npm_lifecycle_event !== undefined,

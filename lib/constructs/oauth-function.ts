@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Grant, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -86,7 +86,17 @@ export class OauthFunction extends Construct {
     this.logGroup.grantWrite(role);
     // GenerateDataKey creates the secret once, Decrypt reads it on each cold start.
     grantTableAndDataKey(role, props.table, props.dataKey);
-    props.signIn?.clientSecret?.grantRead(role);
+    const clientSecret = props.signIn?.clientSecret;
+    if (clientSecret) {
+      // GetSecretValue alone (grantRead adds DescribeSecret, which nothing here calls), and the
+      // secret's own key when it has one.
+      Grant.addToPrincipal({
+        grantee: role,
+        actions: ['secretsmanager:GetSecretValue'],
+        resourceArns: [clientSecret.secretArn],
+      });
+      clientSecret.encryptionKey?.grantDecrypt(role);
+    }
 
     this.function = meridianFunction(this, 'Function', {
       entry: OAUTH_HANDLER_ENTRY,
