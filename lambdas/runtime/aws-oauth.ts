@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AuditLog } from '../core/audit/audit-log.js';
 import type { Logger } from '../core/ports/index.js';
 import { MCP_PATH } from '../mcp/http/route-http-request.js';
 import { TOOLSET_LOADERS } from '../mcp/tools/deferred-catalogue.js';
 import { awsPlatform } from './aws-platform.js';
-import { requestGuards } from './compose-guards.js';
 import { type Environment, EnvironmentError, requireSettings } from './environment.js';
 import { PUBLIC_URL_ENV } from './environment-names.js';
 import type { EmbeddedAuthorization } from './oauth/embedded-authorization.js';
@@ -55,7 +55,10 @@ export function createAwsOauth(environment: Environment, logger: Logger): AwsOau
     ]);
   const platform = awsPlatform(environment, logger);
   const part = wireParts(platform);
-  const { audit } = requestGuards({ store: platform.store, clock: platform.clock }, environment);
+  // Sign-ins, consents, registrations and revocations, in the log every function appends to.
+  const audit = environment.audit
+    ? new AuditLog({ store: platform.store, clock: platform.clock })
+    : undefined;
 
   const build = async (): Promise<EmbeddedAuthorization> => {
     const [{ createEmbeddedAuthorization }, { loadOrCreateStoredOauthKeys }, { LocalUsers }] =

@@ -19,6 +19,7 @@ import {
 } from '../../lambdas/adapters/encryption/encryption-sdk-envelope.js';
 import { LocalUsers } from '../../lambdas/core/auth/local-users.js';
 import { systemClock } from '../../lambdas/core/ports/index.js';
+import { PK_PREFIX } from '../../lambdas/core/storage/key-prefixes.js';
 import { loadOrCreateStoredOauthKeys } from '../../lambdas/runtime/oauth/stored-oauth-keys.js';
 import {
   inputsLoadedAtStart,
@@ -30,7 +31,7 @@ import { OAUTH_HANDLER_ENTRY } from '../../lib/constructs/oauth-function.js';
 import { type FakeKms, startFakeKms } from '../rehearsal/fake-kms.js';
 import { type LambdaFront, type ProxyHandler, startLambdaFront } from '../support/lambda-front.js';
 import { callTool, connectHttpClient } from '../support/mcp-client.js';
-import { authorizeOverHttp, tokenRequest } from '../support/oauth-http-flow.js';
+import { authorizeOverHttp, pkcePair, registerClient, tokenRequest } from '../support/oauth-http-flow.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
 const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/11111111-2222-3333-4444-555555555555';
@@ -181,6 +182,39 @@ for (const format of ['v1', 'v2'] as const) {
       });
     });
 
+    it('carries a redirect and every Set-Cookie of one answer through the event', async () => {
+      const registered = await registerClient(front.url, {
+        client_name: 'cookie check',
+        redirect_uris: ['http://127.0.0.1:9/callback'],
+        application_type: 'native',
+      });
+      expect(registered.status).toBe(201);
+      const { client_id } = (await registered.json()) as { client_id: string };
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: 'http://127.0.0.1:9/callback',
+        scope: 'toolset:time',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      });
+
+      const response = await fetch(`${front.url}/oauth/authorize?${query}`, { redirect: 'manual' });
+
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toMatch(/^\/oauth\/interaction\//);
+      // The interaction cookie and its signature, and the resume cookie and its signature.
+      const cookies = response.headers.getSetCookie().map((line) => line.split('=')[0]);
+      expect(cookies).toEqual(
+        expect.arrayContaining([
+          '_interaction',
+          '_interaction.sig',
+          '_interaction_resume',
+          '_interaction_resume.sig',
+        ]),
+      );
+    });
+
     it('registers a client, signs a person in with a password, and the MCP handler takes the token', async () => {
       const { access_token } = await signIn();
 
@@ -194,6 +228,13 @@ for (const format of ['v1', 'v2'] as const) {
       } finally {
         await client.close();
       }
+      // The OAuth function keeps the audit log as the other functions do.
+      const { items } = await runtime.store.query({
+        partition: `${PK_PREFIX.audit}${new Date().toISOString().slice(0, 10)}`,
+      });
+      expect(items.map((item) => item.action)).toEqual(
+        expect.arrayContaining(['oauth client register', 'oauth sign-in', 'oauth consent grant']),
+      );
     });
 
     it('refuses a tampered token and an expired one with 401 and the challenge', async () => {
