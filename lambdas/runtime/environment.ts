@@ -57,6 +57,7 @@ const Variables = z
       });
       return z.NEVER;
     }),
+    [NAMES.OAUTH_TOKENS_ENV]: oneOf(NAMES.OAUTH_TOKENS_ENV, ['on', 'off'], 'off'),
     [NAMES.SIGN_IN_ISSUER_ENV]: signInIssuer,
     [NAMES.SIGN_IN_CLIENT_ID_ENV]: optionalText,
     [NAMES.SIGN_IN_CLIENT_SECRET_ENV]: optionalText,
@@ -258,6 +259,8 @@ export interface Environment {
   audit: boolean;
   /** MERIDIAN_PUBLIC_URL: the origin clients reach `serve` at behind a proxy (the OAuth issuer). */
   publicUrl: string | undefined;
+  /** MERIDIAN_OAUTH_TOKENS=on: the MCP function accepts the deployed authorization server's tokens. */
+  oauthTokens: boolean;
   /** MERIDIAN_SIGN_IN_*: the organization's OpenID Connect issuer people sign in at; none: passwords. */
   signIn: SignInSettings | undefined;
   /** Started by an npm script (`npm start`). */
@@ -328,6 +331,7 @@ function environmentOf(vars: Variables): Environment {
     },
     audit: vars[NAMES.AUDIT_ENV] === 'on',
     publicUrl: vars[NAMES.PUBLIC_URL_ENV],
+    oauthTokens: vars[NAMES.OAUTH_TOKENS_ENV] === 'on',
     signIn: signInSettings(signInVariables(vars)),
     startedByNpm: vars.npm_lifecycle_event !== undefined,
     memorySync: bucket

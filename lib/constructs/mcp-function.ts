@@ -15,6 +15,7 @@ import {
   ALLOWED_ORIGINS_ENV,
   BOOKING_STATE_MACHINE_ARN_ENV,
   MEMORY_BUCKET_NAME_ENV,
+  OAUTH_TOKENS_ENV,
 } from '../../lambdas/runtime/environment-names.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
@@ -99,6 +100,16 @@ export interface McpFunctionProps {
    * @default - none: nothing granted, and the sync tools answer that sync is not configured
    */
   readonly memorySync?: MemorySyncTarget;
+
+  /**
+   * Accept the access tokens of Meridian's authorization server (the stack's `OauthFunction`)
+   * beside API keys (`MERIDIAN_OAUTH_TOKENS=on`); the function then also needs
+   * `MERIDIAN_PUBLIC_URL`, which the front door sets. It reads the public key from the table and
+   * needs no KMS call for it.
+   *
+   * @default false: API keys only
+   */
+  readonly acceptOauthTokens?: boolean;
 }
 
 /**
@@ -157,6 +168,7 @@ export class McpFunction extends Construct {
         [MEMORY_BUCKET_NAME_ENV]: props.memoryBucket.bucketName,
         ...embeddingsEnvironment,
         ...syncEnvironment,
+        ...(props.acceptOauthTokens ? { [OAUTH_TOKENS_ENV]: 'on' } : {}),
       },
       description: 'Meridian remote MCP server (Streamable HTTP, stateless)',
     });

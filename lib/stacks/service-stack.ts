@@ -14,6 +14,7 @@ import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
 import { MemoryCompressionSchedule } from '../constructs/memory-compression-schedule.js';
 import type { MemorySearchEmbeddings } from '../constructs/memory-search-embeddings.js';
+import { OauthFunction } from '../constructs/oauth-function.js';
 import { OperationsAlarms } from '../constructs/operations-alarms.js';
 import type { OutlookApp } from '../constructs/outlook-app.js';
 import { SignInIdentity } from '../constructs/sign-in-identity.js';
@@ -149,6 +150,8 @@ export interface ServiceStackProps extends StackProps {
 export class ServiceStack extends Stack {
   readonly mcpFunction: McpFunction;
   readonly mcpApi: McpApi;
+  /** Meridian's authorization server (ADR 0026), for the API to route the OAuth paths to. */
+  readonly oauthFunction: OauthFunction;
   readonly syncSchedule: SyncSchedule;
   readonly memoryCompression: MemoryCompressionSchedule;
   readonly booking: BookingWorkflow;
@@ -169,6 +172,8 @@ export class ServiceStack extends Stack {
       lockTtlSeconds: props.lockTtlSeconds,
     });
     this.mcpFunction = new McpFunction(this, 'McpFunction', {
+      // The stack always deploys sign-in (its OAuth function behind the same host).
+      acceptOauthTokens: true,
       table: props.table,
       dataKey: props.dataKey,
       memoryBucket: props.memoryBucket,
@@ -183,13 +188,19 @@ export class ServiceStack extends Stack {
         key: Key.fromKeyArn(this, 'MemorySyncKey', props.memorySync.keyArn),
       },
     });
+    this.oauthFunction = new OauthFunction(this, 'OauthFunction', {
+      table: props.table,
+      dataKey: props.dataKey,
+    });
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,
+      signInHandler: this.oauthFunction.function,
       domainName: props.domainName,
       certificate: props.certificate,
     });
-    // The canonical URL: the protected resource's identifier and where its metadata is.
-    this.mcpFunction.function.addEnvironment(PUBLIC_URL_ENV, this.mcpApi.baseUrl);
+    // The canonical URL: the protected resource's identifier and the authorization server's issuer.
+    for (const fn of [this.mcpFunction.function, this.oauthFunction.function])
+      fn.addEnvironment(PUBLIC_URL_ENV, this.mcpApi.baseUrl);
 
     const signInIssuer = props.signInIssuer;
     this.signInIdentity = new SignInIdentity(this, 'SignIn', {
@@ -208,6 +219,10 @@ export class ServiceStack extends Stack {
           : {}),
       },
     });
+    // Where people sign in: the OAuth function is the issuer's client.
+    for (const [name, value] of Object.entries(this.signInIdentity.environment))
+      this.oauthFunction.function.addEnvironment(name, value);
+    this.signInIdentity.grantClientSecretRead(this.oauthFunction.function);
 
     this.syncSchedule = new SyncSchedule(this, 'SyncSchedule', {
       table: props.table,

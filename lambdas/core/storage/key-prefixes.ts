@@ -41,6 +41,11 @@ export const PK_PREFIX = {
   user: 'USER#',
   /** `OIDC#<model>#<id>`: one record of the authorization server (oidc-provider's models). */
   oauth: 'OIDC#',
+  /**
+   * `OAUTHKEY#signing`: the AWS authorization server's 32-byte secret (encrypted under the data
+   * key) and its public verification key (plain), in one item (runtime/oauth/stored-oauth-keys.ts).
+   */
+  oauthKey: 'OAUTHKEY#',
   /** `RATE#<principal name>`: one caller's request budgets (core/limits/request-limiter.ts). */
   rateLimit: 'RATE#',
   /** `AUDIT#<yyyy-mm-dd>`: one UTC day of the audit log, one hash chain (core/audit/audit-log.ts). */
@@ -130,6 +135,7 @@ export const SK = {
     administrator: 'ADMIN',
   },
   oauth: { record: 'OIDC' },
+  oauthKey: { record: 'KEY' },
   /** Both token buckets of one caller in one item, so admitting a request is one conditional write. */
   rateLimit: { buckets: 'BUCKETS' },
   /** `REC#<sequence, 12 digits>`: one audit record; the sequence is claimed by a conditional put. */

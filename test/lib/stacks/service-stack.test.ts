@@ -315,8 +315,9 @@ describe('ServiceStack', () => {
 
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
       // The MCP function's, the API's access logs, the sync function's, the memory compression
-      // function's, the audit export function's, one per booking step, the state machine's.
-      expect(groups).toHaveLength(5 + BOOKING_TASKS.length + 1);
+      // function's, the audit export function's, the OAuth function's, one per booking step, the
+      // state machine's.
+      expect(groups).toHaveLength(6 + BOOKING_TASKS.length + 1);
       for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
     });
   });
@@ -333,33 +334,45 @@ describe('ServiceStack', () => {
   });
 
   describe('HTTP API', () => {
-    it('routes exactly the MCP function’s paths, at the host root of a $default stage', () => {
+    it('routes exactly the MCP function’s and the sign-in function’s paths, at the host root of a $default stage', () => {
       const template = synthesize();
-      const functionId = logicalIdOf(template, 'AWS::Lambda::Function', MCP);
-      const integrationId = logicalIdOf(template, 'AWS::ApiGatewayV2::Integration');
+      const mcpFunctionId = logicalIdOf(template, 'AWS::Lambda::Function', MCP);
+      const oauthFunctionId = logicalIdOf(template, 'AWS::Lambda::Function', 'OauthFunction');
+      const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+      const functionOfRoute = (target: unknown) => {
+        const integrationId = (target as { 'Fn::Join': [string, [string, { Ref: string }]] })[
+          'Fn::Join'
+        ][1][1].Ref;
+        const integration = integrations[integrationId]!.Properties;
+        expect(integration).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+        return integration.IntegrationUri['Fn::GetAtt'][0];
+      };
 
-      expect(routes(template)).toEqual(
-        [
-          'GET /.well-known/oauth-protected-resource',
-          'GET /.well-known/oauth-protected-resource/mcp',
-          'GET /health',
-          'OPTIONS /.well-known/oauth-protected-resource',
-          'OPTIONS /.well-known/oauth-protected-resource/mcp',
-          'OPTIONS /mcp',
-          'POST /mcp',
-        ].sort(),
+      const reached = Object.fromEntries(
+        Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route) => [
+          route.Properties.RouteKey,
+          functionOfRoute(route.Properties.Target) === mcpFunctionId
+            ? 'mcp'
+            : functionOfRoute(route.Properties.Target) === oauthFunctionId
+              ? 'oauth'
+              : 'other',
+        ]),
       );
-      // Every route goes to the one Lambda proxy integration of the MCP function…
-      for (const route of Object.values(template.findResources('AWS::ApiGatewayV2::Route')))
-        expect(route.Properties.Target).toEqual({
-          'Fn::Join': ['', ['integrations/', { Ref: integrationId }]],
-        });
-      template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
-        IntegrationType: 'AWS_PROXY',
-        IntegrationUri: { 'Fn::GetAtt': [functionId, 'Arn'] },
-        PayloadFormatVersion: '2.0',
+      expect(reached).toEqual({
+        'GET /.well-known/oauth-protected-resource': 'mcp',
+        'GET /.well-known/oauth-protected-resource/mcp': 'mcp',
+        'GET /health': 'mcp',
+        'OPTIONS /.well-known/oauth-protected-resource': 'mcp',
+        'OPTIONS /.well-known/oauth-protected-resource/mcp': 'mcp',
+        'OPTIONS /mcp': 'mcp',
+        'POST /mcp': 'mcp',
+        'GET /.well-known/oauth-authorization-server': 'oauth',
+        'OPTIONS /.well-known/oauth-authorization-server': 'oauth',
+        'GET /.well-known/openid-configuration': 'oauth',
+        'OPTIONS /.well-known/openid-configuration': 'oauth',
+        'ANY /oauth/{proxy+}': 'oauth',
       });
-      // …and the one stage is $default, which API Gateway serves at the root: no stage in any path.
+      // The one stage is $default, which API Gateway serves at the root: no stage in any path.
       expect(
         Object.values(template.findResources('AWS::ApiGatewayV2::Stage')).map((s) => s.Properties.StageName),
       ).toEqual(['$default']);
@@ -457,8 +470,9 @@ describe('ServiceStack', () => {
       const template = synthesize({
         googleOAuthClient: { clientId: 'id.apps.googleusercontent.com', clientSecret: 'desktop-secret' },
       });
-      // The functions that run the object graph (the memory compression function reaches no provider).
-      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN');
+      // The functions that run the object graph (the memory compression function reaches no
+      // provider; the OAuth function holds the data key for its own secret and reaches none either).
+      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN') - 1;
 
       expect(graphFunctions).toBeGreaterThan(2);
       expect(functionsWith(template, 'MERIDIAN_GOOGLE_CLIENT_ID')).toBe(graphFunctions);
@@ -476,7 +490,7 @@ describe('ServiceStack', () => {
           authority: 'https://login.microsoftonline.com/contoso.onmicrosoft.com',
         },
       });
-      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN');
+      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN') - 1;
 
       expect(functionsWith(template, 'MERIDIAN_OUTLOOK_CLIENT_ID')).toBe(graphFunctions);
       expect(functionsWith(template, 'MERIDIAN_OUTLOOK_AUTHORITY')).toBe(graphFunctions);
