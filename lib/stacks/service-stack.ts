@@ -251,6 +251,11 @@ export class ServiceStack extends Stack {
       syncFunction: this.syncSchedule.function,
       compressionFunction: this.memoryCompression.function,
       syncRate: props.syncRate ?? Duration.minutes(5),
+      ...(this.auditExport
+        ? {
+            auditExport: { function: this.auditExport.function, rate: this.auditExport.rate },
+          }
+        : {}),
       ...(props.alarmTopicArn
         ? { alarmTopic: Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) }
         : {}),
