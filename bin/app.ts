@@ -2,25 +2,30 @@
  * The CDK app: composition only. Stacks are environment-agnostic, so `cdk synth` needs neither
  * credentials nor network; `cdk deploy` takes account and region from the caller's profile.
  *
- * Optional context: `-c stage=dev` (default `prod`) names the stage and the CloudFormation stack,
- * so several deployments can share an account; `-c timezone=Europe/Paris` sets the default zone;
+ * Optional context: `-c stage=dev` (default `prod`) names the CloudFormation stacks, so several
+ * deployments can share an account; `-c domainName=mcp.example.com -c certificateArn=ARN` serves
+ * the API at that domain with that ACM certificate; `-c timezone=Europe/Paris` sets the default zone;
  * `-c syncMinutes=15` syncs connected calendars every 15 minutes instead of 5;
  * `-c allowedOrigins=https://app.example.com` lets that browser origin call MCP;
  * `-c embeddings=bedrock` (optionally `-c embeddingDimension=512`) embeds project memory with
  * Amazon Bedrock Titan Text Embeddings v2; `-c memorySyncBucket=NAME -c memorySyncKeyArn=ARN`
- * lets project memory sync through the organisation's bucket, encrypted under that KMS key.
+ * lets project memory sync through the organisation's bucket, encrypted under that KMS key;
+ * `-c signInIssuer=https://… -c signInClientId=… -c signInClientSecretArn=arn:…` makes people sign
+ * in at the organization's own OpenID Connect provider instead of a Cognito user pool the stack creates.
  */
 import { App, Duration, Validations } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { isTitanDimension } from '../lambdas/adapters/bedrock/titan-model.js';
 import type { OutlookApp } from '../lib/constructs/outlook-app.js';
 import { DataStack } from '../lib/stacks/data-stack.js';
 import { ServiceStack } from '../lib/stacks/service-stack.js';
+import { signInIssuerFrom } from '../lib/stacks/sign-in-issuer-context.js';
 
 const app = new App();
 
 const stage: unknown = app.node.tryGetContext('stage') ?? 'prod';
-// The stage ends up in a stack name and an API Gateway stage name; this is what both accept.
+// The stage ends up in the stack names and the data key's alias; this is what both accept.
 if (typeof stage !== 'string' || !/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
   throw new Error(
     `Context "stage" must be 1-20 lower-case letters, digits or dashes starting with a letter (got ${JSON.stringify(stage)}).`,
@@ -100,6 +105,14 @@ if (
   );
 }
 
+// Where people sign in: the organization's OpenID Connect provider, or (none of the three) a
+// Cognito user pool the service stack creates.
+const signInIssuer = signInIssuerFrom(
+  app.node.tryGetContext('signInIssuer'),
+  app.node.tryGetContext('signInClientId'),
+  app.node.tryGetContext('signInClientSecretArn'),
+);
+
 // Two stacks because they live differently: the data stack (table, key) is retained and rarely
 // changes; the service stack can be replaced at will. The service receives the data resources as
 // objects, and CDK turns them into cross-stack references (so the data stack deploys first).
@@ -109,10 +122,17 @@ const data = new DataStack(app, 'MeridianData', {
   stageName: stage,
 });
 
+const domain = customDomainFrom(
+  app.node.tryGetContext('domainName'),
+  app.node.tryGetContext('certificateArn'),
+);
+
 new ServiceStack(app, 'MeridianService', {
   stackName: `meridian-${stage}-service`,
   description: `Meridian remote MCP server (${stage})`,
-  stageName: stage,
+  domainName: domain?.domainName,
+  // Imported by ARN: a plain string, so the stack that scopes it adds no cross-stack reference.
+  certificate: domain && Certificate.fromCertificateArn(data, 'ApiCertificate', domain.certificateArn),
   defaultTimezone: timezone,
   allowedOrigins: String(app.node.tryGetContext('allowedOrigins') ?? '')
     .split(',')
@@ -139,11 +159,32 @@ new ServiceStack(app, 'MeridianService', {
       ? { bucketName: memorySyncBucket, keyArn: memorySyncKeyArn }
       : undefined,
   alarmTopicArn: typeof alarmTopicArn === 'string' ? alarmTopicArn : undefined,
+  signInIssuer,
 });
 
 // cdk-nag 3 is a policy-validation plugin: findings go to the validation report, and an
 // unacknowledged error fails the synth.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+
+/** The custom domain of the API and its ACM certificate, from context; none without a domain name. */
+function customDomainFrom(
+  domainName: unknown,
+  certificateArn: unknown,
+): { domainName: string; certificateArn: string } | undefined {
+  if (domainName === undefined && certificateArn === undefined) return undefined;
+  if (
+    typeof domainName !== 'string' ||
+    !/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domainName) ||
+    typeof certificateArn !== 'string' ||
+    !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]{36}$/.test(certificateArn)
+  ) {
+    throw new Error(
+      'Give both -c domainName=mcp.example.com (lower case) and -c certificateArn=arn:aws:acm:REGION:ACCOUNT:certificate/ID ' +
+        `(an ACM certificate for that name, in the stack's region) (got ${JSON.stringify({ domainName, certificateArn })}).`,
+    );
+  }
+  return { domainName, certificateArn };
+}
 
 /** The Microsoft app registration for Outlook calendars, from context; none without a client id. */
 function outlookAppFrom(clientId: unknown, authority: unknown): OutlookApp | undefined {

@@ -27,6 +27,7 @@ import { auditCommand } from '../lambdas/runtime/cli/audit-commands.js';
 import { auditedCommand } from '../lambdas/runtime/cli/audited-command.js';
 import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
 import { memoryCommand, memorySteps, stepBar, stepLines } from '../lambdas/runtime/cli/memory-commands.js';
+import { clientsCommand, sessionsCommand } from '../lambdas/runtime/cli/oauth-admin-commands.js';
 import { projectsCommand } from '../lambdas/runtime/cli/project-commands.js';
 import { rulesCommand, timesheetCommand } from '../lambdas/runtime/cli/rules-commands.js';
 import { smokeCommand } from '../lambdas/runtime/cli/smoke-command.js';
@@ -64,7 +65,12 @@ Usage:
   meridian audit list|verify|export [--day YYYY-MM-DD] [--limit N]   the audit log of every change
   meridian calendars list
   meridian users add NAME | users list | users remove NAME   people who sign in (OAuth) to serve; password on stdin
+  meridian users add NAME --external        a person who signs in at the organization's issuer
+                                            (MERIDIAN_SIGN_IN_ISSUER), named by their email or ISSUER_HOST:SUB
   meridian users grant NAME RESOURCE none|read|write | users grants NAME   what a person may consent to share
+  meridian users admin NAME on|off          who may use serve's admin page, /oauth/admin
+  meridian clients list | clients revoke CLIENT_ID   MCP clients of the sign-in; revoke ends all their sessions
+  meridian sessions list [--user NAME] | sessions revoke SESSION_ID   people's consents and refresh tokens
   meridian projects list [--all] | projects create --name NAME [--client C] [--color #rrggbb]
                             [--billable yes|no] [--rounding 15:up|6:nearest]
   meridian projects update PROJECT_ID [--name …] [--archived yes|no] [--clear client,color,rounding] …
@@ -86,7 +92,7 @@ Usage:
                                             and its release, a snapshot, each PASS/FAIL with its time; exits 1 on a failure
 
 projects, rules and timesheet run on the data dir as the local owner.
-Add --aws to keys, grants, calendars and connect to administer a deployment instead: they then use
+Add --aws to keys, grants, users, calendars, clients, sessions and connect to administer a deployment instead: they then use
 your AWS credentials and MERIDIAN_TABLE_NAME / MERIDIAN_DATA_KEY_ARN (the data stack's outputs).
 
 Toolsets (${TOOLSET_NAMES.join(', ')}): a connection enables a comma-separated LIST with
@@ -120,8 +126,10 @@ const { positionals, values } = parseArgs({
     key: { type: 'string' },
     url: { type: 'string' },
     username: { type: 'string' },
+    user: { type: 'string' },
     aws: { type: 'boolean' },
     browser: { type: 'boolean' },
+    external: { type: 'boolean' },
     calendar: { type: 'string', multiple: true },
     full: { type: 'boolean' },
     description: { type: 'string' },
@@ -299,7 +307,7 @@ async function once(command: (runtime: EmbeddedRuntime) => Promise<void>): Promi
 async function local(command: (runtime: EmbeddedRuntime & McpHttpDeps) => Promise<void>): Promise<void> {
   if (values.aws)
     throw new UsageError(
-      '--aws is for keys, grants, calendars and connect; this command runs on the data dir.',
+      '--aws is for keys, grants, users, calendars, clients, sessions and connect; this command runs on the data dir.',
     );
   const runtime = await createEmbeddedRuntime(config(), environment());
   try {
@@ -329,9 +337,24 @@ async function main(): Promise<void> {
     case 'audit':
       return once((runtime) => auditCommand(runtime, rest, { day: values.day, limit: values.limit }, out));
     case 'users':
-      return local((runtime) => auditedCommand(runtime, positionals, () => usersCommand(runtime, rest, out)));
+      // With --aws: a deployment's people, in its table (an administrator's shell).
+      return once((runtime) =>
+        auditedCommand(runtime, positionals, () =>
+          usersCommand(runtime, rest, out, undefined, { external: values.external }),
+        ),
+      );
     case 'calendars':
       return once((runtime) => calendarsCommand(runtime, rest, out));
+    case 'clients':
+      return once((runtime) =>
+        auditedCommand(runtime, positionals, () => clientsCommand(runtime, rest, out)),
+      );
+    case 'sessions':
+      return once((runtime) =>
+        auditedCommand(runtime, positionals, () =>
+          sessionsCommand(runtime, rest, { user: values.user }, out),
+        ),
+      );
     case 'projects':
       return local((runtime) => projectsCommand(runtime, rest, values, out));
     case 'rules':

@@ -19,7 +19,13 @@ export const METRIC = {
   syncedCalendars: 'SyncedCalendars',
   /** Per sync run: calendars whose sync failed (the staleness alarm's input). */
   syncFailedCalendars: 'SyncFailedCalendars',
+  /** Per audit export run: days whose chain did not verify (exported as found; the alarm's input). */
+  auditExportFailures: 'AuditExportFailures',
 } as const;
 
 /** The `service` dimension of each function that publishes (Powertools adds it to every line). */
-export const METRIC_SERVICE = { mcp: 'meridian', sync: 'meridian-sync' } as const;
+export const METRIC_SERVICE = {
+  mcp: 'meridian',
+  sync: 'meridian-sync',
+  auditExport: 'meridian-audit-export',
+} as const;

@@ -3,15 +3,19 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { z } from 'zod';
 import type { DayExport } from '../core/audit/audit-export.js';
+import { METRIC, METRIC_SERVICE } from '../core/metric-names.js';
 import { createAwsAuditExport } from '../runtime/aws-audit-export.js';
 import { awsSchemaCheck } from '../runtime/aws-schema-version.js';
 import { processEnvironment } from '../runtime/environment.js';
 import { requireSchemaVersion } from './middleware/schema-version.js';
 import { fromPowertools } from './powertools-logger.js';
+import { powertoolsMetrics } from './powertools-metrics.js';
 
 // Parsed once, at cold start: a bad variable fails it, named in the error.
 const environment = processEnvironment();
-const powertools = new Logger({ serviceName: environment.serviceName ?? 'meridian-audit-export' });
+const serviceName = environment.serviceName ?? METRIC_SERVICE.auditExport;
+const powertools = new Logger({ serviceName });
+const metrics = powertoolsMetrics(serviceName);
 const logger = fromPowertools(powertools);
 const exportAudit = createAwsAuditExport(environment, logger);
 const schemaReady = awsSchemaCheck(environment, logger);
@@ -31,7 +35,8 @@ export const AuditExportEvent = z.object({
 /**
  * EventBridge Scheduler → the audit log's export to the Object Lock bucket. A chain that does not
  * verify is exported as found and listed in `failures` (the summary the schedule's alarms and
- * the deploy rehearsal read); failing to read the table or write the bucket fails the invocation.
+ * the deploy rehearsal read) and counted in the `AuditExportFailures` metric that alarms on it;
+ * failing to read the table or write the bucket fails the invocation (Lambda's Errors metric).
  */
 export const handler = middy<unknown, { exported: DayExport[]; failures: DayExport[] }>()
   .use(injectLambdaContext(powertools))
@@ -39,5 +44,7 @@ export const handler = middy<unknown, { exported: DayExport[]; failures: DayExpo
   .handler(async (event: unknown) => {
     const input = AuditExportEvent.parse(event ?? {});
     const exported = await exportAudit(input.days);
-    return { exported, failures: exported.filter((day) => day.problems > 0) };
+    const failures = exported.filter((day) => day.problems > 0);
+    metrics.publish({}, [{ name: METRIC.auditExportFailures, unit: 'Count', value: failures.length }]);
+    return { exported, failures };
   });

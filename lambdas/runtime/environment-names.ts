@@ -53,6 +53,12 @@ export const SIGN_IN_CLIENT_ID_ENV = 'MERIDIAN_SIGN_IN_CLIENT_ID';
 export const SIGN_IN_CLIENT_SECRET_ENV = 'MERIDIAN_SIGN_IN_CLIENT_SECRET';
 /** Its client secret, as the ARN of a Secrets Manager secret (AWS). None for a public client. */
 export const SIGN_IN_CLIENT_SECRET_ARN_ENV = 'MERIDIAN_SIGN_IN_CLIENT_SECRET_ARN';
+/**
+ * `on` when the stack deployed Meridian's authorization server (its OAuth function, ADR 0026): the
+ * MCP function then accepts its access tokens beside API keys and its 401s name it; it needs
+ * MERIDIAN_PUBLIC_URL. Default `off`: API keys only. The embedded `serve` has sign-in always.
+ */
+export const OAUTH_TOKENS_ENV = 'MERIDIAN_OAUTH_TOKENS';
 /** Seconds one MCP call (one HTTP request) may run before it stops: 1–900, default 30. */
 export const CALL_DEADLINE_SECONDS_ENV = 'MERIDIAN_CALL_DEADLINE_SECONDS';
 /** Events, occurrences and stored items one call may read or expand: 1,000–10,000,000, default 50,000. */

@@ -5,6 +5,7 @@ import type { CallLimits } from '../mcp/call-limits.js';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
 import { intervalMs, oneOf, optionalText, wholeNumber } from './environment-fields.js';
 import * as NAMES from './environment-names.js';
+import { type SignInSettings, signInIssuer, signInProblems, signInSettings } from './sign-in-environment.js';
 import { zoneProblem } from './zone-setting.js';
 
 /**
@@ -56,6 +57,11 @@ const Variables = z
       });
       return z.NEVER;
     }),
+    [NAMES.OAUTH_TOKENS_ENV]: oneOf(NAMES.OAUTH_TOKENS_ENV, ['on', 'off'], 'off'),
+    [NAMES.SIGN_IN_ISSUER_ENV]: signInIssuer,
+    [NAMES.SIGN_IN_CLIENT_ID_ENV]: optionalText,
+    [NAMES.SIGN_IN_CLIENT_SECRET_ENV]: optionalText,
+    [NAMES.SIGN_IN_CLIENT_SECRET_ARN_ENV]: optionalText,
     // npm sets it for the scripts it runs: `npm start` is watched so the server stops with npm.
     npm_lifecycle_event: optionalText,
     [NAMES.TABLE_NAME_ENV]: optionalText,
@@ -167,6 +173,8 @@ const Variables = z
     ),
   })
   .superRefine((vars, context) => {
+    for (const message of signInProblems(signInVariables(vars)))
+      context.addIssue({ code: 'custom', path: [NAMES.SIGN_IN_ISSUER_ENV], message });
     const bucket = vars[NAMES.MEMORY_SYNC_BUCKET_ENV];
     const keys = [vars[NAMES.MEMORY_SYNC_KMS_KEY_ARN_ENV], vars[NAMES.MEMORY_SYNC_KEY_FILE_ENV]];
     if (bucket !== undefined && keys.filter((key) => key !== undefined).length !== 1)
@@ -180,6 +188,17 @@ const Variables = z
   });
 
 type Variables = z.output<typeof Variables>;
+
+/** The MERIDIAN_SIGN_IN_* values, by what they are (sign-in-environment.ts checks them whole). */
+function signInVariables(vars: Readonly<Record<string, unknown>>) {
+  const text = (name: string) => vars[name] as string | undefined;
+  return {
+    issuer: text(NAMES.SIGN_IN_ISSUER_ENV),
+    clientId: text(NAMES.SIGN_IN_CLIENT_ID_ENV),
+    clientSecret: text(NAMES.SIGN_IN_CLIENT_SECRET_ENV),
+    clientSecretArn: text(NAMES.SIGN_IN_CLIENT_SECRET_ARN_ENV),
+  };
+}
 
 /** The organisation's bucket project memory syncs through, and how it encrypts what it uploads. */
 export interface MemorySyncSettings {
@@ -240,6 +259,10 @@ export interface Environment {
   audit: boolean;
   /** MERIDIAN_PUBLIC_URL: the origin clients reach `serve` at behind a proxy (the OAuth issuer). */
   publicUrl: string | undefined;
+  /** MERIDIAN_OAUTH_TOKENS=on: the MCP function accepts the deployed authorization server's tokens. */
+  oauthTokens: boolean;
+  /** MERIDIAN_SIGN_IN_*: the organization's OpenID Connect issuer people sign in at; none: passwords. */
+  signIn: SignInSettings | undefined;
   /** Started by an npm script (`npm start`). */
   startedByNpm: boolean;
 }
@@ -308,6 +331,8 @@ function environmentOf(vars: Variables): Environment {
     },
     audit: vars[NAMES.AUDIT_ENV] === 'on',
     publicUrl: vars[NAMES.PUBLIC_URL_ENV],
+    oauthTokens: vars[NAMES.OAUTH_TOKENS_ENV] === 'on',
+    signIn: signInSettings(signInVariables(vars)),
     startedByNpm: vars.npm_lifecycle_event !== undefined,
     memorySync: bucket
       ? {

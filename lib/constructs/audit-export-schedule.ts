@@ -52,6 +52,8 @@ export class AuditExportSchedule extends Construct {
   readonly function: IFunction;
   readonly logGroup: LogGroup;
   readonly schedule: Schedule;
+  /** How often the schedule runs the export. */
+  readonly rate: Duration;
 
   constructor(scope: Construct, id: string, props: AuditExportScheduleProps) {
     super(scope, id);
@@ -102,6 +104,7 @@ export class AuditExportSchedule extends Construct {
     });
 
     const rate = props.rate ?? Duration.hours(1);
+    this.rate = rate;
     this.schedule = invokeOnSchedule(this, this.function, {
       rate,
       description: `Meridian: export the audit log to its Object Lock bucket, every ${rate.toHumanString()}`,

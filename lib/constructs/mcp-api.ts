@@ -1,31 +1,50 @@
 import { Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
-  AccessLogFormat,
-  EndpointType,
-  JsonSchemaType,
-  JsonSchemaVersion,
-  LambdaIntegration,
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpStage,
   LogGroupLogDestination,
-  MethodLoggingLevel,
-  type Model,
-  type RequestValidator,
-  ResponseType,
-  RestApi,
-} from 'aws-cdk-lib/aws-apigateway';
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { PROTECTED_RESOURCE_METADATA_PATH } from '../../lambdas/mcp/http/protected-resource.js';
 
 export interface McpApiProps {
-  /** The function that answers MCP requests (and `GET /health`). */
+  /**
+   * The function that answers MCP requests, `GET /health` and the protected resource metadata
+   * (`/.well-known/oauth-protected-resource…`).
+   */
   readonly handler: IFunction;
 
   /**
-   * API Gateway stage name; it is the first path segment of the endpoint URL.
+   * The function that is Meridian's OAuth authorization server: its metadata
+   * (`/.well-known/oauth-authorization-server`, `/.well-known/openid-configuration`) and every
+   * path under `/oauth/`.
    *
-   * @default 'prod'
+   * @default - none: only the MCP function's routes exist
    */
-  readonly stageName?: string;
+  readonly signInHandler?: IFunction;
+
+  /**
+   * A custom domain (`mcp.example.com`) the API is served at, with `certificate`. The
+   * `execute-api` endpoint is then turned off, so that the domain is the one origin clients and
+   * tokens name.
+   *
+   * @default - none: the API's own `https://<id>.execute-api.<region>.amazonaws.com`
+   */
+  readonly domainName?: string;
+
+  /**
+   * The ACM certificate for `domainName`, in the stack's region.
+   *
+   * @default - none; required with `domainName`
+   */
+  readonly certificate?: ICertificate;
 }
 
 /**
@@ -34,118 +53,135 @@ export interface McpApiProps {
  */
 const THROTTLE = { rateLimit: 50, burstLimit: 100 };
 
-const JSON_RPC_MESSAGE = {
-  type: JsonSchemaType.OBJECT,
-  required: ['jsonrpc'],
-  properties: { jsonrpc: { type: JsonSchemaType.STRING, enum: ['2.0'] } },
-};
+/**
+ * The router's paths (lambdas/mcp/http/route-http-request.ts), spelled here because importing
+ * the router would load the MCP SDK into every synth; the deploy rehearsal serves these routes
+ * with the bundled handler, so a path that drifts apart fails it.
+ */
+const MCP_PATH = '/mcp';
+const HEALTH_PATH = '/health';
+/** The paths of OAuth metadata that browser-based clients read cross-origin (and preflight). */
+const PROTECTED_RESOURCE_PATHS = [
+  PROTECTED_RESOURCE_METADATA_PATH,
+  `${PROTECTED_RESOURCE_METADATA_PATH}${MCP_PATH}`,
+];
+const AUTHORIZATION_SERVER_PATHS = [
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+];
 
 /**
- * The public HTTP face of Meridian: a regional REST API with `POST /mcp` (the Streamable HTTP
- * endpoint) and `GET /health`, both proxied to one Lambda function. Nothing else is routed, so
- * any other path or method is refused by API Gateway without invoking the function.
+ * One JSON object a line, with the HTTP API's own context variables (the REST API's standard
+ * fields name variables an HTTP API does not have). No headers, no body: requests carry API keys
+ * and calendar data.
+ */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    httpMethod: '$context.httpMethod',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    integrationLatency: '$context.integrationLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
+/**
+ * The public HTTP face of Meridian: an HTTP API (API Gateway v2) whose `$default` stage serves
+ * every route at the host root, so the OAuth well-known documents sit where MCP clients look for
+ * them and `WWW-Authenticate` reaches them unrenamed (ADR 0025). Each route is proxied to its
+ * function; nothing else is routed, so any other path or method is refused by API Gateway
+ * (404) without invoking a function. OPTIONS is routed wherever a browser-based client may
+ * preflight, so the functions answer it with the CORS they answer locally.
  */
 export class McpApi extends Construct {
-  readonly restApi: RestApi;
+  readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
   readonly accessLogGroup: LogGroup;
-  /** The full URL clients configure as their MCP server, ending in `/mcp`. */
+  /** The custom domain, when one is given (its `regionalDomainName` is the DNS target). */
+  readonly domain?: DomainName;
+  /**
+   * The host-root URL without a trailing slash (`https://abc.execute-api.eu-west-1.amazonaws.com`,
+   * or `https://<domainName>`). Built from the API's own attribute, not from the stage or the
+   * routes, so the functions' environment can hold it without a dependency cycle.
+   */
+  readonly baseUrl: string;
+  /** The full URL clients configure as their MCP server: `baseUrl` + `/mcp`. */
   readonly endpointUrl: string;
 
   constructor(scope: Construct, id: string, props: McpApiProps) {
     super(scope, id);
+    if ((props.domainName === undefined) !== (props.certificate === undefined))
+      throw new Error('McpApi: give both domainName and certificate, or neither.');
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Meridian remote MCP server',
+      // The stage below carries throttling and access logs, which the default one cannot.
+      createDefaultStage: false,
+      disableExecuteApiEndpoint: props.domainName !== undefined,
+    });
+    if (props.domainName && props.certificate)
+      this.domain = new DomainName(this, 'DomainName', {
+        domainName: props.domainName,
+        certificate: props.certificate,
+      });
 
     this.accessLogGroup = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
-    this.restApi = new RestApi(this, 'RestApi', {
-      description: 'Meridian remote MCP server',
-      endpointTypes: [EndpointType.REGIONAL],
-      // Access and execution logging need the account-level API Gateway role; see the
-      // acknowledgement of IAM4 below.
-      cloudWatchRole: true,
-      deployOptions: {
-        stageName: props.stageName ?? 'prod',
-        accessLogDestination: new LogGroupLogDestination(this.accessLogGroup),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-        tracingEnabled: true,
-        // ERROR, not INFO, and no data trace: request bodies carry calendar data and API keys.
-        loggingLevel: MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        throttlingRateLimit: THROTTLE.rateLimit,
-        throttlingBurstLimit: THROTTLE.burstLimit,
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      // `$default` is served at the root of the host: no stage name in any path.
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogGroup),
+        format: ACCESS_LOG_FORMAT,
       },
+      ...(this.domain ? { domainMapping: { domainName: this.domain } } : {}),
     });
 
-    // No test-invoke permission: the function may be invoked by the deployed stage only.
-    const integration = new LambdaIntegration(props.handler, { allowTestInvoke: false });
-    this.restApi.root.addResource('mcp').addMethod('POST', integration, {
-      requestValidator: this.jsonRpcValidator(),
-      requestModels: { 'application/json': this.jsonRpcModel() },
-    });
-    this.restApi.root.addResource('health').addMethod('GET', integration);
+    this.routeMcp(props.handler);
+    if (props.signInHandler) this.routeSignIn(props.signInHandler);
 
-    this.endpointUrl = this.restApi.urlForPath('/mcp');
+    this.baseUrl = props.domainName ? `https://${props.domainName}` : this.httpApi.apiEndpoint;
+    this.endpointUrl = `${this.baseUrl}${MCP_PATH}`;
     this.acknowledgeFindings();
   }
 
-  private jsonRpcValidator(): RequestValidator {
-    // A body the model rejects gets the JSON-RPC error a client would get from the server.
-    this.restApi.addGatewayResponse('BadRequestBody', {
-      type: ResponseType.BAD_REQUEST_BODY,
-      statusCode: '400',
-      templates: {
-        'application/json': JSON.stringify({
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32600, message: 'Invalid Request: the body must be a JSON-RPC 2.0 message.' },
-        }),
-      },
+  private routeMcp(handler: IFunction): void {
+    const mcp = new HttpLambdaIntegration('Mcp', handler);
+    this.httpApi.addRoutes({
+      path: MCP_PATH,
+      methods: [HttpMethod.POST, HttpMethod.OPTIONS],
+      integration: mcp,
     });
-    return this.restApi.addRequestValidator('JsonRpcValidator', {
-      validateRequestBody: true,
-      validateRequestParameters: true,
-    });
+    this.httpApi.addRoutes({ path: HEALTH_PATH, methods: [HttpMethod.GET], integration: mcp });
+    for (const path of PROTECTED_RESOURCE_PATHS)
+      this.httpApi.addRoutes({ path, methods: [HttpMethod.GET, HttpMethod.OPTIONS], integration: mcp });
   }
 
-  /**
-   * Only the JSON-RPC envelope is checked here, so junk never reaches the function; the MCP SDK
-   * validates each message in full. Arrays are JSON-RPC batches, which older MCP clients send.
-   */
-  private jsonRpcModel(): Model {
-    return this.restApi.addModel('JsonRpcMessage', {
-      contentType: 'application/json',
-      schema: {
-        schema: JsonSchemaVersion.DRAFT4,
-        title: 'JsonRpcMessage',
-        anyOf: [JSON_RPC_MESSAGE, { type: JsonSchemaType.ARRAY, minItems: 1, items: JSON_RPC_MESSAGE }],
-      },
-    });
+  private routeSignIn(handler: IFunction): void {
+    const signIn = new HttpLambdaIntegration('SignIn', handler);
+    for (const path of AUTHORIZATION_SERVER_PATHS)
+      this.httpApi.addRoutes({ path, methods: [HttpMethod.GET, HttpMethod.OPTIONS], integration: signIn });
+    this.httpApi.addRoutes({ path: '/oauth/{proxy+}', methods: [HttpMethod.ANY], integration: signIn });
   }
 
   private acknowledgeFindings(): void {
-    const api = Validations.of(this);
-    const bearerKey =
-      'Each request is authenticated inside the function with a Bearer API key (ARCHITECTURE.md, ' +
-      "identity), checked against Meridian's own key store (only a SHA-256 of each key's secret is " +
-      'stored) before any tool runs; a missing, unknown or revoked key gets 401. IAM and ' +
-      'Cognito authorizers do not fit such keys, and a Lambda authorizer would add a second cold ' +
-      'start. GET /health is public on purpose and returns no data.';
-    api.acknowledge({ id: 'AwsSolutions::AwsSolutions-APIG4', reason: bearerKey });
-    api.acknowledge({
-      id: 'AwsSolutions::AwsSolutions-COG4',
-      reason: `${bearerKey} A Cognito authorizer arrives with OAuth 2.1 sign-in, not before.`,
-    });
-    api.acknowledge({
-      id: 'AwsSolutions::AwsSolutions-APIG3',
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG4',
       reason:
-        'WAF is a deployment choice, not part of the app: a web ACL costs a monthly fee per ' +
-        'deployment, and stage throttling already caps request rates. An organization that wants ' +
-        'one associates its own web ACL with the stage.',
-    });
-    Validations.of(this.restApi).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason:
-        "API Gateway's CloudWatch role is one per account and region, shared by every REST API " +
-        'there, so it must be able to write any API log group; AmazonAPIGatewayPushToCloudWatchLogs ' +
-        'is the policy AWS maintains for exactly that role.',
+        'Each MCP request is authenticated inside the function, before any tool runs: a Bearer API ' +
+        "key checked against Meridian's own key store (only a SHA-256 of each key's secret is " +
+        'stored) or an OAuth access token from its own authorization server; a missing, unknown or ' +
+        'revoked credential gets 401 with the challenge MCP clients follow. An API Gateway ' +
+        'authorizer cannot check API keys, and its own 401 would carry no resource_metadata. ' +
+        'GET /health, the OAuth metadata documents and the sign-in endpoints are public by design ' +
+        'and return no data of the organization.',
     });
   }
 }

@@ -3,7 +3,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -15,6 +15,7 @@ import {
   ALLOWED_ORIGINS_ENV,
   BOOKING_STATE_MACHINE_ARN_ENV,
   MEMORY_BUCKET_NAME_ENV,
+  OAUTH_TOKENS_ENV,
 } from '../../lambdas/runtime/environment-names.js';
 import { grantTableAndDataKey } from './data-access.js';
 import { objectGraphEnvironment } from './function-environment.js';
@@ -99,6 +100,16 @@ export interface McpFunctionProps {
    * @default - none: nothing granted, and the sync tools answer that sync is not configured
    */
   readonly memorySync?: MemorySyncTarget;
+
+  /**
+   * Accept the access tokens of Meridian's authorization server (the stack's `OauthFunction`)
+   * beside API keys (`MERIDIAN_OAUTH_TOKENS=on`); the function then also needs
+   * `MERIDIAN_PUBLIC_URL`, which the front door sets. It reads the public key from the table and
+   * needs no KMS call for it.
+   *
+   * @default false: API keys only
+   */
+  readonly acceptOauthTokens?: boolean;
 }
 
 /**
@@ -108,7 +119,8 @@ export interface McpFunctionProps {
  * role that may do exactly that.
  */
 export class McpFunction extends Construct {
-  readonly function: IFunction;
+  /** The function itself, so the stack can add what only it knows (the API's URL). */
+  readonly function: LambdaFunction;
   readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: McpFunctionProps) {
@@ -156,6 +168,7 @@ export class McpFunction extends Construct {
         [MEMORY_BUCKET_NAME_ENV]: props.memoryBucket.bucketName,
         ...embeddingsEnvironment,
         ...syncEnvironment,
+        ...(props.acceptOauthTokens ? { [OAUTH_TOKENS_ENV]: 'on' } : {}),
       },
       description: 'Meridian remote MCP server (Streamable HTTP, stateless)',
     });

@@ -24,6 +24,13 @@ export interface OperationsAlarmsProps {
   /** How often the sync runs: a calendar is stale after three runs in a row failed it. */
   readonly syncRate: Duration;
   /**
+   * The scheduled audit export and how often it runs: alarmed when a run fails (table or bucket
+   * unreachable) or finds a chain that does not verify.
+   *
+   * @default - none (no audit export bucket): no such alarm
+   */
+  readonly auditExport?: { readonly function: IFunction; readonly rate: Duration };
+  /**
    * Where alarms notify (context `alarmTopicArn`).
    *
    * @default - none: the alarms and the dashboard exist, and notify nobody
@@ -153,6 +160,29 @@ export class OperationsAlarms extends Construct {
           }),
           threshold: 1,
           evaluationPeriods: 2,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        },
+      );
+    }
+
+    if (props.auditExport) {
+      const { rate } = props.auditExport;
+      add(
+        'AuditExportFailed',
+        'An audit export run failed (table or bucket unreachable) or found a chain that does not verify: the log may have been changed, and the locked copy is not current.',
+        {
+          metric: new MathExpression({
+            expression: 'FILL(errors, 0) + FILL(unverified, 0)',
+            usingMetrics: {
+              errors: props.auditExport.function.metricErrors({ period: rate, statistic: 'Sum' }),
+              unverified: meridianSum(METRIC.auditExportFailures, METRIC_SERVICE.auditExport, rate),
+            },
+            period: rate,
+            label: 'Failed audit export runs and unverified chains',
+          }),
+          threshold: 1,
+          evaluationPeriods: 1,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           treatMissingData: TreatMissingData.NOT_BREACHING,
         },

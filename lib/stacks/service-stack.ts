@@ -1,9 +1,12 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { PUBLIC_URL_ENV } from '../../lambdas/runtime/environment-names.js';
 import { AuditExportSchedule } from '../constructs/audit-export-schedule.js';
 import { BookingWorkflow } from '../constructs/booking-workflow.js';
 import type { GoogleOAuthClient } from '../constructs/google-client.js';
@@ -11,9 +14,12 @@ import { McpApi } from '../constructs/mcp-api.js';
 import { McpFunction } from '../constructs/mcp-function.js';
 import { MemoryCompressionSchedule } from '../constructs/memory-compression-schedule.js';
 import type { MemorySearchEmbeddings } from '../constructs/memory-search-embeddings.js';
+import { OauthFunction } from '../constructs/oauth-function.js';
 import { OperationsAlarms } from '../constructs/operations-alarms.js';
 import type { OutlookApp } from '../constructs/outlook-app.js';
+import { SignInIdentity } from '../constructs/sign-in-identity.js';
 import { SyncSchedule } from '../constructs/sync-schedule.js';
+import type { SignInIssuerSettings } from './sign-in-issuer-context.js';
 
 export interface ServiceStackProps extends StackProps {
   /** Meridian's table, from the data stack; the function reads and writes it. */
@@ -26,11 +32,18 @@ export interface ServiceStackProps extends StackProps {
   readonly memoryBucket: IBucket;
 
   /**
-   * API Gateway stage name, the first path segment of the endpoint URL.
+   * A custom domain the MCP endpoint is served at (context `domainName`), with `certificate`.
    *
-   * @default 'prod'
+   * @default - none: the API's own `execute-api` host
    */
-  readonly stageName?: string;
+  readonly domainName?: string;
+
+  /**
+   * The ACM certificate for `domainName`, in the stack's region (context `certificateArn`).
+   *
+   * @default - none; required with `domainName`
+   */
+  readonly certificate?: ICertificate;
 
   /**
    * IANA zone tools use when a call names none (`MERIDIAN_TIMEZONE`).
@@ -115,10 +128,20 @@ export interface ServiceStackProps extends StackProps {
    * @default Duration.hours(1)
    */
   readonly auditExportRate?: Duration;
+
+  /**
+   * The organization's existing OpenID Connect provider people sign in at (context
+   * `signInIssuer`, `signInClientId`, `signInClientSecretArn`): its issuer URL, Meridian's client
+   * id there, and the complete ARN of the Secrets Manager secret holding the client secret (left
+   * out for a public client).
+   *
+   * @default - an Amazon Cognito user pool created by this stack
+   */
+  readonly signInIssuer?: SignInIssuerSettings;
 }
 
 /**
- * Everything stateless that serves Meridian: the MCP function behind its REST API, the booking
+ * Everything stateless that serves Meridian: the MCP function behind its HTTP API, the booking
  * workflow (an Express state machine and its step functions) that book_slot starts, the
  * scheduled sync of the shadow calendar and the scheduled compression of idle project memory. The stateful resources they use (table, key, bucket) come from
  * the retained `DataStack` as objects, so CDK wires the cross-stack references and the grants
@@ -127,11 +150,15 @@ export interface ServiceStackProps extends StackProps {
 export class ServiceStack extends Stack {
   readonly mcpFunction: McpFunction;
   readonly mcpApi: McpApi;
+  /** Meridian's authorization server (ADR 0026), for the API to route the OAuth paths to. */
+  readonly oauthFunction: OauthFunction;
   readonly syncSchedule: SyncSchedule;
   readonly memoryCompression: MemoryCompressionSchedule;
   readonly booking: BookingWorkflow;
   readonly operations: OperationsAlarms;
   readonly auditExport?: AuditExportSchedule;
+  /** Who signs in: the issuer and client the OAuth function is given (`environment`, `grantClientSecretRead`). */
+  readonly signInIdentity: SignInIdentity;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -145,6 +172,8 @@ export class ServiceStack extends Stack {
       lockTtlSeconds: props.lockTtlSeconds,
     });
     this.mcpFunction = new McpFunction(this, 'McpFunction', {
+      // The stack always deploys sign-in (its OAuth function behind the same host).
+      acceptOauthTokens: true,
       table: props.table,
       dataKey: props.dataKey,
       memoryBucket: props.memoryBucket,
@@ -159,10 +188,41 @@ export class ServiceStack extends Stack {
         key: Key.fromKeyArn(this, 'MemorySyncKey', props.memorySync.keyArn),
       },
     });
+    this.oauthFunction = new OauthFunction(this, 'OauthFunction', {
+      table: props.table,
+      dataKey: props.dataKey,
+    });
     this.mcpApi = new McpApi(this, 'McpApi', {
       handler: this.mcpFunction.function,
-      stageName: props.stageName,
+      signInHandler: this.oauthFunction.function,
+      domainName: props.domainName,
+      certificate: props.certificate,
     });
+    // The canonical URL: the protected resource's identifier and the authorization server's issuer.
+    for (const fn of [this.mcpFunction.function, this.oauthFunction.function])
+      fn.addEnvironment(PUBLIC_URL_ENV, this.mcpApi.baseUrl);
+
+    const signInIssuer = props.signInIssuer;
+    this.signInIdentity = new SignInIdentity(this, 'SignIn', {
+      callbackUrl: `${this.mcpApi.baseUrl}/oauth/upstream/callback`,
+      existingIssuer: signInIssuer && {
+        issuer: signInIssuer.issuer,
+        clientId: signInIssuer.clientId,
+        ...(signInIssuer.clientSecretArn
+          ? {
+              clientSecret: Secret.fromSecretCompleteArn(
+                this,
+                'SignInClientSecret',
+                signInIssuer.clientSecretArn,
+              ),
+            }
+          : {}),
+      },
+    });
+    // Where people sign in: the OAuth function is the issuer's client.
+    for (const [name, value] of Object.entries(this.signInIdentity.environment))
+      this.oauthFunction.function.addEnvironment(name, value);
+    this.signInIdentity.grantClientSecretRead(this.oauthFunction.function);
 
     this.syncSchedule = new SyncSchedule(this, 'SyncSchedule', {
       table: props.table,
@@ -191,6 +251,11 @@ export class ServiceStack extends Stack {
       syncFunction: this.syncSchedule.function,
       compressionFunction: this.memoryCompression.function,
       syncRate: props.syncRate ?? Duration.minutes(5),
+      ...(this.auditExport
+        ? {
+            auditExport: { function: this.auditExport.function, rate: this.auditExport.rate },
+          }
+        : {}),
       ...(props.alarmTopicArn
         ? { alarmTopic: Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) }
         : {}),
@@ -200,5 +265,10 @@ export class ServiceStack extends Stack {
       value: this.mcpApi.endpointUrl,
       description: 'The MCP server URL to configure in clients (Streamable HTTP, POST only)',
     });
+    if (this.mcpApi.domain)
+      new CfnOutput(this, 'McpDomainTarget', {
+        value: this.mcpApi.domain.regionalDomainName,
+        description: `The target of the DNS record (CNAME or alias) for ${props.domainName}`,
+      });
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalUsers } from '../../lambdas/core/auth/local-users.js';
 import { meridian } from '../support/cli.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
 
@@ -33,6 +34,17 @@ describe('meridian --aws', { timeout: 90_000 }, () => {
     expect(token).toBeDefined();
     expect(await deployed.access.authenticate(token!)).toMatchObject({ kind: 'api-key', label: 'ops' });
     expect((await meridian(['--aws', 'keys', 'list'], env)).stdout).toContain('ops');
+  });
+
+  it("adds a person who signs in at the organization's issuer to the deployed table", async () => {
+    const added = await meridian(['--aws', 'users', 'add', 'carol@example.com', '--external'], env);
+    const users = new LocalUsers({ store: deployed.store, clock: deployed.clock });
+
+    expect(added.stdout).toContain('Added carol@example.com');
+    expect(await users.list()).toContainEqual(
+      expect.objectContaining({ user_name: 'carol@example.com', external: true }),
+    );
+    expect(await users.verify('carol@example.com', '')).toBeUndefined();
   });
 
   it('says which setting is missing', async () => {

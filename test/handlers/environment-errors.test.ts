@@ -67,6 +67,25 @@ describe('a handler’s cold start', () => {
     );
   });
 
+  it('loads the OAuth function with its issuer, and fails it without one, naming MERIDIAN_PUBLIC_URL', async () => {
+    stubEnvironment({ MERIDIAN_PUBLIC_URL: 'https://meridian.example.com' });
+    await expect(import('../../lambdas/handlers/oauth-http.js')).resolves.toHaveProperty('handler');
+
+    vi.resetModules();
+    vi.stubEnv('MERIDIAN_PUBLIC_URL', '');
+    await expect(import('../../lambdas/handlers/oauth-http.js')).rejects.toThrow(
+      /MERIDIAN_PUBLIC_URL is not set: the authorization server's issuer/,
+    );
+  });
+
+  it('fails the MCP function told to accept tokens without the public URL they name', async () => {
+    stubEnvironment({ MERIDIAN_OAUTH_TOKENS: 'on' });
+
+    await expect(HANDLERS['the MCP function']()).rejects.toThrow(
+      'MERIDIAN_OAUTH_TOKENS=on needs MERIDIAN_PUBLIC_URL',
+    );
+  });
+
   it.each([
     ['the MCP function', 'MERIDIAN_BOOKING_STATE_MACHINE_ARN'],
     ['the booking steps', 'MERIDIAN_DATA_KEY_ARN'],

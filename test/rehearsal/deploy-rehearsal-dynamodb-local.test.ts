@@ -92,13 +92,63 @@ describe('the synthesized stack, run as deployed on local parts', java, () => {
     expect(rehearsal.unrehearsedCalls).toEqual([]);
   }, 120_000);
 
-  it('answers only the routes the template declares, as API Gateway does', async () => {
-    const unknown = await fetch(`${rehearsal.apiUrl}/mcp`, { method: 'GET' });
+  it('answers only the routes the template declares, at the host root, as an HTTP API does', async () => {
+    const unknownMethod = await fetch(`${rehearsal.apiUrl}/mcp`, { method: 'GET' });
+    const unknownPath = await fetch(`${rehearsal.apiUrl}/prod/mcp`, { method: 'POST', body: '{}' });
     const health = await fetch(`${rehearsal.apiUrl}/health`);
 
-    expect(unknown.status).toBe(403);
-    expect(await unknown.json()).toEqual({ message: 'Missing Authentication Token' });
+    expect(rehearsal.api.stageName).toBe('$default');
+    expect(unknownMethod.status).toBe(404);
+    expect(await unknownMethod.json()).toEqual({ message: 'Not Found' });
+    expect(unknownPath.status).toBe(404);
     expect(health.status).toBe(200);
+  });
+
+  it('serves the protected resource metadata at the host root through the MCP function, and a 401 names it by absolute URL', async () => {
+    // The deployed host root, as the stack prints it (what the functions were told, too).
+    const endpoint = Object.values(rehearsal.outputs).find((outputs) => outputs.McpEndpointUrl)!
+      .McpEndpointUrl!;
+    const hostRoot = endpoint.replace(/\/mcp$/, '');
+    expect(hostRoot).toMatch(/^https:\/\/[a-z0-9]+\.execute-api\.eu-west-1\.amazonaws\.com$/);
+    const mcpFunction = [...rehearsal.functions.values()].find((fn) =>
+      fn.spec.logicalId.startsWith('McpFunction'),
+    )!;
+    const invokedBefore = mcpFunction.invocations.length;
+
+    const unauthenticated = await fetch(`${rehearsal.apiUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const challenge = unauthenticated.headers.get('www-authenticate') ?? '';
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
+
+    expect(unauthenticated.status).toBe(401);
+    expect(metadataUrl).toBe(`${hostRoot}/.well-known/oauth-protected-resource/mcp`);
+    // The rehearsal's front stands for that host: the same paths, at its root.
+    for (const path of [new URL(metadataUrl!).pathname, '/.well-known/oauth-protected-resource']) {
+      const metadata = await fetch(`${rehearsal.apiUrl}${path}`);
+      const preflight = await fetch(`${rehearsal.apiUrl}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://claude.ai', 'access-control-request-method': 'GET' },
+      });
+
+      expect(metadata.status, path).toBe(200);
+      expect(await metadata.json()).toMatchObject({ resource: endpoint, authorization_servers: [hostRoot] });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    }
+    // The 401, two documents and two preflights: all answered by the bundled MCP handler.
+    const paths = mcpFunction.invocations
+      .slice(invokedBefore)
+      .map(({ event }) => `${(event as { routeKey: string }).routeKey}`);
+    expect(paths).toEqual([
+      'POST /mcp',
+      'GET /.well-known/oauth-protected-resource/mcp',
+      'OPTIONS /.well-known/oauth-protected-resource/mcp',
+      'GET /.well-known/oauth-protected-resource',
+      'OPTIONS /.well-known/oauth-protected-resource',
+    ]);
   });
 
   it('runs every schedule’s target with the payload the template gives it, without failures', async () => {

@@ -185,8 +185,17 @@ function physicalResource(
         attributes: { Arn: `arn:aws:iam::${REHEARSAL_ACCOUNT}:role/${name}`, RoleId: name },
       };
     }
-    case 'AWS::ApiGateway::RestApi':
-      return { ref: `api${suffix}`, attributes: { RootResourceId: `root${suffix}` } };
+    case 'AWS::ApiGatewayV2::Api': {
+      // API ids are 10 lower-case letters and digits; ApiEndpoint is the host root, no stage.
+      const apiId = `api${suffix}`.slice(0, 10);
+      return {
+        ref: apiId,
+        attributes: {
+          ApiEndpoint: `https://${apiId}.execute-api.${REHEARSAL_REGION}.amazonaws.com`,
+          ApiId: apiId,
+        },
+      };
+    }
     default:
       return { ref: generated, attributes: { Arn: arn(type.split('::')[1]!.toLowerCase(), generated) } };
   }

@@ -53,6 +53,7 @@ const SERVICE_OF_MODULE: Record<string, string> = {
   '@aws-sdk/client-sfn': 'states',
   '@aws-sdk/client-kms': 'kms',
   '@aws-sdk/client-bedrock-runtime': 'bedrock',
+  '@aws-sdk/client-secrets-manager': 'secretsmanager',
 };
 
 /** SDK command → IAM action, where the names differ (S3 and DynamoDB API references, "Actions"). */
@@ -258,6 +259,8 @@ function functionNeeds(names: DeployedNames, fn: LocalLambda): Need[] {
         Boolean,
       ) as string[])
         needs.push({ action, resource: key, why });
+    } else if (service === 'secretsmanager' && env.MERIDIAN_SIGN_IN_CLIENT_SECRET_ARN) {
+      needs.push({ action, resource: env.MERIDIAN_SIGN_IN_CLIENT_SECRET_ARN, why });
     } else if (service === 'bedrock' && env.MERIDIAN_EMBEDDINGS === 'bedrock') {
       needs.push({
         action,

@@ -10,7 +10,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
-import { type ApiFront, startApiFront, templateApi } from './api-front.js';
+import { type ApiFront, startApiFront, type TemplateApi, templateApi } from './api-front.js';
 import { type CloudAssembly, resourcesOfType } from './cloud-assembly.js';
 import { type FakeKms, keyOfBlob, startFakeKms } from './fake-kms.js';
 import { DeployedNames, REHEARSAL_REGION } from './intrinsics.js';
@@ -48,8 +48,10 @@ export interface RehearsedSchedule {
 
 /** The stack as deployed, on local parts. */
 export interface Rehearsal {
-  /** The API stage's base URL, e.g. `http://127.0.0.1:PORT/prod`; MCP is at `${apiUrl}/mcp`. */
+  /** The API's host root, e.g. `http://127.0.0.1:PORT` (the `$default` stage); MCP is at `${apiUrl}/mcp`. */
   apiUrl: string;
+  /** The HTTP API's stage and routes as the template declares them. */
+  api: TemplateApi;
   /** The physical names the rehearsal gave the template's resources, and the resolver of its values. */
   names: DeployedNames;
   /** Each stack's outputs, resolved (by stack id, then output name), e.g. the table name for `meridian --aws`. */
@@ -80,7 +82,7 @@ export interface RehearsalOptions {
 /**
  * Runs the synthesized app on local parts: its tables on DynamoDB Local (keys, indexes, TTL from the
  * template), its buckets on s3rver, its state machines on aws-local-stepfunctions, its functions from
- * their bundled assets with the template's environment, and its REST API in front of them.
+ * their bundled assets with the template's environment, and its HTTP API in front of them.
  *
  * The functions' environment is the template's, resolved, plus what the Lambda runtime sets
  * (region, function name, memory, TZ=:UTC, credentials) and, because nothing here is AWS, the
@@ -145,9 +147,8 @@ export async function startRehearsal(assembly: CloudAssembly, options: Rehearsal
       closers.push(() => fn.close());
     }
 
-    const front: ApiFront = await startApiFront(templateApi(names), (arn, event) =>
-      functionByArn(arn).invoke(event),
-    );
+    const api = templateApi(names);
+    const front: ApiFront = await startApiFront(api, (arn, event) => functionByArn(arn).invoke(event));
     closers.push(() => front.close());
 
     const outputs = Object.fromEntries(
@@ -163,6 +164,7 @@ export async function startRehearsal(assembly: CloudAssembly, options: Rehearsal
     );
     return {
       apiUrl: front.url,
+      api,
       names,
       outputs,
       functions,

@@ -60,3 +60,23 @@ export async function meridianExit(args: string[], env: Record<string, string> =
     return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
 }
+
+/** Runs `meridian …` with `input` on stdin (a password); resolves with its output and exit code. */
+export function meridianWithInput(args: string[], input: string, env: Record<string, string> = {}) {
+  return new Promise<{ stdout: string; stderr: string; code: number | null }>((resolvePromise) => {
+    const child = spawn(process.execPath, ['bin/meridian.mjs', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once('exit', (code) => resolvePromise({ stdout, stderr, code }));
+    child.stdin?.end(input);
+  });
+}

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -77,7 +77,9 @@ export async function startInspector(
   const home = await mkdtemp(join(tmpdir(), 'meridian-inspector-'));
   const request = async (request: InspectorRequest) => {
     const argv = [
-      CLI,
+      // The real path: the CLI runs only when it is the main module, which it does not count itself
+      // as when reached through a symlinked node_modules (as in a git worktree).
+      await realpath(CLI),
       ...targetArgs(target),
       '--protocol-era',
       era,

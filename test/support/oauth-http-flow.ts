@@ -95,7 +95,8 @@ export async function authorizeOverHttp(
   baseUrl: string,
   options: {
     person: { name: string; password: string };
-    scope: string;
+    /** Left out of the request when undefined, as clients do that were given no scope. */
+    scope: string | undefined;
     resource: string;
     clientId?: string;
     redirectUri?: string;
@@ -120,7 +121,7 @@ export async function authorizeOverHttp(
     response_type: 'code',
     client_id: clientId,
     redirect_uri: redirectUri,
-    scope: options.scope,
+    ...(options.scope === undefined ? {} : { scope: options.scope }),
     resource: options.resource,
     code_challenge: challenge,
     code_challenge_method: 'S256',

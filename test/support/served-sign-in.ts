@@ -10,7 +10,7 @@ import {
   type EmbeddedAuthorizationOptions,
 } from '../../lambdas/runtime/oauth/embedded-authorization.js';
 import { oauthIntercept } from '../../lambdas/runtime/oauth/oauth-intercept.js';
-import { oauthKeysFrom } from '../../lambdas/runtime/oauth/oauth-keys.js';
+import { type OauthKeys, oauthKeysFrom } from '../../lambdas/runtime/oauth/oauth-keys.js';
 import { startTestRuntime, type TestRuntime } from './test-runtime.js';
 
 export interface ServedSignIn {
@@ -19,6 +19,8 @@ export interface ServedSignIn {
   oauth: EmbeddedAuthorization;
   /** The audit log the sign-in records its changes in, as `meridian serve`'s does (MERIDIAN_AUDIT=on). */
   audit: AuditLog;
+  /** The server's OAuth keys (its CSRF key: a form posted by hand, as an attacker with the page would). */
+  keys: OauthKeys;
   /** Base URL, the issuer: http://127.0.0.1:<port> */
   url: string;
   mcpUrl: string;
@@ -34,7 +36,7 @@ export async function serveWithSignIn(
   options: Partial<
     Pick<
       EmbeddedAuthorizationOptions,
-      'registrationLimit' | 'refreshReuseGraceSeconds' | 'clock' | 'loopbackClientMetadataCa'
+      'registrationLimit' | 'refreshReuseGraceSeconds' | 'clock' | 'loopbackClientMetadataCa' | 'upstream'
     >
   > = {},
 ): Promise<ServedSignIn> {
@@ -42,6 +44,7 @@ export async function serveWithSignIn(
   const users = new LocalUsers({ store: runtime.store, clock: runtime.clock });
   const audit = new AuditLog({ store: runtime.store, clock: runtime.clock });
   let oauth: EmbeddedAuthorization | undefined;
+  const keys = oauthKeysFrom(randomBytes(32));
   const policy = { allowedOrigins: [], loopback: true };
   const server = await startHttpServer({
     host: '127.0.0.1',
@@ -66,7 +69,7 @@ export async function serveWithSignIn(
     clock: runtime.clock,
     access: runtime.access,
     users,
-    keys: oauthKeysFrom(randomBytes(32)),
+    keys,
     toolsets: TOOLSET_NAMES,
     audit,
     logger: { info: () => undefined, warn: () => undefined, error: (m, f) => console.error(m, f) },
@@ -77,6 +80,7 @@ export async function serveWithSignIn(
     users,
     oauth,
     audit,
+    keys,
     url: server.url,
     mcpUrl: `${server.url}/mcp`,
     async close() {

@@ -52,9 +52,7 @@ export class DocumentStoreOidcAdapter implements Adapter {
       ...this.key(id),
       payload: JSON.stringify(payload),
       ...(expiresAt ? { expires_at: expiresAt, ttl: expiresAt } : {}),
-      ...(payload.grantId
-        ? { gsi1pk: `${GSI1PK.oauthGrantPrefix}${payload.grantId}`, gsi1sk: `${this.model}#${id}` }
-        : {}),
+      ...this.index(id, payload),
     };
     await this.deps.store.put(item);
     if (payload.uid) {
@@ -107,6 +105,20 @@ export class DocumentStoreOidcAdapter implements Adapter {
       partition: `${GSI1PK.oauthGrantPrefix}${grantId}`,
     });
     await this.deps.store.batchDelete(issued.map((item) => ({ pk: item.pk, sk: item.sk })));
+  }
+
+  /**
+   * The gsi1 entry: records issued under a grant by the grant; clients and grants themselves in
+   * the listings `meridian clients|sessions` read (oauth-administration.ts).
+   */
+  private index(id: string, payload: AdapterPayload): Pick<StoredItem, 'gsi1pk' | 'gsi1sk'> {
+    if (payload.grantId)
+      return { gsi1pk: `${GSI1PK.oauthGrantPrefix}${payload.grantId}`, gsi1sk: `${this.model}#${id}` };
+    if (this.model === 'Client') return { gsi1pk: GSI1PK.oauthClients, gsi1sk: id };
+    if (this.model === 'RevokedClient') return { gsi1pk: GSI1PK.oauthRevokedClients, gsi1sk: id };
+    if (this.model === 'Grant')
+      return { gsi1pk: GSI1PK.oauthGrants, gsi1sk: `${String(payload.accountId)}#${id}` };
+    return {};
   }
 
   private expired(item: StoredItem): boolean {

@@ -4,6 +4,7 @@ import type { Principal } from '../../core/access/rights.js';
 import { toolsetsOfScope } from '../../core/auth/toolset-scopes.js';
 import { isDomainError } from '../../core/errors.js';
 import type { TokenVerifier } from '../../core/ports/index.js';
+import { looksLikeJwt } from './jwt-shape.js';
 
 /**
  * The claim of a Meridian access token that names the consent it was issued under. A consent is
@@ -26,8 +27,6 @@ export interface JwtTokenVerifierOptions {
   clockToleranceSeconds?: number;
 }
 
-const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-
 /**
  * Bearer tokens of both kinds behind one TokenVerifier: an API key as before, or an OAuth access
  * token (a JWT checked with jose for signature, `typ` at+jwt, `exp`, `iss` and `aud` = this
@@ -40,7 +39,7 @@ export class JwtTokenVerifier implements TokenVerifier {
   constructor(private readonly options: JwtTokenVerifierOptions) {}
 
   async authenticate(token: string): Promise<Principal | undefined> {
-    if (!JWT_SHAPE.test(token)) return this.options.apiKeys.authenticate(token);
+    if (!looksLikeJwt(token)) return this.options.apiKeys.authenticate(token);
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, this.options.keys, {

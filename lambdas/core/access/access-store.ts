@@ -109,6 +109,28 @@ function rateOverrides(stored: Partial<Record<LimitName, string>>): RateOverride
 }
 
 /**
+ * What to do about a missing right. A signed-in person's token (a consent) was given exactly what
+ * they chose on the consent page: the fix is to sign in again and choose more, not the key owner's
+ * command, which names a key nobody holds.
+ */
+function missingRightMessage(
+  principal: Extract<Principal, { kind: 'api-key' }>,
+  resource: ResourceRef,
+  right: Right,
+): string {
+  const what = `${right} access to ${resource.kind} "${resource.id}"`;
+  if (principal.consentedToolsets)
+    return (
+      `This sign-in was not given ${what}. Sign in again from your app and choose ${right} for it on the ` +
+      'consent page (you can only choose what an administrator granted you with `meridian users grant`).'
+    );
+  return (
+    `This API key lacks ${what}. The owner can grant it with ` +
+    `\`npx meridian grants set ${principal.keyId} ${formatResourceRef(resource)} ${right}\`.`
+  );
+}
+
+/**
  * API keys and their grants on resources (calendars, projects), in the document store (see docs/data-model.md).
  * A key's record and its grants share one partition, so "what may this key do" is one query.
  * As a TokenVerifier it is the request pipeline's first way to authenticate a bearer token.
@@ -298,8 +320,7 @@ export class AccessStore implements TokenVerifier {
     if (!grantAllows(stored ? grantFromItem(stored).right : undefined, right)) {
       throw new DomainError(
         'FORBIDDEN',
-        `This API key lacks ${right} access to ${resource.kind} "${resource.id}". The owner can grant it with ` +
-          `\`npx meridian grants set ${principal.keyId} ${formatResourceRef(resource)} ${right}\`.`,
+        missingRightMessage(principal, resource, right),
         {
           ...(resource.kind === 'calendar' ? { calendar_id: resource.id } : {}),
           resource_kind: resource.kind,

@@ -9,17 +9,23 @@ import { hashPassword, passwordMatches } from './password-hash.js';
 
 const UserItem = z.object({
   user_name: z.string(),
-  password_hash: z.string(),
+  /** None for a person who signs in only at the organization's issuer (`users add --external`). */
+  password_hash: z.string().optional(),
   created_at: z.string(),
 });
 
 export interface UserSummary {
   user_name: string;
   created_at: string;
+  /** Signs in only at the organization's OpenID Connect issuer: has no password here. */
+  external: boolean;
 }
 
-/** Names people type at the sign-in page: short, no spaces, no `#` (a key separator). */
-const USER_NAME = /^[A-Za-z0-9._@+-]{1,64}$/;
+/**
+ * Names people type at the sign-in page, or that the organization's issuer gives (an email, or
+ * `<issuer host>:<sub>`, core/auth/upstream-person.ts): no spaces, no `#` (a key separator).
+ */
+const USER_NAME = /^[A-Za-z0-9._@+:-]{1,128}$/;
 
 const userPk = (userName: string) => `${PK_PREFIX.user}${userName.toLowerCase()}`;
 
@@ -37,16 +43,19 @@ let decoyHash: Promise<string> | undefined;
 export class LocalUsers {
   constructor(private readonly deps: { store: DocumentStore; clock: Clock }) {}
 
-  /** Adds a person; INVALID_INPUT for a bad name, CONFLICT when the name is taken. */
-  async add(userName: string, password: string): Promise<UserSummary> {
+  /**
+   * Adds a person; INVALID_INPUT for a bad name, CONFLICT when the name is taken. With no
+   * password, the person signs in only at the organization's issuer (`users add --external`).
+   */
+  async add(userName: string, password: string | undefined): Promise<UserSummary> {
     if (!USER_NAME.test(userName)) {
       throw new DomainError(
         'INVALID_INPUT',
-        `"${userName}" is not a user name: use 1–64 letters, digits or . _ @ + - (e.g. "alice" or "alice@example.com").`,
+        `"${userName}" is not a user name: use 1–128 letters, digits or . _ @ + - : (e.g. "alice" or "alice@example.com").`,
         { field: 'user_name' },
       );
     }
-    if (password.length < 8) {
+    if (password !== undefined && password.length < 8) {
       throw new DomainError(
         'INVALID_INPUT',
         'The password is shorter than 8 characters: choose a longer one.',
@@ -57,7 +66,7 @@ export class LocalUsers {
     }
     const item = {
       user_name: userName.toLowerCase(),
-      password_hash: await hashPassword(password),
+      ...(password === undefined ? {} : { password_hash: await hashPassword(password) }),
       created_at: this.deps.clock.now().toISOString(),
     };
     try {
@@ -75,14 +84,14 @@ export class LocalUsers {
         },
       );
     }
-    return { user_name: item.user_name, created_at: item.created_at };
+    return { user_name: item.user_name, created_at: item.created_at, external: password === undefined };
   }
 
   async list(): Promise<UserSummary[]> {
     const items = await queryAll(this.deps.store, { index: 'gsi1', partition: GSI1PK.users });
     return items.map((raw) => {
-      const { user_name, created_at } = UserItem.parse(raw);
-      return { user_name, created_at };
+      const { user_name, created_at, password_hash } = UserItem.parse(raw);
+      return { user_name, created_at, external: password_hash === undefined };
     });
   }
 
@@ -117,12 +126,13 @@ export class LocalUsers {
     const raw = USER_NAME.test(userName)
       ? await this.deps.store.get({ pk: userPk(userName), sk: SK.user.record }, { consistent: true })
       : undefined;
-    if (!raw) {
+    const item = raw ? UserItem.parse(raw) : undefined;
+    // A person with no password here (they sign in at the issuer) is refused like an unknown name.
+    if (item?.password_hash === undefined) {
       decoyHash ??= hashPassword('no user has this password');
       await passwordMatches(password, await decoyHash);
       return undefined;
     }
-    const item = UserItem.parse(raw);
     return (await passwordMatches(password, item.password_hash)) ? item.user_name : undefined;
   }
 

@@ -41,6 +41,11 @@ export const PK_PREFIX = {
   user: 'USER#',
   /** `OIDC#<model>#<id>`: one record of the authorization server (oidc-provider's models). */
   oauth: 'OIDC#',
+  /**
+   * `OAUTHKEY#signing`: the AWS authorization server's 32-byte secret (encrypted under the data
+   * key) and its public verification key (plain), in one item (runtime/oauth/stored-oauth-keys.ts).
+   */
+  oauthKey: 'OAUTHKEY#',
   /** `RATE#<principal name>`: one caller's request budgets (core/limits/request-limiter.ts). */
   rateLimit: 'RATE#',
   /** `AUDIT#<yyyy-mm-dd>`: one UTC day of the audit log, one hash chain (core/audit/audit-log.ts). */
@@ -126,8 +131,11 @@ export const SK = {
     record: 'USER',
     /** `GRANT#…`: the person's rights, in the shape of an API key's grants (grant-items.ts). */
     grantPrefix: 'GRANT#',
+    /** Present when the person is an administrator of the authorization server (`meridian users admin`). */
+    administrator: 'ADMIN',
   },
   oauth: { record: 'OIDC' },
+  oauthKey: { record: 'KEY' },
   /** Both token buckets of one caller in one item, so admitting a request is one conditional write. */
   rateLimit: { buckets: 'BUCKETS' },
   /** `REC#<sequence, 12 digits>`: one audit record; the sequence is claimed by a conditional put. */
@@ -177,6 +185,12 @@ export const GSI1PK = {
    * refresh tokens, the grant itself), so a revoked grant takes all of them.
    */
   oauthGrantPrefix: 'OIDCGRANT#',
+  /** The authorization server's stored clients (registered or pre-registered), sorted by client id. */
+  oauthClients: 'OAUTHCLIENTS',
+  /** The authorization server's grants (one per consent), sorted by `<account id>#<grant id>`: `meridian sessions`. */
+  oauthGrants: 'OAUTHGRANTS',
+  /** Clients an administrator revoked (their tombstones), sorted by client id. */
+  oauthRevokedClients: 'OAUTHREVOKED',
   /** The first record of each day's audit chain, sorted by `gsi1sk` = the day: every chain `audit verify` checks. */
   auditDays: 'AUDITDAYS',
 } as const;

@@ -13,6 +13,9 @@ const CHANGES = new Set([
   'users add',
   'users remove',
   'users grant',
+  'users admin',
+  'clients revoke',
+  'sessions revoke',
 ]);
 
 /**

@@ -18,7 +18,7 @@ import { UsageError } from './access-commands.js';
 export const SMOKE_FIXTURE_NAME = 'Meridian smoke test';
 
 export interface SmokeTarget {
-  /** The MCP endpoint (`https://…/prod/mcp`); the deployment's base URL is accepted too. */
+  /** The MCP endpoint (`https://…/mcp`); the deployment's base URL is accepted too. */
   url: string;
   apiKey?: string | undefined;
   /** For tests: a fetch into a handler instead of the network. */
@@ -69,7 +69,7 @@ class CheckFailed extends Error {
  * Runs every check against `target`, printing a line per check, and returns the report.
  *
  * @example
- * const { ok } = await smokeCommand({ url: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/mcp', apiKey }, out);
+ * const { ok } = await smokeCommand({ url: 'https://abc.execute-api.eu-west-1.amazonaws.com/mcp', apiKey }, out);
  */
 export async function smokeCommand(target: SmokeTarget, out: CliOutput): Promise<SmokeReport> {
   const { mcpUrl, healthUrl } = smokeUrls(target.url);

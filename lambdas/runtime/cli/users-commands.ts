@@ -1,11 +1,12 @@
 import { formatResourceRef, type Grant, parseResourceRef } from '../../core/access/rights.js';
+import { Administrators } from '../../core/auth/administrators.js';
 import { isConsentOf } from '../../core/auth/consent-label.js';
 import { LocalUsers } from '../../core/auth/local-users.js';
 import type { EmbeddedRuntime } from '../embedded.js';
 import { type CliOutput, UsageError } from './access-commands.js';
 
 const USERS_USAGE =
-  'Usage: meridian users add NAME (password on stdin) | users list | users remove NAME | users grant NAME RESOURCE none|read|write | users grants NAME';
+  'Usage: meridian users add NAME (password on stdin) | users add NAME --external | users list | users remove NAME | users grant NAME RESOURCE none|read|write | users grants NAME | users admin NAME on|off';
 
 const GRANTS: readonly Grant[] = ['none', 'read', 'write'];
 
@@ -23,21 +24,29 @@ export async function readPasswordFromStdin(stdin: NodeJS.ReadableStream = proce
 }
 
 /**
- * `meridian users add|list|remove|grant|grants`: the people who sign in to `serve` (OAuth).
- * Answers what a change touched (`users remove`: the consents it revoked), for the audit log.
+ * `meridian users add|list|remove|grant|grants`: the people who sign in to `serve` (OAuth), or,
+ * with `--aws`, to a deployment. `--external`: a person who signs in only at the organization's
+ * OpenID Connect issuer, by the name it gives them (their email, or `<issuer host>:<sub>`), with
+ * no password here. Answers what a change touched (`users remove`: the consents it revoked), for
+ * the audit log.
  */
 export async function usersCommand(
   runtime: EmbeddedRuntime,
   args: string[],
   out: CliOutput,
   readPassword: () => Promise<string> = () => readPasswordFromStdin(),
+  options: { external?: boolean | undefined } = {},
 ): Promise<unknown> {
   const users = new LocalUsers({ store: runtime.store, clock: runtime.clock });
   const [action, name, resourceText, grant] = args;
   if (action === 'add') {
     if (!name) throw new UsageError(`users add needs a NAME.\n${USERS_USAGE}`);
-    const user = await users.add(name, await readPassword());
-    out.line(`Added ${user.user_name}. They sign in when an MCP client connects to \`meridian serve\`.`);
+    const user = await users.add(name, options.external ? undefined : await readPassword());
+    out.line(
+      user.external
+        ? `Added ${user.user_name}, who signs in at the organization's issuer (no password here).`
+        : `Added ${user.user_name}. They sign in when an MCP client connects to \`meridian serve\`.`,
+    );
     out.line(
       `They may use nothing yet: \`meridian users grant ${user.user_name} <calendar-id|project/<id>> read|write\`.`,
     );
@@ -47,7 +56,10 @@ export async function usersCommand(
     const all = await users.list();
     if (all.length === 0)
       return out.line('No users. Add one with `meridian users add NAME` (password on stdin).');
-    for (const user of all) out.line(`${user.user_name}  added ${user.created_at}`);
+    for (const user of all)
+      out.line(
+        `${user.user_name}  added ${user.created_at}${user.external ? '  (signs in at the issuer)' : ''}`,
+      );
     return;
   }
   if (action === 'remove') {
@@ -80,6 +92,17 @@ export async function usersCommand(
     if (grants.length === 0) return out.line(`${name} has no grants.`);
     for (const g of grants) out.line(`${formatResourceRef(g.resource)}  ${g.right}`);
     return;
+  }
+  if (action === 'admin') {
+    // The admin page (/oauth/admin) lets administrators list and revoke every client and session.
+    if (!name || (resourceText !== 'on' && resourceText !== 'off')) throw new UsageError(USERS_USAGE);
+    await new Administrators(runtime).set(name, resourceText === 'on', (person) => users.exists(person));
+    out.line(
+      resourceText === 'on'
+        ? `${name} is an administrator: they may use /oauth/admin on \`meridian serve\`.`
+        : `${name} is no longer an administrator.`,
+    );
+    return { user_name: name };
   }
   throw new UsageError(USERS_USAGE);
 }

@@ -5,13 +5,17 @@ import { DocumentStoreOidcAdapter } from '../../adapters/oauth/document-store-oi
 import { CONSENT_CLAIM, JwtTokenVerifier } from '../../adapters/oauth/jwt-token-verifier.js';
 import type { AccessStore } from '../../core/access/access-store.js';
 import type { AuditLog } from '../../core/audit/audit-log.js';
+import { Administrators } from '../../core/auth/administrators.js';
 import type { LocalUsers } from '../../core/auth/local-users.js';
 import { scopeForToolsets } from '../../core/auth/toolset-scopes.js';
 import type { Clock, DocumentStore, Logger, TokenVerifier } from '../../core/ports/index.js';
 import type { ProtectedResource } from '../../mcp/http/protected-resource.js';
+import { adminClientConfiguration, handleAdmin } from './admin-routes.js';
+import { withDefaultScope } from './default-scope.js';
 import { problemPage } from './interaction-pages.js';
 import { handleInteraction, INTERACTION_PATH } from './interaction-routes.js';
 import { loopbackClientMetadataFetch } from './local-client-metadata-fetch.js';
+import { OauthAdministration } from './oauth-administration.js';
 import {
   auditedOauthChange,
   beginOauthChange,
@@ -20,6 +24,8 @@ import {
 } from './oauth-audit.js';
 import type { OauthKeys } from './oauth-keys.js';
 import { RegistrationLimit } from './registration-limit.js';
+import { handleUpstreamCallback } from './upstream-callback-route.js';
+import { UPSTREAM_CALLBACK_PATH, UpstreamSignIn } from './upstream-sign-in.js';
 import type { UpstreamSignInConfig } from './upstream-sign-in-config.js';
 
 /** Lifetimes, in seconds. Access tokens are short: a revoked consent stops them within this. */
@@ -34,6 +40,7 @@ export const OAUTH_TTL = {
 
 /** The paths the authorization server answers; everything else stays with the MCP router. */
 const OAUTH_PREFIX = '/oauth/';
+const AUTHORIZATION_PATH = '/oauth/authorize';
 const OIDC_DISCOVERY = '/.well-known/openid-configuration';
 const RFC8414_DISCOVERY = '/.well-known/oauth-authorization-server';
 
@@ -129,6 +136,7 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     refreshReuseGraceSeconds: options.refreshReuseGraceSeconds ?? 30,
   };
   const consentLinks = new DocumentStoreOidcAdapter('ConsentLink', adapterDeps);
+  const administration = new OauthAdministration({ ...adapterDeps, access: options.access });
   const auditDeps = { audit: options.audit, clock: options.clock };
   // The audit record of a registration or revocation in flight, by its request, completed once answered.
   const pendingChanges = new WeakMap<IncomingMessage, PendingOauthChange>();
@@ -188,8 +196,16 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
           };
         },
       },
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        // A client an administrator revoked stays refused, even described by its document again.
+        allowClient: async (_ctx: unknown, client: { clientId: string }) =>
+          !(await administration.isClientRevoked(client.clientId)),
+      },
     } as Configuration['features'],
+    // The admin page (/oauth/admin) signs people in as a first-party client of this server.
+    ...adminClientConfiguration(issuer),
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // A sign-in through an MCP client outlives the browser session it started in.
@@ -205,7 +221,7 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       (await options.users.exists(sub)) ? { accountId: sub, claims: () => ({ sub }) } : undefined,
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}` },
     routes: {
-      authorization: '/oauth/authorize',
+      authorization: AUTHORIZATION_PATH,
       token: '/oauth/token',
       registration: '/oauth/register',
       revocation: '/oauth/revoke',
@@ -270,6 +286,26 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     grantTtlSeconds: OAUTH_TTL.grant,
     logger: options.logger,
     ...auditDeps,
+    ...(options.upstream
+      ? {
+          upstream: new UpstreamSignIn({
+            config: options.upstream,
+            baseUrl: issuer,
+            pending: new DocumentStoreOidcAdapter('UpstreamSignIn', adapterDeps),
+            pendingTtlSeconds: OAUTH_TTL.interaction,
+          }),
+        }
+      : {}),
+  };
+
+  const adminDeps = {
+    provider,
+    issuer,
+    csrfKey: options.keys.csrfKey,
+    administration,
+    administrators: new Administrators(adapterDeps),
+    logger: options.logger,
+    ...auditDeps,
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -284,6 +320,11 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       await handleInteraction(interactionDeps, req, res);
       return true;
     }
+    if (path === UPSTREAM_CALLBACK_PATH && interactionDeps.upstream) {
+      await handleUpstreamCallback({ ...interactionDeps, upstream: interactionDeps.upstream }, req, res);
+      return true;
+    }
+    if (await handleAdmin(adminDeps, req, res)) return true;
     if (path === '/oauth/register' && req.method === 'POST' && !limit.allow(remoteAddress(req))) {
       res.writeHead(429, {
         'content-type': 'application/json',
@@ -308,6 +349,8 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       });
       if (pending) pendingChanges.set(req, pending);
     }
+    if (path === AUTHORIZATION_PATH && req.method === 'GET')
+      req.url = withDefaultScope(req.url ?? path, scopes);
     await new Promise<void>((resolvePromise) => {
       res.once('finish', resolvePromise);
       res.once('close', resolvePromise);

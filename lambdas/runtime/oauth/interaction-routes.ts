@@ -17,6 +17,8 @@ import { sanitizeText } from '../../core/firewall/sanitize-text.js';
 import type { Logger } from '../../core/ports/index.js';
 import { consentPage, PAGE_HEADERS, problemPage, signInPage } from './interaction-pages.js';
 import { auditedOauthChange, OAUTH_ACTION, type OauthAuditDeps } from './oauth-audit.js';
+import { sendToUpstream } from './upstream-callback-route.js';
+import type { UpstreamSignIn } from './upstream-sign-in.js';
 
 /** Where oidc-provider sends the browser to sign in and consent: `/oauth/interaction/<uid>`. */
 export const INTERACTION_PATH = '/oauth/interaction/';
@@ -37,6 +39,8 @@ export interface InteractionDeps extends OauthAuditDeps {
   /** How long a consent's link lives: as long as its grant. */
   grantTtlSeconds: number;
   logger: Logger;
+  /** People sign in at the organization's issuer: no password form (upstream-callback-route.ts). */
+  upstream?: UpstreamSignIn;
 }
 
 function send(res: ServerResponse, status: number, html: string): void {
@@ -130,6 +134,7 @@ async function showPage(deps: InteractionDeps, req: IncomingMessage, res: Server
   const client = await clientFacts(deps.provider, String(params.client_id), String(params.redirect_uri));
   const csrf = csrfFor(deps.csrfKey, uid);
   if (prompt.name === 'login' || !session?.accountId) {
+    if (deps.upstream) return sendToUpstream({ ...deps, upstream: deps.upstream }, uid, res);
     return send(
       res,
       problem ? 401 : 200,
@@ -163,6 +168,9 @@ async function signIn(
   res: ServerResponse,
   form: URLSearchParams,
 ) {
+  // With an issuer configured, passwords are not a way in, even in a form posted by hand.
+  if (deps.upstream)
+    return send(res, 403, problemPage('Sign in at your organization', 'Start again from your app.'));
   const details = await deps.provider.interactionDetails(req, res);
   const userName = form.get('username') ?? '';
   const person = await deps.users.verify(userName, form.get('password') ?? '');

@@ -17,6 +17,8 @@ export const OAUTH_ACTION = {
   consentRevoke: 'oauth consent revoke',
   clientRegister: 'oauth client register',
   tokenRevoke: 'oauth token revoke',
+  adminSessionRevoke: 'oauth admin session revoke',
+  adminClientRevoke: 'oauth admin client revoke',
 } as const;
 
 export interface OauthAuditDeps {

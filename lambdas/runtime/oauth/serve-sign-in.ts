@@ -6,6 +6,7 @@ import type { OriginPolicy } from '../../mcp/http/origin-policy.js';
 import { MCP_PATH } from '../../mcp/http/route-http-request.js';
 import { TOOLSET_NAMES } from '../../mcp/tools/index.js';
 import type { EmbeddedRuntime } from '../embedded.js';
+import { SIGN_IN_CLIENT_SECRET_ARN_ENV, SIGN_IN_CLIENT_SECRET_ENV } from '../environment-names.js';
 import type { NodeIntercept } from '../node-http-server.js';
 import { createEmbeddedAuthorization, type EmbeddedAuthorization } from './embedded-authorization.js';
 import { oauthIntercept } from './oauth-intercept.js';
@@ -26,6 +27,16 @@ export async function prepareSignIn(runtime: EmbeddedRuntime, dataDir: string, p
   const keys = oauthKeysFrom(await loadOrCreateKeyFile(join(dataDir, 'oauth.key')));
   // MERIDIAN_PUBLIC_URL, checked when the environment was parsed.
   const publicUrl = runtime.environment.publicUrl;
+  const signIn = runtime.environment.signIn;
+  if (signIn?.clientSecretArn)
+    throw new Error(
+      `${SIGN_IN_CLIENT_SECRET_ARN_ENV} is read by the AWS functions only: for \`meridian serve\` set ${SIGN_IN_CLIENT_SECRET_ENV} instead.`,
+    );
+  const signInConfig = signIn && {
+    issuer: signIn.issuer,
+    clientId: signIn.clientId,
+    ...(signIn.clientSecret ? { clientSecret: signIn.clientSecret } : {}),
+  };
   let authorization: EmbeddedAuthorization | undefined;
   const intercept: NodeIntercept = oauthIntercept(
     () => authorization,
@@ -46,6 +57,8 @@ export async function prepareSignIn(runtime: EmbeddedRuntime, dataDir: string, p
         toolsets: TOOLSET_NAMES,
         logger: runtime.logger,
         ...(runtime.audit ? { audit: runtime.audit } : {}),
+        // MERIDIAN_SIGN_IN_*: people sign in at the organization's issuer instead of with passwords.
+        ...(signInConfig ? { upstream: signInConfig } : {}),
       });
       return authorization;
     },

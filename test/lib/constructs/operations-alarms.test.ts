@@ -17,8 +17,8 @@ describe('the operations alarms and dashboard', () => {
     Object.values(alarms).find((alarm) => String(alarm.Properties.AlarmDescription).includes(text))
       ?.Properties;
 
-  it('alarms on faults, throttles, limit refusals, compensations, stale sync and failed schedules, each to the topic', () => {
-    expect(Object.keys(alarms)).toHaveLength(8);
+  it('alarms on faults, throttles, limit refusals, compensations, stale sync, failed schedules and failed audit exports, each to the topic', () => {
+    expect(Object.keys(alarms)).toHaveLength(9);
     for (const alarm of Object.values(alarms)) expect(alarm.Properties.AlarmActions).toEqual([TOPIC]);
   });
 
@@ -77,6 +77,53 @@ describe('the operations alarms and dashboard', () => {
     expect(byDescription('throttled')).toMatchObject({ MetricName: 'Throttles' });
   });
 
+  it('alarms on a failed audit export run or a chain it found unverified, per export period', () => {
+    const alarm = byDescription('audit export run failed') as {
+      Metrics: {
+        Id: string;
+        Expression?: string;
+        MetricStat?: { Metric: Record<string, unknown>; Period: number };
+      }[];
+      Threshold: number;
+    };
+    const exportFunction = Object.keys(template.findResources('AWS::Lambda::Function')).find((id) =>
+      id.startsWith('AuditExportFunction'),
+    );
+
+    expect(alarm.Metrics.find((m) => m.Expression)?.Expression).toBe('FILL(errors, 0) + FILL(unverified, 0)');
+    expect(alarm.Threshold).toBe(1);
+    const stats = alarm.Metrics.filter((m) => m.MetricStat).map((m) => m.MetricStat);
+    expect(stats).toEqual([
+      expect.objectContaining({
+        Metric: {
+          Namespace: 'AWS/Lambda',
+          MetricName: 'Errors',
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: exportFunction } }],
+        },
+        Period: 3600,
+      }),
+      expect.objectContaining({
+        Metric: {
+          Namespace: 'Meridian',
+          MetricName: 'AuditExportFailures',
+          Dimensions: [{ Name: 'service', Value: 'meridian-audit-export' }],
+        },
+        Period: 3600,
+      }),
+    ]);
+  });
+
+  it('has no audit export alarm in a stack without the audit export', () => {
+    const without = Template.fromStack(
+      meridianStacks(testApp(), { auditExportBucket: undefined }).service,
+    ).findResources('AWS::CloudWatch::Alarm') as Alarms;
+
+    expect(Object.values(without).map((a) => String(a.Properties.AlarmDescription))).not.toContainEqual(
+      expect.stringContaining('audit export'),
+    );
+    expect(Object.keys(without)).toHaveLength(8);
+  });
+
   it('draws one dashboard with the alarms and the same metrics', () => {
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const body = JSON.stringify(template.findResources('AWS::CloudWatch::Dashboard'));
@@ -87,7 +134,7 @@ describe('the operations alarms and dashboard', () => {
   it('creates the alarms without actions when no topic is given', () => {
     const quiet = synthesize().findResources('AWS::CloudWatch::Alarm') as Alarms;
 
-    expect(Object.keys(quiet)).toHaveLength(8);
+    expect(Object.keys(quiet)).toHaveLength(9);
     expect(Object.values(quiet).map((alarm) => alarm.Properties.AlarmActions ?? [])).toEqual(
       Object.values(quiet).map(() => []),
     );

@@ -1,14 +1,15 @@
 import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
 import { describe, expect, it } from 'vitest';
 import { BOOKING_TASKS } from '../../../lambdas/booking/booking-definition.js';
 import { MemoryBucket } from '../../../lib/constructs/memory-bucket.js';
 import { MeridianTable } from '../../../lib/constructs/meridian-table.js';
+import { DataStack } from '../../../lib/stacks/data-stack.js';
 import { ServiceStack, type ServiceStackProps } from '../../../lib/stacks/service-stack.js';
 import { meridianStacks, testApp } from '../synth-helpers.js';
 
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 interface Statement {
   Action: string | string[];
   Effect: string;
@@ -67,19 +68,10 @@ function allows(allowed: string[], action: string): boolean {
   return allowed.some((a) => a === action || (a.endsWith('*') && action.startsWith(a.slice(0, -1))));
 }
 
-/** "POST /mcp"-style routes of every method in the template, resolved through the resources. */
+/** The route keys ("POST /mcp") of every route of the HTTP API in the template, sorted. */
 function routes(template: Template): string[] {
-  const resources = template.toJSON().Resources as Resources;
-  const pathOf = (resourceId: unknown): string => {
-    const ref = (resourceId as { Ref?: string }).Ref;
-    const resource = ref === undefined ? undefined : resources[ref];
-    // The root resource is referenced through Fn::GetAtt, not Ref.
-    if (!resource) return '';
-    return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart as string}`;
-  };
-  return Object.values(resources)
-    .filter((r) => r.Type === 'AWS::ApiGateway::Method')
-    .map((r) => `${r.Properties.HttpMethod as string} ${pathOf(r.Properties.ResourceId)}`)
+  return Object.values(template.findResources('AWS::ApiGatewayV2::Route'))
+    .map((route) => String(route.Properties.RouteKey))
     .sort();
 }
 
@@ -323,100 +315,148 @@ describe('ServiceStack', () => {
 
       const groups = Object.values(template.findResources('AWS::Logs::LogGroup'));
       // The MCP function's, the API's access logs, the sync function's, the memory compression
-      // function's, the audit export function's, one per booking step, the state machine's.
-      expect(groups).toHaveLength(5 + BOOKING_TASKS.length + 1);
+      // function's, the audit export function's, the OAuth function's, one per booking step, the
+      // state machine's.
+      expect(groups).toHaveLength(6 + BOOKING_TASKS.length + 1);
       for (const group of groups) expect(group.Properties.RetentionInDays).toBe(30);
     });
   });
 
   describe('IAM', () => {
-    it('attaches no AWS managed policy except to the account-wide API Gateway logging role', () => {
+    it('attaches no AWS managed policy to any role (an HTTP API needs no account-wide logging role)', () => {
       const template = synthesize();
 
       const withManaged = Object.entries(template.findResources('AWS::IAM::Role'))
         .filter(([, role]) => role.Properties.ManagedPolicyArns !== undefined)
         .map(([, role]) => JSON.stringify(role.Properties.ManagedPolicyArns));
-      expect(withManaged).toHaveLength(1);
-      expect(withManaged[0]).toContain('service-role/AmazonAPIGatewayPushToCloudWatchLogs');
+      expect(withManaged).toEqual([]);
     });
   });
 
-  describe('REST API', () => {
-    it('routes exactly GET /health and POST /mcp', () => {
+  describe('HTTP API', () => {
+    it('routes exactly the MCP function’s and the sign-in function’s paths, at the host root of a $default stage', () => {
       const template = synthesize();
+      const mcpFunctionId = logicalIdOf(template, 'AWS::Lambda::Function', MCP);
+      const oauthFunctionId = logicalIdOf(template, 'AWS::Lambda::Function', 'OauthFunction');
+      const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+      const functionOfRoute = (target: unknown) => {
+        const integrationId = (target as { 'Fn::Join': [string, [string, { Ref: string }]] })[
+          'Fn::Join'
+        ][1][1].Ref;
+        const integration = integrations[integrationId]!.Properties;
+        expect(integration).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+        return integration.IntegrationUri['Fn::GetAtt'][0];
+      };
 
-      expect(routes(template)).toEqual(['GET /health', 'POST /mcp']);
-    });
-
-    it('proxies POST /mcp to the function and validates the JSON-RPC envelope first', () => {
-      const template = synthesize();
-      const functionId = logicalIdOf(template, 'AWS::Lambda::Function', MCP);
-      const validatorId = logicalIdOf(template, 'AWS::ApiGateway::RequestValidator');
-
-      template.hasResourceProperties('AWS::ApiGateway::Method', {
-        HttpMethod: 'POST',
-        AuthorizationType: 'NONE',
-        RequestValidatorId: { Ref: validatorId },
-        Integration: {
-          Type: 'AWS_PROXY',
-          IntegrationHttpMethod: 'POST',
-          Uri: {
-            'Fn::Join': ['', Match.arrayWith([{ 'Fn::GetAtt': [functionId, 'Arn'] }, '/invocations'])],
-          },
-        },
-      });
-      template.hasResourceProperties('AWS::ApiGateway::RequestValidator', {
-        ValidateRequestBody: true,
-        ValidateRequestParameters: true,
-      });
-      template.hasResourceProperties('AWS::ApiGateway::Model', {
-        ContentType: 'application/json',
-        Schema: Match.objectLike({ anyOf: Match.arrayWith([Match.objectLike({ required: ['jsonrpc'] })]) }),
-      });
-    });
-
-    it('lets only the deployed stage invoke the function, one permission per route', () => {
-      const template = synthesize();
-
-      const sourceArns = Object.values(template.findResources('AWS::Lambda::Permission')).map((p) =>
-        JSON.stringify(p.Properties.SourceArn),
+      const reached = Object.fromEntries(
+        Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route) => [
+          route.Properties.RouteKey,
+          functionOfRoute(route.Properties.Target) === mcpFunctionId
+            ? 'mcp'
+            : functionOfRoute(route.Properties.Target) === oauthFunctionId
+              ? 'oauth'
+              : 'other',
+        ]),
       );
-      expect(sourceArns).toHaveLength(2);
-      expect(sourceArns.some((arn) => arn.includes('test-invoke-stage'))).toBe(false);
+      expect(reached).toEqual({
+        'GET /.well-known/oauth-protected-resource': 'mcp',
+        'GET /.well-known/oauth-protected-resource/mcp': 'mcp',
+        'GET /health': 'mcp',
+        'OPTIONS /.well-known/oauth-protected-resource': 'mcp',
+        'OPTIONS /.well-known/oauth-protected-resource/mcp': 'mcp',
+        'OPTIONS /mcp': 'mcp',
+        'POST /mcp': 'mcp',
+        'GET /.well-known/oauth-authorization-server': 'oauth',
+        'OPTIONS /.well-known/oauth-authorization-server': 'oauth',
+        'GET /.well-known/openid-configuration': 'oauth',
+        'OPTIONS /.well-known/openid-configuration': 'oauth',
+        'ANY /oauth/{proxy+}': 'oauth',
+      });
+      // The one stage is $default, which API Gateway serves at the root: no stage in any path.
+      expect(
+        Object.values(template.findResources('AWS::ApiGatewayV2::Stage')).map((s) => s.Properties.StageName),
+      ).toEqual(['$default']);
     });
 
-    it('traces, throttles and logs the stage without logging request bodies', () => {
-      const template = synthesize({ stageName: 'dev' });
+    it('tells the MCP function its host root, read from the API itself, and prints the endpoint under it', () => {
+      const template = synthesize();
+      const apiId = logicalIdOf(template, 'AWS::ApiGatewayV2::Api');
+      const functionId = logicalIdOf(template, 'AWS::Lambda::Function', MCP);
+
+      const variables = template.findResources('AWS::Lambda::Function')[functionId]!.Properties.Environment
+        .Variables as Record<string, unknown>;
+      expect(variables.MERIDIAN_PUBLIC_URL).toEqual({ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] });
+      template.hasOutput('McpEndpointUrl', {
+        Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/mcp']] },
+      });
+    });
+
+    it('serves a custom domain, the endpoint and the function’s URL naming it, with the execute-api host off', () => {
+      const app = testApp();
+      const data = new DataStack(app, 'Data');
+      // Imported by ARN, as bin/app.ts does (scoped to a stack that has resources).
+      const certificate = Certificate.fromCertificateArn(
+        data,
+        'Certificate',
+        'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
+      );
+      const template = Template.fromStack(
+        new ServiceStack(app, 'Service', {
+          table: data.table,
+          dataKey: data.key,
+          memoryBucket: data.memoryBucket,
+          domainName: 'mcp.example.com',
+          certificate,
+        }),
+      );
+
+      template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'mcp.example.com' });
+      template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {
+        DomainName: Match.anyValue(),
+        Stage: Match.anyValue(),
+        ApiMappingKey: Match.absent(),
+      });
+      template.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: { Variables: { MERIDIAN_PUBLIC_URL: 'https://mcp.example.com' } },
+      });
+      template.hasOutput('McpEndpointUrl', { Value: 'https://mcp.example.com/mcp' });
+      template.hasOutput('McpDomainTarget', { Value: Match.anyValue() });
+    });
+
+    it('throttles the stage and writes JSON access logs without headers or bodies', () => {
+      const template = synthesize();
       const accessLogsId = Object.keys(template.findResources('AWS::Logs::LogGroup')).find((id) =>
         id.startsWith('McpApiAccessLogs'),
       );
 
-      template.hasResourceProperties('AWS::ApiGateway::Stage', {
-        StageName: 'dev',
-        TracingEnabled: true,
-        AccessLogSetting: {
-          DestinationArn: { 'Fn::Join': ['', Match.arrayWith([{ Ref: accessLogsId }])] },
-          Format: Match.stringLikeRegexp('"status":"\\$context.status"'),
+      template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        StageName: '$default',
+        AutoDeploy: true,
+        DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+        AccessLogSettings: {
+          DestinationArn: { 'Fn::GetAtt': [accessLogsId, 'Arn'] },
+          Format: Match.anyValue(),
         },
-        MethodSettings: [
-          {
-            HttpMethod: '*',
-            ResourcePath: '/*',
-            LoggingLevel: 'ERROR',
-            DataTraceEnabled: false,
-            ThrottlingRateLimit: 50,
-            ThrottlingBurstLimit: 100,
-          },
-        ],
       });
+      const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0]!;
+      const format = JSON.parse(stage.Properties.AccessLogSettings.Format as string) as Record<
+        string,
+        string
+      >;
+      expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+      expect(JSON.stringify(format)).not.toMatch(/header|body|authorization/i);
     });
 
-    it('outputs the MCP endpoint URL, ending in /mcp', () => {
+    it('lets only this API invoke the function, on its routes', () => {
       const template = synthesize();
+      const apiId = logicalIdOf(template, 'AWS::ApiGatewayV2::Api');
 
-      template.hasOutput('McpEndpointUrl', {
-        Value: { 'Fn::Join': ['', Match.arrayWith(['/mcp'])] },
-      });
+      const sourceArns = Object.values(template.findResources('AWS::Lambda::Permission')).map((p) =>
+        JSON.stringify(p.Properties.SourceArn),
+      );
+      expect(sourceArns).toHaveLength(routes(template).length);
+      for (const arn of sourceArns) expect(arn).toContain(`{"Ref":"${apiId}"}`);
     });
   });
 
@@ -430,8 +470,9 @@ describe('ServiceStack', () => {
       const template = synthesize({
         googleOAuthClient: { clientId: 'id.apps.googleusercontent.com', clientSecret: 'desktop-secret' },
       });
-      // The functions that run the object graph (the memory compression function reaches no provider).
-      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN');
+      // The functions that run the object graph (the memory compression function reaches no
+      // provider; the OAuth function holds the data key for its own secret and reaches none either).
+      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN') - 1;
 
       expect(graphFunctions).toBeGreaterThan(2);
       expect(functionsWith(template, 'MERIDIAN_GOOGLE_CLIENT_ID')).toBe(graphFunctions);
@@ -449,7 +490,7 @@ describe('ServiceStack', () => {
           authority: 'https://login.microsoftonline.com/contoso.onmicrosoft.com',
         },
       });
-      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN');
+      const graphFunctions = functionsWith(template, 'MERIDIAN_DATA_KEY_ARN') - 1;
 
       expect(functionsWith(template, 'MERIDIAN_OUTLOOK_CLIENT_ID')).toBe(graphFunctions);
       expect(functionsWith(template, 'MERIDIAN_OUTLOOK_AUTHORITY')).toBe(graphFunctions);

@@ -142,4 +142,36 @@ describe('the cap on what a project’s memory holds', () => {
       await roomyServed.close();
     }
   }, 60_000);
+  it('refuses an entry whose count was this server’s own when another server filled the project meanwhile', async () => {
+    // A second server on the same table with the same cap. This server writes first, so it keeps
+    // the count (2 records) and appends the next entry without reading the pointer…
+    const other = await startTestRuntime({
+      endpoint: runtime.endpoint,
+      tableName: runtime.tableName,
+      memoryBlobs: runtime.memoryBlobs,
+      encryption: runtime.encryption,
+      memoryItemsCap: CAP,
+    });
+    const otherServed = await serveRuntime(other);
+    try {
+      const key = await runtime.newKey('writer');
+      const here = await served.connectToken(key.token);
+      const there = await otherServed.connectToken(key.token);
+      const project = (await okTool(here, 'initialize_context', { project_path: '/srv/race', mode: 'none' }))
+        .project_id;
+      const branch = (await okTool(here, 'create_branch', { project_id: project, branch_topic: 'Race' }))
+        .branch_id;
+      const note = (content: string) => ({ project_id: project, branch_id: branch, role: 'user', content });
+      await okTool(here, 'update_memory', note('Written here first.'));
+      // …while the other server takes the project to the cap: 1 branch + 5 entries.
+      for (let i = 2; i <= 5; i++) await okTool(there, 'update_memory', note(`Written there, ${i}.`));
+      const error = errorOf(await callTool(here, 'update_memory', note('One too many.')));
+      expect(error.code).toBe('QUOTA_EXCEEDED');
+      expect(error).toMatchObject({ cap: CAP, stored: CAP, project_id: project });
+      const loaded = await okTool(there, 'load_context', { project_id: project, branch_id: branch });
+      expect(loaded.metadata.message_count).toBe(5);
+    } finally {
+      await otherServed.close();
+    }
+  }, 60_000);
 });

@@ -117,6 +117,17 @@ describe('the code and its verifier', () => {
     expect(claims.exp - claims.iat).toBeLessThanOrEqual(300);
   });
 
+  it('offers and grants every toolset to a request that names no scope, as clients given none send', async () => {
+    const flow = await authorizeOverHttp(served.url, {
+      person: ALICE,
+      scope: undefined,
+      resource: served.mcpUrl,
+    });
+    const tokens = await tokensFor(flow);
+
+    expect(tokens.scope.split(' ').sort()).toEqual(served.oauth.protectedResource.scopesSupported.toSorted());
+  });
+
   it('refuses a code redeemed with a verifier that does not match its challenge', async () => {
     const flow = await authorizeOverHttp(served.url, {
       person: ALICE,

@@ -215,11 +215,16 @@ export class MemoryStore implements MemoryReader, MemoryStateStore {
     authorized: Promise<unknown> = Promise.resolve(),
   ): Promise<Entry> {
     const cached = this.lastGeneration.get(projectId);
+    // The count this process keeps for the generation it last wrote spares the pointer read: the
+    // revision put below is conditional on the revision that count belongs to, so it lands only
+    // if no other write came in between (else the count is checked afresh after the write).
+    const kept = this.recentItems.get(projectId);
+    const unread = cached !== undefined && kept?.state.generation === cached ? kept : undefined;
     // What the project holds is read beside the grant check, and judged only once it passed.
     const [{ generation, exists }, , known] = await Promise.all([
       this.findBranch(projectId, branchId, cached),
       authorized,
-      this.known(projectId),
+      unread ?? this.known(projectId),
     ]);
     if (!exists) throw branchNotFound(projectId, branchId, 'branch_id');
     this.requireRoomIn(projectId, known, 1, 'entry');
@@ -238,12 +243,13 @@ export class MemoryStore implements MemoryReader, MemoryStateStore {
     const key = entryRecord(branchId, entry.entry_id);
     await this.generations.putRecord(projectId, generation, key, entry, { op: 'not_exists' });
     try {
-      await this.touchKeeping(
+      const current = await this.touchKeeping(
         projectId,
         generation,
         (items) => withItem(items, entryItem(projectId, entry)),
         1,
       );
+      if (!current && unread) await this.withdrawIfOverCap(projectId, generation, key);
     } catch (error) {
       // The generation this process remembered was replaced by a restore (now or earlier): the
       // entry went into a generation nobody reads. Remove it and write once more into the current one.
@@ -467,13 +473,27 @@ export class MemoryStore implements MemoryReader, MemoryStateStore {
     change: (items: readonly MemoryItem[]) => readonly MemoryItem[],
     /** Records the write added. */
     added: number,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const known = this.recentItems.get(projectId);
     const state = await this.generations.touchFrom(projectId, generation, known?.state);
     // Unless another call of this process replaced the kept items meanwhile.
     if (state && known && this.recentItems.get(projectId) === known) {
       this.keepItems(projectId, { state, items: change(known.items), stored: known.stored + added });
     }
+    return state !== undefined;
+  }
+
+  /**
+   * After an append checked against this process's count whose revision put found another
+   * write first: the count is read afresh (the entry included), and an entry that took the
+   * project past the cap is removed again and refused, as the check before the write would have.
+   */
+  private async withdrawIfOverCap(projectId: string, generation: string, key: string): Promise<void> {
+    const { stored } = await this.known(projectId);
+    if (stored <= this.itemsCap) return;
+    await this.generations.deleteRecord(projectId, generation, key);
+    await this.generations.touch(projectId, generation);
+    throw memoryFull(projectId, this.itemsCap, stored - 1, 1, 'entry');
   }
 
   private keepItems(projectId: string, read: KnownItems): void {
