@@ -53,11 +53,11 @@ afterAll(async () => {
 /**
  * Starts the bridge as a desktop client would (`npx mcp-remote <url>`), its token folder in the
  * test's temp dir. It opens the browser with the `open` package, whose xdg-open runs $BROWSER when
- * no desktop is detected: `true` there, and no desktop variables, so no real browser opens.
+ * no desktop is detected: `true` here, and the transport passes on no desktop variable (DISPLAY,
+ * XDG_CURRENT_DESKTOP, …: only HOME, PATH, SHELL, TERM, USER, LOGNAME), so no real browser opens.
  */
 function bridge() {
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
     HOME: configDir,
     MCP_REMOTE_CONFIG_DIR: configDir,
     BROWSER: 'true',
@@ -65,7 +65,7 @@ function bridge() {
   const stderr: string[] = [];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BRIDGE, new URL(serve.url).href, '--auth-timeout', '120'],
+    args: [BRIDGE, serve.url],
     env,
     stderr: 'pipe',
   });
