@@ -239,14 +239,12 @@ describe('signing in on the synthesized stack', needs(JAVA, CHROMIUM, OPENSSL), 
         UnauthorizedError,
       );
       // 401 → the metadata at the host root → the authorization server's → registration (DCR).
-      expect(seen).toEqual(
-        expect.arrayContaining([
-          `POST ${host.hostRoot}/mcp`,
-          `GET ${host.hostRoot}/.well-known/oauth-protected-resource/mcp`,
-          `GET ${host.hostRoot}/.well-known/oauth-authorization-server`,
-          `POST ${host.hostRoot}/oauth/register`,
-        ]),
-      );
+      expect(seen).toEqual([
+        `POST ${host.hostRoot}/mcp`,
+        `GET ${host.hostRoot}/.well-known/oauth-protected-resource/mcp`,
+        `GET ${host.hostRoot}/.well-known/oauth-authorization-server`,
+        `POST ${host.hostRoot}/oauth/register`,
+      ]);
       expect(oauthClient.authorizationUrl?.origin).toBe(host.hostRoot);
 
       // The person's browser: sent to the issuer, signed in there, back to consent; approves.
@@ -319,6 +317,25 @@ describe('signing in on the synthesized stack', needs(JAVA, CHROMIUM, OPENSSL), 
 
       expect({ code: revoked.code, stderr: revoked.stderr }).toEqual({ code: 0, stderr: '' });
       expect((await listTools()).status).toBe(401);
+      // Discovery, registration, both pages, the issuer's callback and the token: the OAuth
+      // function's routes, each answered without a failure.
+      const oauthFunction = [...rehearsal.functions.values()].find((fn) =>
+        fn.spec.logicalId.startsWith('OauthFunction'),
+      )!;
+      const oauthRoutes = oauthFunction.invocations.map(
+        ({ event }) => (event as { rawPath: string }).rawPath,
+      );
+      expect(oauthRoutes).toEqual(
+        expect.arrayContaining([
+          '/.well-known/oauth-authorization-server',
+          '/oauth/register',
+          '/oauth/authorize',
+          '/oauth/upstream/callback',
+          expect.stringMatching(/^\/oauth\/interaction\/[\w-]+\/consent$/),
+          '/oauth/token',
+        ]),
+      );
+      expect(oauthFunction.invocations.filter(({ failed }) => failed)).toEqual([]);
     } finally {
       await chromium.close();
       await oauthClient.close();
