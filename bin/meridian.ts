@@ -29,6 +29,7 @@ import { connectCommand } from '../lambdas/runtime/cli/connect-commands.js';
 import { memoryCommand, memorySteps, stepBar, stepLines } from '../lambdas/runtime/cli/memory-commands.js';
 import { clientsCommand, sessionsCommand } from '../lambdas/runtime/cli/oauth-admin-commands.js';
 import { projectsCommand } from '../lambdas/runtime/cli/project-commands.js';
+import { revokeIdAsPositional } from '../lambdas/runtime/cli/revoke-id-argument.js';
 import { rulesCommand, timesheetCommand } from '../lambdas/runtime/cli/rules-commands.js';
 import { smokeCommand } from '../lambdas/runtime/cli/smoke-command.js';
 import {
@@ -113,6 +114,7 @@ serve reads project folders on this machine for API keys only inside each --scan
 `;
 
 const { positionals, values } = parseArgs({
+  args: revokeIdAsPositional(process.argv.slice(2)),
   allowPositionals: true,
   options: {
     port: { type: 'string', short: 'p' },

@@ -174,11 +174,14 @@ describe('meridian clients and sessions', { timeout: 120_000 }, () => {
   });
 
   it('says what to run for an unknown id and how to call it for a wrong command line; refuses a metadata-document URL ahead', async () => {
-    const [unknownSession, unknownClient, missing, aheadOfTime] = await Promise.all([
+    const [unknownSession, unknownClient, missing, aheadOfTime, dashSession, dashClient] = await Promise.all([
       cli('sessions', 'revoke', 'no-such-session'),
       cli('clients', 'revoke', 'no-such-client'),
       cli('clients', 'revoke'),
       cli('clients', 'revoke', 'https://connector.example/client.json'),
+      // Ids are URL-safe base64: one in 64 begins with "-", and is an id all the same.
+      cli('sessions', 'revoke', '-Qno-such-session'),
+      cli('clients', 'revoke', '--no-such-client'),
     ]);
 
     expect(unknownSession.code).not.toBe(0);
@@ -187,6 +190,8 @@ describe('meridian clients and sessions', { timeout: 120_000 }, () => {
     expect(unknownClient.stderr).toContain(
       'No client "no-such-client". List them with `meridian clients list`',
     );
+    expect(dashSession.stderr).toContain('No session "-Qno-such-session"');
+    expect(dashClient.stderr).toContain('No client "--no-such-client"');
     expect(missing.stderr).toContain('clients revoke needs one CLIENT_ID');
     expect(missing.stderr).toContain('Usage: meridian clients list | clients revoke CLIENT_ID');
     // A metadata-document client is known by its URL: it can be refused before anyone signs in with it.

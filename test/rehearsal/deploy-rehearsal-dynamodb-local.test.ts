@@ -1,21 +1,39 @@
 /**
  * The deploy rehearsal: the app as `cdk synth` writes it (templates and bundled assets), run on
  * local parts by test/rehearsal/rehearsal.ts, then checked the way a person checks a deployment:
- * `meridian --aws keys create` against the deployed table, and `meridian smoke` against the API.
+ * `meridian --aws keys create` against the deployed table, `meridian smoke` against the API, and
+ * a person signing in through the OAuth function with an MCP client and a browser.
+ *
+ * One substitution of the template's environment is made (ADR 0017): the OAuth function's
+ * MERIDIAN_SIGN_IN_ISSUER and _CLIENT_ID name the stack's Cognito user pool, which cannot run
+ * here, so they name a local OpenID provider configured as that pool's client is (a public
+ * client, PKCE, no secret: test/support/upstream-issuer.ts). Everything else is the template's.
  */
 import { rm } from 'node:fs/promises';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridian, meridianExit } from '../support/cli.js';
 import { dynamoDbLocalEndpoint } from '../support/dynamodb-local-endpoint.js';
-import { JAVA, needs } from '../support/system-parts.js';
+import { launchChromium } from '../support/headless-chromium.js';
+import { callTool, connectHttpClient, okTool } from '../support/mcp-client.js';
+import { LoopbackOAuthClient } from '../support/oauth-test-client.js';
+import { CHROMIUM, JAVA, needs, OPENSSL } from '../support/system-parts.js';
+import {
+  MERIDIAN_PUBLIC_CLIENT,
+  startUpstreamIssuer,
+  type UpstreamIssuer,
+} from '../support/upstream-issuer.js';
 import { type CloudAssembly, synthesizeApp } from './cloud-assembly.js';
+import { DeployedHost } from './deployed-host.js';
 import { REHEARSAL_REGION } from './intrinsics.js';
 import { formatReport, leastPrivilegeReport } from './least-privilege.js';
 import { type Rehearsal, startRehearsal } from './rehearsal.js';
 
 let assembly: CloudAssembly;
 let rehearsal: Rehearsal;
+/** The organization's issuer people sign in at, standing in for the stack's Cognito user pool. */
+let issuer: UpstreamIssuer;
 
 /** DynamoDB Local is a Java program: without Java the rehearsal is skipped (CI=true: fails). */
 const java = needs(JAVA);
@@ -23,11 +41,21 @@ const java = needs(JAVA);
 beforeAll(async () => {
   if (java.skip) return;
   assembly = await synthesizeApp();
-  rehearsal = await startRehearsal(assembly, { dynamoDbEndpoint: dynamoDbLocalEndpoint() });
+  issuer = await startUpstreamIssuer(
+    { 'u-alice': { password: 'issuer password', email: 'alice@example.com', email_verified: true } },
+    { meridian: 'public' },
+  );
+  rehearsal = await startRehearsal(assembly, {
+    dynamoDbEndpoint: dynamoDbLocalEndpoint(),
+    signInIssuer: { issuer: issuer.issuer, clientId: MERIDIAN_PUBLIC_CLIENT.id },
+  });
+  // The callback URL the stack registers at its user pool.
+  issuer.register(`${deployedHostRoot()}/oauth/upstream/callback`);
 }, 300_000);
 
 afterAll(async () => {
   await rehearsal?.close();
+  await issuer?.close();
   if (assembly) await rm(assembly.directory, { recursive: true, force: true });
 });
 
@@ -43,6 +71,13 @@ function adminEnvironment(): Record<string, string> {
     AWS_ENDPOINT_URL_DYNAMODB: dynamoDbLocalEndpoint(),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
+}
+
+/** The deployed host root, as the stack prints it: `https://<api id>.execute-api.<region>.amazonaws.com`. */
+function deployedHostRoot(): string {
+  const endpoint = Object.values(rehearsal.outputs).find((outputs) => outputs.McpEndpointUrl)!
+    .McpEndpointUrl!;
+  return endpoint.replace(/\/mcp$/, '');
 }
 
 describe('the synthesized stack, run as deployed on local parts', java, () => {
@@ -169,6 +204,144 @@ describe('the synthesized stack, run as deployed on local parts', java, () => {
       expect.arrayContaining([expect.stringMatching(new RegExp(`^audit/${today}/[0-9a-f]{64}\\.jsonl$`))]),
     );
   }, 60_000);
+});
+
+describe('signing in on the synthesized stack', needs(JAVA, CHROMIUM, OPENSSL), () => {
+  it('signs a person added with the CLI in at the issuer, through consent, to a token within their grants, until the session is revoked', async () => {
+    // The administrator: two calendars (with a key), a person who signs in at the issuer, one grant.
+    const created = await meridian(
+      ['--aws', 'keys', 'create', '--label', 'rehearsal admin'],
+      adminEnvironment(),
+    );
+    const owner = await connectHttpClient(`${rehearsal.apiUrl}/mcp`, undefined, {
+      authorization: `Bearer ${/mrd_\S+/.exec(created.stdout)![0]}`,
+    });
+    const work = (await okTool(owner, 'create_calendar', { summary: 'Work' })).calendar.id as string;
+    const personal = (await okTool(owner, 'create_calendar', { summary: 'Personal' })).calendar.id as string;
+    await owner.close();
+    await meridian(['--aws', 'users', 'add', 'alice@example.com', '--external'], adminEnvironment());
+    await meridian(['--aws', 'users', 'grant', 'alice@example.com', work, 'write'], adminEnvironment());
+
+    // The MCP client reaches the deployed host (answered by the rehearsal's front).
+    const host = await DeployedHost.start(deployedHostRoot(), rehearsal.apiUrl);
+    const seen: string[] = [];
+    const fetchSeen: typeof host.fetch = (input, init) => {
+      seen.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return host.fetch(input, init);
+    };
+    const mcpUrl = new URL(`${host.hostRoot}/mcp`);
+    const oauthClient = await LoopbackOAuthClient.start('Rehearsal client');
+    const chromium = await launchChromium(host.chromiumArgs);
+    try {
+      const transport = () =>
+        new StreamableHTTPClientTransport(mcpUrl, { authProvider: oauthClient, fetch: fetchSeen });
+      await expect(new Client({ name: 'rehearsal', version: '1.0.0' }).connect(transport())).rejects.toThrow(
+        UnauthorizedError,
+      );
+      // 401 → the metadata at the host root → the authorization server's → registration (DCR).
+      expect(seen).toEqual([
+        `POST ${host.hostRoot}/mcp`,
+        `GET ${host.hostRoot}/.well-known/oauth-protected-resource/mcp`,
+        `GET ${host.hostRoot}/.well-known/oauth-authorization-server`,
+        `POST ${host.hostRoot}/oauth/register`,
+      ]);
+      expect(oauthClient.authorizationUrl?.origin).toBe(host.hostRoot);
+
+      // The person's browser: sent to the issuer, signed in there, back to consent; approves.
+      const context = await chromium.browser.newContext({ ignoreHTTPSErrors: true });
+      const page = await context.newPage();
+      await page.goto(oauthClient.authorizationUrl!.href);
+      expect(new URL(page.url()).origin).toBe(issuer.issuer);
+      await page.fill('input[autocomplete="username"]', 'u-alice');
+      await page.fill('input[autocomplete="current-password"]', 'issuer password');
+      await page.click('button[name="sign_in"]');
+      await page.waitForSelector('button[name="approve"]');
+      expect(new URL(page.url()).origin).toBe(host.hostRoot);
+      const signedInAs = await page.locator('strong').first().textContent();
+      const offered = await page
+        .locator('select[name^="grant:"]')
+        .evaluateAll((selects) => selects.map((s) => (s as HTMLSelectElement).name));
+      await page.click('button[name="approve"]');
+      await page.waitForURL(/\/callback\?/);
+      await context.close();
+
+      const params = await oauthClient.callbackParams();
+      await transport().finishAuth(params);
+      const client = new Client({ name: 'rehearsal', version: '1.0.0' });
+      await client.connect(transport());
+      const granted = await callTool(client, 'create_event', {
+        calendar_id: work,
+        summary: 'Signed in on AWS',
+        start: '2030-01-07T09:00:00Z',
+        end: '2030-01-07T09:15:00Z',
+      });
+      const notGranted = await callTool(client, 'create_event', {
+        calendar_id: personal,
+        summary: 'Not mine',
+        start: '2030-01-07T09:00:00Z',
+        end: '2030-01-07T09:15:00Z',
+      });
+      await client.close();
+
+      expect(signedInAs).toBe('alice@example.com');
+      expect(offered).toEqual([`grant:${work}`]);
+      expect(params.get('iss')).toBe(host.hostRoot);
+      expect(granted.isError, JSON.stringify(granted.content)).toBeFalsy();
+      expect(notGranted.isError).toBe(true);
+      expect(JSON.stringify(notGranted.content)).toContain('FORBIDDEN');
+
+      // The administrator sees the session and ends it: the token fails at its next request.
+      const token = oauthClient.tokens()!.access_token;
+      const listTools = () =>
+        host.fetch(mcpUrl, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+        });
+      expect((await listTools()).status).toBe(200);
+      const listed = await meridianExit(
+        ['--aws', 'sessions', 'list', '--user', 'alice@example.com'],
+        adminEnvironment(),
+      );
+      const clientId = oauthClient.clientInformation()!.client_id;
+      expect(listed.stdout).toContain(`  alice@example.com  ${clientId}  `);
+      const revoked = await meridianExit(
+        ['--aws', 'sessions', 'revoke', listed.stdout.split('  ')[0]!],
+        adminEnvironment(),
+      );
+
+      expect({ code: revoked.code, stderr: revoked.stderr }).toEqual({ code: 0, stderr: '' });
+      expect((await listTools()).status).toBe(401);
+      // Discovery, registration, both pages, the issuer's callback and the token: the OAuth
+      // function's routes, each answered without a failure.
+      const oauthFunction = [...rehearsal.functions.values()].find((fn) =>
+        fn.spec.logicalId.startsWith('OauthFunction'),
+      )!;
+      const oauthRoutes = oauthFunction.invocations.map(
+        ({ event }) => (event as { rawPath: string }).rawPath,
+      );
+      expect(oauthRoutes).toEqual(
+        expect.arrayContaining([
+          '/.well-known/oauth-authorization-server',
+          '/oauth/register',
+          '/oauth/authorize',
+          '/oauth/upstream/callback',
+          expect.stringMatching(/^\/oauth\/interaction\/[\w-]+\/consent$/),
+          '/oauth/token',
+        ]),
+      );
+      expect(oauthFunction.invocations.filter(({ failed }) => failed)).toEqual([]);
+    } finally {
+      await chromium.close();
+      await oauthClient.close();
+      await host.close();
+    }
+  }, 120_000);
 });
 
 describe('least privilege, on the synthesized template', java, () => {

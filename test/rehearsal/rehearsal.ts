@@ -10,6 +10,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
+import { SIGN_IN_CLIENT_ID_ENV, SIGN_IN_ISSUER_ENV } from '../../lambdas/runtime/environment-names.js';
 import { type ApiFront, startApiFront, type TemplateApi, templateApi } from './api-front.js';
 import { type CloudAssembly, resourcesOfType } from './cloud-assembly.js';
 import { type FakeKms, keyOfBlob, startFakeKms } from './fake-kms.js';
@@ -77,6 +78,13 @@ export interface Rehearsal {
 export interface RehearsalOptions {
   /** Where DynamoDB Local listens (the run's shared instance; table names are unique per rehearsal). */
   dynamoDbEndpoint: string;
+  /**
+   * The one substitution of the template's environment (ADR 0017): the issuer people sign in at.
+   * The template names its Cognito user pool, which cannot run here; this replaces exactly
+   * MERIDIAN_SIGN_IN_ISSUER and MERIDIAN_SIGN_IN_CLIENT_ID on the function the template gives
+   * them to, with a local OpenID provider configured as that pool is (test/support/upstream-issuer.ts).
+   */
+  signInIssuer?: { issuer: string; clientId: string };
 }
 
 /**
@@ -137,7 +145,7 @@ export async function startRehearsal(assembly: CloudAssembly, options: Rehearsal
       AWS_ENDPOINT_URL_SFN: (await proxy(sfnEndpoint, classifyStepFunctions))('sfn.localhost'),
       AWS_ENDPOINT_URL_KMS: (await proxy(kms.endpoint, classifyKms(keyOfBlob)))(),
     };
-    for (const spec of functionSpecs(names, endpoints)) {
+    for (const spec of substituteSignInIssuer(functionSpecs(names, endpoints), options.signInIssuer)) {
       s3rverAccount.DUMMY_ACCOUNT.createKeyPair(
         spec.environment.AWS_ACCESS_KEY_ID!,
         spec.environment.AWS_SECRET_ACCESS_KEY!,
@@ -322,6 +330,27 @@ function functionSpecs(names: DeployedNames, endpoints: Record<string, string>):
       },
     };
   });
+}
+
+/**
+ * The specs with the sign-in issuer replaced where the template sets it (and only there); a
+ * template that sets it nowhere fails the rehearsal, since there would be nothing to stand in for.
+ */
+function substituteSignInIssuer(
+  specs: FunctionSpec[],
+  signIn: RehearsalOptions['signInIssuer'],
+): FunctionSpec[] {
+  if (!signIn) return specs;
+  const signingIn = specs.filter((spec) => spec.environment[SIGN_IN_ISSUER_ENV] !== undefined);
+  if (signingIn.length === 0)
+    throw new Error(
+      `No function of the template has ${SIGN_IN_ISSUER_ENV}: there is no issuer to stand in for.`,
+    );
+  for (const spec of signingIn) {
+    spec.environment[SIGN_IN_ISSUER_ENV] = signIn.issuer;
+    spec.environment[SIGN_IN_CLIENT_ID_ENV] = signIn.clientId;
+  }
+  return specs;
 }
 
 /** The logical id of a function's execution role (its `Role: { Fn::GetAtt: [id, 'Arn'] }`). */

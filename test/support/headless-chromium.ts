@@ -6,9 +6,11 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /**
  * Headless Chromium for tests (a fresh profile each launch), with the flags this machine needs:
  * no background networking, since the network is closed and Chromium would otherwise fail on
- * Google's hosts at every start.
+ * Google's hosts at every start. `extraArgs` adds flags (e.g. `--host-resolver-rules`).
  */
-export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
+export async function launchChromium(
+  extraArgs: string[] = [],
+): Promise<{ browser: Browser; close(): Promise<void> }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -20,6 +22,7 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
   return { browser, close: () => browser.close() };

@@ -13,6 +13,11 @@ export interface UpstreamAccount {
 
 /** Meridian's confidential client at the issuer, as an administrator registers it in Cognito. */
 export const MERIDIAN_CLIENT = { id: 'meridian', secret: 'meridian-client-secret-at-the-issuer' } as const;
+/**
+ * Meridian as the stack's Cognito app client registers it: a public client, PKCE and no secret
+ * (ADR 0027), under the same client id.
+ */
+export const MERIDIAN_PUBLIC_CLIENT = { id: 'meridian' } as const;
 /** Another app of the organization: a public client (PKCE only) whose ID tokens are not Meridian's. */
 export const PUBLIC_CLIENT = { id: 'other-app', redirectUri: 'http://127.0.0.1:9/other-app' } as const;
 
@@ -58,12 +63,14 @@ function signingKey(): Promise<JWK> {
 /**
  * A real OpenID Provider (oidc-provider, OpenID-certified) configured as a Cognito user pool is
  * for Meridian: authorization code with PKCE S256, RS256 ID tokens carrying `email` and
- * `email_verified`, a confidential client with a secret (Meridian) and a public one, and a
+ * `email_verified`, a confidential client with a secret (Meridian; with `meridian: 'public'` a
+ * public one, as the stack's own Cognito client) and another public one, and a
  * hosted sign-in page with no consent screen (a "Cancel" answers `access_denied`). On a loopback
  * port, over http.
  */
 export async function startUpstreamIssuer(
   accounts: Record<string, UpstreamAccount>,
+  options: { meridian?: 'confidential' | 'public' } = {},
 ): Promise<UpstreamIssuer> {
   let provider: Provider | undefined;
   let substitute: string | undefined;
@@ -126,12 +133,18 @@ export async function startUpstreamIssuer(
   function configuration(meridianCallback: string): Configuration {
     return {
       clients: [
-        {
-          client_id: MERIDIAN_CLIENT.id,
-          client_secret: MERIDIAN_CLIENT.secret,
-          redirect_uris: [meridianCallback],
-          token_endpoint_auth_method: 'client_secret_basic',
-        },
+        options.meridian === 'public'
+          ? {
+              client_id: MERIDIAN_PUBLIC_CLIENT.id,
+              redirect_uris: [meridianCallback],
+              token_endpoint_auth_method: 'none',
+            }
+          : {
+              client_id: MERIDIAN_CLIENT.id,
+              client_secret: MERIDIAN_CLIENT.secret,
+              redirect_uris: [meridianCallback],
+              token_endpoint_auth_method: 'client_secret_basic',
+            },
         {
           client_id: PUBLIC_CLIENT.id,
           redirect_uris: [PUBLIC_CLIENT.redirectUri],
