@@ -141,7 +141,7 @@ export class LocalUsers {
     if (!(await this.exists(userName))) {
       throw new DomainError(
         'NOT_FOUND',
-        `No user named "${userName}". Add one with \`meridian users add NAME\`.`,
+        `No user named "${userName}". Add one with \`meridian users add NAME\` (a password on stdin), or \`meridian users add NAME --external\` for someone who signs in at the organization's issuer.`,
         {
           user_name: userName,
         },
