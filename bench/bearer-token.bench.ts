@@ -5,7 +5,7 @@
  * once with an API key, interleaved in the same run. Both read one item for the principal; the
  * token adds an EdDSA signature check.
  */
-import { authorizeOverHttp, tokenRequest } from '../test/support/oauth-http-flow.js';
+import { authorizeOverHttp, redeemCode } from '../test/support/oauth-http-flow.js';
 import { serveWithSignIn } from '../test/support/served-sign-in.js';
 import { compare, reportRatio } from './harness.js';
 
@@ -18,15 +18,7 @@ export async function run(): Promise<void> {
       scope: 'toolset:time',
       resource: served.mcpUrl,
     });
-    const { access_token } = (await (
-      await tokenRequest(served.url, {
-        grant_type: 'authorization_code',
-        code: flow.callback.get('code')!,
-        redirect_uri: flow.redirectUri,
-        client_id: flow.clientId,
-        code_verifier: flow.verifier,
-      })
-    ).json()) as { access_token: string };
+    const { access_token } = await redeemCode(served.url, flow);
     const { token: apiKey } = await served.runtime.newKey('bench', { toolsets: ['time'] });
     const call = (bearer: string) => async () => {
       const response = await fetch(served.mcpUrl, {

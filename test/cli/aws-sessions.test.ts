@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridianExit } from '../support/cli.js';
-import { authorizeOverHttp, tokenRequest } from '../support/oauth-http-flow.js';
+import { authorizeOverHttp, redeemCode } from '../support/oauth-http-flow.js';
 import { type ServedSignIn, serveWithSignIn } from '../support/served-sign-in.js';
 
 /**
@@ -36,15 +36,7 @@ describe('meridian --aws sessions', { timeout: 90_000 }, () => {
       scope: 'toolset:time',
       resource: served.mcpUrl,
     });
-    const { access_token } = (await (
-      await tokenRequest(served.url, {
-        grant_type: 'authorization_code',
-        code: flow.callback.get('code')!,
-        redirect_uri: flow.redirectUri,
-        client_id: flow.clientId,
-        code_verifier: flow.verifier,
-      })
-    ).json()) as { access_token: string };
+    const { access_token } = await redeemCode(served.url, flow);
     return { clientId: flow.clientId, token: access_token };
   }
 

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridianExit, meridianWithInput, startServe } from '../support/cli.js';
-import { authorizeOverHttp, HttpSignIn, registerClient, tokenRequest } from '../support/oauth-http-flow.js';
+import {
+  authorizeOverHttp,
+  HttpSignIn,
+  redeemCode,
+  registerClient,
+  tokenRequest,
+} from '../support/oauth-http-flow.js';
 
 const PASSWORD = 'a long enough secret';
 
@@ -26,15 +32,7 @@ describe('meridian clients and sessions', { timeout: 120_000 }, () => {
       resource: `${base}/mcp`,
       ...(clientId ? { clientId } : {}),
     });
-    const tokens = (await (
-      await tokenRequest(base, {
-        grant_type: 'authorization_code',
-        code: flow.callback.get('code')!,
-        redirect_uri: flow.redirectUri,
-        client_id: flow.clientId,
-        code_verifier: flow.verifier,
-      })
-    ).json()) as { access_token: string; refresh_token: string };
+    const tokens = await redeemCode(base, flow);
     return { clientId: flow.clientId, ...tokens };
   }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridian, startServe } from '../support/cli.js';
-import { authorizeOverHttp, tokenRequest } from '../support/oauth-http-flow.js';
+import { authorizeOverHttp, redeemCode } from '../support/oauth-http-flow.js';
 
 /** `meridian …` with `input` on stdin; resolves with its output and exit code. */
 function meridianWithInput(args: string[], input: string) {
@@ -68,15 +68,7 @@ describe('meridian users with a running server', { timeout: 120_000 }, () => {
       scope: 'toolset:time',
       resource: `${base}/mcp`,
     });
-    const tokens = (await (
-      await tokenRequest(base, {
-        grant_type: 'authorization_code',
-        code: flow.callback.get('code')!,
-        redirect_uri: flow.redirectUri,
-        client_id: flow.clientId,
-        code_verifier: flow.verifier,
-      })
-    ).json()) as { access_token: string };
+    const tokens = await redeemCode(base, flow);
     const listed = await fetch(`${base}/mcp`, {
       method: 'POST',
       headers: {
@@ -113,15 +105,7 @@ describe('meridian users with a running server', { timeout: 120_000 }, () => {
       scope: 'toolset:time',
       resource: `${base}/mcp`,
     });
-    const { access_token } = (await (
-      await tokenRequest(base, {
-        grant_type: 'authorization_code',
-        code: flow.callback.get('code')!,
-        redirect_uri: flow.redirectUri,
-        client_id: flow.clientId,
-        code_verifier: flow.verifier,
-      })
-    ).json()) as { access_token: string };
+    const { access_token } = await redeemCode(base, flow);
     const listTools = () =>
       fetch(`${base}/mcp`, {
         method: 'POST',

@@ -150,3 +150,19 @@ export function tokenRequest(baseUrl: string, fields: Record<string, string>): P
     body: new URLSearchParams(fields),
   });
 }
+
+/** The tokens a code flow's code is exchanged for, with its own verifier and redirect. */
+export async function redeemCode(
+  baseUrl: string,
+  flow: Pick<CodeFlow, 'callback' | 'redirectUri' | 'clientId' | 'verifier'>,
+): Promise<{ access_token: string; refresh_token: string }> {
+  const answer = await tokenRequest(baseUrl, {
+    grant_type: 'authorization_code',
+    code: flow.callback.get('code') ?? '',
+    redirect_uri: flow.redirectUri,
+    client_id: flow.clientId,
+    code_verifier: flow.verifier,
+  });
+  if (!answer.ok) throw new Error(`token request refused: ${answer.status} ${await answer.text()}`);
+  return (await answer.json()) as { access_token: string; refresh_token: string };
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Administrators } from '../../../lambdas/core/auth/administrators.js';
 import { startClientMetadataServer } from '../../support/client-metadata-server.js';
 import { launchChromium } from '../../support/headless-chromium.js';
-import { authorizeOverHttp, tokenRequest } from '../../support/oauth-http-flow.js';
+import { authorizeOverHttp, redeemCode } from '../../support/oauth-http-flow.js';
 import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in.js';
 import { CHROMIUM, needs, OPENSSL } from '../../support/system-parts.js';
 
@@ -47,15 +47,7 @@ async function bobSignsIn(clientId?: string, redirectUri?: string) {
     ...(clientId ? { clientId } : {}),
     ...(redirectUri ? { redirectUri } : {}),
   });
-  const tokens = (await (
-    await tokenRequest(served.url, {
-      grant_type: 'authorization_code',
-      code: flow.callback.get('code')!,
-      redirect_uri: flow.redirectUri,
-      client_id: flow.clientId,
-      code_verifier: flow.verifier,
-    })
-  ).json()) as { access_token: string };
+  const tokens = await redeemCode(served.url, flow);
   return { clientId: flow.clientId, token: tokens.access_token };
 }
 

@@ -15,7 +15,7 @@ import {
   toolsetOf,
 } from '../../mcp/grant-matrix.js';
 import { callTool, connectHttpClient, connectInMemory, errorOf, okTool } from '../../support/mcp-client.js';
-import { authorizeOverHttp, tokenRequest } from '../../support/oauth-http-flow.js';
+import { authorizeOverHttp, redeemCode } from '../../support/oauth-http-flow.js';
 import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in.js';
 
 /*
@@ -88,15 +88,7 @@ beforeAll(async () => {
       approve: 'yes',
     },
   });
-  const tokens = (await (
-    await tokenRequest(served.url, {
-      grant_type: 'authorization_code',
-      code: flow.callback.get('code')!,
-      redirect_uri: flow.redirectUri,
-      client_id: flow.clientId,
-      code_verifier: flow.verifier,
-    })
-  ).json()) as { access_token: string };
+  const tokens = await redeemCode(served.url, flow);
   accessToken = tokens.access_token;
   const consent = (await served.runtime.access.listKeys()).find((key) => isConsentOf(key.label, ALICE.name));
   viaToken = {

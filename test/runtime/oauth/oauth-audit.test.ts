@@ -7,8 +7,8 @@ import {
   authorizeOverHttp,
   HttpSignIn,
   pkcePair,
+  redeemCode,
   registerClient,
-  tokenRequest,
 } from '../../support/oauth-http-flow.js';
 import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in.js';
 
@@ -141,15 +141,7 @@ describe('the sign-in in the audit log', () => {
       scope: 'toolset:time',
       resource: served.mcpUrl,
     });
-    const tokens = (await (
-      await tokenRequest(served.url, {
-        grant_type: 'authorization_code',
-        code: flow.callback.get('code')!,
-        redirect_uri: flow.redirectUri,
-        client_id: flow.clientId,
-        code_verifier: flow.verifier,
-      })
-    ).json()) as { refresh_token: string };
+    const tokens = await redeemCode(served.url, flow);
     const revoke = (token: string) =>
       fetch(`${served.url}/oauth/revoke`, {
         method: 'POST',

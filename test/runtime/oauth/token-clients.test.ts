@@ -5,7 +5,7 @@ import { TOOLSET_NAMES } from '../../../lambdas/mcp/tools/index.js';
 import { ERAS, useEveryCapability } from '../../mcp/protocol-eras.js';
 import { connectHttpClient, connectInMemory, okTool } from '../../support/mcp-client.js';
 import { startInspector } from '../../support/mcp-inspector.js';
-import { authorizeOverHttp, tokenRequest } from '../../support/oauth-http-flow.js';
+import { authorizeOverHttp, redeemCode } from '../../support/oauth-http-flow.js';
 import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in.js';
 import { NODE_22, needs } from '../../support/system-parts.js';
 
@@ -44,15 +44,7 @@ beforeAll(async () => {
       approve: 'yes',
     },
   });
-  const tokens = (await (
-    await tokenRequest(served.url, {
-      grant_type: 'authorization_code',
-      code: flow.callback.get('code')!,
-      redirect_uri: flow.redirectUri,
-      client_id: flow.clientId,
-      code_verifier: flow.verifier,
-    })
-  ).json()) as { access_token: string };
+  const tokens = await redeemCode(served.url, flow);
   accessToken = tokens.access_token;
 }, 60_000);
 
