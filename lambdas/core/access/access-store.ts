@@ -318,17 +318,13 @@ export class AccessStore implements TokenVerifier {
       { consistent: true },
     );
     if (!grantAllows(stored ? grantFromItem(stored).right : undefined, right)) {
-      throw new DomainError(
-        'FORBIDDEN',
-        missingRightMessage(principal, resource, right),
-        {
-          ...(resource.kind === 'calendar' ? { calendar_id: resource.id } : {}),
-          resource_kind: resource.kind,
-          resource_id: resource.id,
-          missing_right: right,
-          http_status: 403,
-        },
-      );
+      throw new DomainError('FORBIDDEN', missingRightMessage(principal, resource, right), {
+        ...(resource.kind === 'calendar' ? { calendar_id: resource.id } : {}),
+        resource_kind: resource.kind,
+        resource_id: resource.id,
+        missing_right: right,
+        http_status: 403,
+      });
     }
   }
 

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
@@ -6,9 +6,10 @@ import type { Administrators } from '../../core/auth/administrators.js';
 import { isDomainError } from '../../core/errors.js';
 import type { Logger } from '../../core/ports/index.js';
 import { ADMIN_PATH, adminPage, REVOKE_CLIENT_PATH, REVOKE_SESSION_PATH } from './admin-pages.js';
-import { PAGE_HEADERS, problemPage } from './interaction-pages.js';
+import { problemPage } from './interaction-pages.js';
 import { ADMIN_CLIENT_ID, type OauthAdministration } from './oauth-administration.js';
 import { auditedOauthChange, OAUTH_ACTION, type OauthAuditDeps } from './oauth-audit.js';
+import { csrfToken, csrfTokenValid, readForm, sendPage } from './page-forms.js';
 
 const CALLBACK_PATH = `${ADMIN_PATH}/callback`;
 const MAX_FORM_BYTES = 4 * 1024;
@@ -58,36 +59,9 @@ export function adminClientConfiguration(
   };
 }
 
-function send(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, PAGE_HEADERS);
-  res.end(html);
-}
-
 function redirect(res: ServerResponse, location: string): void {
   res.writeHead(303, { location, 'cache-control': 'no-store' });
   res.end();
-}
-
-/** The CSRF token of a session's forms: an HMAC of the session's uid, which no other site can read. */
-function csrfFor(key: Buffer, sessionUid: string): string {
-  return createHmac('sha256', key).update(`admin:${sessionUid}`).digest('base64url');
-}
-
-function csrfValid(key: Buffer, sessionUid: string, presented: string | null): boolean {
-  const expected = Buffer.from(csrfFor(key, sessionUid));
-  const given = Buffer.from(presented ?? '');
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_FORM_BYTES) throw new Error('form too large');
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
 /**
@@ -135,7 +109,7 @@ async function showAdminPage(
     deps.administration.listSessions(),
   ]);
   const notice = noticeOf(url.searchParams);
-  send(res, 200, adminPage({ person, csrf, clients, sessions, ...(notice ? { notice } : {}) }));
+  sendPage(res, 200, adminPage({ person, csrf, clients, sessions, ...(notice ? { notice } : {}) }));
 }
 
 async function revoke(
@@ -186,7 +160,7 @@ export async function handleAdmin(
   if (path === CALLBACK_PATH) {
     const error = url.searchParams.get('error');
     if (error)
-      send(
+      sendPage(
         res,
         400,
         problemPage('Sign-in failed', `${error}: ${url.searchParams.get('error_description') ?? ''}`),
@@ -199,7 +173,7 @@ export async function handleAdmin(
   if (!person) {
     if (req.method === 'GET' && path === ADMIN_PATH) startSignIn(deps, res);
     else
-      send(
+      sendPage(
         res,
         401,
         problemPage('Signed out', 'Your sign-in has ended. Open the admin page again to sign in.'),
@@ -207,7 +181,7 @@ export async function handleAdmin(
     return true;
   }
   if (!(await deps.administrators.is(person))) {
-    send(
+    sendPage(
       res,
       403,
       problemPage(
@@ -217,18 +191,18 @@ export async function handleAdmin(
     );
     return true;
   }
-  const csrf = csrfFor(deps.csrfKey, session.uid);
+  const csrf = csrfToken(deps.csrfKey, `admin:${session.uid}`);
   if (req.method === 'GET' && path === ADMIN_PATH) {
     await showAdminPage(deps, res, person, csrf, url);
     return true;
   }
   if (req.method !== 'POST' || (path !== REVOKE_SESSION_PATH && path !== REVOKE_CLIENT_PATH)) {
-    send(res, 404, problemPage('Not found', 'This admin page does not exist.'));
+    sendPage(res, 404, problemPage('Not found', 'This admin page does not exist.'));
     return true;
   }
-  const form = await readForm(req);
-  if (!csrfValid(deps.csrfKey, session.uid, form.get('csrf'))) {
-    send(
+  const form = await readForm(req, MAX_FORM_BYTES);
+  if (!csrfTokenValid(deps.csrfKey, `admin:${session.uid}`, form.get('csrf'))) {
+    sendPage(
       res,
       403,
       problemPage('Form expired', 'The form was not sent from this admin page. Open the admin page again.'),
@@ -239,7 +213,7 @@ export async function handleAdmin(
     await revoke(deps, res, person, path, form);
   } catch (error) {
     if (!isDomainError(error) || error.code !== 'NOT_FOUND') throw error;
-    send(res, 404, problemPage('Not found', error.message));
+    sendPage(res, 404, problemPage('Not found', error.message));
   }
   return true;
 }

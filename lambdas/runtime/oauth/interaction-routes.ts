@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { DocumentStoreOidcAdapter } from '../../adapters/oauth/document-store-oidc-adapter.js';
@@ -15,8 +14,9 @@ import type { LocalUsers } from '../../core/auth/local-users.js';
 import { scopeOfToolset, toolsetsOfScope } from '../../core/auth/toolset-scopes.js';
 import { sanitizeText } from '../../core/firewall/sanitize-text.js';
 import type { Logger } from '../../core/ports/index.js';
-import { consentPage, PAGE_HEADERS, problemPage, signInPage } from './interaction-pages.js';
+import { consentPage, problemPage, signInPage } from './interaction-pages.js';
 import { auditedOauthChange, OAUTH_ACTION, type OauthAuditDeps } from './oauth-audit.js';
+import { csrfToken, csrfTokenValid, readForm, sendPage } from './page-forms.js';
 import { sendToUpstream } from './upstream-callback-route.js';
 import type { UpstreamSignIn } from './upstream-sign-in.js';
 
@@ -41,33 +41,6 @@ export interface InteractionDeps extends OauthAuditDeps {
   logger: Logger;
   /** People sign in at the organization's issuer: no password form (upstream-callback-route.ts). */
   upstream?: UpstreamSignIn;
-}
-
-function send(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, PAGE_HEADERS);
-  res.end(html);
-}
-
-function csrfFor(key: Buffer, uid: string): string {
-  return createHmac('sha256', key).update(`interaction:${uid}`).digest('base64url');
-}
-
-function csrfValid(key: Buffer, uid: string, presented: string | null): boolean {
-  const expected = Buffer.from(csrfFor(key, uid));
-  const given = Buffer.from(presented ?? '');
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
-/** A form body, read whole up to a small limit: the pages post a handful of fields. */
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_FORM_BYTES) throw new Error('form too large');
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
 interface ClientFacts {
@@ -132,10 +105,10 @@ async function showPage(deps: InteractionDeps, req: IncomingMessage, res: Server
   const details = await deps.provider.interactionDetails(req, res);
   const { uid, params, prompt, session } = details;
   const client = await clientFacts(deps.provider, String(params.client_id), String(params.redirect_uri));
-  const csrf = csrfFor(deps.csrfKey, uid);
+  const csrf = csrfToken(deps.csrfKey, `interaction:${uid}`);
   if (prompt.name === 'login' || !session?.accountId) {
     if (deps.upstream) return sendToUpstream({ ...deps, upstream: deps.upstream }, uid, res);
-    return send(
+    return sendPage(
       res,
       problem ? 401 : 200,
       signInPage({
@@ -147,7 +120,7 @@ async function showPage(deps: InteractionDeps, req: IncomingMessage, res: Server
     );
   }
   const person = session.accountId;
-  send(
+  sendPage(
     res,
     problem ? 400 : 200,
     consentPage({
@@ -170,7 +143,7 @@ async function signIn(
 ) {
   // With an issuer configured, passwords are not a way in, even in a form posted by hand.
   if (deps.upstream)
-    return send(res, 403, problemPage('Sign in at your organization', 'Start again from your app.'));
+    return sendPage(res, 403, problemPage('Sign in at your organization', 'Start again from your app.'));
   const details = await deps.provider.interactionDetails(req, res);
   const userName = form.get('username') ?? '';
   const person = await deps.users.verify(userName, form.get('password') ?? '');
@@ -293,10 +266,10 @@ export async function handleInteraction(
   try {
     if (req.method === 'GET' && uid && !step) return await showPage(deps, req, res);
     if (req.method !== 'POST' || !uid || (step !== 'login' && step !== 'consent'))
-      return send(res, 404, problemPage('Not found', 'This sign-in page does not exist.'));
-    const form = await readForm(req);
-    if (!csrfValid(deps.csrfKey, uid, form.get('csrf')))
-      return send(
+      return sendPage(res, 404, problemPage('Not found', 'This sign-in page does not exist.'));
+    const form = await readForm(req, MAX_FORM_BYTES);
+    if (!csrfTokenValid(deps.csrfKey, `interaction:${uid}`, form.get('csrf')))
+      return sendPage(
         res,
         403,
         problemPage('Form expired', 'The form was not sent from this sign-in. Start again from your app.'),
@@ -306,7 +279,7 @@ export async function handleInteraction(
   } catch (error) {
     const name = (error as { name?: string }).name;
     if (name === 'SessionNotFound' || name === 'InvalidRequest')
-      return send(
+      return sendPage(
         res,
         400,
         problemPage(
@@ -315,6 +288,6 @@ export async function handleInteraction(
         ),
       );
     deps.logger.error('oauth interaction failed', { error });
-    if (!res.headersSent) send(res, 500, problemPage('Something went wrong', 'Try again from your app.'));
+    if (!res.headersSent) sendPage(res, 500, problemPage('Something went wrong', 'Try again from your app.'));
   }
 }
