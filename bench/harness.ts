@@ -134,8 +134,7 @@ export function reportRatio(
       : of(candidate.cpuMedianMs, baseline.cpuMedianMs);
   const ratio = cpuRatio ?? wallRatio;
   const met = target.kind === 'speedup' ? ratio >= target.value : ratio <= target.value;
-  const shown = (r: number) =>
-    target.kind === 'speedup' ? `${r.toFixed(1)}× faster` : `${r.toFixed(2)}×`;
+  const shown = (r: number) => (target.kind === 'speedup' ? `${r.toFixed(1)}× faster` : `${r.toFixed(2)}×`);
   const goal = `target ${target.kind === 'speedup' ? '≥' : '≤'} ${target.value}×`;
   const wording =
     cpuRatio === undefined
