@@ -7,7 +7,9 @@
  * judged by the CPU-time ratio when both samples have one. CPU time is the cost the code
  * controls: on a shared machine other processes stretch wall time by whatever the scheduler
  * gives them (the same bench's wall ratios swung 1.2–2.3× run to run on 2 shared cores), while
- * the CPU this process spends barely moves. In-process work on either side counts on that side:
+ * the CPU this process spends moves less. Less, not nothing: shared caches and cores still stretch
+ * it (update_memory's CPU ratio spanned 1.20–1.90× over six runs, its wall ratio 1.20–2.73×), so
+ * compare figures over several runs, and a sample of a few calls can still catch a collection. In-process work on either side counts on that side:
  * the embedded dynalite store answering a put, the thread pool hashing or reading a file,
  * garbage collection. Work in another process (a spawned cold start) does not show in this
  * process's CPU time, so such samples carry none and are judged by wall time (those benches
