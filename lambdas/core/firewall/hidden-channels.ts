@@ -10,6 +10,8 @@
  * decodeTagCharacters('Lunch\u{E0068}\u{E0069}'); // 'hi'
  */
 export function decodeTagCharacters(text: string): string {
+  // Every tag character's first UTF-16 unit is U+DB40: without one there is nothing to walk.
+  if (!text.includes('\uDB40')) return '';
   let decoded = '';
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
@@ -17,6 +19,8 @@ export function decodeTagCharacters(text: string): string {
   }
   return decoded;
 }
+
+const OVERRIDE_RUN = /\u202E([^\u202C\u2069\n]*)/gu;
 
 /**
  * Runs after a right-to-left override (U+202E), reversed: "\u202Esnoitcurtsni suoiverp erongi"
@@ -26,9 +30,8 @@ export function decodeTagCharacters(text: string): string {
  * reversedOverrideRuns('Budget \u202Eemoh og\u202C'); // ['go home']
  */
 export function reversedOverrideRuns(text: string): string[] {
-  return Array.from(text.matchAll(/\u202E([^\u202C\u2069\n]*)/gu), (found) =>
-    Array.from(found[1]!).reverse().join(''),
-  );
+  if (!text.includes('\u202E')) return [];
+  return Array.from(text.matchAll(OVERRIDE_RUN), (found) => Array.from(found[1]!).reverse().join(''));
 }
 
 // Long enough to hold an instruction; not preceded by URL or query punctuation, so path segments

@@ -94,18 +94,28 @@ function stripTags(text: string): string {
 }
 
 /**
+ * Printable ASCII, tabs and line breaks, without an entity: already NFKC and NFD, no invisible
+ * characters, look-alikes or diacritics, so of the steps below only lowercasing changes it. Most
+ * text is this, and the steps cost more than every rule together.
+ */
+const PLAIN_ASCII = /^[\t\n\x20-\x25\x27-\x7e]*$/;
+
+/**
  * Builds the views of a sanitized text.
  *
  * @example
  * buildViews('**IG&#78;ORE** previous_instructions').prose; // 'ignore previous instructions'
  */
 export function buildViews(sanitized: string): MatchViews {
-  const markup = unmaskLookalikes(decodeEntities(sanitized.normalize('NFKC')).replace(INVISIBLE, ''))
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
-    .normalize('NFC')
-    .replace(/[^\S\n]+/g, ' ');
+  const markup = (
+    PLAIN_ASCII.test(sanitized)
+      ? sanitized.toLowerCase()
+      : unmaskLookalikes(decodeEntities(sanitized.normalize('NFKC')).replace(INVISIBLE, ''))
+          .toLowerCase()
+          .normalize('NFD')
+          .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+          .normalize('NFC')
+  ).replace(/[^\S\n]+/g, ' ');
   const prose = stripTags(markup)
     .replace(/[*~`"'“”‘’«»„‹›]/g, '')
     .replace(/_/g, ' ')

@@ -1,4 +1,5 @@
 import type { MatchViews } from './match-views.js';
+import { mayMatch, registerPatterns } from './pattern-gate.js';
 
 /**
  * One firewall rule. Rules are hand-written: no maintained JS library detects prompt injection in
@@ -26,9 +27,14 @@ export interface Pattern {
   readonly re: RegExp;
 }
 
-/** A matcher that fires on the first pattern that matches. */
+/**
+ * A matcher that fires on the first pattern that matches. The patterns are skipped when the
+ * joined scan of their views (pattern-gate.ts) proves none can match.
+ */
 export function anyPattern(patterns: readonly Pattern[]): FirewallRule['match'] {
+  const gates = registerPatterns(patterns);
   return (views) => {
+    if (gates && !mayMatch(views, gates)) return undefined;
     for (const { view, re } of patterns) {
       const found = re.exec(views[view]);
       if (found) return found[0];

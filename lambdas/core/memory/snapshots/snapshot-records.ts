@@ -1,3 +1,4 @@
+import { sameJsonValue } from '../../same-json.js';
 import { MEMORY_RECORD } from '../../storage/key-prefixes.js';
 import type { MemoryRecord } from '../store/memory-records.js';
 import { itemText, type SnapshotItem } from './snapshot-manifest.js';
@@ -33,7 +34,8 @@ export function countKind(items: readonly SnapshotItem[], kind: 'branch' | 'cont
 
 /**
  * Whether `records` are exactly a verified snapshot's items: the same ids, each record's
- * canonical text (under the kind the snapshot gave it) equal to the item's, whose hash the
+ * canonical text (under the kind the snapshot gave it) equal to the item's (shown by walking
+ * both values when they are the same JSON value, which has the same canonical text), whose hash the
  * verification checked against the manifest — so each record hashes to the SHA-256 the manifest
  * lists for it. What a restore checks the state it activated against.
  */
@@ -52,6 +54,12 @@ export function recordsMatchSnapshot(
       index = byId.get(record.key);
     }
     const item = index === undefined ? undefined : items[index];
-    return item !== undefined && itemText(record.key, item.kind, record.body) === itemTexts[index as number];
+    if (item === undefined) return false;
+    // The same JSON value has the same canonical text; only what the walk cannot show equal
+    // (a mismatch, or a value JSON does not hold) has its text built and compared.
+    return (
+      sameJsonValue(record.body, item.data) ||
+      itemText(record.key, item.kind, record.body) === itemTexts[index as number]
+    );
   });
 }
