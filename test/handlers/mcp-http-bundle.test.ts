@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TIME_TOOL_LOADERS } from '../../lambdas/mcp/tools/deferred-catalogue.js';
-import { allToolsCatalogue } from '../../lambdas/mcp/tools/index.js';
+import { allToolsCatalogue, TOOLSETS } from '../../lambdas/mcp/tools/index.js';
+import { TOOL_LOADERS } from '../../lambdas/mcp/tools/tool-loaders.js';
 import { enabledTools } from '../../lambdas/mcp/toolsets.js';
 import {
   inputsLoadedAfter,
@@ -66,7 +66,7 @@ describe('the bundled MCP handler', () => {
     );
     // …and none of this, which a tools/call loads from chunks on first use.
     const deferred = [
-      /lambdas\/mcp\/tools\/(?!deferred-catalogue\.ts)/,
+      /lambdas\/mcp\/tools\/(?!deferred-catalogue\.ts|tool-loaders\.ts)/,
       /lambdas\/core\/(calendar|booking|availability|time|shadow)\//,
       // Of the firewall, only the stored-text rule the schemas apply and the flag's shape: no rule.
       /lambdas\/core\/firewall\/(?!sanitize-text\.ts$|untrusted-marks\.ts$)/,
@@ -104,25 +104,51 @@ describe('the bundled MCP handler', () => {
     ).toEqual([]);
   });
 
-  it('loads a time tool on its own: a first get_temporal_context compiles neither chrono-node nor rrule', async () => {
+  it('loads a called tool on its own: a first call compiles no other tool, nor what only other tools need', async () => {
     const metafile = await bundleHandler();
     const atStart = new Set(inputsLoadedAtStart(metafile));
-    const loaded = inputsLoadedAfter(metafile, [/tools\/get-temporal-context\.ts$/]).filter(
-      (input) => !atStart.has(input),
-    );
+    const loadedBy = (tool: RegExp) =>
+      inputsLoadedAfter(metafile, [tool]).filter((input) => !atStart.has(input));
+    // Every tool's own file, each the entry point of a chunk (a toolset's module is one too).
+    const toolFiles = Object.values(metafile.outputs)
+      .map((output) => output.entryPoint ?? '')
+      .filter((entry) => /lambdas\/mcp\/tools\/(?!toolsets\/)/.test(entry));
 
-    expect(loaded).toEqual(expect.arrayContaining([expect.stringMatching(/node_modules\/luxon\//)]));
-    expect(
-      loaded.filter((input) =>
-        /node_modules\/(chrono-node|rrule)\/|tools\/(resolve-datetime|expand-rrule)\.ts$/.test(input),
-      ),
-    ).toEqual([]);
-    // Each tool loaded on its own is the very tool its toolset lists, under the same name.
-    const { timeTools } = await import('../../lambdas/mcp/tools/toolsets/time.js');
-    const alone = await Promise.all(Object.values(TIME_TOOL_LOADERS).map((load) => load()));
-    expect(alone).toEqual(expect.arrayContaining([...timeTools]));
-    expect(Object.keys(TIME_TOOL_LOADERS)).toEqual(alone.map((tool) => tool.name));
-    expect(alone).toHaveLength(timeTools.length);
+    expect(toolFiles.length).toBe(
+      Object.values(TOOL_LOADERS).flatMap((loaders) => Object.keys(loaders)).length,
+    );
+    // The tools built on another's module: preview_rule's output schema, update_event's patch.
+    const sharing: Record<string, string[]> = {
+      'lambdas/mcp/tools/rules/create-rule-from-description.ts': ['lambdas/mcp/tools/rules/preview-rule.ts'],
+      'lambdas/mcp/tools/calendar/batch-update-events.ts': ['lambdas/mcp/tools/calendar/update-event.ts'],
+    };
+    for (const file of toolFiles) {
+      const others = loadedBy(new RegExp(`${file.replace(/[.]/g, '\\.')}$`)).filter(
+        (input) => toolFiles.some((other) => input.endsWith(other)) && !input.endsWith(file),
+      );
+      expect({ file, others }).toEqual({ file, others: sharing[file] ?? [] });
+    }
+    // What only some of a toolset's tools stand on: chrono-node (resolve_datetime,
+    // quick_add_event) and rrule (expand_rrule, the series tools).
+    for (const tool of [/tools\/get-temporal-context\.ts$/, /tools\/calendar\/list-calendars\.ts$/]) {
+      expect(loadedBy(tool).filter((input) => /node_modules\/(chrono-node|rrule)\//.test(input))).toEqual([]);
+    }
+    expect(loadedBy(/tools\/get-temporal-context\.ts$/)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/node_modules\/luxon\//)]),
+    );
+    expect(loadedBy(/tools\/calendar\/quick-add-event\.ts$/)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/node_modules\/chrono-node\//)]),
+    );
+  });
+
+  it('loads, tool by tool, exactly the tools each toolset lists, under the same names', async () => {
+    for (const [toolset, loaders] of Object.entries(TOOL_LOADERS)) {
+      const alone = await Promise.all(Object.values(loaders).map((load) => load()));
+
+      expect(alone).toEqual([...TOOLSETS[toolset as keyof typeof TOOLSETS]]);
+      expect(Object.keys(loaders)).toEqual(alone.map((tool) => tool.name));
+    }
+    expect(Object.keys(TOOL_LOADERS)).toEqual(Object.keys(TOOLSETS));
   });
 
   it('carries every tool of tools/list in the code a cold start loads (the listing is bundled)', async () => {

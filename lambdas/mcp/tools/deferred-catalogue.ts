@@ -1,7 +1,8 @@
-import { deferredToolCatalogue, type ToolLoaders } from '../tool-catalogue.js';
+import { deferredToolCatalogue } from '../tool-catalogue.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import type { ToolsetListing } from '../toolsets.js';
 import type { TOOLSETS } from './index.js';
+import { TOOL_LOADERS } from './tool-loaders.js';
 
 /**
  * The tools/list answer of every toolset, computed when the Lambda is bundled (lib/constructs/lambda-bundling.ts
@@ -31,27 +32,12 @@ export const TOOLSET_LOADERS: { [Name in keyof typeof TOOLSETS]: () => Promise<r
   };
 
 /**
- * The time tools, each a chunk of its own: they share little but luxon, and a first call of
- * get_temporal_context or convert_timezone (luxon only) need not compile what resolve_datetime
- * and expand_rrule stand on (chrono-node, rrule, the expression grammar): about 150 KB.
- */
-export const TIME_TOOL_LOADERS: ToolLoaders = {
-  get_temporal_context: async () => (await import('./get-temporal-context.js')).getTemporalContextTool,
-  resolve_datetime: async () => (await import('./resolve-datetime.js')).resolveDatetimeTool,
-  convert_timezone: async () => (await import('./convert-timezone.js')).convertTimezoneTool,
-  compute_duration: async () => (await import('./compute-duration.js')).computeDurationTool,
-  adjust_timestamp: async () => (await import('./adjust-timestamp.js')).adjustTimestampTool,
-  expand_rrule: async () => (await import('./expand-rrule.js')).expandRruleTool,
-};
-
-/**
- * Every tool, each toolset imported on the first tools/call that names one of its tools (a time
- * tool on its own), with
+ * Every tool, each imported on the first tools/call that names it, on its own (TOOL_LOADERS), with
  * tools/list answered from the bundled listing, filtered by toolset at request time. Serves the
  * Lambda, whose cold start matters.
  */
 export const deferredAllToolsCatalogue = deferredToolCatalogue(
   TOOLSET_LOADERS,
   bundledListing,
-  TIME_TOOL_LOADERS,
+  Object.fromEntries(Object.values(TOOL_LOADERS).flatMap((loaders) => Object.entries(loaders))),
 );
