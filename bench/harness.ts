@@ -88,9 +88,16 @@ export async function compare(
   };
   const a: Sample[] = [];
   const b: Sample[] = [];
+  // The order alternates round by round (ABBA): what one side leaves behind (garbage to collect,
+  // a cooled cache) then falls on each side alike instead of always on the second.
   for (let round = 0; round < rounds; round++) {
-    a.push(await measure(candidate.name, candidate.fn, per));
-    b.push(await measure(baseline.name, baseline.fn, per));
+    if (round % 2 === 0) {
+      a.push(await measure(candidate.name, candidate.fn, per));
+      b.push(await measure(baseline.name, baseline.fn, per));
+    } else {
+      b.push(await measure(baseline.name, baseline.fn, per));
+      a.push(await measure(candidate.name, candidate.fn, per));
+    }
   }
   const summarise = (name: string, samples: Sample[]): Sample => {
     const sorted = samples.map((s) => s.medianMs).sort((x, y) => x - y);
