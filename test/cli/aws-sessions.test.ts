@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridianExit } from '../support/cli.js';
-import { authorizeOverHttp, redeemCode } from '../support/oauth-http-flow.js';
+import { authorizeOverHttp, listToolsWithBearer, redeemCode } from '../support/oauth-http-flow.js';
 import { type ServedSignIn, serveWithSignIn } from '../support/served-sign-in.js';
 
 /**
@@ -42,17 +42,7 @@ describe('meridian --aws sessions', { timeout: 90_000 }, () => {
 
   it("lists a person's session in the deployed table and revokes it: the token stops at the next request", async () => {
     const { clientId, token: access_token } = await carolSignsIn();
-    const listTools = () =>
-      fetch(served.mcpUrl, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${access_token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-      });
+    const listTools = () => listToolsWithBearer(served.mcpUrl, access_token);
     expect((await listTools()).status).toBe(200);
 
     const listed = await meridianExit(['--aws', 'sessions', 'list', '--user', 'carol'], env);

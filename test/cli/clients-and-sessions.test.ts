@@ -6,6 +6,7 @@ import { meridianExit, meridianWithInput, startServe } from '../support/cli.js';
 import {
   authorizeOverHttp,
   HttpSignIn,
+  listToolsWithBearer,
   redeemCode,
   registerClient,
   tokenRequest,
@@ -36,17 +37,7 @@ describe('meridian clients and sessions', { timeout: 120_000 }, () => {
     return { clientId: flow.clientId, ...tokens };
   }
 
-  const listTools = (token: string) =>
-    fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    });
+  const listTools = (token: string) => listToolsWithBearer(`${base}/mcp`, token);
 
   const refresh = (clientId: string, refreshToken: string) =>
     tokenRequest(base, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });

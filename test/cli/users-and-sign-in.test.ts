@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridian, startServe } from '../support/cli.js';
-import { authorizeOverHttp, redeemCode } from '../support/oauth-http-flow.js';
+import { authorizeOverHttp, listToolsWithBearer, redeemCode } from '../support/oauth-http-flow.js';
 
 /** `meridian …` with `input` on stdin; resolves with its output and exit code. */
 function meridianWithInput(args: string[], input: string) {
@@ -69,15 +69,7 @@ describe('meridian users with a running server', { timeout: 120_000 }, () => {
       resource: `${base}/mcp`,
     });
     const tokens = await redeemCode(base, flow);
-    const listed = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${tokens.access_token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    });
+    const listed = await listToolsWithBearer(`${base}/mcp`, tokens.access_token);
 
     expect(listed.status).toBe(200);
     expect(JSON.stringify(await listed.json())).toContain('get_temporal_context');
@@ -106,17 +98,7 @@ describe('meridian users with a running server', { timeout: 120_000 }, () => {
       resource: `${base}/mcp`,
     });
     const { access_token } = await redeemCode(base, flow);
-    const listTools = () =>
-      fetch(`${base}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${access_token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-      });
+    const listTools = () => listToolsWithBearer(`${base}/mcp`, access_token);
     expect((await listTools()).status).toBe(200);
     const consents = (await meridian(['keys', 'list', '--data-dir', dataDir])).stdout
       .split('\n')

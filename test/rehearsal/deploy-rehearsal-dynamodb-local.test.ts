@@ -9,6 +9,7 @@
  * here, so they name a local OpenID provider configured as that pool's client is (a public
  * client, PKCE, no secret: test/support/upstream-issuer.ts). Everything else is the template's.
  */
+
 import { rm } from 'node:fs/promises';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
@@ -17,6 +18,7 @@ import { meridian, meridianExit } from '../support/cli.js';
 import { dynamoDbLocalEndpoint } from '../support/dynamodb-local-endpoint.js';
 import { launchChromium } from '../support/headless-chromium.js';
 import { callTool, connectHttpClient, okTool } from '../support/mcp-client.js';
+import { listToolsWithBearer } from '../support/oauth-http-flow.js';
 import { LoopbackOAuthClient } from '../support/oauth-test-client.js';
 import { CHROMIUM, JAVA, needs, OPENSSL } from '../support/system-parts.js';
 import {
@@ -292,17 +294,7 @@ describe('signing in on the synthesized stack', needs(JAVA, CHROMIUM, OPENSSL), 
 
       // The administrator sees the session and ends it: the token fails at its next request.
       const token = oauthClient.tokens()!.access_token;
-      const listTools = () =>
-        host.fetch(mcpUrl, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${token}`,
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-protocol-version': '2025-11-25',
-          },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-        });
+      const listTools = () => listToolsWithBearer(mcpUrl, token, host.fetch);
       expect((await listTools()).status).toBe(200);
       const listed = await meridianExit(
         ['--aws', 'sessions', 'list', '--user', 'alice@example.com'],

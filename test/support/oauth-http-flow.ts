@@ -166,3 +166,21 @@ export async function redeemCode(
   if (!answer.ok) throw new Error(`token request refused: ${answer.status} ${await answer.text()}`);
   return (await answer.json()) as { access_token: string; refresh_token: string };
 }
+
+/** POST /mcp `tools/list` (2025-11-25) with a bearer, as the transport sees it: the answer itself, refused or not. */
+export function listToolsWithBearer(
+  mcpUrl: string | URL,
+  bearer: string,
+  send: (url: string | URL, init: RequestInit) => Promise<Response> = fetch,
+): Promise<Response> {
+  return send(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Administrators } from '../../../lambdas/core/auth/administrators.js';
 import { startClientMetadataServer } from '../../support/client-metadata-server.js';
 import { launchChromium } from '../../support/headless-chromium.js';
-import { authorizeOverHttp, redeemCode } from '../../support/oauth-http-flow.js';
+import { authorizeOverHttp, listToolsWithBearer, redeemCode } from '../../support/oauth-http-flow.js';
 import { type ServedSignIn, serveWithSignIn } from '../../support/served-sign-in.js';
 import { CHROMIUM, needs, OPENSSL } from '../../support/system-parts.js';
 
@@ -52,16 +52,7 @@ async function bobSignsIn(clientId?: string, redirectUri?: string) {
 }
 
 function listTools(token: string) {
-  return fetch(served.mcpUrl, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-  });
+  return listToolsWithBearer(served.mcpUrl, token);
 }
 
 /** A fresh browser profile signed in as `person` through the admin page's own sign-in; the page it lands on. */

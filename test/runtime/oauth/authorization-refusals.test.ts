@@ -4,6 +4,7 @@ import { connectInMemory, okTool } from '../../support/mcp-client.js';
 import {
   authorizeOverHttp,
   HttpSignIn,
+  listToolsWithBearer,
   pkcePair,
   registerClient,
   tokenRequest,
@@ -56,16 +57,7 @@ async function tokensFor(flow: Awaited<ReturnType<typeof authorizeOverHttp>>) {
 }
 
 function listTools(accessToken: string) {
-  return fetch(served.mcpUrl, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${accessToken}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-  });
+  return listToolsWithBearer(served.mcpUrl, accessToken);
 }
 
 function refresh(clientId: string, refreshToken: string) {
