@@ -51,15 +51,15 @@ async function authenticate(deps: McpHttpDeps, credential: Credential): Promise<
 
 /**
  * The toolsets a connection enables: what it asked for, else its API key's default, else the
- * server's (`serve|stdio --toolsets`), else all. Names are checked against the listing (in the
- * Lambda the bundled one: no tool is loaded).
+ * server's (`serve|stdio --toolsets`), else all. Names are checked against the catalogue's toolsets
+ * (no tool is loaded).
  */
 async function resolveToolsets(
   deps: McpServerDeps,
   principal: Principal,
   asked: AskedToolsets | undefined,
 ): Promise<ToolsetSelection> {
-  const known = async () => Object.keys(await deps.tools.listing());
+  const known = async () => [...(await deps.tools.toolsetNames())];
   if (principal.kind === 'api-key' && principal.consentedToolsets) {
     return withinConsent(
       principal.consentedToolsets,

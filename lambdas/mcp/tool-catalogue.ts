@@ -3,13 +3,7 @@ import { z } from 'zod';
 import { once } from '../core/once.js';
 import { leanInputSchema, leanOutputSchema } from './lean-json-schema.js';
 import type { ToolDefinition } from './tool-definition.js';
-import {
-  isEnabled,
-  notEnabledMessage,
-  type ToolsetListing,
-  type ToolsetSelection,
-  toolsetOf,
-} from './toolsets.js';
+import { isEnabled, notEnabledMessage, type ToolsetListing, type ToolsetSelection } from './toolsets.js';
 
 /** Tools grouped by toolset, in listing order (see lambdas/mcp/tools/index.ts). */
 export type Toolsets = Readonly<Record<string, readonly ToolDefinition[]>>;
@@ -22,6 +16,10 @@ export type Toolsets = Readonly<Record<string, readonly ToolDefinition[]>>;
 export interface ToolCatalogue {
   listing(): Promise<ToolsetListing>;
   find(name: string): Promise<ToolDefinition | undefined>;
+  /** The toolsets' names, in listing order. */
+  toolsetNames(): Promise<readonly string[]>;
+  /** The toolset a tool belongs to; undefined for a name no toolset has. */
+  toolsetOf(name: string): Promise<string | undefined>;
 }
 
 /**
@@ -68,8 +66,16 @@ export function describeToolsets(toolsets: Toolsets): ToolsetListing {
  */
 export function toolCatalogue(toolsets: Toolsets): ToolCatalogue {
   const byName = new Map(Object.values(toolsets).flatMap((tools) => tools.map((tool) => [tool.name, tool])));
+  const toolsetByName = new Map(
+    Object.entries(toolsets).flatMap(([toolset, tools]) => tools.map((tool) => [tool.name, toolset])),
+  );
   const listing = once(async () => describeToolsets(toolsets));
-  return { listing, find: async (name) => byName.get(name) };
+  return {
+    listing,
+    find: async (name) => byName.get(name),
+    toolsetNames: async () => Object.keys(toolsets),
+    toolsetOf: async (name) => toolsetByName.get(name),
+  };
 }
 
 /** Each toolset's tools, imported when first needed (see lambdas/mcp/tools/deferred-catalogue.ts). */
@@ -79,36 +85,40 @@ export type ToolsetLoaders = Readonly<Record<string, () => Promise<readonly Tool
 export type ToolLoaders = Readonly<Record<string, () => Promise<ToolDefinition>>>;
 
 /**
- * A catalogue whose tools are imported on first use, one toolset at a time. With `listing` given
- * (the Lambda bundle carries it, computed at bundle time), tools/list is answered without loading
- * a single tool, and a tools/call loads only the toolset the listing puts its tool in: a cold
- * start that lists tools compiles none of their code, one that calls a time tool none of the
- * memory tools'. Without a listing every toolset is loaded on first use, to compute it.
+ * A catalogue whose tools are imported on first use. With a `listing` (the Lambda bundle carries
+ * one, computed at bundle time, in a module of its own) tools/list is answered without loading a
+ * single tool; with `toolLoaders` (each toolset's tools by name) a tools/call loads only the tool
+ * it names and finds its toolset without the listing: a cold start that lists tools compiles none
+ * of their code, one that calls a time tool neither the memory tools' nor the listing. Whatever
+ * is missing is computed from the toolsets, loaded on first use.
  */
 export function deferredToolCatalogue(
   loaders: ToolsetLoaders,
-  listing?: ToolsetListing,
-  /** Tools imported on their own, without the rest of their toolset (used with `listing` only). */
-  toolLoaders: ToolLoaders = {},
+  /** The bundled listing, when there is one (undefined when the code runs unbundled). */
+  listing: () => Promise<ToolsetListing | undefined> = async () => undefined,
+  /** Each toolset's tools by name, each imported on its own. */
+  toolLoaders: Readonly<Record<string, ToolLoaders>> = {},
 ): ToolCatalogue {
-  const tools = new Map(Object.entries(toolLoaders).map(([name, load]) => [name, once(load)]));
   const toolsets = new Map(Object.entries(loaders).map(([name, load]) => [name, once(load)]));
+  const tools = new Map(
+    Object.entries(toolLoaders).flatMap(([toolset, byName]) =>
+      Object.entries(byName).map(([name, load]) => [name, { toolset, load: once(load) }] as const),
+    ),
+  );
   const everything = once(async () => {
     const loaded = await Promise.all(
       [...toolsets].map(async ([name, load]) => [name, await load()] as const),
     );
     return toolCatalogue(Object.fromEntries(loaded));
   });
+  const bundled = once(listing);
+  // With tool loaders a name they lack is no tool: a call naming one loads nothing.
+  const byLoaders = tools.size > 0;
   return {
-    listing: async () => listing ?? (await everything()).listing(),
-    find: async (name) => {
-      if (listing === undefined) return (await everything()).find(name);
-      const toolset = toolsetOf(listing, name);
-      const alone = tools.get(name);
-      if (toolset !== undefined && alone !== undefined) return alone();
-      const load = toolset === undefined ? undefined : toolsets.get(toolset);
-      return load === undefined ? undefined : (await load()).find((tool) => tool.name === name);
-    },
+    listing: async () => (await bundled()) ?? (await everything()).listing(),
+    find: async (name) => (byLoaders ? tools.get(name)?.load() : (await everything()).find(name)),
+    toolsetNames: async () => [...toolsets.keys()],
+    toolsetOf: async (name) => (byLoaders ? tools.get(name)?.toolset : (await everything()).toolsetOf(name)),
   };
 }
 
@@ -122,7 +132,7 @@ export async function findEnabledTool(
   name: string,
   selection: ToolsetSelection,
 ): Promise<ToolDefinition> {
-  const toolset = toolsetOf(await catalogue.listing(), name);
+  const toolset = await catalogue.toolsetOf(name);
   const tool = toolset === undefined ? undefined : await catalogue.find(name);
   if (toolset === undefined || tool === undefined) {
     throw new ProtocolError(

@@ -56,11 +56,6 @@ export function enabledTools(listing: ToolsetListing, selection: ToolsetSelectio
   return Object.entries(listing).flatMap(([toolset, tools]) => (isEnabled(selection, toolset) ? tools : []));
 }
 
-/** The toolset a tool belongs to, or undefined for a name no toolset has. */
-export function toolsetOf(listing: ToolsetListing, toolName: string): string | undefined {
-  return Object.keys(listing).find((toolset) => listing[toolset]!.some((tool) => tool.name === toolName));
-}
-
 /** Why a tool outside the selection is refused, and the three ways to enable its toolset. */
 export function notEnabledMessage(toolName: string, toolset: string, selection: readonly string[]): string {
   const wider = [...selection, toolset].join(',');

@@ -8,7 +8,7 @@ import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 import { describeToolsets } from '../../lambdas/mcp/tool-catalogue.js';
-import { TOOL_LISTING_DEFINE } from '../../lambdas/mcp/tools/deferred-catalogue.js';
+import { TOOL_LISTING_DEFINE } from '../../lambdas/mcp/tools/bundled-listing.js';
 import { TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 
 /** The Node major of the deployed runtime (nodejs24.x, meridian-function.ts), which CI also tests on. */
@@ -65,11 +65,12 @@ let toolListingJson: string | undefined;
 
 /**
  * tools/list of every toolset as the MCP function answers it, computed here so that its cold start
- * need not load the tools (lambdas/mcp/tools/deferred-catalogue.ts); each request filters it by
+ * need not load the tools (lambdas/mcp/tools/bundled-listing.ts); each request filters it by
  * the toolsets it enabled. Synchronous: CDK's local bundling is.
  */
 function toolListingDefine(): Record<string, string> {
-  toolListingJson ??= JSON.stringify(describeToolsets(TOOLSETS));
+  // A string literal of the JSON (bundled-listing.ts says why text).
+  toolListingJson ??= JSON.stringify(JSON.stringify(describeToolsets(TOOLSETS)));
   return { [TOOL_LISTING_DEFINE]: toolListingJson };
 }
 

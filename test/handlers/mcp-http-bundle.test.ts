@@ -2,7 +2,7 @@
  * The MCP handler as `cdk deploy` ships it: bundled by lib/constructs/lambda-bundling.ts (split
  * into chunks, tools/list computed at bundle time), then imported and served like the source.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -73,6 +73,8 @@ describe('the bundled MCP handler', () => {
       /lambdas\/adapters\/(google|caldav|encryption|workflow)\//,
       /lambdas\/adapters\/bedrock\/titan-embedder\.ts$/,
       /node_modules\/(luxon|rrule|chrono-node|tsdav|ical\.js|googleapis-common|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms|bedrock-runtime))\//,
+      // The bundled tools/list: a first tools/list loads it, a first tools/call does not.
+      /^<define:__MERIDIAN_TOOL_LISTING__>$/,
     ];
     for (const pattern of deferred) expect(loaded.filter((input) => pattern.test(input))).toEqual([]);
   });
@@ -112,7 +114,7 @@ describe('the bundled MCP handler', () => {
     // Every tool's own file, each the entry point of a chunk (a toolset's module is one too).
     const toolFiles = Object.values(metafile.outputs)
       .map((output) => output.entryPoint ?? '')
-      .filter((entry) => /lambdas\/mcp\/tools\/(?!toolsets\/)/.test(entry));
+      .filter((entry) => /lambdas\/mcp\/tools\/(?!toolsets\/|bundled-listing\.ts$)/.test(entry));
 
     expect(toolFiles.length).toBe(
       Object.values(TOOL_LOADERS).flatMap((loaders) => Object.keys(loaders)).length,
@@ -151,14 +153,20 @@ describe('the bundled MCP handler', () => {
     expect(Object.keys(TOOL_LOADERS)).toEqual(Object.keys(TOOLSETS));
   });
 
-  it('carries every tool of tools/list in the code a cold start loads (the listing is bundled)', async () => {
+  it('carries every tool of tools/list in a chunk of its own: the listing, which no tools/call loads', async () => {
     const metafile = await bundleHandler();
-    const code = outputsLoadedAtStart(metafile)
-      .map((file) => readFileSync(resolve(file), 'utf8'))
-      .join('\n');
+    const atStart = new Set(inputsLoadedAtStart(metafile));
+    const [listingChunk] = Object.entries(metafile.outputs).find(([, output]) =>
+      (output.entryPoint ?? '').endsWith('lambdas/mcp/tools/bundled-listing.ts'),
+    )!;
+    const { bundledListing } = await import(/* @vite-ignore */ pathToFileURL(resolve(listingChunk)).href);
 
-    for (const tool of enabledTools(await allToolsCatalogue.listing(), undefined))
-      expect(code).toContain(`name:"${tool.name}"`);
+    expect(bundledListing).toEqual(await allToolsCatalogue.listing());
+    expect(outputsLoadedAtStart(metafile)).not.toContain(listingChunk);
+    for (const call of [/tools\/get-temporal-context\.ts$/, /tools\/memory\/update-memory\.ts$/]) {
+      const loaded = inputsLoadedAfter(metafile, [call]).filter((input) => !atStart.has(input));
+      expect(loaded.filter((input) => /bundled-listing\.ts$|^<define:/.test(input))).toEqual([]);
+    }
   });
 
   describe('over HTTP', () => {

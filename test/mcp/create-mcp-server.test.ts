@@ -202,17 +202,25 @@ describe('createMcpServer with a toolset selection', () => {
 describe('deferredToolCatalogue', () => {
   it('answers tools/list from the given listing without loading a tool', async () => {
     const load = vi.fn(async () => [echoTool]);
-    const catalogue = deferredToolCatalogue({ test: load }, { test: [describeTool(echoTool)] });
+    const catalogue = deferredToolCatalogue({ test: load }, async () => ({ test: [describeTool(echoTool)] }));
 
     expect((await catalogue.listing()).test?.map((tool) => tool.name)).toEqual(['echo']);
     expect(load).not.toHaveBeenCalled();
   });
 
-  it('loads only the toolset the listing puts a called tool in, once', async () => {
+  it('finds a called tool and its toolset by its own loader, once: no listing, no toolset, no other tool', async () => {
     const words = vi.fn(async () => [echoTool]);
     const faults = vi.fn(async () => [brokenTool]);
-    const listing = { words: [describeTool(echoTool)], faults: [describeTool(brokenTool)] };
-    const catalogue = deferredToolCatalogue({ words, faults }, listing);
+    const listing = vi.fn(async () => ({
+      words: [describeTool(echoTool)],
+      faults: [describeTool(brokenTool)],
+    }));
+    const echoAlone = vi.fn(async () => echoTool);
+    const brokenAlone = vi.fn(async () => brokenTool);
+    const catalogue = deferredToolCatalogue({ words, faults }, listing, {
+      words: { echo: echoAlone },
+      faults: { broken: brokenAlone },
+    });
 
     const [echo, again, missing] = await Promise.all([
       catalogue.find('echo'),
@@ -223,8 +231,11 @@ describe('deferredToolCatalogue', () => {
     expect(echo).toBe(echoTool);
     expect(again).toBe(echoTool);
     expect(missing).toBeUndefined();
-    expect(words).toHaveBeenCalledTimes(1);
-    expect(faults).not.toHaveBeenCalled();
+    expect(await catalogue.toolsetOf('broken')).toBe('faults');
+    expect(await catalogue.toolsetOf('missing')).toBeUndefined();
+    expect(await catalogue.toolsetNames()).toEqual(['words', 'faults']);
+    expect(echoAlone).toHaveBeenCalledTimes(1);
+    for (const unused of [brokenAlone, words, faults, listing]) expect(unused).not.toHaveBeenCalled();
   });
 
   it('loads every toolset once, on the first lookup, and lists them when no listing is given', async () => {

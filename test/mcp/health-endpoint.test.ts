@@ -18,7 +18,12 @@ describe('GET /health', () => {
     const deps: McpHttpDeps = {
       version: '9.9.9-test',
       logger,
-      tools: { listing: unreachable('the tool listing'), find: unreachable('a tool') },
+      tools: {
+        listing: unreachable('the tool listing'),
+        find: unreachable('a tool'),
+        toolsetNames: unreachable('the toolsets'),
+        toolsetOf: unreachable('a tool'),
+      },
       toolDeps: unreachable('the object graph'),
       tokenVerifier: { authenticate: unreachable('the key store') },
     };
