@@ -74,8 +74,18 @@ function isKnownZone(name: string): boolean {
 
 /** "america/new_york" → "America/New_York": zone names are matched case-insensitively, reported as IANA spells them. */
 function properCase(name: string): string {
+  // Most names arrive spelt as ICU's own id, which it then resolves to unchanged; such a name is
+  // no other zone's case variant, so it is its own proper case. That answers without listing
+  // every zone (Intl.supportedValuesOf and the renamed zones' checks: 4% of a cold start's
+  // first time-tool call, instruction-counted); a name in another case, or a link, is looked up.
+  if (resolvedZoneId(name) === name) return name;
   const lower = name.toLowerCase();
   return zoneNames().find((candidate) => candidate.toLowerCase() === lower) ?? name;
+}
+
+/** The id ICU resolves a valid zone name to: canonical, in its own case ('europe/paris' → 'Europe/Paris'). */
+function resolvedZoneId(name: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
 }
 
 /**

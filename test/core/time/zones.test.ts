@@ -10,6 +10,23 @@ describe('zones', () => {
       expect(requireZone('UTC').name).toBe('UTC');
     });
 
+    // The name as IANA spells it today, whatever case it came in; a name already so spelt is kept
+    // as is (ICU resolves it to itself), a renamed or linked one keeps the spelling it was given.
+    it.each([
+      ['europe/paris', 'Europe/Paris'],
+      ['AMERICA/NEW_YORK', 'America/New_York'],
+      ['europe/kyiv', 'Europe/Kyiv'],
+      ['Europe/Kyiv', 'Europe/Kyiv'],
+      ['Asia/Kolkata', 'Asia/Kolkata'],
+      ['asia/kolkata', 'Asia/Kolkata'],
+      ['Asia/Calcutta', 'Asia/Calcutta'],
+      ['Etc/UTC', 'Etc/UTC'],
+      ['utc', 'UTC'],
+      ['Etc/GMT+5', 'Etc/GMT+5'],
+    ])('reports %j as %j', (input, name) => {
+      expect(requireZone(input).name).toBe(name);
+    });
+
     it.each(['', '   ', 'Mars/Olympus', '+05:00', 'EST5EDT6'])('rejects %j with INVALID_TIMEZONE', (name) => {
       expect(() => requireZone(name)).toThrowError(DomainError);
     });
