@@ -23,7 +23,17 @@ import type { ToolsetSelection } from './toolsets.js';
  * (`ToolDefinition.needs`) and a runtime builds only that slice for its call: on Lambda a time
  * tool builds no table service and loads none of their code.
  */
-export type DepsSlice = 'time' | 'calendar' | 'availability' | 'booking' | 'rules' | 'memory';
+export type DepsSlice =
+  | 'time'
+  | 'calendar'
+  | 'availability'
+  | 'booking'
+  | 'rules'
+  | 'memory'
+  | 'memoryWrites'
+  | 'memoryInsights'
+  | 'memorySnapshots'
+  | 'memorySearch';
 
 /** The time tools: a clock and the configured zone, nothing stored. */
 export type TimeSlice = TimeDeps;
@@ -65,15 +75,28 @@ export interface RulesSlice extends CalendarSlice {
 
 /**
  * Project memory (issue 10): the memory service (grants, branches, entries, contexts; its
- * `memory` is the MemoryReader / MemoryStateStore seam). Search, grounding and snapshots add
- * their own field here.
+ * `memory` is the MemoryReader / MemoryStateStore seam). The memory tools' slices below add one
+ * area each, so that a first list_branches loads no search index, snapshot or grounding code.
  */
-export interface MemorySlice extends TimeSlice, KeyedWrites {
+export interface MemorySlice extends TimeSlice {
   memory: MemoryService;
-  /** Grounding, suggestions, automation status and the context graph. */
+}
+
+/** The memory tools that take an `idempotency_key` and need nothing more (create_branch). */
+export interface MemoryWritesSlice extends MemorySlice, KeyedWrites {}
+
+/** Grounding, suggestions, automation status and the context graph (and update_memory's grounding). */
+export interface MemoryInsightsSlice extends MemoryWritesSlice {
   insights: MemoryInsights;
+}
+
+/** Snapshots and cloud sync. */
+export interface MemorySnapshotsSlice extends MemoryWritesSlice {
   snapshots: MemorySnapshots;
-  /** Hybrid search over a project's memory (search_context), read on the project checked first. */
+}
+
+/** Hybrid search over a project's memory (search_context), read on the project checked first. */
+export interface MemorySearchSlice extends MemorySlice {
   search: ProjectMemorySearch;
 }
 
@@ -85,13 +108,22 @@ export interface SliceDeps {
   booking: BookingSlice;
   rules: RulesSlice;
   memory: MemorySlice;
+  memoryWrites: MemoryWritesSlice;
+  memoryInsights: MemoryInsightsSlice;
+  memorySnapshots: MemorySnapshotsSlice;
+  memorySearch: MemorySearchSlice;
 }
 
 /** Builds (once) and answers the slice a call needs. */
 export type SliceLoader = <Slice extends DepsSlice>(slice: Slice) => Promise<SliceDeps[Slice]>;
 
 /** Every slice at once, built by a composition root in lambdas/runtime (embedded, tests, CLI). */
-export interface McpDeps extends BookingSlice, RulesSlice, MemorySlice {
+export interface McpDeps
+  extends BookingSlice,
+    RulesSlice,
+    MemoryInsightsSlice,
+    MemorySnapshotsSlice,
+    MemorySearchSlice {
   logger: Logger;
   version: string;
   /** API keys and grants: HTTP requests authenticate against it. */
@@ -102,7 +134,7 @@ export interface McpDeps extends BookingSlice, RulesSlice, MemorySlice {
  * A loader from one builder per slice; each builder should build once (see core/once.ts).
  *
  * @example
- * const toolDeps = sliceLoader({ time: async () => timeSlice, calendar: graph, availability: graph, booking: graph, rules: graph, memory: graph });
+ * const toolDeps = sliceLoader({ time: async () => timeSlice, calendar: graph, availability: graph, booking: graph, rules: graph, memory: graph, memoryWrites: graph, memoryInsights: graph, memorySnapshots: graph, memorySearch: graph });
  */
 export function sliceLoader(
   builders: { [Slice in DepsSlice]: () => Promise<SliceDeps[Slice]> },
@@ -119,7 +151,18 @@ export function sliceLoader(
  */
 export function everySlice(deps: McpDeps): SliceLoader {
   const all = async () => deps;
-  return sliceLoader({ time: all, calendar: all, availability: all, booking: all, rules: all, memory: all });
+  return sliceLoader({
+    time: all,
+    calendar: all,
+    availability: all,
+    booking: all,
+    rules: all,
+    memory: all,
+    memoryWrites: all,
+    memoryInsights: all,
+    memorySnapshots: all,
+    memorySearch: all,
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { DepsSlice, SliceDeps, ToolContext } from './deps.js';
+import type { DepsSlice, KeyedWrites, SliceDeps, ToolContext } from './deps.js';
 
 /** The four behaviour hints every Meridian tool declares (MCP tool annotations). */
 export interface ToolAnnotations {
@@ -46,9 +46,10 @@ export interface ToolDefinition<
   /**
    * The tool takes `idempotency_key` (idempotencyKeyField in its input) and runs once per key:
    * a retry gets the first answer (mcp/idempotent-call.ts). For write tools that are not
-   * idempotent by nature; book_slot keys its bookings itself.
+   * idempotent by nature; book_slot keys its bookings itself. Only on a slice that carries the
+   * records (`KeyedWrites`): a memory read's slice has none, so that it loads none of their code.
    */
-  idempotencyKey?: true;
+  idempotencyKey?: SliceDeps[Needs] extends KeyedWrites ? true : never;
   run(
     deps: SliceDeps[Needs],
     input: z.output<Input>,

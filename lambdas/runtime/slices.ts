@@ -43,16 +43,36 @@ const SLICE_BUILDERS: {
     const [calendar, rules] = await Promise.all([SLICE_BUILDERS.calendar(platform, part), part('rules')]);
     return { ...calendar, rules };
   },
+  // Each memory tool's slice adds one area to the memory service, so that a first list_branches
+  // loads no idempotency records, search index, snapshot or grounding code.
   memory: async (platform, part) => {
-    const [time, idempotency, memory, insights, snapshots, search] = await Promise.all([
-      SLICE_BUILDERS.time(platform, part),
+    const [time, memory] = await Promise.all([SLICE_BUILDERS.time(platform, part), part('memory')]);
+    return { ...time, memory };
+  },
+  memoryWrites: async (platform, part) => {
+    const [memory, idempotency] = await Promise.all([
+      SLICE_BUILDERS.memory(platform, part),
       part('idempotency'),
-      part('memory'),
-      part('insights'),
-      part('snapshots'),
-      part('search'),
     ]);
-    return { ...time, idempotency, memory, insights, snapshots, search };
+    return { ...memory, idempotency };
+  },
+  memoryInsights: async (platform, part) => {
+    const [writes, insights] = await Promise.all([
+      SLICE_BUILDERS.memoryWrites(platform, part),
+      part('insights'),
+    ]);
+    return { ...writes, insights };
+  },
+  memorySnapshots: async (platform, part) => {
+    const [writes, snapshots] = await Promise.all([
+      SLICE_BUILDERS.memoryWrites(platform, part),
+      part('snapshots'),
+    ]);
+    return { ...writes, snapshots };
+  },
+  memorySearch: async (platform, part) => {
+    const [memory, search] = await Promise.all([SLICE_BUILDERS.memory(platform, part), part('search')]);
+    return { ...memory, search };
   },
 };
 

@@ -171,7 +171,7 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
     },
     memory: async (platform, part) => {
       const [{ MemoryService, ProjectStore }, memory, access, blobs] = await Promise.all([
-        import('./parts/memory-services.js'),
+        import('./parts/memory-service.js'),
         part('memoryStore'),
         part('access'),
         part('memoryBlobs'),
@@ -189,7 +189,7 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
     },
     snapshots: async (platform, part) => {
       const [{ MemorySnapshots }, { nodeGzip }, memory, blobs] = await Promise.all([
-        import('./parts/memory-services.js'),
+        import('../core/memory/snapshots/memory-snapshots.js'),
         import('./parts/memory-store.js'),
         part('memory'),
         part('memoryBlobs'),
@@ -209,7 +209,7 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
     },
     search: async (platform, part) => {
       const [{ MemorySearch, ProjectMemorySearch, localEmbedder }, reader, blobs, memory] = await Promise.all(
-        [import('./parts/memory-services.js'), part('memoryStore'), part('memoryBlobs'), part('memory')],
+        [import('./parts/memory-search.js'), part('memoryStore'), part('memoryBlobs'), part('memory')],
       );
       // Read on the project is checked before any branch is resolved (the one access layer).
       return new ProjectMemorySearch(
@@ -224,7 +224,7 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
     },
     insights: async (platform, part) => {
       const [{ MemoryInsights, SuggestionHistory }, memory] = await Promise.all([
-        import('./parts/memory-services.js'),
+        import('./parts/memory-insights.js'),
         part('memory'),
       ]);
       const { store, clock, random } = platform;

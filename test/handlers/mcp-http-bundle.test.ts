@@ -2,12 +2,15 @@
  * The MCP handler as `cdk deploy` ships it: bundled by lib/constructs/lambda-bundling.ts (split
  * into chunks, tools/list computed at bundle time), then imported and served like the source.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { toolCallEvent } from '../../bench/cold-start.bench.js';
+import { LAMBDA_ENV, PROBE, probe, tableEnvironment } from '../../bench/lambda-probe.js';
+import { projectResource } from '../../lambdas/core/rules/project-access.js';
 import { allToolsCatalogue, TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 import { TOOL_LOADERS } from '../../lambdas/mcp/tools/tool-loaders.js';
 import { enabledTools } from '../../lambdas/mcp/toolsets.js';
@@ -22,6 +25,7 @@ import { MCP_HANDLER_ENTRY } from '../../lib/constructs/mcp-function.js';
 import { describeMcpHttpTransport, type HttpTarget } from '../mcp/http-transport-suite.js';
 import { captureEmfLines, linesWith } from '../support/emf-lines.js';
 import { connectHttpClient } from '../support/mcp-client.js';
+import { startTestRuntime } from '../support/test-runtime.js';
 import { lambdaHandlerTarget } from './lambda-target.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'meridian-mcp-bundle-'));
@@ -37,6 +41,50 @@ function bundleHandler(): Promise<Metafile> {
 }
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+/**
+ * The source files whose code a fresh Node process loads to answer `event` with the bundle: the
+ * chunks Node reads (a load hook records them), mapped to their inputs by the metafile.
+ */
+async function inputsOfAColdCall(
+  metafile: Metafile,
+  event: unknown,
+  table: Record<string, string>,
+): Promise<string[]> {
+  const eventFile = join(outDir, 'cold-call-event.json');
+  const probeFile = join(outDir, 'probe.mjs');
+  const hooksFile = join(outDir, 'record-loads.mjs');
+  const loadsFile = join(outDir, `loads-${Date.now()}.txt`);
+  writeFileSync(eventFile, JSON.stringify(event));
+  writeFileSync(probeFile, PROBE);
+  writeFileSync(
+    hooksFile,
+    `import { registerHooks } from 'node:module';
+import { appendFileSync } from 'node:fs';
+registerHooks({ load(url, context, nextLoad) { appendFileSync(process.env.LOADS_FILE, url + '\\n'); return nextLoad(url, context); } });`,
+  );
+  const subject = {
+    name: 'cold call',
+    bundle: entryFile,
+    results: [],
+    sizes: { totalBytes: 0, loadedAtStartBytes: 0 },
+  };
+  const result = await probe(probeFile, eventFile, subject, {
+    ...LAMBDA_ENV,
+    ...table,
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    LOADS_FILE: loadsFile,
+    NODE_OPTIONS: `${LAMBDA_ENV.NODE_OPTIONS} --import=${pathToFileURL(hooksFile).href}`,
+  });
+  expect(result.toolSucceeded).toBe(true);
+  const loadedFiles = readFileSync(loadsFile, 'utf8')
+    .split('\n')
+    .filter((url) => url.startsWith('file:'))
+    .map((url) => fileURLToPath(url));
+  return Object.entries(metafile.outputs)
+    .filter(([output]) => loadedFiles.includes(resolve(output)))
+    .flatMap(([, output]) => Object.keys(output.inputs));
+}
 
 let served: Promise<HttpTarget> | undefined;
 
@@ -141,6 +189,44 @@ describe('the bundled MCP handler', () => {
     expect(loadedBy(/tools\/calendar\/quick-add-event\.ts$/)).toEqual(
       expect.arrayContaining([expect.stringMatching(/node_modules\/chrono-node\//)]),
     );
+  });
+
+  // A fresh process, as a Lambda cold start is: the bundle's own chunks, recorded as Node loads them.
+  it('loads of the memory, on a cold start whose first call is list_branches, the memory service and its store alone', {
+    timeout: 60_000,
+  }, async () => {
+    const metafile = await bundleHandler();
+    const runtime = await startTestRuntime();
+    try {
+      const { token, keyId } = await runtime.newKey('cold-memory');
+      const project = await runtime.rules.projects.create({ name: 'Cold memory' });
+      await runtime.access.setGrant(keyId, projectResource(project.project_id), 'read');
+      const loaded = await inputsOfAColdCall(
+        metafile,
+        toolCallEvent(token, 'list_branches', { project_id: project.project_id }),
+        tableEnvironment(runtime),
+      );
+
+      expect(loaded).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/core\/memory\/memory-service\.ts$/),
+          expect.stringMatching(/core\/memory\/store\/memory-store\.ts$/),
+        ]),
+      );
+      // Search (minisearch), snapshots, grounding and suggestions are other tools' slices; the
+      // firewall's rules and the secret patterns are loaded by the first write; a read has no
+      // idempotency key, so none of the records (nor the booking code they are kept with).
+      const otherTools = [
+        /lambdas\/core\/memory\/(search|snapshots|grounding|suggestions|graph)\//,
+        /lambdas\/core\/memory\/(memory-insights|store\/redact-secrets)\.ts$/,
+        /lambdas\/core\/firewall\/(?!sanitize-text\.ts$|untrusted-marks\.ts$)/,
+        /lambdas\/core\/booking\//,
+        /node_modules\/minisearch\//,
+      ];
+      for (const pattern of otherTools) expect(loaded.filter((input) => pattern.test(input))).toEqual([]);
+    } finally {
+      await runtime.close();
+    }
   });
 
   it('loads, tool by tool, exactly the tools each toolset lists, under the same names', async () => {

@@ -67,27 +67,24 @@ describe('createAwsHttpDeps (the MCP function’s composition root)', () => {
   it('gives each toolset only its slice, the parts under it built once and shared', async () => {
     const deps = depsOf(env);
 
-    const [time, calendar, booking, memory] = await Promise.all([
+    const [time, calendar, booking, memory, memoryWrites, memorySearch] = await Promise.all([
       deps.toolDeps('time'),
       deps.toolDeps('calendar'),
       deps.toolDeps('booking'),
       deps.toolDeps('memory'),
+      deps.toolDeps('memoryWrites'),
+      deps.toolDeps('memorySearch'),
     ]);
 
     expect(Object.keys(time).sort()).toEqual(['clock', 'defaultTimezone']);
     expect(Math.abs(time.clock.now().getTime() - Date.now())).toBeLessThan(5_000);
     expect(Object.keys(calendar).sort()).toEqual(['calendars', 'clock', 'defaultTimezone', 'idempotency']);
-    expect(Object.keys(memory).sort()).toEqual([
-      'clock',
-      'defaultTimezone',
-      'idempotency',
-      'insights',
-      'memory',
-      'search',
-      'snapshots',
-    ]);
+    // A memory read gets the memory service alone: no records, search, snapshots or insights.
+    expect(Object.keys(memory).sort()).toEqual(['clock', 'defaultTimezone', 'memory']);
+    expect(Object.keys(memorySearch).sort()).toEqual(['clock', 'defaultTimezone', 'memory', 'search']);
     // One CalendarService and one set of idempotency records, whichever slice asked first.
     expect(booking.calendars).toBe(calendar.calendars);
-    expect(memory.idempotency).toBe(calendar.idempotency);
+    expect(memoryWrites.idempotency).toBe(calendar.idempotency);
+    expect(memorySearch.memory).toBe(memory.memory);
   });
 });

@@ -15,7 +15,7 @@ export const acceptSuggestionsTool = defineTool({
   }),
   output: z.object({ ...outcome, accepted_count: z.number().int() }),
   annotations: MEMORY_WRITE,
-  needs: 'memory',
+  needs: 'memoryInsights',
   run: async (deps, input, { principal }) => {
     const { accepted_count } = await deps.insights.acceptSuggestions(principal, input);
     return { success: true, accepted_count, message: 'Feedback recorded.' };

@@ -24,7 +24,7 @@ export const createBranchTool = defineTool({
     verified: z.boolean(),
   }),
   annotations: MEMORY_WRITE,
-  needs: 'memory',
+  needs: 'memoryWrites',
   idempotencyKey: true,
   run: async (deps, input, { principal }) => {
     const branch = await deps.memory.createBranch(principal, input.project_id, {

@@ -24,7 +24,7 @@ export const createSnapshotTool = defineTool({
     message: z.string(),
   }),
   annotations: MEMORY_WRITE,
-  needs: 'memory',
+  needs: 'memorySnapshots',
   idempotencyKey: true,
   run: async (deps, input, { principal }) => {
     const snap = await deps.snapshots.create(principal, input.project_id, { description: input.description });

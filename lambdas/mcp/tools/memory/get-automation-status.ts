@@ -22,7 +22,7 @@ export const getAutomationStatusTool = defineTool({
     message: z.string(),
   }),
   annotations: MEMORY_READ,
-  needs: 'memory',
+  needs: 'memoryInsights',
   run: async (deps, input, { principal }) => ({
     success: true,
     ...(await deps.insights.automationStatus(principal, input.project_id)),

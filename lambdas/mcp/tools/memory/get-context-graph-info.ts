@@ -42,7 +42,7 @@ export const getContextGraphInfoTool = defineTool({
     next_cursor: z.string().optional(),
   }),
   annotations: MEMORY_READ,
-  needs: 'memory',
+  needs: 'memoryInsights',
   run: async (deps, input, { principal }) => {
     const page = await deps.insights.contextGraph(principal, input);
     return {

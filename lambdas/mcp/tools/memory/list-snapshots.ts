@@ -32,7 +32,7 @@ export const listSnapshotsTool = defineTool({
     next_cursor: z.string().optional(),
   }),
   annotations: MEMORY_READ,
-  needs: 'memory',
+  needs: 'memorySnapshots',
   run: async (deps, input, { principal }) => {
     const all = await deps.snapshots.list(principal, input.project_id);
     const { page, next_cursor } = pageAfter(all, (s) => s.snapshot_id, {

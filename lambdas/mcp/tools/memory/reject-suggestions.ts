@@ -16,7 +16,7 @@ export const rejectSuggestionsTool = defineTool({
   }),
   output: z.object(outcome),
   annotations: MEMORY_WRITE,
-  needs: 'memory',
+  needs: 'memoryInsights',
   run: async (deps, input, { principal }) => {
     await deps.insights.rejectSuggestions(principal, input);
     return { success: true, message: 'Feedback recorded.' };

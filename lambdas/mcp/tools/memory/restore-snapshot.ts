@@ -20,7 +20,7 @@ export const restoreSnapshotTool = defineTool({
     message: z.string(),
   }),
   annotations: MEMORY_REPLACE,
-  needs: 'memory',
+  needs: 'memorySnapshots',
   run: async (deps, input, { principal }) => {
     const restored = await deps.snapshots.restore(principal, input.project_id, input.snapshot_id);
     return {

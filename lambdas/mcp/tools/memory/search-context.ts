@@ -39,7 +39,7 @@ export const searchContextTool = defineTool({
     branch_id: z.string().optional(),
   }),
   annotations: MEMORY_READ,
-  needs: 'memory',
+  needs: 'memorySearch',
   run: async (deps, input, { principal }) => {
     const answer = await deps.search.search(principal, {
       project_id: input.project_id,

@@ -33,7 +33,7 @@ export const suggestContextsTool = defineTool({
   }),
   // It records the session the feedback will refer to.
   annotations: MEMORY_WRITE,
-  needs: 'memory',
+  needs: 'memoryInsights',
   run: async (deps, input, { principal }) => {
     const { session_id, suggestions } = await deps.insights.suggestContexts(principal, input);
     return {

@@ -24,7 +24,7 @@ export const syncFromCloudTool = defineTool({
     message: z.string(),
   }),
   annotations: { ...MEMORY_REPLACE, openWorldHint: true },
-  needs: 'memory',
+  needs: 'memorySnapshots',
   run: async (deps, input, { principal }) => {
     const { cloud_path: _path, ...pulled } = await deps.snapshots.syncFromCloud(principal, input.project_id, {
       force: input.force,

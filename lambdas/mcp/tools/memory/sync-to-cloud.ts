@@ -21,7 +21,7 @@ export const syncToCloudTool = defineTool({
     message: z.string(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  needs: 'memory',
+  needs: 'memorySnapshots',
   run: async (deps, input, { principal }) => {
     const pushed = await deps.snapshots.syncToCloud(principal, input.project_id, { force: input.force });
     return {

@@ -81,7 +81,7 @@ export const updateMemoryTool = defineTool({
     message: z.string(),
   }),
   annotations: MEMORY_WRITE,
-  needs: 'memory',
+  needs: 'memoryInsights',
   idempotencyKey: true,
   run: async (deps, input, { principal, work }) => {
     const { entries } = input;

@@ -60,7 +60,7 @@ export const verifyResponseTool = defineTool({
     evidence_pool: z.number().int(),
   }),
   annotations: MEMORY_READ,
-  needs: 'memory',
+  needs: 'memoryInsights',
   run: async (deps, input, { principal, work }) => {
     const report = await deps.insights.verifyResponse(principal, input, work);
     return { success: true, ...report, message: MESSAGES[report.status] };
