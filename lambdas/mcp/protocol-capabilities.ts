@@ -7,14 +7,13 @@ import {
 } from '@modelcontextprotocol/server';
 import { isDomainError } from '../core/errors.js';
 import { echo } from '../core/input-limits.js';
+import { once } from '../core/once.js';
 import { loadToolDeps } from './call-tool.js';
-import { completeArgument } from './completions.js';
 import type { McpServerDeps, ToolContext } from './deps.js';
-import { checkPromptArguments, promptListing } from './prompt-registry.js';
-import { PROMPTS } from './prompts/index.js';
-import { familyOf } from './resource-registry.js';
-import { RESOURCE_FAMILIES } from './resources/index.js';
 import { isEnabled } from './toolsets.js';
+
+/** The prompts, resources and completions, imported on the first request for one of them. */
+const catalogue = once(() => import('./prompts-and-resources.js'));
 
 /**
  * What Meridian declares beside tools. `logging`: the SDK answers logging/setLevel and filters
@@ -85,6 +84,7 @@ export function serveProtocolCapabilities(server: Server, deps: McpServerDeps, c
     items.filter((item) => isEnabled(context.toolsets, item.toolset));
   server.setRequestHandler('resources/list', () =>
     answering(deps, 'resources/list', async () => {
+      const { RESOURCE_FAMILIES } = await catalogue();
       const lists = await Promise.all(
         enabled(RESOURCE_FAMILIES).map(async (family) =>
           family.list(await loadToolDeps(deps, family.needs), context),
@@ -94,10 +94,11 @@ export function serveProtocolCapabilities(server: Server, deps: McpServerDeps, c
     }),
   );
   server.setRequestHandler('resources/templates/list', async () => ({
-    resourceTemplates: enabled(RESOURCE_FAMILIES).flatMap((family) => family.templates),
+    resourceTemplates: enabled((await catalogue()).RESOURCE_FAMILIES).flatMap((family) => family.templates),
   }));
   server.setRequestHandler('resources/read', ({ params: { uri } }) =>
     answering(deps, 'resources/read', async () => {
+      const { RESOURCE_FAMILIES, familyOf } = await catalogue();
       const family = familyOf(RESOURCE_FAMILIES, uri);
       if (!family) throw unknownResource(uri);
       if (!isEnabled(context.toolsets, family.toolset))
@@ -110,11 +111,13 @@ export function serveProtocolCapabilities(server: Server, deps: McpServerDeps, c
       return { contents };
     }),
   );
-  server.setRequestHandler('prompts/list', async () => ({
-    prompts: enabled(PROMPTS).map(promptListing),
-  }));
+  server.setRequestHandler('prompts/list', async () => {
+    const { PROMPTS, promptListing } = await catalogue();
+    return { prompts: enabled(PROMPTS).map(promptListing) };
+  });
   server.setRequestHandler('prompts/get', ({ params }) =>
     answering(deps, 'prompts/get', async () => {
+      const { PROMPTS, checkPromptArguments } = await catalogue();
       const prompt = PROMPTS.find((candidate) => candidate.name === params.name);
       if (!prompt)
         throw new ProtocolError(
@@ -132,7 +135,7 @@ export function serveProtocolCapabilities(server: Server, deps: McpServerDeps, c
   );
   server.setRequestHandler('completion/complete', (request) =>
     answering(deps, 'completion/complete', async () => ({
-      completion: await completeArgument(
+      completion: await (await catalogue()).completeArgument(
         (slice) => loadToolDeps(deps, slice),
         context,
         request.params.argument,

@@ -123,6 +123,8 @@ describe('the bundled MCP handler', () => {
       /node_modules\/(luxon|rrule|chrono-node|tsdav|ical\.js|googleapis-common|google-auth-library|@aws-crypto|@aws-sdk\/client-(sfn|kms|bedrock-runtime))\//,
       // The bundled tools/list: a first tools/list loads it, a first tools/call does not.
       /^<define:__MERIDIAN_TOOL_LISTING__>$/,
+      // Prompts, resources and completions: the first request for one loads them.
+      /lambdas\/mcp\/(prompts|resources)\/|lambdas\/mcp\/(completions|prompt-registry|resource-registry)\.ts$/,
     ];
     for (const pattern of deferred) expect(loaded.filter((input) => pattern.test(input))).toEqual([]);
   });
