@@ -3,7 +3,11 @@
  * firewall's rules and the luxon-based times and views. The service imports this module on the
  * first call that needs it (one chunk in a bundle), so a first list_calendars loads neither.
  */
-export { checkCalendarContent, checkEventContent, touchesEventText } from '../firewall/check-event-content.js';
+export {
+  checkCalendarContent,
+  checkEventContent,
+  touchesEventText,
+} from '../firewall/check-event-content.js';
 export { calendarEventView } from './calendar-event-views.js';
 export { calendarReadView } from './calendar-read-view.js';
 export { resolveEventTimes } from './event-time.js';

@@ -236,7 +236,10 @@ export class CalendarService {
 
   async getEvent(principal: Principal, calendarId: string | undefined, eventId: string): Promise<EventView> {
     const record = await this.calendarFor(principal, calendarId, 'read');
-    const [{ provider, ref }, { calendarReadView }] = await Promise.all([this.providerFor(record), eventCode()]);
+    const [{ provider, ref }, { calendarReadView }] = await Promise.all([
+      this.providerFor(record),
+      eventCode(),
+    ]);
     return calendarReadView(this, record, await provider.getEvent(ref, eventId));
   }
 

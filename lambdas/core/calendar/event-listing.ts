@@ -11,8 +11,8 @@ import type { CalendarRecord } from './calendar-registry.js';
 import type { CalendarService } from './calendar-service.js';
 import type { CalendarEvent } from './event.js';
 import { eventTimeMs } from './event-times.js';
-import { MAX_WINDOW_DAYS } from './event-window.js';
 import { type EventView, inZone } from './event-view.js';
+import { MAX_WINDOW_DAYS } from './event-window.js';
 import { decodeCursor, encodeCursor } from './page-by-start.js';
 
 export const MAX_LIST_RESULTS = 2500;

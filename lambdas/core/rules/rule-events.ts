@@ -1,7 +1,7 @@
 import type { Principal } from '../access/rights.js';
+import { calendarEventView } from '../calendar/calendar-event-views.js';
 import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
-import { calendarEventView } from '../calendar/calendar-event-views.js';
 import type { EventView } from '../calendar/event-view.js';
 import { MAX_WINDOW_DAYS } from '../calendar/event-window.js';
 import { type CallWork, NARROW_CALENDAR_READ } from '../call-work.js';
