@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { toolCallEvent } from '../../bench/cold-start.bench.js';
+import { calendarResource, LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { allToolsCatalogue, TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 import { TOOL_LOADERS } from '../../lambdas/mcp/tools/tool-loaders.js';
 import { enabledTools } from '../../lambdas/mcp/toolsets.js';
@@ -22,6 +24,8 @@ import { MCP_HANDLER_ENTRY } from '../../lib/constructs/mcp-function.js';
 import { describeMcpHttpTransport, type HttpTarget } from '../mcp/http-transport-suite.js';
 import { captureEmfLines, linesWith } from '../support/emf-lines.js';
 import { connectHttpClient } from '../support/mcp-client.js';
+import { startTestRuntime } from '../support/test-runtime.js';
+import { firstCallLoads } from './first-call-loads.js';
 import { lambdaHandlerTarget } from './lambda-target.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'meridian-mcp-bundle-'));
@@ -139,6 +143,59 @@ describe('the bundled MCP handler', () => {
     expect(loadedBy(/tools\/calendar\/quick-add-event\.ts$/)).toEqual(
       expect.arrayContaining([expect.stringMatching(/node_modules\/chrono-node\//)]),
     );
+  });
+
+  it('answers a first list_calendars or list_projects, in a fresh process, without luxon, the firewall rules, the providers, booking or the rules engine', {
+    timeout: 90_000,
+  }, async () => {
+    const metafile = await bundleHandler();
+    const runtime = await startTestRuntime();
+    try {
+      const { token, keyId } = await runtime.newKey('first-call');
+      const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
+        name: 'First',
+        time_zone: 'UTC',
+      });
+      await runtime.access.setGrant(keyId, calendarResource(calendar.id), 'read');
+      const firstCall = (tool: string) =>
+        firstCallLoads(outDir, metafile, runtime, toolCallEvent(token, tool, {}), tool);
+      const [calendars, projects] = [await firstCall('list_calendars'), await firstCall('list_projects')];
+
+      // Each call ran its tool against the table…
+      expect([calendars.result, projects.result]).toEqual([
+        { ...calendars.result, statusCode: 200, toolSucceeded: true },
+        { ...projects.result, statusCode: 200, toolSucceeded: true },
+      ]);
+      expect(calendars.inputs).toEqual(
+        expect.arrayContaining([expect.stringMatching(/core\/calendar\/calendar-service\.ts$/)]),
+      );
+      expect(projects.inputs).toEqual(
+        expect.arrayContaining([expect.stringMatching(/core\/rules\/rules-service\.ts$/)]),
+      );
+      // …and loaded none of what only reading or writing events, booking or rules need.
+      const notForAListing = [
+        /node_modules\/luxon\//,
+        // Of the firewall, only what a cold start loads (the stored-text rule, the flag's shape).
+        /lambdas\/core\/firewall\/(?!sanitize-text\.ts$|untrusted-marks\.ts$)/,
+        /lambdas\/runtime\/compose-providers\.ts$/,
+        /lambdas\/core\/(shadow|availability)\//,
+        // Of booking, only the idempotency records every keyed write tool uses.
+        /lambdas\/core\/booking\/(?!idempotency\.ts$|booking-schemas\.ts$)/,
+        /lambdas\/core\/rules\/(parse-query|classify|rule-events|rule-preview|timesheet|rule-suggestions)\.ts$/,
+      ];
+      for (const pattern of notForAListing) {
+        expect({ pattern, loaded: calendars.inputs.filter((input) => pattern.test(input)) }).toEqual({
+          pattern,
+          loaded: [],
+        });
+        expect({ pattern, loaded: projects.inputs.filter((input) => pattern.test(input)) }).toEqual({
+          pattern,
+          loaded: [],
+        });
+      }
+    } finally {
+      await runtime.close();
+    }
   });
 
   it('loads, tool by tool, exactly the tools each toolset lists, under the same names', async () => {
