@@ -30,8 +30,8 @@ export type TimeSlice = TimeDeps;
 
 /** What every slice that writes has: the records that make a keyed retry return the first answer. */
 export interface KeyedWrites {
-  /** mcp/idempotent-call.ts's records (book_slot's too). */
-  idempotency: IdempotencyRecords;
+  /** mcp/idempotent-call.ts's records (book_slot's too), loaded by the first keyed write: a read loads none. */
+  idempotency: () => Promise<IdempotencyRecords>;
 }
 
 /** The calendar tools: calendars through their providers, with the caller's grants checked. */

@@ -1,23 +1,20 @@
 import { once } from '../core/once.js';
-import type { DepsSlice, SliceDeps, SliceLoader } from '../mcp/deps.js';
+import type { DepsSlice, KeyedWrites, SliceDeps, SliceLoader } from '../mcp/deps.js';
 import type { Platform } from './compose.js';
 import type { PartLoader } from './wiring.js';
 
 /**
  * Each MCP slice from the parts its tools use, and no other: a calendar call builds the
- * calendars and the idempotency records, not booking, rules or memory.
+ * calendars, not booking, rules or memory; the idempotency records only when a keyed write
+ * asks for them (`keyedWrites`).
  */
 const SLICE_BUILDERS: {
   [Slice in DepsSlice]: (platform: Platform, part: PartLoader) => Promise<SliceDeps[Slice]>;
 } = {
   time: async ({ clock, defaultTimezone }) => ({ clock, defaultTimezone }),
   calendar: async (platform, part) => {
-    const [time, calendars, idempotency] = await Promise.all([
-      SLICE_BUILDERS.time(platform, part),
-      part('calendars'),
-      part('idempotency'),
-    ]);
-    return { ...time, calendars, idempotency };
+    const [time, calendars] = await Promise.all([SLICE_BUILDERS.time(platform, part), part('calendars')]);
+    return { ...time, calendars, ...keyedWrites(part) };
   },
   availability: async (platform, part) => {
     const [calendar, { shadow }, locks] = await Promise.all([
@@ -44,17 +41,21 @@ const SLICE_BUILDERS: {
     return { ...calendar, rules };
   },
   memory: async (platform, part) => {
-    const [time, idempotency, memory, insights, snapshots, search] = await Promise.all([
+    const [time, memory, insights, snapshots, search] = await Promise.all([
       SLICE_BUILDERS.time(platform, part),
-      part('idempotency'),
       part('memory'),
       part('insights'),
       part('snapshots'),
       part('search'),
     ]);
-    return { ...time, idempotency, memory, insights, snapshots, search };
+    return { ...time, ...keyedWrites(part), memory, insights, snapshots, search };
   },
 };
+
+/** The idempotency records as a slice holds them: built (once, for every slice) by the first keyed write. */
+function keyedWrites(part: PartLoader): KeyedWrites {
+  return { idempotency: () => part('idempotency') };
+}
 
 /**
  * The tools' slices over a platform's parts: what `McpServerDeps.toolDeps` answers. A slice is

@@ -179,8 +179,8 @@ describe('the bundled MCP handler', () => {
         /lambdas\/core\/firewall\/(?!sanitize-text\.ts$|untrusted-marks\.ts$)/,
         /lambdas\/runtime\/compose-providers\.ts$/,
         /lambdas\/core\/(shadow|availability)\//,
-        // Of booking, only the idempotency records every keyed write tool uses.
-        /lambdas\/core\/booking\/(?!idempotency\.ts$|booking-schemas\.ts$)/,
+        // Booking's code, and the idempotency records: only a keyed write loads them.
+        /lambdas\/core\/booking\//,
         /lambdas\/core\/rules\/(parse-query|classify|rule-events|rule-preview|timesheet|rule-suggestions)\.ts$/,
       ];
       for (const pattern of notForAListing) {

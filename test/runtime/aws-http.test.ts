@@ -88,6 +88,6 @@ describe('createAwsHttpDeps (the MCP function’s composition root)', () => {
     ]);
     // One CalendarService and one set of idempotency records, whichever slice asked first.
     expect(booking.calendars).toBe(calendar.calendars);
-    expect(memory.idempotency).toBe(calendar.idempotency);
+    expect(await memory.idempotency()).toBe(await calendar.idempotency());
   });
 });

@@ -4,7 +4,7 @@ import { compareAndSet } from '../compare-and-set.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
 import type { CalendarProvider, CalendarRef, Clock, ProviderResolver, RandomSource } from '../ports/index.js';
-import { type AttendeeInput, lacksResponses, withKnownResponses } from './attendee-responses.js';
+import type { AttendeeInput } from './attendee-responses.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import type { EventTimeInput, WithTimeInputs } from './event-time.js';
@@ -200,7 +200,7 @@ export class CalendarService {
     eventId: string,
     patch: WithAttendeeInputs<EventPatch>,
   ): Promise<EventPatch> {
-    const { checkEventContent, touchesEventText } = await eventCode();
+    const { checkEventContent, touchesEventText, lacksResponses, withKnownResponses } = await eventCode();
     const needsCurrent = lacksResponses(patch.attendees);
     if (!needsCurrent && !touchesEventText(patch)) return patch as EventPatch;
     const current = await provider.getEvent(ref, eventId);
@@ -249,7 +249,7 @@ export class CalendarService {
     draft: WithAttendeeInputs<WithTimeInputs<EventDraft>> & { start: EventTimeInput; end: EventTimeInput },
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, calendarId, 'write');
-    const { checkEventContent, resolveEventTimes, calendarEventView } = await eventCode();
+    const { checkEventContent, resolveEventTimes, calendarEventView, withKnownResponses } = await eventCode();
     const { attendees, ...fields } = draft;
     const complete = { ...fields, ...(attendees ? { attendees: withKnownResponses(attendees, []) } : {}) };
     // Calendar text is read by other agents later: sanitise it and refuse injected instructions.
