@@ -58,8 +58,11 @@ export interface BookingSlice extends AvailabilitySlice {
   booking: BookingService;
 }
 
-/** Timesheet rules: projects, rules and pins in the table; events read through the calendars. */
-export interface RulesSlice extends CalendarSlice {
+/**
+ * Timesheet rules: projects, rules and pins in the table; events read through the calendars,
+ * which the rules service loads when it first reads one (list_projects builds no calendar).
+ */
+export interface RulesSlice extends TimeSlice, KeyedWrites {
   rules: RulesService;
 }
 

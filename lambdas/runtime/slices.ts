@@ -37,8 +37,8 @@ const SLICE_BUILDERS: {
     return { ...availability, booking };
   },
   rules: async (platform, part) => {
-    const [calendar, rules] = await Promise.all([SLICE_BUILDERS.calendar(platform, part), part('rules')]);
-    return { ...calendar, rules };
+    const [time, rules] = await Promise.all([SLICE_BUILDERS.time(platform, part), part('rules')]);
+    return { ...time, ...keyedWrites(part), rules };
   },
   memory: async (platform, part) => {
     const [time, memory, insights, snapshots, search] = await Promise.all([

@@ -150,12 +150,12 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       });
     },
     rules: async ({ store, clock, random }, part) => {
-      const [{ RulesService }, calendars, access] = await Promise.all([
+      const [{ RulesService }, access] = await Promise.all([
         import('../core/rules/rules-service.js'),
-        part('calendars'),
         part('access'),
       ]);
-      return new RulesService({ store, clock, random, calendars, access });
+      // The calendars when a rules call first reads an event: list_projects never does.
+      return new RulesService({ store, clock, random, calendars: () => part('calendars'), access });
     },
     memoryBlobs: async (platform) =>
       platform.memoryBlobs ?? missingBlobStore('this runtime has no memory bucket configured'),

@@ -145,7 +145,7 @@ describe('the bundled MCP handler', () => {
     );
   });
 
-  it('answers a first list_calendars or list_projects, in a fresh process, without luxon, the firewall rules, the providers, booking or the rules engine', {
+  it('answers a first list_calendars or list_projects, in a fresh process, without luxon, the firewall rules, the providers, booking or the rules engine (nor, for list_projects, the calendars)', {
     timeout: 90_000,
   }, async () => {
     const metafile = await bundleHandler();
@@ -172,6 +172,8 @@ describe('the bundled MCP handler', () => {
       expect(projects.inputs).toEqual(
         expect.arrayContaining([expect.stringMatching(/core\/rules\/rules-service\.ts$/)]),
       );
+      // list_projects reads no event: it builds no calendar either.
+      expect(projects.inputs.filter((input) => /lambdas\/core\/calendar\//.test(input))).toEqual([]);
       // …and loaded none of what only reading or writing events, booking or rules need.
       const notForAListing = [
         /node_modules\/luxon\//,

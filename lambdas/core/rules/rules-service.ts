@@ -29,7 +29,11 @@ export interface RulesServiceDeps {
   store: DocumentStore;
   clock: Clock;
   random: RandomSource;
-  calendars: CalendarService;
+  /**
+   * The calendars, loaded by the first method that reads an event: list_projects and the project
+   * and rule writes need none.
+   */
+  calendars: () => Promise<CalendarService>;
   /** Grants on projects (and calendars): every method checks the principal's right first. */
   access: AccessStore;
 }
@@ -249,7 +253,8 @@ export class RulesService {
     input: { calendar_id: string; event_id: string; project_id: string; scope?: 'event' | 'series' },
   ): Promise<Pin> {
     await this.requireActiveProject(principal, input.project_id);
-    const event = await this.deps.calendars.getEvent(principal, input.calendar_id, input.event_id);
+    const calendars = await this.deps.calendars();
+    const event = await calendars.getEvent(principal, input.calendar_id, input.event_id);
     const scope = input.scope ?? 'event';
     const seriesId = event.recurring_event_id ?? (event.recurrence?.length ? event.id : undefined);
     if (scope === 'series' && !seriesId)
@@ -268,8 +273,9 @@ export class RulesService {
     input: { calendar_id: string; event_id: string },
   ): Promise<Explanation> {
     const { RuleContext, hideUnreadable, explainEvent, toRuleEvent } = await engine();
-    const record = await this.deps.calendars.calendarFor(principal, input.calendar_id, 'read');
-    const view = await this.deps.calendars.getEvent(principal, input.calendar_id, input.event_id);
+    const calendars = await this.deps.calendars();
+    const record = await calendars.calendarFor(principal, input.calendar_id, 'read');
+    const view = await calendars.getEvent(principal, input.calendar_id, input.event_id);
     const [context, rights] = await Promise.all([
       RuleContext.load(this, [record.calendar_id]),
       this.access.rightsOf(principal),
@@ -301,7 +307,9 @@ export class RulesService {
       window: windowText(window),
       windowMs: window,
       groupBy: input.group_by ?? 'project',
-      zone: input.timezone ? requireZone(input.timezone, 'timezone').name : this.deps.calendars.zone,
+      zone: input.timezone
+        ? requireZone(input.timezone, 'timezone').name
+        : (await this.deps.calendars()).zone,
       includeAllDay: input.include_all_day ?? false,
       projectIds: input.project_ids,
       visibleProject: rights.visible,
@@ -395,7 +403,8 @@ export class RulesService {
   ) {
     const { readRuleEvents, RuleContext, ShadowStore } = await engine();
     this.shadow ??= new ShadowStore(this.deps.store);
-    const read = await readRuleEvents(this.deps.calendars, this.shadow, principal, window, calendarIds, work);
+    const calendars = await this.deps.calendars();
+    const read = await readRuleEvents(calendars, this.shadow, principal, window, calendarIds, work);
     const context = await RuleContext.load(
       this,
       read.calendars.map((c) => c.calendar_id),
