@@ -94,7 +94,8 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       return new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
     },
     locks: async (platform) => {
-      const { SlotLocks } = await import('./parts/holds.js');
+      // On its own, not from holds.js: check_availability reads the holds with none of the steps' code.
+      const { SlotLocks } = await import('../core/booking/slot-locks.js');
       const { store, clock, random } = platform;
       return new SlotLocks({ store, clock, random, pause, ttlMs: lockTtlMs(platform) });
     },

@@ -145,7 +145,7 @@ describe('the bundled MCP handler', () => {
     );
   });
 
-  it('answers a first list_calendars or list_projects, in a fresh process, without luxon, the firewall rules, the providers, booking or the rules engine (nor, for list_projects, the calendars)', {
+  it('answers a first list_calendars or list_projects, in a fresh process, without luxon, the firewall rules, the providers, booking or the rules engine (nor, for list_projects, the calendars); a first check_availability without the firewall rules or booking beyond the holds', {
     timeout: 90_000,
   }, async () => {
     const metafile = await bundleHandler();
@@ -157,14 +157,23 @@ describe('the bundled MCP handler', () => {
         time_zone: 'UTC',
       });
       await runtime.access.setGrant(keyId, calendarResource(calendar.id), 'read');
-      const firstCall = (tool: string) =>
-        firstCallLoads(outDir, metafile, runtime, toolCallEvent(token, tool, {}), tool);
-      const [calendars, projects] = [await firstCall('list_calendars'), await firstCall('list_projects')];
+      const firstCall = (tool: string, args: Record<string, unknown> = {}) =>
+        firstCallLoads(outDir, metafile, runtime, toolCallEvent(token, tool, args), tool);
+      const [calendars, projects, availability] = [
+        await firstCall('list_calendars'),
+        await firstCall('list_projects'),
+        await firstCall('check_availability', {
+          calendar_id: calendar.id,
+          start: '2031-01-06T09:00:00Z',
+          end: '2031-01-06T10:00:00Z',
+        }),
+      ];
 
       // Each call ran its tool against the table…
-      expect([calendars.result, projects.result]).toEqual([
+      expect([calendars.result, projects.result, availability.result]).toEqual([
         { ...calendars.result, statusCode: 200, toolSucceeded: true },
         { ...projects.result, statusCode: 200, toolSucceeded: true },
+        { ...availability.result, statusCode: 200, toolSucceeded: true },
       ]);
       expect(calendars.inputs).toEqual(
         expect.arrayContaining([expect.stringMatching(/core\/calendar\/calendar-service\.ts$/)]),
@@ -195,6 +204,19 @@ describe('the bundled MCP handler', () => {
           loaded: [],
         });
       }
+      // check_availability reads events and holds, in zones: of booking only the holds, no firewall rule.
+      expect(availability.inputs).toEqual(
+        expect.arrayContaining([expect.stringMatching(/core\/booking\/slot-locks\.ts$/)]),
+      );
+      for (const pattern of [
+        /lambdas\/core\/firewall\/(?!sanitize-text\.ts$|untrusted-marks\.ts$)/,
+        /lambdas\/core\/booking\/(?!slot-locks\.ts$|booking-schemas\.ts$|step-errors\.ts$)/,
+        /lambdas\/runtime\/booking-steps-over\.ts$/,
+      ])
+        expect({ pattern, loaded: availability.inputs.filter((input) => pattern.test(input)) }).toEqual({
+          pattern,
+          loaded: [],
+        });
     } finally {
       await runtime.close();
     }
