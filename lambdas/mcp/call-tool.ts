@@ -36,7 +36,7 @@ export async function callTool(
   try {
     const output = tool.idempotencyKey
       ? await runOnce(
-          recordsOf(toolDeps),
+          await recordsOf(toolDeps)(),
           // The schema above is an object's, so the arguments are one.
           { tool: tool.name, args: args as Record<string, unknown>, context, logger },
           // The key is the pipeline's: a handler never sees it, so no service stores it by mistake.
@@ -58,8 +58,11 @@ function withoutKey(input: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-/** The idempotency records of a slice that stores anything (every slice but the time tools'). */
-function recordsOf(deps: SliceDeps[DepsSlice]): IdempotencyRecords {
+/**
+ * The idempotency records of a slice that stores anything (every slice but the time tools'),
+ * loaded by the first keyed write: a read tool loads none of their code.
+ */
+function recordsOf(deps: SliceDeps[DepsSlice]): () => Promise<IdempotencyRecords> {
   if (!('idempotency' in deps)) throw new Error('a keyed tool needs a slice with idempotency records');
   return deps.idempotency;
 }

@@ -80,9 +80,10 @@ export async function completeArgument(
     );
   }
   if (WEEK_ARGUMENT.test(argument.name)) {
-    const { clock, calendars } = await loadDeps('rules');
+    // The calendars' default zone (CalendarService.zone), without building the calendars.
+    const { clock, defaultTimezone } = await loadDeps('time');
     const { weekCandidates } = await import('../core/rules/iso-week.js');
-    return completion(weekCandidates(clock.now(), calendars.zone, argument.value));
+    return completion(weekCandidates(clock.now(), defaultTimezone ?? 'UTC', argument.value));
   }
   return completion([]);
 }

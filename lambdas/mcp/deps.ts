@@ -40,8 +40,8 @@ export type TimeSlice = TimeDeps;
 
 /** What every slice that writes has: the records that make a keyed retry return the first answer. */
 export interface KeyedWrites {
-  /** mcp/idempotent-call.ts's records (book_slot's too). */
-  idempotency: IdempotencyRecords;
+  /** mcp/idempotent-call.ts's records (book_slot's too), loaded by the first keyed write: a read loads none. */
+  idempotency: () => Promise<IdempotencyRecords>;
 }
 
 /** The calendar tools: calendars through their providers, with the caller's grants checked. */
@@ -68,8 +68,11 @@ export interface BookingSlice extends AvailabilitySlice {
   booking: BookingService;
 }
 
-/** Timesheet rules: projects, rules and pins in the table; events read through the calendars. */
-export interface RulesSlice extends CalendarSlice {
+/**
+ * Timesheet rules: projects, rules and pins in the table; events read through the calendars,
+ * which the rules service loads when it first reads one (list_projects builds no calendar).
+ */
+export interface RulesSlice extends TimeSlice, KeyedWrites {
   rules: RulesService;
 }
 

@@ -26,7 +26,7 @@ const PRESENTATION_ONLY = new Set(['idempotency_key', 'format']);
  * fails forgets its claim, so that its retry runs afresh. Without a key, `run` simply runs.
  *
  * @example
- * const output = await runOnce(deps.idempotency, { tool: 'create_event', args, context, logger }, () => tool.run(…));
+ * const output = await runOnce(await deps.idempotency(), { tool: 'create_event', args, context, logger }, () => tool.run(…));
  */
 export async function runOnce(
   records: IdempotencyRecords,

@@ -77,7 +77,7 @@ export async function composeDeps(platform: Platform) {
     access: built.access,
     calendars: built.calendars,
     booking: built.booking,
-    idempotency: built.idempotency,
+    idempotency: async () => built.idempotency,
     rules: built.rules,
     memory: built.memory,
     /** Project memory's blob store: what the scheduled sweep collects unlisted snapshots from. */

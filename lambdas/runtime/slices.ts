@@ -1,23 +1,20 @@
 import { once } from '../core/once.js';
-import type { DepsSlice, SliceDeps, SliceLoader } from '../mcp/deps.js';
+import type { DepsSlice, KeyedWrites, SliceDeps, SliceLoader } from '../mcp/deps.js';
 import type { Platform } from './compose.js';
 import type { PartLoader } from './wiring.js';
 
 /**
  * Each MCP slice from the parts its tools use, and no other: a calendar call builds the
- * calendars and the idempotency records, not booking, rules or memory.
+ * calendars, not booking, rules or memory; the idempotency records only when a keyed write
+ * asks for them (`keyedWrites`).
  */
 const SLICE_BUILDERS: {
   [Slice in DepsSlice]: (platform: Platform, part: PartLoader) => Promise<SliceDeps[Slice]>;
 } = {
   time: async ({ clock, defaultTimezone }) => ({ clock, defaultTimezone }),
   calendar: async (platform, part) => {
-    const [time, calendars, idempotency] = await Promise.all([
-      SLICE_BUILDERS.time(platform, part),
-      part('calendars'),
-      part('idempotency'),
-    ]);
-    return { ...time, calendars, idempotency };
+    const [time, calendars] = await Promise.all([SLICE_BUILDERS.time(platform, part), part('calendars')]);
+    return { ...time, calendars, ...keyedWrites(part) };
   },
   availability: async (platform, part) => {
     const [calendar, { shadow }, locks] = await Promise.all([
@@ -40,8 +37,8 @@ const SLICE_BUILDERS: {
     return { ...availability, booking };
   },
   rules: async (platform, part) => {
-    const [calendar, rules] = await Promise.all([SLICE_BUILDERS.calendar(platform, part), part('rules')]);
-    return { ...calendar, rules };
+    const [time, rules] = await Promise.all([SLICE_BUILDERS.time(platform, part), part('rules')]);
+    return { ...time, ...keyedWrites(part), rules };
   },
   // Each memory tool's slice adds one area to the memory service, so that a first list_branches
   // loads no idempotency records, search index, snapshot or grounding code.
@@ -49,13 +46,10 @@ const SLICE_BUILDERS: {
     const [time, memory] = await Promise.all([SLICE_BUILDERS.time(platform, part), part('memory')]);
     return { ...time, memory };
   },
-  memoryWrites: async (platform, part) => {
-    const [memory, idempotency] = await Promise.all([
-      SLICE_BUILDERS.memory(platform, part),
-      part('idempotency'),
-    ]);
-    return { ...memory, idempotency };
-  },
+  memoryWrites: async (platform, part) => ({
+    ...(await SLICE_BUILDERS.memory(platform, part)),
+    ...keyedWrites(part),
+  }),
   memoryInsights: async (platform, part) => {
     const [writes, insights] = await Promise.all([
       SLICE_BUILDERS.memoryWrites(platform, part),
@@ -75,6 +69,11 @@ const SLICE_BUILDERS: {
     return { ...memory, search };
   },
 };
+
+/** The idempotency records as a slice holds them: built (once, for every slice) by the first keyed write. */
+function keyedWrites(part: PartLoader): KeyedWrites {
+  return { idempotency: () => part('idempotency') };
+}
 
 /**
  * The tools' slices over a platform's parts: what `McpServerDeps.toolDeps` answers. A slice is

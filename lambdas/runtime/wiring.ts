@@ -81,21 +81,27 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       return composeProviders(platform, registry);
     },
     calendars: async ({ clock, random, defaultTimezone }, part) => {
-      const [{ CalendarService }, access, registry, { providers }] = await Promise.all([
-        import('./parts/calendar-services.js'),
+      const [{ CalendarService }, access, registry] = await Promise.all([
+        import('../core/calendar/calendar-service.js'),
         part('access'),
         part('registry'),
-        part('providers'),
       ]);
+      // The providers when a call first reaches one: list_calendars reads the registry alone.
+      const providers = {
+        forConnection: async (connectionId: string) =>
+          (await part('providers')).providers.forConnection(connectionId),
+      };
       return new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
     },
     locks: async (platform) => {
-      const { SlotLocks } = await import('./parts/holds.js');
+      // On its own, not from holds.js: check_availability reads the holds with none of the steps' code.
+      const { SlotLocks } = await import('../core/booking/slot-locks.js');
       const { store, clock, random } = platform;
       return new SlotLocks({ store, clock, random, pause, ttlMs: lockTtlMs(platform) });
     },
     idempotency: async (platform) => {
-      const { IdempotencyRecords } = await import('./parts/holds.js');
+      // On its own, not from holds.js: a keyed write tool needs none of the steps' code.
+      const { IdempotencyRecords } = await import('../core/booking/idempotency.js');
       return new IdempotencyRecords({
         store: platform.store,
         clock: platform.clock,
@@ -129,7 +135,7 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
     },
     booking: async (platform, part) => {
       const [{ BookingService, checkEventContent }, calendars, idempotency, steps] = await Promise.all([
-        import('./parts/calendar-services.js'),
+        import('./parts/booking.js'),
         part('calendars'),
         part('idempotency'),
         part('bookingSteps'),
@@ -145,12 +151,12 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
       });
     },
     rules: async ({ store, clock, random }, part) => {
-      const [{ RulesService }, calendars, access] = await Promise.all([
+      const [{ RulesService }, access] = await Promise.all([
         import('../core/rules/rules-service.js'),
-        part('calendars'),
         part('access'),
       ]);
-      return new RulesService({ store, clock, random, calendars, access });
+      // The calendars when a rules call first reads an event: list_projects never does.
+      return new RulesService({ store, clock, random, calendars: () => part('calendars'), access });
     },
     memoryBlobs: async (platform) =>
       platform.memoryBlobs ?? missingBlobStore('this runtime has no memory bucket configured'),

@@ -2,14 +2,14 @@
  * The MCP handler as `cdk deploy` ships it: bundled by lib/constructs/lambda-bundling.ts (split
  * into chunks, tools/list computed at bundle time), then imported and served like the source.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolCallEvent } from '../../bench/cold-start.bench.js';
-import { LAMBDA_ENV, PROBE, probe, tableEnvironment } from '../../bench/lambda-probe.js';
+import { calendarResource, LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { projectResource } from '../../lambdas/core/rules/project-access.js';
 import { allToolsCatalogue, TOOLSETS } from '../../lambdas/mcp/tools/index.js';
 import { TOOL_LOADERS } from '../../lambdas/mcp/tools/tool-loaders.js';
@@ -26,6 +26,7 @@ import { describeMcpHttpTransport, type HttpTarget } from '../mcp/http-transport
 import { captureEmfLines, linesWith } from '../support/emf-lines.js';
 import { connectHttpClient } from '../support/mcp-client.js';
 import { startTestRuntime } from '../support/test-runtime.js';
+import { firstCallLoads } from './first-call-loads.js';
 import { lambdaHandlerTarget } from './lambda-target.js';
 
 const outDir = mkdtempSync(join(tmpdir(), 'meridian-mcp-bundle-'));
@@ -41,50 +42,6 @@ function bundleHandler(): Promise<Metafile> {
 }
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
-
-/**
- * The source files whose code a fresh Node process loads to answer `event` with the bundle: the
- * chunks Node reads (a load hook records them), mapped to their inputs by the metafile.
- */
-async function inputsOfAColdCall(
-  metafile: Metafile,
-  event: unknown,
-  table: Record<string, string>,
-): Promise<string[]> {
-  const eventFile = join(outDir, 'cold-call-event.json');
-  const probeFile = join(outDir, 'probe.mjs');
-  const hooksFile = join(outDir, 'record-loads.mjs');
-  const loadsFile = join(outDir, `loads-${Date.now()}.txt`);
-  writeFileSync(eventFile, JSON.stringify(event));
-  writeFileSync(probeFile, PROBE);
-  writeFileSync(
-    hooksFile,
-    `import { registerHooks } from 'node:module';
-import { appendFileSync } from 'node:fs';
-registerHooks({ load(url, context, nextLoad) { appendFileSync(process.env.LOADS_FILE, url + '\\n'); return nextLoad(url, context); } });`,
-  );
-  const subject = {
-    name: 'cold call',
-    bundle: entryFile,
-    results: [],
-    sizes: { totalBytes: 0, loadedAtStartBytes: 0 },
-  };
-  const result = await probe(probeFile, eventFile, subject, {
-    ...LAMBDA_ENV,
-    ...table,
-    POWERTOOLS_LOG_LEVEL: 'ERROR',
-    LOADS_FILE: loadsFile,
-    NODE_OPTIONS: `${LAMBDA_ENV.NODE_OPTIONS} --import=${pathToFileURL(hooksFile).href}`,
-  });
-  expect(result.toolSucceeded).toBe(true);
-  const loadedFiles = readFileSync(loadsFile, 'utf8')
-    .split('\n')
-    .filter((url) => url.startsWith('file:'))
-    .map((url) => fileURLToPath(url));
-  return Object.entries(metafile.outputs)
-    .filter(([output]) => loadedFiles.includes(resolve(output)))
-    .flatMap(([, output]) => Object.keys(output.inputs));
-}
 
 let served: Promise<HttpTarget> | undefined;
 
@@ -193,6 +150,83 @@ describe('the bundled MCP handler', () => {
     );
   });
 
+  it('answers a first list_calendars or list_projects, in a fresh process, without luxon, the firewall rules, the providers, booking or the rules engine (nor, for list_projects, the calendars); a first check_availability without the firewall rules or booking beyond the holds', {
+    timeout: 90_000,
+  }, async () => {
+    const metafile = await bundleHandler();
+    const runtime = await startTestRuntime();
+    try {
+      const { token, keyId } = await runtime.newKey('first-call');
+      const calendar = await runtime.calendars.createCalendar(LOCAL_OWNER, {
+        name: 'First',
+        time_zone: 'UTC',
+      });
+      await runtime.access.setGrant(keyId, calendarResource(calendar.id), 'read');
+      const firstCall = (tool: string, args: Record<string, unknown> = {}) =>
+        firstCallLoads(outDir, metafile, runtime, toolCallEvent(token, tool, args), tool);
+      const [calendars, projects, availability] = [
+        await firstCall('list_calendars'),
+        await firstCall('list_projects'),
+        await firstCall('check_availability', {
+          calendar_id: calendar.id,
+          start: '2031-01-06T09:00:00Z',
+          end: '2031-01-06T10:00:00Z',
+        }),
+      ];
+
+      // Each call ran its tool against the table…
+      expect([calendars.result, projects.result, availability.result]).toEqual([
+        { ...calendars.result, statusCode: 200, toolSucceeded: true },
+        { ...projects.result, statusCode: 200, toolSucceeded: true },
+        { ...availability.result, statusCode: 200, toolSucceeded: true },
+      ]);
+      expect(calendars.inputs).toEqual(
+        expect.arrayContaining([expect.stringMatching(/core\/calendar\/calendar-service\.ts$/)]),
+      );
+      expect(projects.inputs).toEqual(
+        expect.arrayContaining([expect.stringMatching(/core\/rules\/rules-service\.ts$/)]),
+      );
+      // list_projects reads no event: it builds no calendar either.
+      expect(projects.inputs.filter((input) => /lambdas\/core\/calendar\//.test(input))).toEqual([]);
+      // …and loaded none of what only reading or writing events, booking or rules need.
+      const notForAListing = [
+        /node_modules\/luxon\//,
+        // Of the firewall, only what a cold start loads (the stored-text rule, the flag's shape).
+        /lambdas\/core\/firewall\/(?!sanitize-text\.ts$|untrusted-marks\.ts$)/,
+        /lambdas\/runtime\/compose-providers\.ts$/,
+        /lambdas\/core\/(shadow|availability)\//,
+        // Booking's code, and the idempotency records: only a keyed write loads them.
+        /lambdas\/core\/booking\//,
+        /lambdas\/core\/rules\/(parse-query|classify|rule-events|rule-preview|timesheet|rule-suggestions)\.ts$/,
+      ];
+      for (const pattern of notForAListing) {
+        expect({ pattern, loaded: calendars.inputs.filter((input) => pattern.test(input)) }).toEqual({
+          pattern,
+          loaded: [],
+        });
+        expect({ pattern, loaded: projects.inputs.filter((input) => pattern.test(input)) }).toEqual({
+          pattern,
+          loaded: [],
+        });
+      }
+      // check_availability reads events and holds, in zones: of booking only the holds, no firewall rule.
+      expect(availability.inputs).toEqual(
+        expect.arrayContaining([expect.stringMatching(/core\/booking\/slot-locks\.ts$/)]),
+      );
+      for (const pattern of [
+        /lambdas\/core\/firewall\/(?!sanitize-text\.ts$|untrusted-marks\.ts$)/,
+        /lambdas\/core\/booking\/(?!slot-locks\.ts$|booking-schemas\.ts$|step-errors\.ts$)/,
+        /lambdas\/runtime\/booking-steps-over\.ts$/,
+      ])
+        expect({ pattern, loaded: availability.inputs.filter((input) => pattern.test(input)) }).toEqual({
+          pattern,
+          loaded: [],
+        });
+    } finally {
+      await runtime.close();
+    }
+  });
+
   // A fresh process, as a Lambda cold start is: the bundle's own chunks, recorded as Node loads them.
   it('loads of the memory, on a cold start whose first call is list_branches, the memory service and its store alone', {
     timeout: 60_000,
@@ -203,11 +237,15 @@ describe('the bundled MCP handler', () => {
       const { token, keyId } = await runtime.newKey('cold-memory');
       const project = await runtime.rules.projects.create({ name: 'Cold memory' });
       await runtime.access.setGrant(keyId, projectResource(project.project_id), 'read');
-      const loaded = await inputsOfAColdCall(
+      const { inputs: loaded, result } = await firstCallLoads(
+        outDir,
         metafile,
+        runtime,
         toolCallEvent(token, 'list_branches', { project_id: project.project_id }),
-        tableEnvironment(runtime),
+        'list_branches',
       );
+
+      expect(result).toEqual({ ...result, statusCode: 200, toolSucceeded: true });
 
       expect(loaded).toEqual(
         expect.arrayContaining([

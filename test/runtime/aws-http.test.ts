@@ -84,7 +84,7 @@ describe('createAwsHttpDeps (the MCP function’s composition root)', () => {
     expect(Object.keys(memorySearch).sort()).toEqual(['clock', 'defaultTimezone', 'memory', 'search']);
     // One CalendarService and one set of idempotency records, whichever slice asked first.
     expect(booking.calendars).toBe(calendar.calendars);
-    expect(memoryWrites.idempotency).toBe(calendar.idempotency);
+    expect(await memoryWrites.idempotency()).toBe(await calendar.idempotency());
     expect(memorySearch.memory).toBe(memory.memory);
   });
 });

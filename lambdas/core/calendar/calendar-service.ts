@@ -3,18 +3,12 @@ import { calendarResource, grantAllows, type Principal, type Right } from '../ac
 import { compareAndSet } from '../compare-and-set.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
-import {
-  checkCalendarContent,
-  checkEventContent,
-  touchesEventText,
-} from '../firewall/check-event-content.js';
-import { screenProviderEvent } from '../firewall/untrusted-text.js';
 import type { CalendarProvider, CalendarRef, Clock, ProviderResolver, RandomSource } from '../ports/index.js';
-import { type AttendeeInput, lacksResponses, withKnownResponses } from './attendee-responses.js';
+import type { AttendeeInput } from './attendee-responses.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
-import { type EventTimeInput, resolveEventTimes, type WithTimeInputs } from './event-time.js';
-import { type EventView, toEventView } from './event-view.js';
+import type { EventTimeInput, WithTimeInputs } from './event-time.js';
+import type { EventView } from './event-view.js';
 import { removeOrphanCalendarGrants } from './orphan-grants.js';
 import { providerOfCalendar } from './provider-of-calendar.js';
 
@@ -73,6 +67,12 @@ function uniqueEmails(emails: readonly string[]): string[] {
 
 /** A draft or patch as a tool gives it: attendees may come without an answer (kept, or needsAction). */
 type WithAttendeeInputs<T> = Omit<T, 'attendees'> & { attendees?: AttendeeInput[] | undefined };
+
+/**
+ * The firewall's rules and luxon (calendar-event-code.ts), imported by the first call that reads
+ * or writes an event: listing calendars, the most common first call, needs neither.
+ */
+const eventCode = () => import('./calendar-event-code.js');
 
 /** Writes at once per batch: enough to be quick, few enough to stay under provider rate limits. */
 export const BATCH_CONCURRENCY = 10;
@@ -200,6 +200,7 @@ export class CalendarService {
     eventId: string,
     patch: WithAttendeeInputs<EventPatch>,
   ): Promise<EventPatch> {
+    const { checkEventContent, touchesEventText, lacksResponses, withKnownResponses } = await eventCode();
     const needsCurrent = lacksResponses(patch.attendees);
     if (!needsCurrent && !touchesEventText(patch)) return patch as EventPatch;
     const current = await provider.getEvent(ref, eventId);
@@ -212,10 +213,11 @@ export class CalendarService {
   }
 
   /** A tool's patch with its times resolved in the calendar's zone, attendees as given. */
-  private resolvedPatch(
+  private async resolvedPatch(
     patch: WithAttendeeInputs<WithTimeInputs<EventPatch>>,
     record: CalendarRecord,
-  ): WithAttendeeInputs<EventPatch> {
+  ): Promise<WithAttendeeInputs<EventPatch>> {
+    const { resolveEventTimes } = await eventCode();
     const { attendees, ...timed } = patch;
     return {
       ...resolveEventTimes<EventPatch>(timed, this.zoneOf(record)),
@@ -232,23 +234,13 @@ export class CalendarService {
     return record.time_zone ?? this.zone;
   }
 
-  view(record: CalendarRecord, event: Parameters<typeof toEventView>[0]): EventView {
-    return toEventView(event, this.zoneOf(record));
-  }
-
-  /**
-   * An event read from its provider, as the read tools return it. A connected calendar's events
-   * are written by other clients too, past the write-time firewall: their text is flagged here
-   * (`untrusted`). Native events were checked when written.
-   */
-  readView(record: CalendarRecord, event: Parameters<typeof toEventView>[0]): EventView {
-    return this.view(record, record.provider === 'native' ? event : screenProviderEvent(event));
-  }
-
   async getEvent(principal: Principal, calendarId: string | undefined, eventId: string): Promise<EventView> {
     const record = await this.calendarFor(principal, calendarId, 'read');
-    const { provider, ref } = await this.providerFor(record);
-    return this.readView(record, await provider.getEvent(ref, eventId));
+    const [{ provider, ref }, { calendarReadView }] = await Promise.all([
+      this.providerFor(record),
+      eventCode(),
+    ]);
+    return calendarReadView(this, record, await provider.getEvent(ref, eventId));
   }
 
   async createEvent(
@@ -257,12 +249,13 @@ export class CalendarService {
     draft: WithAttendeeInputs<WithTimeInputs<EventDraft>> & { start: EventTimeInput; end: EventTimeInput },
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, calendarId, 'write');
+    const { checkEventContent, resolveEventTimes, calendarEventView, withKnownResponses } = await eventCode();
     const { attendees, ...fields } = draft;
     const complete = { ...fields, ...(attendees ? { attendees: withKnownResponses(attendees, []) } : {}) };
     // Calendar text is read by other agents later: sanitise it and refuse injected instructions.
     const clean = checkEventContent(resolveEventTimes<EventDraft>(complete, this.zoneOf(record)));
     const { provider, ref } = await this.providerFor(record);
-    return this.view(record, await provider.createEvent(ref, clean));
+    return calendarEventView(this, record, await provider.createEvent(ref, clean));
   }
 
   async updateEvent(
@@ -276,14 +269,14 @@ export class CalendarService {
     },
   ): Promise<EventView> {
     const record = await this.calendarFor(principal, input.calendar_id, 'write');
-    const patch = this.resolvedPatch(input.patch, record);
+    const patch = await this.resolvedPatch(input.patch, record);
     const { provider, ref } = await this.providerFor(record);
     const checked = await this.checkedPatch(provider, ref, input.event_id, patch);
     const written = await provider.updateEvent(ref, input.event_id, checked, {
       scope: input.scope,
       ...(input.if_match ? { if_match: input.if_match } : {}),
     });
-    return this.view(record, written);
+    return (await eventCode()).calendarEventView(this, record, written);
   }
 
   async deleteEvent(
@@ -320,19 +313,20 @@ export class CalendarService {
     }
     const record = await this.calendarFor(principal, calendarId, 'write');
     const { provider, ref } = await this.providerFor(record);
+    const { calendarEventView } = await eventCode();
     return mapWithConcurrency(updates, BATCH_CONCURRENCY, async (update) => {
       try {
         const patch = await this.checkedPatch(
           provider,
           ref,
           update.event_id,
-          this.resolvedPatch(update.patch, record),
+          await this.resolvedPatch(update.patch, record),
         );
         const written = await provider.updateEvent(ref, update.event_id, patch, {
           scope: update.scope,
           ...(update.if_match ? { if_match: update.if_match } : {}),
         });
-        return { event_id: update.event_id, ok: true, event: this.view(record, written) };
+        return { event_id: update.event_id, ok: true, event: calendarEventView(this, record, written) };
       } catch (error) {
         if (!isDomainError(error)) throw error;
         return { event_id: update.event_id, ok: false, error: { code: error.code, message: error.message } };
@@ -352,6 +346,7 @@ export class CalendarService {
   ): Promise<AttendeeChange> {
     const record = await this.calendarFor(principal, input.calendar_id, 'write');
     const { provider, ref } = await this.providerFor(record);
+    const { checkEventContent, calendarEventView } = await eventCode();
     const remove = new Set(input.remove.map((email) => email.toLowerCase()));
     // A write that lost to another edit (STALE_WRITE, the provider's etag check) is redone once
     // on the fresh event.
@@ -368,7 +363,7 @@ export class CalendarService {
           (email) => !added.includes(email) && !removed.some((r) => r.toLowerCase() === email.toLowerCase()),
         );
         if (added.length === 0 && removed.length === 0) {
-          return { event: this.view(record, current), added, removed, unchanged };
+          return { event: calendarEventView(this, record, current), added, removed, unchanged };
         }
         const invitations: Attendee[] = added.map((email) => ({ email, response_status: 'needsAction' }));
         const written = await provider.updateEvent(
@@ -377,7 +372,7 @@ export class CalendarService {
           checkEventContent({ attendees: [...kept, ...invitations] }, current),
           { scope: 'this', if_match: current.etag },
         );
-        return { event: this.view(record, written), added, removed, unchanged };
+        return { event: calendarEventView(this, record, written), added, removed, unchanged };
       },
       { maxAttempts: 2, isLostRace: (error) => isDomainError(error, 'STALE_WRITE') },
     );
@@ -411,6 +406,7 @@ export class CalendarService {
     const connectionId = parent?.connection_id ?? 'native';
     const provider = await this.deps.providers.forConnection(connectionId);
     // Calendar names and descriptions are read by every agent that lists calendars.
+    const { checkCalendarContent } = await eventCode();
     const text = checkCalendarContent({
       name: input.name,
       ...(input.description ? { description: input.description } : {}),

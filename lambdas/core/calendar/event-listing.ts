@@ -6,18 +6,19 @@ import { DomainError, isDomainError } from '../errors.js';
 import { parseInstant } from '../time/instants.js';
 import { checkWindow } from '../time/window.js';
 import { requireZone } from '../time/zones.js';
+import { calendarReadView } from './calendar-read-view.js';
 import type { CalendarRecord } from './calendar-registry.js';
 import type { CalendarService } from './calendar-service.js';
 import type { CalendarEvent } from './event.js';
 import { eventTimeMs } from './event-times.js';
 import { type EventView, inZone } from './event-view.js';
+import { MAX_WINDOW_DAYS } from './event-window.js';
 import { decodeCursor, encodeCursor } from './page-by-start.js';
 
 export const MAX_LIST_RESULTS = 2500;
 /** A month of a busy calendar in one page: 10 cost an agent several calls for an ordinary month. */
 export const DEFAULT_LIST_RESULTS = 50;
 /** Longest window one listing may span: keeps series expansion and fan-out bounded. */
-export const MAX_WINDOW_DAYS = 400;
 const DAY_MS = 86_400_000;
 
 export interface ListEventsParams {
@@ -235,7 +236,7 @@ export async function listEvents(
         }
       : undefined;
   return {
-    events: page.map(({ record, event }) => inZone(service.readView(record, event), zone)),
+    events: page.map(({ record, event }) => inZone(calendarReadView(service, record, event), zone)),
     count: page.length,
     has_more: token !== undefined,
     ...(token ? { next_page_token: encodeCursor(token) } : {}),

@@ -2,6 +2,7 @@ import type { Principal } from '../access/rights.js';
 import { compareAndSet } from '../compare-and-set.js';
 import { isDomainError } from '../errors.js';
 import { ownerAnswered, type ResponseStatus } from './attendee-responses.js';
+import { calendarEventView } from './calendar-event-views.js';
 import type { CalendarService } from './calendar-service.js';
 import type { EditScope } from './event.js';
 import type { EventView } from './event-view.js';
@@ -44,7 +45,7 @@ export async function respondToEvent(
       const answered = ownerAnswered(current, input.response, { nativeWithoutOwner });
       const said = { attendee: answered.owner, previous: answered.previous };
       if (answered.previous === input.response && input.scope === 'this') {
-        return { event: calendars.view(record, current), ...said };
+        return { event: calendarEventView(calendars, record, current), ...said };
       }
       const written = await provider.updateEvent(
         ref,
@@ -52,7 +53,7 @@ export async function respondToEvent(
         { attendees: answered.attendees },
         { scope: input.scope, if_match: input.if_match ?? current.etag },
       );
-      return { event: calendars.view(record, written), ...said };
+      return { event: calendarEventView(calendars, record, written), ...said };
     },
     { maxAttempts: input.if_match ? 1 : 2, isLostRace: (error) => isDomainError(error, 'STALE_WRITE') },
   );

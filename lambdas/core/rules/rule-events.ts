@@ -1,8 +1,9 @@
 import type { Principal } from '../access/rights.js';
+import { calendarEventView } from '../calendar/calendar-event-views.js';
 import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
-import { MAX_WINDOW_DAYS } from '../calendar/event-listing.js';
 import type { EventView } from '../calendar/event-view.js';
+import { MAX_WINDOW_DAYS } from '../calendar/event-window.js';
 import { type CallWork, NARROW_CALENDAR_READ } from '../call-work.js';
 import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { DomainError } from '../errors.js';
@@ -111,7 +112,7 @@ async function readCalendar(
     if (record.provider !== 'native') work?.spend(page.events.length, NARROW_CALENDAR_READ);
     for (const event of page.events) {
       await work?.pass();
-      events.push(toRuleEvent(calendars.view(record, event), record));
+      events.push(toRuleEvent(calendarEventView(calendars, record, event), record));
     }
     token = page.next_page_token;
     if (events.length > MAX_RULE_EVENTS) throw tooManyEvents();
@@ -139,7 +140,7 @@ async function readShadow(
   // Overlap as list_events reads it: a zero-length event counts when it sits inside the window.
   const inWindow = events
     .filter((event) => event.status !== 'cancelled')
-    .map((event) => toRuleEvent(calendars.view(record, event), record))
+    .map((event) => toRuleEvent(calendarEventView(calendars, record, event), record))
     .filter(
       (e) =>
         e.startMs < window.to &&

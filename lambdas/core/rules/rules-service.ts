@@ -4,34 +4,36 @@ import type { CalendarService } from '../calendar/calendar-service.js';
 import type { CallWork } from '../call-work.js';
 import { DomainError } from '../errors.js';
 import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
-import { ShadowStore } from '../shadow/shadow-store.js';
-import { requireZone } from '../time/zones.js';
-import { assembleQuery, type StructuredCondition } from './assemble-query.js';
-import { compileRule } from './classify.js';
-import { vocabularyOf } from './description-vocabulary.js';
-import { parseQuery } from './parse-query.js';
+import type { ShadowStore } from '../shadow/shadow-store.js';
+import type { StructuredCondition } from './assemble-query.js';
 import { type Pin, PinStore } from './pin-store.js';
-import { printQuery } from './print-query.js';
 import { ProjectAccess } from './project-access.js';
 import { type Project, type ProjectFields, ProjectStore } from './project-store.js';
-import { RuleContext } from './rule-context.js';
-import { type EventWindow, readRuleEvents, ruleWindow, toRuleEvent } from './rule-events.js';
-import { type Explanation, explainEvent } from './rule-explain.js';
-import { type DraftQuery, draftQuery, unplacedNote } from './rule-from-description.js';
-import { type Preview, previewQuery } from './rule-preview.js';
-import { decodeProposal, encodeProposal } from './rule-proposal.js';
+import type { EventWindow } from './rule-events.js';
+import type { Explanation } from './rule-explain.js';
+import type { DraftQuery } from './rule-from-description.js';
+import type { Preview } from './rule-preview.js';
 import { type Rule, RuleStore, ruleNotFound } from './rule-store.js';
-import { type RuleSuggestion, suggestRules } from './rule-suggestions.js';
-import { type RuleWithUsage, rulesWithUsage } from './rule-usage.js';
+import type { RuleSuggestion } from './rule-suggestions.js';
+import type { RuleWithUsage } from './rule-usage.js';
 import type { GroupBy } from './timesheet.js';
-import { buildTimesheet, type TimesheetReport } from './timesheet-report.js';
-import { hideMovesFrom, hideUnreadable, visibleSuggestions } from './unreadable-projects.js';
+import type { TimesheetReport } from './timesheet-report.js';
+
+/**
+ * The rules engine (parser, classifier, previews, timesheets, event reads; rules-engine.ts),
+ * imported by the first method that needs it: list_projects and the project writes need none of it.
+ */
+const engine = () => import('./rules-engine.js');
 
 export interface RulesServiceDeps {
   store: DocumentStore;
   clock: Clock;
   random: RandomSource;
-  calendars: CalendarService;
+  /**
+   * The calendars, loaded by the first method that reads an event: list_projects and the project
+   * and rule writes need none.
+   */
+  calendars: () => Promise<CalendarService>;
   /** Grants on projects (and calendars): every method checks the principal's right first. */
   access: AccessStore;
 }
@@ -61,10 +63,9 @@ export class RulesService {
   readonly pins: PinStore;
   readonly access: ProjectAccess;
   /** Connected calendars' events, as the sync last stored them (see readRuleEvents). */
-  private readonly shadow: ShadowStore;
+  private shadow: ShadowStore | undefined;
 
   constructor(private readonly deps: RulesServiceDeps) {
-    this.shadow = new ShadowStore(deps.store);
     this.projects = new ProjectStore(deps);
     this.rules = new RuleStore(deps);
     this.pins = new PinStore(deps);
@@ -120,6 +121,7 @@ export class RulesService {
       description?: string | undefined;
     },
   ): Promise<Rule> {
+    const { decodeProposal, parseQuery, printQuery } = await engine();
     const proposal = input.proposal_id ? decodeProposal(input.proposal_id) : undefined;
     const query = input.query ?? proposal?.query;
     const projectId = input.project_id ?? proposal?.project_id;
@@ -147,6 +149,7 @@ export class RulesService {
       description?: string | undefined;
     },
   ): Promise<Rule> {
+    const { assembleQuery } = await engine();
     return this.createRule(principal, {
       ...input,
       query: assembleQuery(input.conditions, input.logic ?? 'AND'),
@@ -162,6 +165,7 @@ export class RulesService {
   ): Promise<Rule> {
     await this.requireRuleWrite(principal, ruleId);
     if (patch.project_id) await this.requireActiveProject(principal, patch.project_id);
+    const { parseQuery, printQuery } = await engine();
     const query = patch.query === undefined ? undefined : printQuery(parseQuery(patch.query));
     return this.rules.update(ruleId, { ...patch, ...(query ? { query } : {}) }, expectedVersion);
   }
@@ -186,6 +190,7 @@ export class RulesService {
     input: EventScope = {},
     work?: CallWork,
   ): Promise<{ rules: RuleWithUsage[]; window: WindowText }> {
+    const { ruleWindow, rulesWithUsage } = await engine();
     const now = this.deps.clock.now();
     const window = ruleWindow(now, input);
     const [{ context, events }, rights] = await Promise.all([
@@ -215,6 +220,7 @@ export class RulesService {
     },
     work?: CallWork,
   ): Promise<Preview & { window: WindowText; time_zone?: string }> {
+    const { parseQuery, requireZone, ruleWindow, compileRule, previewQuery, hideMovesFrom } = await engine();
     const tree = parseQuery(input.query);
     const limit = input.limit ?? DEFAULT_PREVIEW_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PREVIEW_LIMIT)
@@ -247,7 +253,8 @@ export class RulesService {
     input: { calendar_id: string; event_id: string; project_id: string; scope?: 'event' | 'series' },
   ): Promise<Pin> {
     await this.requireActiveProject(principal, input.project_id);
-    const event = await this.deps.calendars.getEvent(principal, input.calendar_id, input.event_id);
+    const calendars = await this.deps.calendars();
+    const event = await calendars.getEvent(principal, input.calendar_id, input.event_id);
     const scope = input.scope ?? 'event';
     const seriesId = event.recurring_event_id ?? (event.recurrence?.length ? event.id : undefined);
     if (scope === 'series' && !seriesId)
@@ -265,8 +272,10 @@ export class RulesService {
     principal: Principal,
     input: { calendar_id: string; event_id: string },
   ): Promise<Explanation> {
-    const record = await this.deps.calendars.calendarFor(principal, input.calendar_id, 'read');
-    const view = await this.deps.calendars.getEvent(principal, input.calendar_id, input.event_id);
+    const { RuleContext, hideUnreadable, explainEvent, toRuleEvent } = await engine();
+    const calendars = await this.deps.calendars();
+    const record = await calendars.calendarFor(principal, input.calendar_id, 'read');
+    const view = await calendars.getEvent(principal, input.calendar_id, input.event_id);
     const [context, rights] = await Promise.all([
       RuleContext.load(this, [record.calendar_id]),
       this.access.rightsOf(principal),
@@ -288,6 +297,7 @@ export class RulesService {
     work?: CallWork,
   ): Promise<TimesheetReport> {
     for (const projectId of input.project_ids ?? []) await this.access.require(principal, projectId, 'read');
+    const { ruleWindow, buildTimesheet, requireZone } = await engine();
     const window = ruleWindow(this.deps.clock.now(), input);
     const [{ context, events }, rights] = await Promise.all([
       this.load(principal, window, input.calendar_ids, work),
@@ -297,7 +307,9 @@ export class RulesService {
       window: windowText(window),
       windowMs: window,
       groupBy: input.group_by ?? 'project',
-      zone: input.timezone ? requireZone(input.timezone, 'timezone').name : this.deps.calendars.zone,
+      zone: input.timezone
+        ? requireZone(input.timezone, 'timezone').name
+        : (await this.deps.calendars()).zone,
       includeAllDay: input.include_all_day ?? false,
       projectIds: input.project_ids,
       visibleProject: rights.visible,
@@ -310,6 +322,7 @@ export class RulesService {
     input: EventScope = {},
     work?: CallWork,
   ): Promise<{ suggestions: RuleSuggestion[]; window: WindowText }> {
+    const { ruleWindow, visibleSuggestions, suggestRules } = await engine();
     const window = ruleWindow(this.deps.clock.now(), input);
     const [{ context, events }, rights] = await Promise.all([
       this.load(principal, window, input.calendar_ids, work),
@@ -345,6 +358,16 @@ export class RulesService {
         'Describe the events, e.g. "meetings with people from Acme on Fridays".',
       );
     if (input.project_id) await this.requireReadableProject(principal, input.project_id);
+    const {
+      ruleWindow,
+      draftQuery,
+      vocabularyOf,
+      unplacedNote,
+      compileRule,
+      encodeProposal,
+      previewQuery,
+      parseQuery,
+    } = await engine();
     const now = this.deps.clock.now();
     const window = ruleWindow(now, {}, DESCRIPTION_DAYS);
     const { context, events, calendars } = await this.load(principal, window, undefined, work);
@@ -378,7 +401,10 @@ export class RulesService {
     calendarIds?: readonly string[],
     work?: CallWork,
   ) {
-    const read = await readRuleEvents(this.deps.calendars, this.shadow, principal, window, calendarIds, work);
+    const { readRuleEvents, RuleContext, ShadowStore } = await engine();
+    this.shadow ??= new ShadowStore(this.deps.store);
+    const calendars = await this.deps.calendars();
+    const read = await readRuleEvents(calendars, this.shadow, principal, window, calendarIds, work);
     const context = await RuleContext.load(
       this,
       read.calendars.map((c) => c.calendar_id),

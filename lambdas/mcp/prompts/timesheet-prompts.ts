@@ -102,7 +102,8 @@ export const weeklyTimesheetPrompt = definePrompt({
   async render(deps, args) {
     // Imported on use: the week arithmetic pulls in luxon, which a Lambda cold start leaves out.
     const { isoWeekOf, isoWeekWindow } = await import('../../core/rules/iso-week.js');
-    const zone = deps.calendars.zone;
+    // The calendars' default zone (CalendarService.zone), without building the calendars.
+    const zone = deps.defaultTimezone ?? 'UTC';
     const week = isoWeekWindow(args.week?.trim() || isoWeekOf(deps.clock.now(), zone), zone);
     return {
       description: `Timesheet for ${week.week}`,

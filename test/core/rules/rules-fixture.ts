@@ -39,7 +39,7 @@ export async function startRulesFixture(): Promise<RulesFixture> {
     store: runtime.store,
     clock: runtime.clock,
     random: runtime.random,
-    calendars: runtime.calendars,
+    calendars: async () => runtime.calendars,
     access: runtime.access,
   });
   return {
