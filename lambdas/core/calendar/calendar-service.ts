@@ -3,6 +3,7 @@ import { calendarResource, grantAllows, type Principal, type Right } from '../ac
 import { compareAndSet } from '../compare-and-set.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
+import { once } from '../once.js';
 import type { CalendarProvider, CalendarRef, Clock, ProviderResolver, RandomSource } from '../ports/index.js';
 import type { AttendeeInput } from './attendee-responses.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
@@ -72,7 +73,7 @@ type WithAttendeeInputs<T> = Omit<T, 'attendees'> & { attendees?: AttendeeInput[
  * The firewall's rules and luxon (calendar-event-code.ts), imported by the first call that reads
  * or writes an event: listing calendars, the most common first call, needs neither.
  */
-const eventCode = () => import('./calendar-event-code.js');
+const eventCode = once(() => import('./calendar-event-code.js'));
 
 /** Writes at once per batch: enough to be quick, few enough to stay under provider rate limits. */
 export const BATCH_CONCURRENCY = 10;

@@ -3,6 +3,7 @@ import type { Principal, Right } from '../access/rights.js';
 import type { CallWork } from '../call-work.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { echo, excerpt } from '../input-limits.js';
+import { once } from '../once.js';
 import type { BlobStore, DocumentStore, ProjectFolderReader } from '../ports/index.js';
 import { ProjectAccess, projectResource } from '../rules/project-access.js';
 import type { ProjectStore } from '../rules/project-store.js';
@@ -11,6 +12,18 @@ import { locateFolder } from './folders/host-folders.js';
 import { folderKey } from './store/memory-keys.js';
 import type { Branch, EntryRole } from './store/memory-schemas.js';
 import type { MemoryStore } from './store/memory-store.js';
+
+/**
+ * Loaded by the first write: the firewall's rules and the secret patterns are most of the memory
+ * code a cold start would otherwise load, and no read needs them. Kept once loaded: a warm call
+ * should not go back through the module loader.
+ */
+const writeCode = once(() =>
+  Promise.all([import('./store/redact-secrets.js'), import('../firewall/untrusted-text.js')]),
+);
+
+/** Loaded by project_summary's decisions: the grounding's claim reading, which no other method needs. */
+const decisionCode = once(() => import('./contexts/project-decisions.js'));
 
 export interface MemoryServiceDeps {
   store: DocumentStore;
@@ -114,12 +127,7 @@ export class MemoryService {
       if_version?: number | undefined;
     },
   ) {
-    // Loaded by the first write: the firewall's rules and the secret patterns are most of the
-    // memory code a cold start would otherwise load, and no read needs them.
-    const [{ redactSecrets }, { untrustedMarks }] = await Promise.all([
-      import('./store/redact-secrets.js'),
-      import('../firewall/untrusted-text.js'),
-    ]);
+    const [{ redactSecrets }, { untrustedMarks }] = await writeCode();
     const redaction = redactSecrets(input.content);
     const redacted = redaction.redactions.reduce((sum, r) => sum + r.count, 0);
     const written = { role: input.role, content: redaction.text, untrusted: untrustedMarks(redaction.text) };
@@ -231,8 +239,7 @@ export class MemoryService {
       items.length,
       'Leave out project_summary, or call search_context with a query to read a part of the memory.',
     );
-    // Loaded here: it brings the grounding's claim reading, which no other method needs.
-    const { projectDecisions } = await import('./contexts/project-decisions.js');
+    const { projectDecisions } = await decisionCode();
     return projectDecisions(items);
   }
 

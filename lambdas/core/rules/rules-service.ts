@@ -3,6 +3,7 @@ import type { Principal } from '../access/rights.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
 import type { CallWork } from '../call-work.js';
 import { DomainError } from '../errors.js';
+import { once } from '../once.js';
 import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
 import type { ShadowStore } from '../shadow/shadow-store.js';
 import type { StructuredCondition } from './assemble-query.js';
@@ -23,7 +24,7 @@ import type { TimesheetReport } from './timesheet-report.js';
  * The rules engine (parser, classifier, previews, timesheets, event reads; rules-engine.ts),
  * imported by the first method that needs it: list_projects and the project writes need none of it.
  */
-const engine = () => import('./rules-engine.js');
+const engine = once(() => import('./rules-engine.js'));
 
 export interface RulesServiceDeps {
   store: DocumentStore;
