@@ -11,6 +11,11 @@ if (Number(process.versions.node.split('.')[0]) < OLDEST_NODE_MAJOR) {
   process.exit(1);
 }
 
+// Node keeps the compiled code of every module it loads (in the OS temp folder) and reuses it
+// on the next start, so a `meridian` command after the first starts sooner.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
+
 const { register } = await import('tsx/esm/api');
 register();
 await import('./meridian.ts');
