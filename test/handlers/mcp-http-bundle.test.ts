@@ -43,6 +43,15 @@ function bundleHandler(): Promise<Metafile> {
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
+/** Fails for each pattern some loaded input matches, naming the pattern and the inputs. */
+function expectNoneLoaded(inputs: readonly string[], patterns: readonly RegExp[]): void {
+  for (const pattern of patterns)
+    expect({ pattern, loaded: inputs.filter((input) => pattern.test(input)) }).toEqual({
+      pattern,
+      loaded: [],
+    });
+}
+
 let served: Promise<HttpTarget> | undefined;
 
 /**
@@ -83,7 +92,7 @@ describe('the bundled MCP handler', () => {
       // Prompts, resources and completions: the first request for one loads them.
       /lambdas\/mcp\/(prompts|resources)\/|lambdas\/mcp\/(completions|prompt-registry|resource-registry)\.ts$/,
     ];
-    for (const pattern of deferred) expect(loaded.filter((input) => pattern.test(input))).toEqual([]);
+    expectNoneLoaded(loaded, deferred);
   });
 
   it('loads only the called toolset on a first tools/call: a time tool brings no other toolset', async () => {
@@ -199,29 +208,17 @@ describe('the bundled MCP handler', () => {
         /lambdas\/core\/booking\//,
         /lambdas\/core\/rules\/(parse-query|classify|rule-events|rule-preview|timesheet|rule-suggestions)\.ts$/,
       ];
-      for (const pattern of notForAListing) {
-        expect({ pattern, loaded: calendars.inputs.filter((input) => pattern.test(input)) }).toEqual({
-          pattern,
-          loaded: [],
-        });
-        expect({ pattern, loaded: projects.inputs.filter((input) => pattern.test(input)) }).toEqual({
-          pattern,
-          loaded: [],
-        });
-      }
+      expectNoneLoaded(calendars.inputs, notForAListing);
+      expectNoneLoaded(projects.inputs, notForAListing);
       // check_availability reads events and holds, in zones: of booking only the holds, no firewall rule.
       expect(availability.inputs).toEqual(
         expect.arrayContaining([expect.stringMatching(/core\/booking\/slot-locks\.ts$/)]),
       );
-      for (const pattern of [
+      expectNoneLoaded(availability.inputs, [
         /lambdas\/core\/firewall\/(?!sanitize-text\.ts$|untrusted-marks\.ts$)/,
         /lambdas\/core\/booking\/(?!slot-locks\.ts$|booking-schemas\.ts$|step-errors\.ts$)/,
         /lambdas\/runtime\/booking-steps-over\.ts$/,
-      ])
-        expect({ pattern, loaded: availability.inputs.filter((input) => pattern.test(input)) }).toEqual({
-          pattern,
-          loaded: [],
-        });
+      ]);
     } finally {
       await runtime.close();
     }
@@ -263,7 +260,7 @@ describe('the bundled MCP handler', () => {
         /lambdas\/core\/booking\//,
         /node_modules\/minisearch\//,
       ];
-      for (const pattern of otherTools) expect(loaded.filter((input) => pattern.test(input))).toEqual([]);
+      expectNoneLoaded(loaded, otherTools);
     } finally {
       await runtime.close();
     }
