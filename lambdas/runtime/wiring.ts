@@ -256,8 +256,8 @@ function lazyCalendars(part: PartLoader) {
         (await part('providers')).calendars.providerFor(record),
     },
     shadow: {
-      busyIntervals: async (calendarId: string, fromMs: number, toMs: number) =>
-        (await shadow()).busyIntervals(calendarId, fromMs, toMs),
+      busyIntervals: async (...args: Parameters<ProviderGraph['shadow']['busyIntervals']>) =>
+        (await shadow()).busyIntervals(...args),
       recordBooking: async (...args: Parameters<ProviderGraph['shadow']['recordBooking']>) => {
         const { isNativeCalendarId } = await import('../core/calendar/native-calendar-id.js');
         if (!isNativeCalendarId(args[0])) await (await shadow()).recordBooking(...args);

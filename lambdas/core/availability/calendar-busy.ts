@@ -86,7 +86,7 @@ export async function calendarBusy(
 ): Promise<CalendarBusy> {
   const record = await deps.calendars.calendarFor(principal, calendarId, 'read');
   const zone = record.time_zone ?? deps.calendars.zone;
-  const shadow = await deps.shadow.busyIntervals(calendarId, from, to, work);
+  const shadow = await deps.shadow.busyIntervals(record, from, to, work);
   if (shadow.synced_at) {
     if (shadow.incomplete) throw tooManyOccurrences(calendarId, from, to);
     const age = Math.max(

@@ -1,3 +1,4 @@
+import type { CalendarRecord } from '../calendar/calendar-registry.js';
 import type { CalendarEvent } from '../calendar/event.js';
 import type { CallWork } from '../call-work.js';
 
@@ -34,7 +35,8 @@ export interface ShadowCalendar {
    * may still be busy.
    */
   busyIntervals(
-    calendarId: string,
+    /** The calendar's id, or its record when the caller has just read it (not read again). */
+    calendar: string | CalendarRecord,
     fromMs: number,
     toMs: number,
     /** The calling tool's work: occurrences expanded and entries read are spent from it. */

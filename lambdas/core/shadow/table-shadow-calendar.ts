@@ -43,12 +43,14 @@ export class TableShadowCalendar implements ShadowCalendar {
   }
 
   async busyIntervals(
-    calendarId: string,
+    calendar: string | CalendarRecord,
     fromMs: number,
     toMs: number,
     work?: CallWork,
   ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true; live?: true }> {
-    const record = await this.deps.registry.requireCalendar(calendarId);
+    const record =
+      typeof calendar === 'string' ? await this.deps.registry.requireCalendar(calendar) : calendar;
+    const calendarId = record.calendar_id;
     const zone = record.time_zone ?? this.deps.defaultTimezone ?? 'UTC';
     if (record.provider === 'native') {
       const native = await this.nativeEvents(record, fromMs, toMs, work);
