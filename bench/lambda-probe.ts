@@ -179,13 +179,14 @@ export function describeTiming(s: Subject): string {
 
 /** Runs each subject `runs` times, alternating which goes first so that drift hits both alike. */
 export async function interleave(
-  subjects: [Subject, Subject],
+  subjects: readonly Subject[],
   runs: number,
   measureOnce: (s: Subject) => Promise<ProbeResult>,
 ): Promise<void> {
-  const [a, b] = subjects;
+  // Forwards one round, backwards the next (A B C C B A …): no subject always runs first.
   for (let round = 0; round < runs; round++) {
-    for (const subject of round % 2 === 0 ? [a, b] : [b, a]) subject.results.push(await measureOnce(subject));
+    const order = round % 2 === 0 ? subjects : [...subjects].reverse();
+    for (const subject of order) subject.results.push(await measureOnce(subject));
   }
 }
 
