@@ -12,7 +12,6 @@ import {
   LAMBDA_ENTRY_NAME,
   lambdaEsbuildOptions,
   outputsLoadedAtStart,
-  SOURCE_MAPS_NODE_OPTIONS,
 } from '../lib/constructs/lambda-bundling.js';
 import type { Sample } from './harness.js';
 
@@ -93,7 +92,6 @@ export const LAMBDA_ENV: Readonly<Record<string, string>> = {
   AWS_LAMBDA_FUNCTION_NAME: 'meridian-bench',
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1024',
   POWERTOOLS_SERVICE_NAME: 'meridian',
-  NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
 };
 
 export async function bundle(name: string, entry: string, outDir: string): Promise<Subject> {

@@ -1,3 +1,5 @@
+// First: stack traces name the TypeScript sources, each map read only when an error needs it.
+import './lazy-source-maps.js';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';

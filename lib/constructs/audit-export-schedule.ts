@@ -14,7 +14,6 @@ import {
   TABLE_NAME_ENV,
 } from '../../lambdas/runtime/environment-names.js';
 import { acknowledgeTableGrantWildcards, grantDocumentStore } from './data-access.js';
-import { SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 import { meridianFunction } from './meridian-function.js';
 import { acknowledgeWildcardResource } from './nag-acknowledgements.js';
 import { invokeOnSchedule } from './scheduled-invoke.js';
@@ -98,7 +97,6 @@ export class AuditExportSchedule extends Construct {
         [TABLE_NAME_ENV]: props.table.tableName,
         [AUDIT_EXPORT_BUCKET_ENV]: props.bucket.bucketName,
         [SERVICE_NAME_ENV]: 'meridian-audit-export',
-        NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
       },
       description: 'Meridian: exports the audit log to its Object Lock bucket',
     });

@@ -7,13 +7,14 @@ import {
   TIMEZONE_ENV,
 } from '../../lambdas/runtime/environment-names.js';
 import { type GoogleOAuthClient, googleClientEnvironment } from './google-client.js';
-import { SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 import { type OutlookApp, outlookAppEnvironment } from './outlook-app.js';
 
 /**
  * The environment every function that runs Meridian's object graph needs (the MCP function, the
- * booking steps, the sync job): where the data is, the default zone, the Google client and the Microsoft app, and
- * source maps on. Each function adds what only it needs.
+ * booking steps, the sync job): where the data is, the default zone, the Google client and the
+ * Microsoft app. Each function adds what only it needs. No `--enable-source-maps`: each entry
+ * maps its stack traces itself, reading a map only when an error needs it
+ * (lambdas/handlers/lazy-source-maps.ts).
  */
 export function objectGraphEnvironment(props: {
   table: ITable;
@@ -30,6 +31,5 @@ export function objectGraphEnvironment(props: {
     [TABLE_NAME_ENV]: props.table.tableName,
     [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
     [SERVICE_NAME_ENV]: props.serviceName,
-    NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
   };
 }

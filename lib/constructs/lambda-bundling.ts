@@ -54,9 +54,6 @@ export const LAMBDA_ALIASES: Readonly<Record<string, string>> = {
   '@aws-crypto/client-node': '@aws-crypto/client-node/build/module/src/index.js',
 };
 
-/** Source maps are only read when Node is told to; the function's environment sets this. */
-export const SOURCE_MAPS_NODE_OPTIONS = '--enable-source-maps';
-
 /** Where a bundle's entry lands (`index.mjs`); a function's handler is `index.<export>`. */
 export const LAMBDA_ENTRY_NAME = 'index';
 
@@ -101,8 +98,8 @@ export function lambdaEsbuildOptions(entryPoint: string, outdir: string): BuildO
     // Minifying renames classes; resolve_datetime picks chrono-node's parsers by class name.
     keepNames: true,
     sourcemap: true,
-    // Stack traces need only the mappings: without the sources' text each map is a quarter of
-    // the size, and a cold start under --enable-source-maps reads and parses every map it loads.
+    // Maps for stack traces, read only when an error is formatted (handlers/lazy-source-maps.ts),
+    // which needs only the mappings: without the sources' text each map is a quarter of the size.
     sourcesContent: false,
     external: LAMBDA_EXTERNAL_MODULES,
     alias: { ...LAMBDA_ALIASES },

@@ -13,7 +13,6 @@ import {
   TABLE_NAME_ENV,
 } from '../../lambdas/runtime/environment-names.js';
 import { acknowledgeTableGrantWildcards, grantDocumentStore } from './data-access.js';
-import { SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 import { grantMemoryBucket } from './memory-bucket.js';
 import { meridianFunction } from './meridian-function.js';
 import { invokeOnSchedule } from './scheduled-invoke.js';
@@ -76,7 +75,6 @@ export class MemoryCompressionSchedule extends Construct {
         [TABLE_NAME_ENV]: props.table.tableName,
         [MEMORY_BUCKET_NAME_ENV]: props.memoryBucket.bucketName,
         [SERVICE_NAME_ENV]: 'meridian-memory-compression',
-        NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
       },
       description: 'Meridian: compresses project memory contexts idle for 30 minutes',
     });

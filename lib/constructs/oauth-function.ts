@@ -12,7 +12,6 @@ import {
   TABLE_NAME_ENV,
 } from '../../lambdas/runtime/environment-names.js';
 import { grantTableAndDataKey } from './data-access.js';
-import { SOURCE_MAPS_NODE_OPTIONS } from './lambda-bundling.js';
 import { meridianFunction } from './meridian-function.js';
 
 /** The handler `OauthFunction` deploys. */
@@ -74,7 +73,6 @@ export class OauthFunction extends Construct {
         [TABLE_NAME_ENV]: props.table.tableName,
         [DATA_KEY_ARN_ENV]: props.dataKey.keyArn,
         [SERVICE_NAME_ENV]: 'meridian-oauth',
-        NODE_OPTIONS: SOURCE_MAPS_NODE_OPTIONS,
       },
       description: 'Meridian OAuth authorization server (discovery, registration, sign-in, consent, tokens)',
     });

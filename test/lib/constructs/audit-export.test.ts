@@ -102,7 +102,6 @@ describe('AuditExportSchedule (service stack)', () => {
     expect(Object.keys(variables).sort()).toEqual([
       'MERIDIAN_AUDIT_EXPORT_BUCKET',
       'MERIDIAN_TABLE_NAME',
-      'NODE_OPTIONS',
       'POWERTOOLS_SERVICE_NAME',
     ]);
     expect(JSON.stringify(variables.MERIDIAN_AUDIT_EXPORT_BUCKET)).toContain('AuditExports');

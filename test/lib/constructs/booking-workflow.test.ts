@@ -156,7 +156,6 @@ describe('BookingWorkflow (in the service stack)', () => {
               MERIDIAN_TIMEZONE: 'Europe/Paris',
               LOCK_TTL_SECS: '30',
               POWERTOOLS_SERVICE_NAME: 'meridian-booking',
-              NODE_OPTIONS: '--enable-source-maps',
             },
           },
         });

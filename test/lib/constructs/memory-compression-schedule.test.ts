@@ -60,7 +60,6 @@ describe('MemoryCompressionSchedule', () => {
     expect(Object.keys(variables).sort()).toEqual([
       'MERIDIAN_MEMORY_BUCKET_NAME',
       'MERIDIAN_TABLE_NAME',
-      'NODE_OPTIONS',
       'POWERTOOLS_SERVICE_NAME',
     ]);
     expect(variables.POWERTOOLS_SERVICE_NAME).toBe('meridian-memory-compression');

@@ -50,7 +50,6 @@ describe('OauthFunction', () => {
       'MERIDIAN_SIGN_IN_CLIENT_ID',
       'MERIDIAN_SIGN_IN_ISSUER',
       'MERIDIAN_TABLE_NAME',
-      'NODE_OPTIONS',
       'POWERTOOLS_SERVICE_NAME',
     ]);
     const actions = oauthStatements(template).flatMap(actionsOf);

@@ -95,7 +95,6 @@ describe('SyncSchedule', () => {
             MERIDIAN_DATA_KEY_ARN: expect.anything(),
             MERIDIAN_TIMEZONE: 'Europe/Paris',
             POWERTOOLS_SERVICE_NAME: 'meridian-sync',
-            NODE_OPTIONS: '--enable-source-maps',
           },
         },
       });

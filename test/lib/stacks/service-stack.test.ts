@@ -95,7 +95,7 @@ describe('ServiceStack', () => {
       });
     });
 
-    it('sets the service name and source maps, and the default zone only when one is given', () => {
+    it('sets the service name, and the default zone only when one is given', () => {
       const withZone = synthesize({ defaultTimezone: 'Europe/Paris' });
       const withoutZone = synthesize();
 
@@ -104,13 +104,21 @@ describe('ServiceStack', () => {
           Variables: {
             MERIDIAN_TIMEZONE: 'Europe/Paris',
             POWERTOOLS_SERVICE_NAME: 'meridian',
-            NODE_OPTIONS: '--enable-source-maps',
           },
         },
       });
       withoutZone.hasResourceProperties('AWS::Lambda::Function', {
         Environment: { Variables: { MERIDIAN_TIMEZONE: Match.absent() } },
       });
+    });
+
+    it("leaves Node's source maps off in every function: each maps its stack traces lazily", () => {
+      // --enable-source-maps reads every map at load; lambdas/handlers/lazy-source-maps.ts reads
+      // one only when an error passes through its file.
+      const functions = Object.values(synthesize().findResources('AWS::Lambda::Function'));
+      expect(functions.length).toBeGreaterThan(5);
+      for (const fn of functions)
+        expect(fn.Properties.Environment?.Variables ?? {}).not.toHaveProperty('NODE_OPTIONS');
     });
 
     it('tells the function the allowed browser origins only when some are given', () => {
