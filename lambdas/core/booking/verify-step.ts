@@ -13,7 +13,9 @@ export async function verify({ deps, locks }: BookingParts, raw: unknown): Promi
   const slot = slotOf(input);
   const zone = zoneOf(input.calendar, deps.defaultTimezone);
   const held = locks.isHeld(calendarId, input.lock.hold);
-  const shadowRead = deps.shadow.busyIntervals(calendarId, slot.start_ms, slot.end_ms);
+  // The calendar's record as the booking carries it, as Write resolves its provider from: read
+  // again here it would cost a round trip before the events can be read.
+  const shadowRead = deps.shadow.busyIntervals(input.calendar, slot.start_ms, slot.end_ms);
   // Decided after the hold, as if read after it: a lost hold wins over a failed shadow read.
   shadowRead.catch(() => undefined);
   if (!(await held)) throw holdLost();

@@ -51,7 +51,7 @@ export interface RecordedBooking {
 export class RecordingShadow implements ShadowCalendar {
   readonly recorded: { calendarId: string; booking: RecordedBooking }[] = [];
   readonly busy: BusyInterval[] = [];
-  async busyIntervals(_calendarId: string, fromMs: number, toMs: number) {
+  async busyIntervals(_calendar: string | CalendarRecord, fromMs: number, toMs: number) {
     const intervals = this.busy.filter((b) => b.start < toMs && fromMs < b.end);
     return { intervals, synced_at: NOW };
   }
