@@ -90,5 +90,10 @@ export function grantAllows(grant: Grant | undefined, right: Right): boolean {
 
 /** A stable name for logs and audit fields; never the secret. */
 export function principalName(principal: Principal): string {
-  return principal.kind === 'local-owner' ? 'local-owner' : `key:${principal.keyId}`;
+  return principal.kind === 'local-owner' ? 'local-owner' : keyPrincipalName(principal.keyId);
+}
+
+/** {@link principalName} of the principal a key id stands for, before the key is checked. */
+export function keyPrincipalName(keyId: string): string {
+  return `key:${keyId}`;
 }

@@ -44,6 +44,12 @@ interface Entry {
   limits: RateLimits;
 }
 
+/** A caller's budgets being read ahead of its request ({@link RequestLimiter.prefetch}). */
+export interface PrefetchedBudget {
+  caller: string;
+  read: Promise<Cached>;
+}
+
 /** An admitted request, and the write that records its spend (await it before answering). */
 export interface Admission {
   /** Resolves once the spend is in the store; rejects if the store failed (the call was admitted). */
@@ -96,13 +102,33 @@ export class RequestLimiter {
   }
 
   /**
+   * Starts reading the budgets of a caller this instance has not seen, before its request is
+   * authenticated: its first request's exact admission then starts from that read instead of
+   * making its own, one round trip fewer on a cold start (the read runs beside the key's
+   * lookup). Undefined when this instance knows the caller already: the warm path reads nothing.
+   * A read for a caller then refused (an unknown key) is only wasted: nothing is written for it.
+   */
+  prefetch(caller: string): PrefetchedBudget | undefined {
+    if (this.entries.has(caller)) return undefined;
+    const read = this.read(bucketsKey(caller));
+    read.catch(() => undefined); // awaited by admit, unless the request is refused before
+    return { caller, read };
+  }
+
+  /**
    * Spends `cost` from the caller's budgets, or throws RATE_LIMITED (details: `limit`,
    * `retryAfterSeconds`, `rate`) having spent nothing. STORAGE_ERROR when the store fails on
-   * the exact path: a limit that cannot be checked lets nothing through.
+   * the exact path: a limit that cannot be checked lets nothing through. `ahead`, from
+   * {@link prefetch} for this caller, stands for the exact path's first read.
    */
-  async admit(caller: string, cost: RequestCost, overrides?: RateOverrides): Promise<Admission> {
+  async admit(
+    caller: string,
+    cost: RequestCost,
+    overrides?: RateOverrides,
+    ahead?: PrefetchedBudget,
+  ): Promise<Admission> {
     const limits = this.limitsFor(overrides);
-    const key = { pk: `${PK_PREFIX.rateLimit}${caller}`, sk: SK.rateLimit.buckets };
+    const key = bucketsKey(caller);
     const entry = this.entries.get(caller);
     if (entry && this.roomy(entry, limits, cost)) {
       entry.limits = limits;
@@ -115,7 +141,10 @@ export class RequestLimiter {
     // parallel requests from one agent are refused for their budget, never for losing a race to
     // each other; only other instances can make a conditional write fail.
     const previous = this.exactQueues.get(caller) ?? Promise.resolve();
-    const turn = previous.catch(() => undefined).then(() => this.admitExactly(caller, key, cost, limits));
+    const early = ahead?.caller === caller ? ahead.read : undefined;
+    const turn = previous
+      .catch(() => undefined)
+      .then(() => this.admitExactly(caller, key, cost, limits, early));
     this.exactQueues.set(caller, turn);
     try {
       await turn;
@@ -142,13 +171,17 @@ export class RequestLimiter {
     key: ItemKey,
     cost: RequestCost,
     limits: RateLimits,
+    early?: Promise<Cached>,
   ): Promise<void> {
-    // This instance's view first; a round that lost the race reads the item afresh.
+    // This instance's view first, else the read begun ahead; a round that lost the race reads
+    // the item afresh.
     let known = this.entries.get(caller)?.durable;
+    let ahead = known ? undefined : early;
     await compareAndSet(
       async () => {
-        const from = known ?? (await this.read(key));
+        const from = known ?? (ahead ? await ahead : await this.read(key));
         known = undefined;
+        ahead = undefined;
         const unflushed = this.entries.get(caller)?.unflushed ?? NOTHING;
         const now = this.deps.clock.now().getTime();
         const next: Partial<Record<LimitName, BucketState>> = {};
@@ -254,6 +287,10 @@ export class RequestLimiter {
       }
     }
   }
+}
+
+function bucketsKey(caller: string): ItemKey {
+  return { pk: `${PK_PREFIX.rateLimit}${caller}`, sk: SK.rateLimit.buckets };
 }
 
 function added(a: RequestCost, b: RequestCost): RequestCost {

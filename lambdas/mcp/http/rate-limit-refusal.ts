@@ -1,6 +1,7 @@
-import { principalName } from '../../core/access/rights.js';
+import { parseToken } from '../../core/access/api-key-token.js';
+import { keyPrincipalName, principalName } from '../../core/access/rights.js';
 import { isDomainError } from '../../core/errors.js';
-import type { RequestCost } from '../../core/limits/request-limiter.js';
+import type { PrefetchedBudget, RequestCost } from '../../core/limits/request-limiter.js';
 import { METRIC } from '../../core/metric-names.js';
 import type { McpHttpDeps, ToolContext } from '../deps.js';
 import { EXPENSIVE_TOOLS } from '../expensive-tools.js';
@@ -22,6 +23,16 @@ export function requestCost(message: unknown): RequestCost {
   return { requests: Math.max(1, requests), expensive };
 }
 
+/**
+ * Starts reading the budgets of the key a bearer token names, beside the key's own lookup, when
+ * this instance has not seen that key yet (RequestLimiter.prefetch): a cold start's first request
+ * then waits for one table round trip fewer. Undefined without a limiter or a key-shaped token.
+ */
+export function prefetchBudget(deps: McpHttpDeps, token: string | undefined): PrefetchedBudget | undefined {
+  const keyId = token === undefined ? undefined : parseToken(token)?.keyId;
+  return deps.limits && keyId ? deps.limits.prefetch(keyPrincipalName(keyId)) : undefined;
+}
+
 /** Admitted: the write of its spend, to await before answering (a failure is only logged). */
 export type LimitVerdict = { refused: Response } | { settled: Promise<void> };
 
@@ -38,11 +49,18 @@ export async function checkRateLimit(
   deps: McpHttpDeps,
   context: ToolContext,
   message: unknown,
+  prefetched?: PrefetchedBudget,
 ): Promise<LimitVerdict> {
   const { principal } = context;
   if (!deps.limits || principal.kind === 'local-owner') return ADMITTED;
   try {
-    return await deps.limits.admit(principalName(principal), requestCost(message), principal.limits);
+    // A read begun for another caller than the one authenticated is ignored (admit checks).
+    return await deps.limits.admit(
+      principalName(principal),
+      requestCost(message),
+      principal.limits,
+      prefetched,
+    );
   } catch (error) {
     if (!isDomainError(error, 'RATE_LIMITED')) throw error;
     deps.metrics?.publish({}, [{ name: METRIC.limitRefusals, unit: 'Count', value: 1 }]);

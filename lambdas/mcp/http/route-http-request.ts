@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { principalName } from '../../core/access/rights.js';
 import { isDomainError } from '../../core/errors.js';
+import type { PrefetchedBudget } from '../../core/limits/request-limiter.js';
 import { startCallWork } from '../call-limits.js';
 import { createMcpServer } from '../create-mcp-server.js';
 import type { McpHttpDeps, McpServerDeps, ToolContext } from '../deps.js';
@@ -19,7 +20,7 @@ import { readJsonRpcBody } from './json-rpc-body.js';
 import { insufficientScope, oauthUnauthorized } from './oauth-challenges.js';
 import { NO_BROWSER_ORIGINS, type OriginPolicy, refuseForeignRequest } from './origin-policy.js';
 import { type ProtectedResource, serveProtectedResourceMetadata } from './protected-resource.js';
-import { checkRateLimit, type LimitVerdict } from './rate-limit-refusal.js';
+import { checkRateLimit, type LimitVerdict, prefetchBudget } from './rate-limit-refusal.js';
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/health';
@@ -137,7 +138,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** The query parameter a connection chooses its toolsets with: `/mcp?toolsets=time,availability`. */
 const TOOLSETS_PARAM = 'toolsets';
 
-function credentialOf(request: Request): Credential {
+function credentialOf(request: Request): Extract<Credential, { kind: 'bearer' }> {
   return { kind: 'bearer', token: BEARER.exec(request.headers.get('authorization') ?? '')?.[1] };
 }
 
@@ -234,16 +235,20 @@ export async function routeHttpRequest(
   const refusedMethod = methodNotAllowed(request.method, path);
   if (refusedMethod) return refusedMethod;
   if (path === MCP_PATH) {
+    const credential = credentialOf(request);
+    const budget = prefetchBudget(deps, credential.token);
     let context: ToolContext;
     try {
-      context = await admitConnection(deps, credentialOf(request), askedToolsets(request));
+      context = await admitConnection(deps, credential, askedToolsets(request));
     } catch (error) {
       return refusal(request, error, deps.protectedResource);
     }
     const body = await readJsonRpcBody(request);
     if ('refused' in body) return body.refused;
     // Every log line from here on, in any part the request reaches, carries its trace context.
-    return inTraceScope(traceContextOfBody(body.message), () => serveAdmitted(request, deps, context, body));
+    return inTraceScope(traceContextOfBody(body.message), () =>
+      serveAdmitted(request, deps, context, body, budget),
+    );
   }
   if (path === HEALTH_PATH) return json(200, { status: 'ok', version: deps.version });
   return json(404, { error: `Not found: ${path}. The MCP endpoint is POST ${MCP_PATH}.` });
@@ -255,10 +260,11 @@ async function serveAdmitted(
   deps: McpHttpDeps,
   context: ToolContext,
   body: { message: unknown },
+  budget: PrefetchedBudget | undefined,
 ): Promise<Response> {
   let limit: LimitVerdict;
   try {
-    limit = await checkRateLimit(deps, context, body.message);
+    limit = await checkRateLimit(deps, context, body.message, budget);
   } catch (error) {
     return refusal(request, error);
   }

@@ -29,6 +29,23 @@ async function refusalOf(admit: Promise<Admission>): Promise<DomainError | undef
   }
 }
 
+/** The store, counting its item reads (`get`); everything else passes through. */
+function countingReads(store: DocumentStore) {
+  const reads = { count: 0 };
+  const counted = new Proxy(store, {
+    get(target, property) {
+      if (property === 'get')
+        return (...args: Parameters<DocumentStore['get']>) => {
+          reads.count += 1;
+          return target.get(...args);
+        };
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { counted, reads };
+}
+
 /** Counts `admit`'s outcomes over `n` calls made one after the other. */
 async function burst(limiter: RequestLimiter, caller: string, n: number, cost = ONE_REQUEST) {
   const refusals: DomainError[] = [];
@@ -138,6 +155,39 @@ export function describeRequestLimiterOn(
       expect(await refusalOf(a!.admit(caller, ONE_REQUEST))).toBeUndefined();
       const stored = await store.get({ pk: `RATE#${caller}`, sk: 'BUCKETS' }, { consistent: true });
       expect(stored?.requests_tokens).toBe(79);
+    });
+
+    it("starts a new caller's first admission from the read begun ahead, and holds the budget when that read went stale", async () => {
+      const { clock } = steppedClock();
+      const caller = `key:${randomUUID()}`;
+      const { counted, reads } = countingReads(store);
+      const [a, b] = [counted, store].map((s) => new RequestLimiter({ store: s, clock, defaults }));
+      const ahead = a!.prefetch(caller)!;
+      await ahead.read;
+      expect(reads.count).toBe(1);
+      // Another instance spends 3 of 5 after the read: the read is stale when A admits from it.
+      expect((await burst(b!, caller, 3)).admitted).toBe(3);
+      expect(await refusalOf(a!.admit(caller, ONE_REQUEST, undefined, ahead))).toBeUndefined();
+      // A's put on the stale version failed, so it read the item afresh: 2 reads, none lost.
+      expect(reads.count).toBe(2);
+      expect((await burst(b!, caller, 3)).admitted).toBe(1);
+      // A caller the instance knows is not read ahead; a read begun for another caller is ignored.
+      expect(a!.prefetch(caller)).toBeUndefined();
+      const other = `key:${randomUUID()}`;
+      const before = reads.count;
+      expect(await refusalOf(a!.admit(other, ONE_REQUEST, undefined, ahead))).toBeUndefined();
+      expect(reads.count).toBe(before + 1);
+    });
+
+    it("makes no read of its own for a new caller's first admission when the read was begun ahead", async () => {
+      const { clock } = steppedClock();
+      const caller = `key:${randomUUID()}`;
+      const { counted, reads } = countingReads(store);
+      const limiter = new RequestLimiter({ store: counted, clock, defaults });
+      const ahead = limiter.prefetch(caller);
+      expect(await refusalOf(limiter.admit(caller, ONE_REQUEST, undefined, ahead))).toBeUndefined();
+      expect(reads.count).toBe(1);
+      expect((await burst(limiter, caller, 5)).admitted).toBe(4);
     });
 
     it('holds the budget across instances writing at once (no more admitted than capacity)', async () => {

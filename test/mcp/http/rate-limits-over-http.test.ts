@@ -109,3 +109,48 @@ describe('per-key rate limits over HTTP', () => {
     expect((await callOverHttp(served, token, 3, 'list_calendars', {})).status).toBe(200);
   });
 });
+
+describe("a key's budget, read beside the key's lookup", () => {
+  let runtime: TestRuntime;
+  let served: ServedRuntime;
+  const limiterReads: string[] = [];
+  const limiterWrites: string[] = [];
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ clock });
+    // The limiter's own table traffic, by item: what a request read and wrote of the budgets.
+    const store = new Proxy(runtime.store, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        return (...args: [{ pk: string }, ...unknown[]]) => {
+          if (property === 'get') limiterReads.push(args[0].pk);
+          if (property === 'put') limiterWrites.push(args[0].pk);
+          return value.apply(target, args);
+        };
+      },
+    });
+    const defaults = { requests: { capacity: 50, periodSeconds: 60 }, expensive: 'off' as const };
+    served = await serveRuntime({ ...runtime, limits: new RequestLimiter({ store, clock, defaults }) });
+  });
+  afterAll(async () => served?.close());
+
+  it('is read before the key is checked, so a first request waits for one round trip fewer', async () => {
+    // A token shaped like a key whose id is unknown: refused, yet its budget was read (only read).
+    const unknown = `mrd_${'q'.repeat(12)}_${'s'.repeat(43)}`;
+    expect((await callOverHttp(served, unknown, 1, 'list_calendars', {})).status).toBe(401);
+    expect(limiterReads).toEqual([`RATE#key:${'q'.repeat(12)}`]);
+    expect(limiterWrites).toEqual([]);
+
+    // A real key's first request: its budget read once (ahead), then its spend written.
+    const { token, keyId } = await runtime.newKey('agent');
+    limiterReads.length = 0;
+    expect((await callOverHttp(served, token, 2, 'list_calendars', {})).status).toBe(200);
+    expect(limiterReads).toEqual([`RATE#key:${keyId}`]);
+    expect(limiterWrites).toEqual([`RATE#key:${keyId}`]);
+    // Known to this instance now: its next request reads nothing ahead.
+    limiterReads.length = 0;
+    expect((await callOverHttp(served, token, 3, 'list_calendars', {})).status).toBe(200);
+    expect(limiterReads).toEqual([]);
+  });
+});
