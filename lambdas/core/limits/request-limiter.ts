@@ -79,7 +79,8 @@ const NOTHING: RequestCost = { requests: 0, expensive: 0 };
  * put with a condition is all it needs (no update expressions).
  *
  * Two paths (ADR 0014). Near the limit — less than half a bucket left as this instance knows
- * it, or a caller it has not seen — a request is admitted only once its put succeeded, so the
+ * it, or a caller it has not seen and whose item was not read ahead ({@link RequestLimiter.prefetch})
+ * — a request is admitted only once its put succeeded, so the
  * budget holds exactly however many instances share it. Far from the limit the decision is made
  * from what this instance knows and the put runs beside the call (`Admission.settled`); when
  * another instance wrote meanwhile the put's condition fails, the item is read back and the spend
@@ -103,9 +104,10 @@ export class RequestLimiter {
 
   /**
    * Starts reading the budgets of a caller this instance has not seen, before its request is
-   * authenticated: its first request's exact admission then starts from that read instead of
-   * making its own, one round trip fewer on a cold start (the read runs beside the key's
-   * lookup). Undefined when this instance knows the caller already: the warm path reads nothing.
+   * authenticated, so that the read runs beside the key's lookup: {@link admit} then decides
+   * from it as from its own view, admitting a roomy budget at once (the spend written beside the
+   * call) and a tight one exactly. Undefined when this instance knows the caller already: the
+   * warm path reads nothing.
    * A read for a caller then refused (an unknown key) is only wasted: nothing is written for it.
    */
   prefetch(caller: string): PrefetchedBudget | undefined {
@@ -118,8 +120,8 @@ export class RequestLimiter {
   /**
    * Spends `cost` from the caller's budgets, or throws RATE_LIMITED (details: `limit`,
    * `retryAfterSeconds`, `rate`) having spent nothing. STORAGE_ERROR when the store fails on
-   * the exact path: a limit that cannot be checked lets nothing through. `ahead`, from
-   * {@link prefetch} for this caller, stands for the exact path's first read.
+   * the exact path (or in the read begun ahead): a limit that cannot be checked lets nothing
+   * through. `ahead`, from {@link prefetch} for this caller, is taken as this instance's view.
    */
   async admit(
     caller: string,
@@ -129,6 +131,13 @@ export class RequestLimiter {
   ): Promise<Admission> {
     const limits = this.limitsFor(overrides);
     const key = bucketsKey(caller);
+    if (ahead?.caller === caller && !this.entries.has(caller)) {
+      // The read begun ahead is this instance's view of the caller from now on, as if an exact
+      // admission had just made it: a roomy budget then admits at once, its spend written beside
+      // the call, and a cold start's first request waits for no budget round trip at all.
+      const durable = await ahead.read;
+      if (!this.entries.has(caller)) this.remember(caller, { durable, unflushed: NOTHING, limits });
+    }
     const entry = this.entries.get(caller);
     if (entry && this.roomy(entry, limits, cost)) {
       entry.limits = limits;
@@ -141,10 +150,7 @@ export class RequestLimiter {
     // parallel requests from one agent are refused for their budget, never for losing a race to
     // each other; only other instances can make a conditional write fail.
     const previous = this.exactQueues.get(caller) ?? Promise.resolve();
-    const early = ahead?.caller === caller ? ahead.read : undefined;
-    const turn = previous
-      .catch(() => undefined)
-      .then(() => this.admitExactly(caller, key, cost, limits, early));
+    const turn = previous.catch(() => undefined).then(() => this.admitExactly(caller, key, cost, limits));
     this.exactQueues.set(caller, turn);
     try {
       await turn;
@@ -171,17 +177,13 @@ export class RequestLimiter {
     key: ItemKey,
     cost: RequestCost,
     limits: RateLimits,
-    early?: Promise<Cached>,
   ): Promise<void> {
-    // This instance's view first, else the read begun ahead; a round that lost the race reads
-    // the item afresh.
+    // This instance's view first; a round that lost the race reads the item afresh.
     let known = this.entries.get(caller)?.durable;
-    let ahead = known ? undefined : early;
     await compareAndSet(
       async () => {
-        const from = known ?? (ahead ? await ahead : await this.read(key));
+        const from = known ?? (await this.read(key));
         known = undefined;
-        ahead = undefined;
         const unflushed = this.entries.get(caller)?.unflushed ?? NOTHING;
         const now = this.deps.clock.now().getTime();
         const next: Partial<Record<LimitName, BucketState>> = {};

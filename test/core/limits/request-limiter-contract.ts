@@ -179,6 +179,54 @@ export function describeRequestLimiterOn(
       expect(reads.count).toBe(before + 1);
     });
 
+    it('admits a new caller read ahead at once when its budget is roomy, and only after its put when tight', async () => {
+      const { clock } = steppedClock();
+      // Puts wait until released: an admission that resolves meanwhile did not wait for its put.
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const gated = new Proxy(store, {
+        get(target, property) {
+          const value = Reflect.get(target, property, target);
+          if (typeof value !== 'function') return value;
+          if (property === 'put')
+            return async (...args: Parameters<DocumentStore['put']>) => {
+              await gate;
+              return target.put(...args);
+            };
+          return value.bind(target);
+        },
+      });
+      const limiter = new RequestLimiter({ store: gated, clock, defaults });
+      const roomy = `key:${randomUUID()}`;
+      const admitting = limiter.admit(roomy, ONE_REQUEST, undefined, limiter.prefetch(roomy));
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const first = await Promise.race([admitting.then(() => 'admitted'), pause(500).then(() => 'waiting')]);
+      expect(first).toBe('admitted');
+      const admission = await admitting;
+      let settled = false;
+      void admission.settled.then(() => {
+        settled = true;
+      });
+      const tight = `key:${randomUUID()}`;
+      let admittedTight = false;
+      const tightAdmission = limiter
+        .admit(tight, ONE_REQUEST, { requests: { capacity: 1, periodSeconds: 10 } }, limiter.prefetch(tight))
+        .then(() => {
+          admittedTight = true;
+        });
+      await pause(50);
+      expect(settled).toBe(false);
+      expect(admittedTight).toBe(false);
+      release();
+      await admission.settled;
+      await tightAdmission;
+      expect(admittedTight).toBe(true);
+      const stored = await store.get({ pk: `RATE#${roomy}`, sk: 'BUCKETS' }, { consistent: true });
+      expect(stored?.requests_tokens).toBe(4);
+    });
+
     it("makes no read of its own for a new caller's first admission when the read was begun ahead", async () => {
       const { clock } = steppedClock();
       const caller = `key:${randomUUID()}`;
