@@ -26,7 +26,8 @@ export function requestCost(message: unknown): RequestCost {
 /**
  * Starts reading the budgets of the key a bearer token names, beside the key's own lookup, when
  * this instance has not seen that key yet (RequestLimiter.prefetch): a cold start's first request
- * then waits for one table round trip fewer. Undefined without a limiter or a key-shaped token.
+ * then waits for the key's lookup alone (with a roomy budget, its spend is written beside the
+ * call). Undefined without a limiter or a key-shaped token.
  */
 export function prefetchBudget(deps: McpHttpDeps, token: string | undefined): PrefetchedBudget | undefined {
   const keyId = token === undefined ? undefined : parseToken(token)?.keyId;

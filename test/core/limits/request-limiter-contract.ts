@@ -4,6 +4,7 @@ import { DomainError } from '../../../lambdas/core/errors.js';
 import { type Admission, RequestLimiter } from '../../../lambdas/core/limits/request-limiter.js';
 import type { Clock, DocumentStore } from '../../../lambdas/core/ports/index.js';
 import type { StoreUnderTest } from '../../adapters/dynamodb/document-store-contract.js';
+import { passThroughStore } from '../../support/pass-through-store.js';
 
 /** A clock the test moves by hand. */
 function steppedClock(start = Date.parse('2026-11-27T09:00:00Z')) {
@@ -32,15 +33,10 @@ async function refusalOf(admit: Promise<Admission>): Promise<DomainError | undef
 /** The store, counting its item reads (`get`); everything else passes through. */
 function countingReads(store: DocumentStore) {
   const reads = { count: 0 };
-  const counted = new Proxy(store, {
-    get(target, property) {
-      if (property === 'get')
-        return (...args: Parameters<DocumentStore['get']>) => {
-          reads.count += 1;
-          return target.get(...args);
-        };
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+  const counted = passThroughStore(store, {
+    get: (key, options) => {
+      reads.count += 1;
+      return store.get(key, options);
     },
   });
   return { counted, reads };
@@ -186,16 +182,10 @@ export function describeRequestLimiterOn(
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const gated = new Proxy(store, {
-        get(target, property) {
-          const value = Reflect.get(target, property, target);
-          if (typeof value !== 'function') return value;
-          if (property === 'put')
-            return async (...args: Parameters<DocumentStore['put']>) => {
-              await gate;
-              return target.put(...args);
-            };
-          return value.bind(target);
+      const gated = passThroughStore(store, {
+        put: async (item, options) => {
+          await gate;
+          return store.put(item, options);
         },
       });
       const limiter = new RequestLimiter({ store: gated, clock, defaults });
