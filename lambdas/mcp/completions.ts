@@ -1,4 +1,5 @@
 import type { CompleteResult } from '@modelcontextprotocol/server';
+import { serverZone } from '../core/calendar/calendar-zone.js';
 import type { SliceLoader, ToolContext } from './deps.js';
 
 /** The spec caps one completion answer at 100 values. */
@@ -80,10 +81,10 @@ export async function completeArgument(
     );
   }
   if (WEEK_ARGUMENT.test(argument.name)) {
-    // The calendars' default zone (CalendarService.zone), without building the calendars.
+    // The calendars' default zone, without building the calendars.
     const { clock, defaultTimezone } = await loadDeps('time');
     const { weekCandidates } = await import('../core/rules/iso-week.js');
-    return completion(weekCandidates(clock.now(), defaultTimezone ?? 'UTC', argument.value));
+    return completion(weekCandidates(clock.now(), serverZone(defaultTimezone), argument.value));
   }
   return completion([]);
 }

@@ -64,8 +64,3 @@ export function bookingParts(deps: BookingStepsDeps): BookingParts {
 export function slotOf(input: Pick<BookingInput, 'start' | 'end'>): { start_ms: number; end_ms: number } {
   return { start_ms: Date.parse(input.start), end_ms: Date.parse(input.end) };
 }
-
-/** The zone a calendar's times are shown in. */
-export function zoneOf(calendar: CalendarRecord, defaultTimezone: string | undefined): string {
-  return calendar.time_zone ?? defaultTimezone ?? 'UTC';
-}

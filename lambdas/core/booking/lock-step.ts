@@ -1,5 +1,6 @@
+import { calendarZone } from '../calendar/calendar-zone.js';
 import type { BookingParts } from './booking-parts.js';
-import { slotOf, zoneOf } from './booking-parts.js';
+import { slotOf } from './booking-parts.js';
 import { BookingInput, LockOutput } from './booking-schemas.js';
 
 /**
@@ -20,7 +21,7 @@ export async function lock({ deps, locks, idempotency }: BookingParts, raw: unkn
       ...(claim.hold ? { hold: claim.hold } : {}),
     });
   }
-  const zone = zoneOf(input.calendar, deps.defaultTimezone);
+  const zone = calendarZone(input.calendar, deps.defaultTimezone);
   const hold = await locks.acquire(calendarId, input.booking_id, slotOf(input), zone, lockItem);
   return LockOutput.parse({ outcome: 'acquired', hold });
 }

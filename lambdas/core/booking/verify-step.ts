@@ -1,4 +1,5 @@
-import { type BookingParts, slotOf, zoneOf } from './booking-parts.js';
+import { calendarZone } from '../calendar/calendar-zone.js';
+import { type BookingParts, slotOf } from './booking-parts.js';
 import { VerifyState } from './booking-schemas.js';
 import { providerConflict, slotTakenByEvent, slotTakenByShadow } from './slot-conflicts.js';
 import { holdLost } from './step-errors.js';
@@ -11,7 +12,7 @@ export async function verify({ deps, locks }: BookingParts, raw: unknown): Promi
   const input = VerifyState.parse(raw);
   const calendarId = input.calendar.calendar_id;
   const slot = slotOf(input);
-  const zone = zoneOf(input.calendar, deps.defaultTimezone);
+  const zone = calendarZone(input.calendar, deps.defaultTimezone);
   const held = locks.isHeld(calendarId, input.lock.hold);
   // The calendar's record as the booking carries it, as Write resolves its provider from: read
   // again here it would cost a round trip before the events can be read.

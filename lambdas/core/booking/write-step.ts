@@ -1,9 +1,10 @@
+import { calendarZone } from '../calendar/calendar-zone.js';
 import type { EventDraft } from '../calendar/event.js';
 import { DomainError } from '../errors.js';
 import { ConditionFailedError } from '../ports/index.js';
 import { formatInstant } from '../time/instants.js';
 import { DateTime } from '../time/luxon.js';
-import { type BookingParts, fencingMarginMs, slotOf, zoneOf } from './booking-parts.js';
+import { type BookingParts, fencingMarginMs, slotOf } from './booking-parts.js';
 import { type BookingInput, type BookingResult, WriteOutput, WriteState } from './booking-schemas.js';
 import { BookingStepError, holdLost, STEP_ERROR, toStepError } from './step-errors.js';
 
@@ -24,7 +25,7 @@ export async function write({ deps, locks, idempotency }: BookingParts, raw: unk
   if (!(await locks.isHeld(calendarId, hold, fencingMarginMs(deps.lockTtlMs)))) throw holdLost();
 
   const { provider, ref } = await resolved;
-  const zone = zoneOf(input.calendar, deps.defaultTimezone);
+  const zone = calendarZone(input.calendar, deps.defaultTimezone);
   let eventId: string;
   let etag: string;
   try {

@@ -7,6 +7,7 @@ import { once } from '../once.js';
 import type { CalendarProvider, CalendarRef, Clock, ProviderResolver, RandomSource } from '../ports/index.js';
 import type { AttendeeInput } from './attendee-responses.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
+import { calendarZone, serverZone } from './calendar-zone.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import type { EventTimeInput, WithTimeInputs } from './event-time.js';
 import type { EventView } from './event-view.js';
@@ -87,7 +88,7 @@ export class CalendarService {
   constructor(readonly deps: CalendarServiceDeps) {}
 
   get zone(): string {
-    return this.deps.defaultTimezone ?? 'UTC';
+    return serverZone(this.deps.defaultTimezone);
   }
 
   /** Calendars the principal can see (any grant; the local owner sees all), in a stable order. */
@@ -232,7 +233,7 @@ export class CalendarService {
 
   /** The zone a time without offset is read in on this calendar. */
   zoneOf(record: CalendarRecord): string {
-    return record.time_zone ?? this.zone;
+    return calendarZone(record, this.deps.defaultTimezone);
   }
 
   async getEvent(principal: Principal, calendarId: string | undefined, eventId: string): Promise<EventView> {

@@ -1,4 +1,5 @@
 import type { CalendarRecord } from '../calendar/calendar-registry.js';
+import { calendarZone } from '../calendar/calendar-zone.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { isCollectionSyncSource, isTokenSyncSource } from '../ports/index.js';
 import type { SyncState } from './shadow-items.js';
@@ -80,7 +81,7 @@ export async function syncCalendar(
       calendarId,
       previous: reason ? undefined : previous,
       fresh: freshWindow(started.getTime(), window),
-      zone: record.time_zone ?? deps.defaultTimezone ?? 'UTC',
+      zone: calendarZone(record, deps.defaultTimezone),
       startedAt,
       onApply: (done, total) => report('applying', done, total),
     });

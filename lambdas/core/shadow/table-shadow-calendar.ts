@@ -1,5 +1,6 @@
 import type { CalendarRecord, CalendarRegistry } from '../calendar/calendar-registry.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
+import { calendarZone } from '../calendar/calendar-zone.js';
 import { CalendarEvent } from '../calendar/event.js';
 import { isNativeCalendarId } from '../calendar/native-calendar-id.js';
 import type { CallWork } from '../call-work.js';
@@ -51,7 +52,7 @@ export class TableShadowCalendar implements ShadowCalendar {
     const record =
       typeof calendar === 'string' ? await this.deps.registry.requireCalendar(calendar) : calendar;
     const calendarId = record.calendar_id;
-    const zone = record.time_zone ?? this.deps.defaultTimezone ?? 'UTC';
+    const zone = calendarZone(record, this.deps.defaultTimezone);
     if (record.provider === 'native') {
       const native = await this.nativeEvents(record, fromMs, toMs, work);
       const { intervals } = await busyFromEntries(

@@ -1,5 +1,6 @@
 import type { GetPromptResult } from '@modelcontextprotocol/server';
 import type { Principal } from '../../core/access/rights.js';
+import { serverZone } from '../../core/calendar/calendar-zone.js';
 import { DomainError } from '../../core/errors.js';
 import type { Project } from '../../core/rules/project-store.js';
 import { rulesSyntaxMarkdown } from '../../core/rules/syntax-docs.js';
@@ -102,8 +103,8 @@ export const weeklyTimesheetPrompt = definePrompt({
   async render(deps, args) {
     // Imported on use: the week arithmetic pulls in luxon, which a Lambda cold start leaves out.
     const { isoWeekOf, isoWeekWindow } = await import('../../core/rules/iso-week.js');
-    // The calendars' default zone (CalendarService.zone), without building the calendars.
-    const zone = deps.defaultTimezone ?? 'UTC';
+    // The calendars' default zone, without building the calendars.
+    const zone = serverZone(deps.defaultTimezone);
     const week = isoWeekWindow(args.week?.trim() || isoWeekOf(deps.clock.now(), zone), zone);
     return {
       description: `Timesheet for ${week.week}`,

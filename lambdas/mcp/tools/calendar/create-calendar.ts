@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { serverZone } from '../../../core/calendar/calendar-zone.js';
 import { requireZone } from '../../../core/time/zones.js';
 import { idempotencyKeyField } from '../../idempotent-call.js';
 import { calendarIdString, emailAddress, ianaZone } from '../../schemas.js';
@@ -48,7 +49,7 @@ export const createCalendarTool = defineTool({
         : 'utc';
     const timeZone = input.time_zone
       ? requireZone(input.time_zone, 'time_zone').name
-      : (deps.defaultTimezone ?? 'UTC');
+      : serverZone(deps.defaultTimezone);
     const calendar = await deps.calendars.createCalendar(principal, {
       name: input.summary,
       ...(input.description ? { description: input.description } : {}),
