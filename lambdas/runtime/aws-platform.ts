@@ -1,4 +1,4 @@
-import type { ConnectedProvider } from '../core/calendar/event.js';
+import type { ConnectedProvider } from '../core/calendar/provider-kind.js';
 import { once } from '../core/once.js';
 import type { BookingWorkflow, DocumentStore, Logger } from '../core/ports/index.js';
 import { systemClock } from '../core/ports/index.js';

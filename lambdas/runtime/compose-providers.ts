@@ -1,6 +1,6 @@
 import type { CalendarRegistry } from '../core/calendar/calendar-registry.js';
-import type { ConnectedProvider } from '../core/calendar/event.js';
 import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-provider.js';
+import type { ConnectedProvider } from '../core/calendar/provider-kind.js';
 import { providerOfCalendar } from '../core/calendar/provider-of-calendar.js';
 import type { Clock, DocumentStore, EnvelopeEncryption, RandomSource } from '../core/ports/index.js';
 import { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ConnectionRecord } from '../core/calendar/calendar-registry.js';
-import type { ConnectedProvider } from '../core/calendar/event.js';
+import type { ConnectedProvider } from '../core/calendar/provider-kind.js';
 import type { Environment } from './environment.js';
 import type { ProviderFactory } from './provider-resolver.js';
 

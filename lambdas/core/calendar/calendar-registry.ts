@@ -4,7 +4,7 @@ import { echo } from '../input-limits.js';
 import type { DocumentStore } from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
-import { CONNECTED_PROVIDERS, ProviderKind } from './event.js';
+import { CONNECTED_PROVIDERS, ProviderKind } from './provider-kind.js';
 
 /** A calendar Meridian knows about, whatever provider holds it. */
 export const CalendarRecord = z.object({

@@ -7,13 +7,6 @@ import { MAX_INSTANT_TEXT_LENGTH, MAX_ZONE_NAME_LENGTH } from '../input-limits.j
  * iCalendar properties) to these in their adapters.
  */
 
-export const PROVIDER_KINDS = ['native', 'google', 'caldav', 'outlook'] as const;
-/** The providers reached through a connected account (every kind but native). */
-export const CONNECTED_PROVIDERS = ['google', 'caldav', 'outlook'] as const;
-export type ConnectedProvider = (typeof CONNECTED_PROVIDERS)[number];
-export const ProviderKind = z.enum(PROVIDER_KINDS);
-export type ProviderKind = z.infer<typeof ProviderKind>;
-
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD');
 
 /** A timed instant (with the zone it was scheduled in) or an all-day date. All-day ends are exclusive. */

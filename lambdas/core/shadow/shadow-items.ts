@@ -1,13 +1,8 @@
 import { z } from 'zod';
-import {
-  type CalendarEvent,
-  CONNECTED_PROVIDERS,
-  EventStatus,
-  EventTime,
-  Transparency,
-} from '../calendar/event.js';
+import { type CalendarEvent, EventStatus, EventTime, Transparency } from '../calendar/event.js';
 import { eventTimeMs, originalKey } from '../calendar/event-times.js';
 import { LONG_EVENT_MS, sortableUtc } from '../calendar/native/native-items.js';
+import { CONNECTED_PROVIDERS } from '../calendar/provider-kind.js';
 import type { StoredItem } from '../ports/index.js';
 import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 

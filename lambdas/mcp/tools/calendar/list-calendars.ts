@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROVIDER_KINDS } from '../../../core/calendar/event.js';
+import { PROVIDER_KINDS } from '../../../core/calendar/provider-kind.js';
 import { outputFormat } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 
