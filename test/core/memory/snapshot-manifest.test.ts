@@ -4,6 +4,7 @@ import { canonicalJson } from '../../../lambdas/core/canonical-json.js';
 import {
   type BuiltSnapshot,
   buildSnapshot,
+  countListed,
   type SnapshotInput,
   SnapshotIntegrityError,
   verifySnapshot,
@@ -197,6 +198,32 @@ describe('verifySnapshot', () => {
 
     expect(refusal(() => verifySnapshot(reformatted, built.archiveBytes, expectation)).reason).toBe(
       'MANIFEST_UNREADABLE',
+    );
+  });
+});
+
+describe('countListed', () => {
+  it('counts the items a built manifest lists, in all and by kind, whatever their ids and data hold', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            // Ids and data that spell out the pattern counted, which a JSON string must escape.
+            id: fc.oneof(fc.string({ minLength: 1 }), fc.constant(',"kind":"context","sha256":"')),
+            kind: fc.constantFrom('entry', 'branch', 'context', 'file'),
+            data: fc.oneof(fc.string(), fc.constant({ note: ',"kind":"branch","sha256":"' })),
+          }),
+          { maxLength: 30 },
+        ),
+        (items) => {
+          const { manifestBytes } = buildSnapshot(input({ items, blobs: [] }));
+          expect(countListed(manifestBytes)).toBe(items.length);
+          for (const kind of ['branch', 'context'] as const) {
+            expect(countListed(manifestBytes, kind)).toBe(items.filter((item) => item.kind === kind).length);
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

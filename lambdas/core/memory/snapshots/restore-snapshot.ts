@@ -4,10 +4,15 @@ import { MemoryChangedError } from '../store/memory-records.js';
 import { type CreatedSnapshot, createSnapshot } from './create-snapshot.js';
 import { SnapshotCatalog } from './snapshot-catalog.js';
 import type { SnapshotDeps } from './snapshot-deps.js';
-import { SnapshotIntegrityError, type VerifiedSnapshot } from './snapshot-manifest.js';
+import { SnapshotIntegrityError, type SnapshotItem } from './snapshot-manifest.js';
 import { countKind, recordsMatchSnapshot, toMemoryRecord } from './snapshot-records.js';
 import { snapshotRefusal } from './snapshot-refusal.js';
-import { readSnapshot, readsBackIntact, SnapshotNotFoundError } from './snapshot-vault.js';
+import {
+  readSnapshotToRestore,
+  readsBackIntact,
+  SnapshotNotFoundError,
+  type SnapshotToRestore,
+} from './snapshot-vault.js';
 
 /**
  * How many backups a restore takes while writes keep landing before its switch; then it gives
@@ -38,7 +43,8 @@ export interface RestoredSnapshot {
  *
  * 1. read, decrypt and verify the snapshot (any flipped bit: INTEGRITY_FAILED, nothing touched);
  * 2. save the current state as an automatic snapshot (the undo), unless a verified snapshot
- *    holds it already: the one the last restore activated, or one made since the last write;
+ *    holds it already: the one the last restore activated, or one made since the last write —
+ *    and when that is the snapshot asked for, the memory is its already and the restore ends here;
  * 3. stage the records as a new generation nothing reads yet (large bodies go to new blobs);
  * 4. activate it with one conditional write, only if the memory is still at the backup's
  *    generation and revision (CONFLICT if another restore got there first; a write since the
@@ -62,10 +68,23 @@ export async function restoreSnapshot(
   phase('verify');
   // Only reads, so it runs beside the verification; a new backup is written only once that passed.
   // The snapshot being restored may be the one holding the state (restored twice in a row): the
-  // full verification below then proves it readable, so it is not read back a second time.
+  // check below then proves it readable, so it is not read back a second time.
   const held = snapshotHoldingCurrentState(deps, projectId, snapshotId);
   held.catch(() => undefined); // awaited below unless the verification throws first
-  const snapshot = await verifiedSnapshot(deps, projectId, snapshotId);
+  const stored = await verifiedSnapshot(deps, projectId, snapshotId);
+  if ((await held)?.snapshot_id === snapshotId) {
+    // The memory is this snapshot's already (restored twice, or a retried restore): the note
+    // says so and any write since would have moved the revision. Nothing to stage or switch.
+    return {
+      snapshot_id: snapshotId,
+      backup_snapshot_id: snapshotId,
+      restored_items: stored.listed(),
+      restored_contexts: stored.listed('context'),
+      restored_branches: stored.listed('branch'),
+      verified: true,
+    };
+  }
+  const snapshot = { items: parsedItems(stored, projectId, snapshotId) };
   const records = snapshot.items.map(toMemoryRecord);
   phase('backup');
   let backup = await backupOf(deps, projectId, snapshotId, held);
@@ -182,7 +201,9 @@ async function snapshotHoldingCurrentState(
 }
 
 /**
- * The snapshot, checked against the manifest hash its catalog entry recorded.
+ * The snapshot, checked against the manifest hash its catalog entry recorded: one the catalog
+ * vouches for (`verified`: built here, or pulled and verified whole) by its recorded hashes, any
+ * other by recomputing every item's hash (snapshot-vault.ts, readSnapshotToRestore).
  *
  * @throws DomainError NOT_FOUND (no such snapshot) or INTEGRITY_FAILED (damaged, tampered, misplaced)
  */
@@ -190,17 +211,31 @@ export async function verifiedSnapshot(
   deps: SnapshotDeps,
   projectId: string,
   snapshotId: string,
-): Promise<VerifiedSnapshot> {
+): Promise<SnapshotToRestore> {
   const entry = await new SnapshotCatalog(deps.store).find(projectId, snapshotId);
   if (!entry) throw snapshotNotFound(projectId, snapshotId);
+  const expected = { projectId, snapshotId, manifestSha256: entry.manifest_sha256 };
   try {
-    return await readSnapshot(deps, { projectId, snapshotId, manifestSha256: entry.manifest_sha256 });
+    return await readSnapshotToRestore(deps, expected, entry.verified);
   } catch (error) {
-    if (error instanceof SnapshotNotFoundError) throw snapshotNotFound(projectId, snapshotId, error);
-    if (error instanceof SnapshotIntegrityError)
-      throw snapshotRefusal({ snapshotId }, error, 'Restore another snapshot (list_snapshots).');
-    throw error;
+    throw refusalOf(error, projectId, snapshotId);
   }
+}
+
+/** The snapshot's items, refused as {@link verifiedSnapshot} refuses if the archive does not read. */
+function parsedItems(stored: SnapshotToRestore, projectId: string, snapshotId: string): SnapshotItem[] {
+  try {
+    return stored.items();
+  } catch (error) {
+    throw refusalOf(error, projectId, snapshotId);
+  }
+}
+
+function refusalOf(error: unknown, projectId: string, snapshotId: string): unknown {
+  if (error instanceof SnapshotNotFoundError) return snapshotNotFound(projectId, snapshotId, error);
+  if (error instanceof SnapshotIntegrityError)
+    return snapshotRefusal({ snapshotId }, error, 'Restore another snapshot (list_snapshots).');
+  return error;
 }
 
 /**
@@ -214,7 +249,7 @@ async function checkActivated(
   generations: {
     staged: string;
     previous: string;
-    expected: Pick<VerifiedSnapshot, 'items' | 'itemTexts'>;
+    expected: { items: readonly SnapshotItem[] };
     activatedRevision: string;
   },
 ): Promise<void> {

@@ -84,12 +84,6 @@ export interface VerifiedSnapshot {
   manifest: SnapshotManifest;
   manifestSha256: string;
   items: SnapshotItem[];
-  /**
-   * Each item's canonical text, which hashed to the SHA-256 the manifest lists for it: a record
-   * whose text equals it hashes to that too, so a restore checks what it wrote back against
-   * these without hashing every record again.
-   */
-  itemTexts: string[];
   blobs: { key: string; sha256: string; bytes: Uint8Array }[];
 }
 
@@ -293,13 +287,12 @@ export function verifySnapshot(
     const bytes = new Uint8Array(Buffer.from(b.content_base64, 'base64'));
     return { key: b.key, sha256: sha256Hex(bytes), bytes };
   });
-  // Each item hashed over its own canonical text (itemText), as buildSnapshot hashed it.
-  const itemTexts = archive.items.map((item) => itemText(item.id, item.kind, item.data));
   const listed = {
-    items: archive.items.map((item, i) => ({
+    // Each item hashed over its own canonical text (itemText), as buildSnapshot hashed it.
+    items: archive.items.map((item) => ({
       id: item.id,
       kind: item.kind,
-      sha256: sha256Hex(itemTexts[i] as string),
+      sha256: sha256Hex(itemText(item.id, item.kind, item.data)),
     })),
     blobs: blobs.map((b) => ({ key: b.key, sha256: b.sha256, size: b.bytes.byteLength })),
   };
@@ -314,7 +307,89 @@ export function verifySnapshot(
       'The archive content does not match the items and blobs its manifest lists.',
     );
   }
-  return { manifest, manifestSha256, items: archive.items, itemTexts, blobs };
+  return { manifest, manifestSha256, items: archive.items, blobs };
+}
+
+/**
+ * Whether a manifest hashes to `manifestSha256`, the hash recorded when its snapshot was
+ * catalogued, and the archive to the hash that manifest records. The archive's hash covers every
+ * byte of every item, and each item was hashed over exactly those bytes when the snapshot was
+ * built, so this checks every hash without parsing the archive or hashing its items again.
+ */
+export function matchesRecordedHashes(
+  manifestBytes: Uint8Array,
+  archiveBytes: Uint8Array,
+  manifestSha256: string,
+): boolean {
+  if (sha256Hex(manifestBytes) !== manifestSha256) return false;
+  const recorded = archiveRecordOf(manifestBytes);
+  return (
+    recorded !== undefined &&
+    archiveBytes.byteLength === recorded.size &&
+    sha256Hex(archiveBytes) === recorded.sha256
+  );
+}
+
+/**
+ * The items of a snapshot the catalog vouches for (its entry says `verified`): one built here,
+ * whose item hashes buildSnapshot took over the very texts it wrote, or one pulled from the cloud
+ * and checked whole by {@link verifySnapshot} before it was catalogued. Once its parts match the
+ * hashes recorded then ({@link matchesRecordedHashes}, checked by the caller), they are those
+ * bytes, so the items are not serialised and hashed again: the archive is parsed, its shape
+ * checked and its identity compared with the snapshot asked for.
+ */
+export function openVouchedSnapshot(
+  archiveBytes: Uint8Array,
+  expected: SnapshotExpectation,
+): { items: SnapshotItem[] } {
+  const { archive } = readArchive(archiveBytes);
+  if (archive.project_id !== expected.projectId || archive.snapshot_id !== expected.snapshotId) {
+    throw new SnapshotIntegrityError(
+      'WRONG_SNAPSHOT',
+      `The archive holds ${archive.project_id}/${archive.snapshot_id}, not ${expected.projectId}/${expected.snapshotId}.`,
+    );
+  }
+  return { items: archive.items };
+}
+
+/**
+ * How many items a canonical manifest lists, of `kind` or in all: counted in its text rather than
+ * by parsing a megabyte of entries. Only for a manifest that hashed to the hash recorded when it
+ * was built (canonical, made by buildSnapshot): each entry is written `…,"kind":<kind>,"sha256":…`
+ * and a quote inside a JSON string is escaped, so the pattern occurs once per entry and nowhere
+ * else.
+ */
+export function countListed(manifestBytes: Uint8Array, kind?: string): number {
+  const text = Buffer.from(manifestBytes.buffer, manifestBytes.byteOffset, manifestBytes.byteLength);
+  const pattern = Buffer.from(kind === undefined ? ',"kind":' : `,"kind":${JSON.stringify(kind)},"sha256":`);
+  let count = 0;
+  for (let at = text.indexOf(pattern); at !== -1; at = text.indexOf(pattern, at + pattern.length)) count += 1;
+  return count;
+}
+
+/** Where a manifest records its archive's hash; the rest of it is not read here. */
+const ArchiveRecord = z.object({
+  body: z.object({ archive: z.object({ sha256: z.string(), size: z.number() }) }),
+});
+
+/**
+ * A canonical manifest starts with its archive's record (`archive` sorts first in the body), so
+ * it is read from the first bytes rather than by parsing a megabyte of item entries. Only used
+ * once the manifest hashed to the hash recorded when it was built (canonical), so the prefix is
+ * the record; a manifest in any other form is parsed whole.
+ */
+const ARCHIVE_RECORD_PREFIX =
+  /^\{"body":\{"archive":\{"sha256":"([0-9a-f]{64})","size":(0|[1-9][0-9]{0,15})\},/;
+
+function archiveRecordOf(manifest: Uint8Array): { sha256: string; size: number } | undefined {
+  const head = ARCHIVE_RECORD_PREFIX.exec(Buffer.from(manifest.subarray(0, 160)).toString('latin1'));
+  if (head?.[1] !== undefined && head[2] !== undefined) return { sha256: head[1], size: Number(head[2]) };
+  try {
+    const parsed = ArchiveRecord.safeParse(JSON.parse(Buffer.from(manifest).toString('utf8')));
+    return parsed.success ? parsed.data.body.archive : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The listed items, in the same order with the same ids, kinds and hashes (no serialising). */

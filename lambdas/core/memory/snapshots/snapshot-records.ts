@@ -33,17 +33,18 @@ export function countKind(items: readonly SnapshotItem[], kind: 'branch' | 'cont
 }
 
 /**
- * Whether `records` are exactly a verified snapshot's items: the same ids, each record's
- * canonical text (under the kind the snapshot gave it) equal to the item's (shown by walking
- * both values when they are the same JSON value, which has the same canonical text), whose hash the
- * verification checked against the manifest — so each record hashes to the SHA-256 the manifest
- * lists for it. What a restore checks the state it activated against.
+ * Whether `records` are exactly a verified snapshot's items: the same ids, and each record's
+ * canonical text (under the kind the snapshot gave it) equal to the item's, so each record hashes
+ * to the SHA-256 the manifest lists for it. Shown by walking both values when they are the same
+ * JSON value (which has the same canonical text); only what the walk cannot show equal (a
+ * mismatch, or a value JSON does not hold) has both texts built and compared. What a restore
+ * checks the state it activated against.
  */
 export function recordsMatchSnapshot(
   records: readonly MemoryRecord[],
-  snapshot: { items: readonly SnapshotItem[]; itemTexts: readonly string[] },
+  snapshot: { items: readonly SnapshotItem[] },
 ): boolean {
-  const { items, itemTexts } = snapshot;
+  const { items } = snapshot;
   if (records.length !== items.length) return false;
   // Records usually read back in the snapshot's order; the index by id is built only if not.
   let byId: Map<string, number> | undefined;
@@ -55,11 +56,9 @@ export function recordsMatchSnapshot(
     }
     const item = index === undefined ? undefined : items[index];
     if (item === undefined) return false;
-    // The same JSON value has the same canonical text; only what the walk cannot show equal
-    // (a mismatch, or a value JSON does not hold) has its text built and compared.
     return (
       sameJsonValue(record.body, item.data) ||
-      itemText(record.key, item.kind, record.body) === itemTexts[index as number]
+      itemText(record.key, item.kind, record.body) === itemText(item.id, item.kind, item.data)
     );
   });
 }

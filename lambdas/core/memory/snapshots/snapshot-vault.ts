@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { DomainError } from '../../errors.js';
 import {
   assertBlobKey,
@@ -6,15 +5,19 @@ import {
   type BlobStore,
   type Compressor,
   type EnvelopeEncryption,
-  sha256Hex,
 } from '../../ports/index.js';
 import {
   type BuiltSnapshot,
+  countListed,
+  matchesRecordedHashes,
+  openVouchedSnapshot,
   type SnapshotExpectation,
   SnapshotIntegrityError,
+  type SnapshotItem,
   type VerifiedSnapshot,
   verifySnapshot,
 } from './snapshot-manifest.js';
+import { countKind } from './snapshot-records.js';
 
 /**
  * Encrypted, create-only storage of snapshots in the blob store. Each snapshot is two objects,
@@ -116,19 +119,11 @@ export async function writeSnapshot(
   };
 }
 
-/** Where a manifest records its archive's hash; the rest of it is not read here. */
-const ArchiveRecord = z.object({
-  body: z.object({ archive: z.object({ sha256: z.string(), size: z.number() }) }),
-});
-
 /**
  * Whether a stored snapshot is still exactly as made: both parts fetched, decrypted under their
- * context and unzipped, the manifest hashing to the hash recorded for it (the catalog's), and the
- * archive to the hash that manifest records — which covers every byte of every item, each hashed
- * over exactly those bytes when the snapshot was built. So this checks every hash without parsing
- * the archive and hashing its items again. A new snapshot is checked with it before it counts as
- * verified, and so is a snapshot a restore would keep as its backup; restoring *from* a snapshot,
- * where the bytes' origin is what is in question, recomputes every item's ({@link readSnapshot}).
+ * context and unzipped, and their hashes as recorded ({@link matchesRecordedHashes}), without
+ * parsing the archive. A new snapshot is checked with it before it counts as verified, and so is
+ * a snapshot a restore would keep as its backup.
  */
 export async function readsBackIntact(
   deps: SnapshotVaultDeps,
@@ -136,35 +131,56 @@ export async function readsBackIntact(
 ): Promise<boolean> {
   try {
     const { manifest, archive } = await readParts(deps, expected);
-    if (sha256Hex(manifest) !== expected.manifestSha256) return false;
-    const recorded = archiveRecordOf(manifest);
-    return (
-      recorded !== undefined && archive.byteLength === recorded.size && sha256Hex(archive) === recorded.sha256
-    );
+    return matchesRecordedHashes(manifest, archive, expected.manifestSha256);
   } catch (error) {
     if (error instanceof SnapshotIntegrityError || error instanceof SnapshotNotFoundError) return false;
     throw error;
   }
 }
 
-/**
- * A canonical manifest starts with its archive's record (`archive` sorts first in the body), so
- * it is read from the first bytes rather than by parsing a megabyte of item entries. Only used
- * once the manifest hashed to the hash recorded when it was built (canonical), so the prefix is
- * the record; a manifest in any other form is parsed whole.
- */
-const ARCHIVE_RECORD_PREFIX =
-  /^\{"body":\{"archive":\{"sha256":"([0-9a-f]{64})","size":(0|[1-9][0-9]{0,15})\},/;
+/** A stored snapshot a restore reads: checked as a whole, its items parsed only when asked for. */
+export interface SnapshotToRestore {
+  /** Every item, in archive order. */
+  items(): SnapshotItem[];
+  /** How many items it lists, of `kind` or in all, without parsing the archive. */
+  listed(kind?: 'branch' | 'context'): number;
+}
 
-function archiveRecordOf(manifest: Uint8Array): { sha256: string; size: number } | undefined {
-  const head = ARCHIVE_RECORD_PREFIX.exec(Buffer.from(manifest.subarray(0, 160)).toString('latin1'));
-  if (head?.[1] !== undefined && head[2] !== undefined) return { sha256: head[1], size: Number(head[2]) };
-  try {
-    const parsed = ArchiveRecord.safeParse(JSON.parse(Buffer.from(manifest).toString('utf8')));
-    return parsed.success ? parsed.data.body.archive : undefined;
-  } catch {
-    return undefined;
+/**
+ * Fetches, decrypts and checks a stored snapshot for a restore. One the catalog vouches for is
+ * checked against its recorded hashes ({@link matchesRecordedHashes}) and its archive parsed
+ * only when the items are asked for ({@link openVouchedSnapshot}); any other is verified whole,
+ * every item hashed again ({@link readSnapshot}).
+ *
+ * @throws SnapshotNotFoundError when the snapshot has no manifest
+ * @throws SnapshotIntegrityError when anything was changed or belongs to another snapshot
+ */
+export async function readSnapshotToRestore(
+  deps: SnapshotVaultDeps,
+  expected: Required<SnapshotExpectation>,
+  vouched: boolean,
+): Promise<SnapshotToRestore> {
+  if (!vouched) {
+    const { items } = await readSnapshot(deps, expected);
+    return {
+      items: () => items,
+      listed: (kind) => (kind === undefined ? items.length : countKind(items, kind)),
+    };
   }
+  const { manifest, archive } = await readParts(deps, expected);
+  if (!matchesRecordedHashes(manifest, archive, expected.manifestSha256)) {
+    // Refused as a whole verification refuses it, with its reason (a newer format, a changed
+    // manifest, a changed archive…); the error below only if that somehow held.
+    verifySnapshot(manifest, archive, expected);
+    throw new SnapshotIntegrityError(
+      'MANIFEST_NOT_EXPECTED',
+      `Snapshot ${expected.snapshotId} is not as it was when it was made: its manifest or archive changed.`,
+    );
+  }
+  return {
+    items: () => openVouchedSnapshot(archive, expected).items,
+    listed: (kind) => countListed(manifest, kind),
+  };
 }
 
 /**

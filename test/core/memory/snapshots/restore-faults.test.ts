@@ -121,7 +121,7 @@ describe('restoreSnapshot under a fault at each step (old or new state, never a 
     expect(await fingerprint()).toBe(fresh);
     const backup = await verifiedSnapshot(world.deps, projectId, restored.backup_snapshot_id);
     expect(racing.written).toEqual(['ENT#main#racer1']);
-    expect(backup.items.map((item) => item.id)).toContain('ENT#main#racer1');
+    expect(backup.items().map((item) => item.id)).toContain('ENT#main#racer1');
   });
 
   it('answers CONFLICT, keeping every write and the old state, when writes land before every switch', async () => {

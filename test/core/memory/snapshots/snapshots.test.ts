@@ -1,13 +1,21 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeGzip } from '../../../../lambdas/adapters/compression/node-gzip.js';
+import { canonicalJson } from '../../../../lambdas/core/canonical-json.js';
 import { isDomainError } from '../../../../lambdas/core/errors.js';
 import { createSnapshot } from '../../../../lambdas/core/memory/snapshots/create-snapshot.js';
 import { memoryFingerprint } from '../../../../lambdas/core/memory/snapshots/memory-fingerprint.js';
 import { restoreSnapshot } from '../../../../lambdas/core/memory/snapshots/restore-snapshot.js';
 import { SnapshotCatalog } from '../../../../lambdas/core/memory/snapshots/snapshot-catalog.js';
-import { readSnapshot, snapshotKeys } from '../../../../lambdas/core/memory/snapshots/snapshot-vault.js';
+import {
+  readSnapshot,
+  readSnapshotPlaintext,
+  snapshotKeys,
+  writeSnapshot,
+} from '../../../../lambdas/core/memory/snapshots/snapshot-vault.js';
 import { entryRecord } from '../../../../lambdas/core/memory/store/memory-keys.js';
-import type { BlobStore } from '../../../../lambdas/core/ports/index.js';
+import { type BlobStore, sha256Hex } from '../../../../lambdas/core/ports/index.js';
 import { nodeRandom } from '../../../../lambdas/runtime/node-random.js';
 import {
   blobCount,
@@ -91,6 +99,11 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
       }));
       for (const record of records) await world.memory.write(projectId, record);
       const snap = await createSnapshot(world.deps, projectId);
+      // A small write since, so that the restore has a state to replace.
+      await world.memory.write(projectId, {
+        key: 'ENT#main#later',
+        body: { entry_id: 'later', content: 'later' },
+      });
       const puts = { inFlight: 0, peak: 0, count: 0 };
       const countingBlobs: BlobStore = {
         get: (key, options) => world.blobs.get(key, options),
@@ -117,13 +130,35 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
 
       await restoreSnapshot({ ...world.deps, state: memory }, projectId, snap.snapshot_id);
 
-      // 20 for the restored state; the backup was the snapshot itself (nothing written since).
+      // 20 for the restored state; the backup inlines the bodies it holds, writing none.
       expect(puts.count).toBe(20);
       expect(puts.peak).toBeGreaterThan(1);
       expect(puts.peak).toBeLessThanOrEqual(16);
       const contentOf = (list: { key: string; body: unknown }[]) =>
         Object.fromEntries(list.map((r) => [r.key, (r.body as { content: string }).content]));
       expect(contentOf((await world.memory.exportState(projectId)).records)).toEqual(contentOf(records));
+    });
+
+    it('restores the snapshot the memory already holds by changing nothing, answering its counts', async () => {
+      const projectId = nextProject();
+      await seedMemory(world, projectId, 'a');
+      const snap = await createSnapshot(world.deps, projectId);
+      const before = await world.memory.exportState(projectId);
+      const catalogBefore = await new SnapshotCatalog(world.deps.store).list(projectId);
+
+      const restored = await restoreSnapshot(world.deps, projectId, snap.snapshot_id);
+
+      expect(restored).toEqual({
+        snapshot_id: snap.snapshot_id,
+        backup_snapshot_id: snap.snapshot_id,
+        restored_items: 4,
+        restored_contexts: 1,
+        restored_branches: 1,
+        verified: true,
+      });
+      // The same generation at the same revision: nothing was staged, switched or backed up.
+      expect(await world.memory.exportState(projectId)).toEqual(before);
+      expect(await new SnapshotCatalog(world.deps.store).list(projectId)).toEqual(catalogBefore);
     });
 
     it('brings back the snapshot state, large bodies included, after saving the current one', async () => {
@@ -189,6 +224,73 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
         expect(await new SnapshotCatalog(world.deps.store).list(projectId)).toEqual(snapshotsBefore);
       },
     );
+
+    /**
+     * A snapshot like `snap` under the id `forgedId`, built by hand rather than by buildSnapshot:
+     * its first item's data changed, and its archive hash, manifest body hash and manifest hash
+     * all recomputed to match — but the manifest still lists the first item's old hash. Stored
+     * encrypted under its own context and catalogued as `verified`.
+     */
+    async function forgeSnapshot(projectId: string, snapshotId: string, forgedId: string, verified: boolean) {
+      const { built } = await readSnapshotPlaintext(world.deps, { projectId, snapshotId });
+      const archive = JSON.parse(new TextDecoder().decode(built.archiveBytes));
+      archive.snapshot_id = forgedId;
+      archive.items[0].data = { ...archive.items[0].data, content: 'forged' };
+      const archiveBytes = new TextEncoder().encode(canonicalJson(archive));
+      const { body } = JSON.parse(new TextDecoder().decode(built.manifestBytes));
+      body.snapshot_id = forgedId;
+      body.archive = { sha256: sha256Hex(archiveBytes), size: archiveBytes.byteLength };
+      const manifest = { body, body_sha256: sha256Hex(canonicalJson(body)) };
+      const manifestBytes = new TextEncoder().encode(canonicalJson(manifest));
+      const manifestSha256 = sha256Hex(manifestBytes);
+      await writeSnapshot(world.deps, { manifest, manifestBytes, archiveBytes, manifestSha256 });
+      await new SnapshotCatalog(world.deps.store).add(projectId, {
+        snapshot_id: forgedId,
+        created_at: body.created_at,
+        automatic: false,
+        size_bytes: archiveBytes.byteLength + manifestBytes.byteLength,
+        item_count: body.items.length,
+        manifest_sha256: manifestSha256,
+        verified,
+      });
+    }
+
+    it('hashes every item again for a snapshot its catalog does not vouch for, refusing a manifest that lists another hash', async () => {
+      const projectId = nextProject();
+      await seedMemory(world, projectId, 'a');
+      const snap = await createSnapshot(world.deps, projectId);
+      const forgedId = 'snap_20260101T000000000_0000f04d';
+      await forgeSnapshot(projectId, snap.snapshot_id, forgedId, false);
+      const current = await world.memory.exportState(projectId);
+
+      const error = await rejection(restoreSnapshot(world.deps, projectId, forgedId));
+
+      expect(isDomainError(error, 'INTEGRITY_FAILED')).toBe(true);
+      expect(await world.memory.exportState(projectId)).toEqual(current);
+    });
+
+    it('refuses a vouched snapshot whose archive was replaced by other bytes that decrypt under its context', async () => {
+      const projectId = nextProject();
+      await seedMemory(world, projectId, 'a');
+      const snap = await createSnapshot(world.deps, projectId);
+      const { built } = await readSnapshotPlaintext(world.deps, { projectId, snapshotId: snap.snapshot_id });
+      const archive = JSON.parse(new TextDecoder().decode(built.archiveBytes));
+      archive.items[0].data = { ...archive.items[0].data, content: 'replaced' };
+      const replaced = await world.deps.encryption.encrypt(
+        await world.deps.compressor.compress(new TextEncoder().encode(canonicalJson(archive))),
+        { project_id: projectId, snapshot_id: snap.snapshot_id },
+      );
+      const { archive: archiveKey } = snapshotKeys(projectId, snap.snapshot_id);
+      // The file store is create-only: the stored object is removed first (as flipStoredBit does).
+      await rm(join(world.blobRoot, `${archiveKey}~`));
+      await world.blobs.put(archiveKey, replaced);
+      const current = await world.memory.exportState(projectId);
+
+      const error = await rejection(restoreSnapshot(world.deps, projectId, snap.snapshot_id));
+
+      expect(isDomainError(error, 'INTEGRITY_FAILED')).toBe(true);
+      expect(await world.memory.exportState(projectId)).toEqual(current);
+    });
 
     it('takes a new backup when the snapshot holding the current state no longer verifies', async () => {
       const projectId = nextProject();
