@@ -49,6 +49,10 @@ describe('meridian memory snapshot|snapshots|restore|sync (a real process, data 
     expect(snap.stdout).toContain('verified');
     expect(snap.stderr).toContain('[1/1] snapshot');
 
+    // A second snapshot with nothing written since: it holds the memory a restore replaces.
+    const again = await run('snapshot', projectId, '--description', 'again');
+    const holdingId = /^(snap_\S+)/.exec(again.stdout)?.[1];
+
     const restored = await run('restore', projectId, snapshotId!);
     expect(restored.stdout).toContain(`Restored ${snapshotId}`);
     expect(restored.stderr.trim().split('\n')).toEqual([
@@ -58,12 +62,17 @@ describe('meridian memory snapshot|snapshots|restore|sync (a real process, data 
       '[4/5] activate',
       '[5/5] check',
     ]);
+    // So no copy of it is saved: the backup is that snapshot.
+    expect(restored.stdout).toContain(`The previous memory is snapshot ${holdingId}`);
 
-    // Nothing was written since the snapshot: it holds the memory replaced, so no copy is saved.
-    expect(restored.stdout).toContain(`The previous memory is snapshot ${snapshotId}`);
+    // Restored again: the memory holds it already, so it is checked and nothing else is done.
+    const repeated = await run('restore', projectId, snapshotId!);
+    expect(repeated.stdout).toContain(`Restored ${snapshotId}`);
+    expect(repeated.stderr.trim().split('\n')).toEqual(['[1/5] verify']);
+    expect(repeated.stdout).toContain(`The previous memory is snapshot ${snapshotId}`);
     const listed = await run('snapshots', projectId);
     expect(listed.stdout).toContain(`${snapshotId}`);
-    expect(listed.stdout).toContain('1 snapshot.');
+    expect(listed.stdout).toContain('2 snapshots.');
 
     const pushed = await run('sync', 'push', projectId);
     expect(pushed.stdout).toContain(`Uploaded`);
