@@ -1,7 +1,7 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { CalendarEvent } from '../calendar/event.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import type { DocumentStore, StoredItem } from '../ports/index.js';
+import { sameJsonValue } from '../same-json.js';
 import { SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
 import {
@@ -153,7 +153,7 @@ export async function replaceAll(
   ].map(plain);
   const desiredSks = new Set(desired.map((item) => item.sk));
   // An unchanged calendar's weekly full sync rewrites nothing.
-  const puts = desired.filter((item) => !isDeepStrictEqual(existing.get(item.sk), item));
+  const puts = desired.filter((item) => !sameJsonValue(existing.get(item.sk), item));
   const stale = [...existing.values()].filter(
     (item) =>
       !desiredSks.has(item.sk) &&
