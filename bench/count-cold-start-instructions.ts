@@ -23,7 +23,7 @@ import { MCP_HANDLER_ENTRY } from '../lib/constructs/mcp-function.js';
 import { SYNC_HANDLER_ENTRY } from '../lib/constructs/sync-schedule.js';
 import { startTestRuntime } from '../test/support/test-runtime.js';
 import { modernToolsListEvent, toolCallEvent, toolsListEvent } from './cold-start.bench.js';
-import { bundle, LAMBDA_ENV, PROBE, type Subject, tableEnvironment } from './lambda-probe.js';
+import { bundle, LAMBDA_ENV, PROBE, probe, type Subject, tableEnvironment } from './lambda-probe.js';
 import { stepEvents } from './step-cold-start.bench.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -128,6 +128,12 @@ try {
     ]),
     ['sync', sync, async () => ({})],
   ];
+  // The key's budget item is made by its first request, which then writes where later ones update:
+  // one request before any count, so that every counted Meridian case meets the same table.
+  const firstRequest = join(outDir, 'first-request.json');
+  writeFileSync(firstRequest, JSON.stringify(toolsListEvent(token)));
+  await probe(probeFile, firstRequest, mcp, env);
+
   let written = 0;
   for (const [name, subject, event] of cases.filter(([name]) => pattern.test(name))) {
     written += 1;
