@@ -1,7 +1,8 @@
+import { canonicalJson } from '../../canonical-json.js';
 import { sameJsonValue } from '../../same-json.js';
 import { MEMORY_RECORD } from '../../storage/key-prefixes.js';
 import type { MemoryRecord } from '../store/memory-records.js';
-import { itemText, type SnapshotItem } from './snapshot-manifest.js';
+import type { SnapshotItem } from './snapshot-manifest.js';
 
 /**
  * How the store's records travel inside a snapshot: one item per record, its kind named by the
@@ -37,7 +38,7 @@ export function countKind(items: readonly SnapshotItem[], kind: 'branch' | 'cont
  * canonical text (under the kind the snapshot gave it) equal to the item's, so each record hashes
  * to the SHA-256 the manifest lists for it. Shown by walking both values when they are the same
  * JSON value (which has the same canonical text); only what the walk cannot show equal (a
- * mismatch, or a value JSON does not hold) has both texts built and compared. What a restore
+ * mismatch, or a value JSON does not hold) has both canonical texts built and compared. What a restore
  * checks the state it activated against.
  */
 export function recordsMatchSnapshot(
@@ -56,9 +57,7 @@ export function recordsMatchSnapshot(
     }
     const item = index === undefined ? undefined : items[index];
     if (item === undefined) return false;
-    return (
-      sameJsonValue(record.body, item.data) ||
-      itemText(record.key, item.kind, record.body) === itemText(item.id, item.kind, item.data)
-    );
+    // Same id and kind, so equal item texts are equal canonical texts of the data.
+    return sameJsonValue(record.body, item.data) || canonicalJson(record.body) === canonicalJson(item.data);
   });
 }
