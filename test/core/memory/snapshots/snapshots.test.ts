@@ -225,17 +225,23 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
       },
     );
 
-    /**
-     * A snapshot like `snap` under the id `forgedId`, built by hand rather than by buildSnapshot:
-     * its first item's data changed, and its archive hash, manifest body hash and manifest hash
-     * all recomputed to match — but the manifest still lists the first item's old hash. Stored
-     * encrypted under its own context and catalogued as `verified`.
-     */
-    async function forgeSnapshot(projectId: string, snapshotId: string, forgedId: string, verified: boolean) {
+    /** A stored snapshot's plaintext, its archive parsed with the first item's content changed. */
+    async function withFirstItemChanged(projectId: string, snapshotId: string, content: string) {
       const { built } = await readSnapshotPlaintext(world.deps, { projectId, snapshotId });
       const archive = JSON.parse(new TextDecoder().decode(built.archiveBytes));
+      archive.items[0].data = { ...archive.items[0].data, content };
+      return { built, archive };
+    }
+
+    /**
+     * A snapshot like `snapshotId` under the id `forgedId`, built by hand rather than by
+     * buildSnapshot: its first item's data changed, and its archive hash, manifest body hash and
+     * manifest hash all recomputed to match — but the manifest still lists the first item's old
+     * hash. Stored encrypted under its own context and catalogued as not verified.
+     */
+    async function forgeSnapshot(projectId: string, snapshotId: string, forgedId: string) {
+      const { built, archive } = await withFirstItemChanged(projectId, snapshotId, 'forged');
       archive.snapshot_id = forgedId;
-      archive.items[0].data = { ...archive.items[0].data, content: 'forged' };
       const archiveBytes = new TextEncoder().encode(canonicalJson(archive));
       const { body } = JSON.parse(new TextDecoder().decode(built.manifestBytes));
       body.snapshot_id = forgedId;
@@ -251,7 +257,7 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
         size_bytes: archiveBytes.byteLength + manifestBytes.byteLength,
         item_count: body.items.length,
         manifest_sha256: manifestSha256,
-        verified,
+        verified: false,
       });
     }
 
@@ -260,7 +266,7 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
       await seedMemory(world, projectId, 'a');
       const snap = await createSnapshot(world.deps, projectId);
       const forgedId = 'snap_20260101T000000000_0000f04d';
-      await forgeSnapshot(projectId, snap.snapshot_id, forgedId, false);
+      await forgeSnapshot(projectId, snap.snapshot_id, forgedId);
       const current = await world.memory.exportState(projectId);
 
       const error = await rejection(restoreSnapshot(world.deps, projectId, forgedId));
@@ -273,9 +279,7 @@ describe('memory snapshots (dynalite, file blob store, Encryption SDK)', () => {
       const projectId = nextProject();
       await seedMemory(world, projectId, 'a');
       const snap = await createSnapshot(world.deps, projectId);
-      const { built } = await readSnapshotPlaintext(world.deps, { projectId, snapshotId: snap.snapshot_id });
-      const archive = JSON.parse(new TextDecoder().decode(built.archiveBytes));
-      archive.items[0].data = { ...archive.items[0].data, content: 'replaced' };
+      const { archive } = await withFirstItemChanged(projectId, snap.snapshot_id, 'replaced');
       const replaced = await world.deps.encryption.encrypt(
         await world.deps.compressor.compress(new TextEncoder().encode(canonicalJson(archive))),
         { project_id: projectId, snapshot_id: snap.snapshot_id },
