@@ -9,8 +9,10 @@
  *   jitter from 50 ms capped at 2 s — AWS's recommendation for unprocessed batch items.
  * - CalDAV requests (adapters/caldav/caldav-http.ts): an idempotent request twice, 250 ms apart.
  * - Every compare-and-set loop, through core/compare-and-set.ts (which names its callers).
- * - The embedded store's reconnect (adapters/dynamodb/reconnect-middleware.ts): 5 attempts, the
- *   pause being "wait until a process serves the store" instead of a timer.
+ * - DynamoDB requests (adapters/dynamodb/dynamodb-http-client.ts): 3 attempts, exponential full
+ *   jitter from 50 ms capped at 2 s, on throttling, 5xx and dropped connections (the SDK's
+ *   standard mode); inside each, the embedded store's reconnect: 5 tries, the pause being "wait
+ *   until a process serves the store" instead of a timer.
  * - The embedded store's takeover poll (runtime/store-takeover.ts): until a deadline, 20–100 ms.
  */
 

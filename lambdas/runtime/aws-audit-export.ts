@@ -26,7 +26,10 @@ export function createAwsAuditExport(
     'tableName',
     'auditExportBucketName',
   ]);
-  const log = new AuditLog({ store: awsTableStore(tableName), clock: systemClock });
+  const log = new AuditLog({
+    store: awsTableStore(tableName, environment.awsConnection),
+    clock: systemClock,
+  });
   const archive = new S3AuditArchive({ client: archiveClient, bucket: auditExportBucketName });
   return async (days = daysToExport(systemClock.now())) => {
     const exported = await exportAuditDays({ log, archive }, days);

@@ -36,7 +36,7 @@ export function awsPlatform(
   const memorySync = memorySyncFrom(environment.memorySync);
   const embedder = embedderFrom(environment.embeddings);
   return {
-    store: awsTableStore(tableName),
+    store: awsTableStore(tableName, environment.awsConnection),
     // Where the stack sets no key (the memory compression function) a secret is never read.
     encryption: dataKeyArn
       ? kmsEnvelope(dataKeyArn)

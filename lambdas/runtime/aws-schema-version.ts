@@ -25,7 +25,7 @@ export function awsSchemaCheck(
   logger: Logger,
 ): () => SchemaCheck | Promise<SchemaCheck> {
   const { tableName } = requireSettings(environment, ['tableName']);
-  const table = awsTableStoreUnchecked(tableName);
+  const table = awsTableStoreUnchecked(tableName, environment.awsConnection);
   /** The outcome once the check has passed: answered synchronously from then on. */
   let passed: SchemaCheck | undefined;
   const check = async () => {
@@ -52,6 +52,6 @@ export function awsSchemaCheck(
     checked ??= begin();
     return checked;
   };
-  gateOnSchemaCheck(tableName, schemaReady);
+  gateOnSchemaCheck(tableName, environment.awsConnection, schemaReady);
   return schemaReady;
 }

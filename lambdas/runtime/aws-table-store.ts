@@ -1,5 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
+import { type AwsConnection, dynamoDbClientFor } from '../adapters/dynamodb/dynamodb-http-client.js';
 import type { DocumentStore } from '../core/ports/index.js';
 import type { SchemaCheck } from '../core/storage/schema-version.js';
 import { schemaGatedStore } from './schema-gated-store.js';
@@ -14,10 +14,13 @@ interface Table {
 
 const tables = new Map<string, Table>();
 
-function table(tableName: string): Table {
+function table(tableName: string, connection: AwsConnection): Table {
   let found = tables.get(tableName);
   if (found === undefined) {
-    const direct = new DynamoDbDocumentStore({ client: new DynamoDBClient({}), tableName });
+    const direct = new DynamoDbDocumentStore({
+      client: dynamoDbClientFor(connection),
+      tableName,
+    });
     const entry: Table = {
       direct,
       // Until a check is begun (`meridian --aws` runs none) the gate lets everything through.
@@ -40,19 +43,20 @@ const UNCHECKED: SchemaCheck = { found: 0, version: 0, applied: [] };
  * first request need not wait for the check before it reads. A file of its own so that a function
  * needing only the table (a booking step's cold start) imports nothing else of the AWS composition.
  */
-export function awsTableStore(tableName: string): DocumentStore {
-  return table(tableName).gated;
+export function awsTableStore(tableName: string, connection: AwsConnection): DocumentStore {
+  return table(tableName, connection).gated;
 }
 
 /** The same table and client without the gate: for the schema check itself. */
-export function awsTableStoreUnchecked(tableName: string): DocumentStore {
-  return table(tableName).direct;
+export function awsTableStoreUnchecked(tableName: string, connection: AwsConnection): DocumentStore {
+  return table(tableName, connection).direct;
 }
 
 /** Holds {@link awsTableStore}'s writes (and releases its reads) on the function's schema check. */
 export function gateOnSchemaCheck(
   tableName: string,
+  connection: AwsConnection,
   schemaReady: () => SchemaCheck | Promise<SchemaCheck>,
 ): void {
-  table(tableName).schemaReady = schemaReady;
+  table(tableName, connection).schemaReady = schemaReady;
 }

@@ -1,6 +1,5 @@
 import { DynamoDbDocumentStore } from '../adapters/dynamodb/dynamodb-document-store.js';
 import { createSocketDynamoDbClient } from '../adapters/dynamodb/local-dynamodb.js';
-import { retryAfterReconnect } from '../adapters/dynamodb/reconnect-middleware.js';
 import type { DocumentStore } from '../core/ports/index.js';
 import { EMBEDDED_TABLE, StoreTakeover } from './store-takeover.js';
 
@@ -19,8 +18,9 @@ export interface EmbeddedStore {
 export async function openEmbeddedStore(dataDir: string): Promise<EmbeddedStore> {
   const takeover = new StoreTakeover(dataDir);
   await takeover.ensureServed();
-  const client = createSocketDynamoDbClient(takeover.socketPath);
-  retryAfterReconnect(client, () => takeover.ensureServed());
+  const client = createSocketDynamoDbClient(takeover.socketPath, {
+    reconnect: () => takeover.ensureServed(),
+  });
   return {
     store: new DynamoDbDocumentStore({ client, tableName: EMBEDDED_TABLE }),
     close: async () => {

@@ -30,6 +30,23 @@ export const BEDROCK_ENDPOINT_ENV = 'MERIDIAN_BEDROCK_ENDPOINT';
 /** Powertools' service name: which function a log line came from. */
 export const SERVICE_NAME_ENV = 'POWERTOOLS_SERVICE_NAME';
 
+// Set by Lambda on every function (and by AWS tooling on a laptop): read for the table's own
+// client (adapters/dynamodb/dynamodb-http-client.ts, ADR 0028); the SDK's clients read them itself.
+
+/** The region the function runs in. */
+export const AWS_REGION_ENV = 'AWS_REGION';
+/** The region, as older AWS tooling names it; AWS_REGION wins. */
+export const AWS_DEFAULT_REGION_ENV = 'AWS_DEFAULT_REGION';
+/** The role's access key id, secret and session token (Lambda's, or a shell's). */
+export const AWS_ACCESS_KEY_ID_ENV = 'AWS_ACCESS_KEY_ID';
+export const AWS_SECRET_ACCESS_KEY_ENV = 'AWS_SECRET_ACCESS_KEY';
+export const AWS_SESSION_TOKEN_ENV = 'AWS_SESSION_TOKEN';
+/** DynamoDB's endpoint instead of AWS's (DynamoDB Local, dynalite); then any service's. */
+export const AWS_ENDPOINT_URL_DYNAMODB_ENV = 'AWS_ENDPOINT_URL_DYNAMODB';
+export const AWS_ENDPOINT_URL_ENV = 'AWS_ENDPOINT_URL';
+/** `true`: AWS's FIPS endpoints. */
+export const AWS_USE_FIPS_ENDPOINT_ENV = 'AWS_USE_FIPS_ENDPOINT';
+
 // Read by both runtimes.
 
 /** The deployment's default IANA zone; unset means UTC, reported as `timezone_configured: false`. */

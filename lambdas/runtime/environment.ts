@@ -1,5 +1,6 @@
 import { delimiter } from 'node:path';
 import { z } from 'zod';
+import type { AwsConnection } from '../adapters/dynamodb/dynamodb-http-client.js';
 import { parseRate, type RateLimits, type RateSetting } from '../core/limits/rate.js';
 import type { CallLimits } from '../mcp/call-limits.js';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
@@ -65,6 +66,14 @@ const Variables = z
     // npm sets it for the scripts it runs: `npm start` is watched so the server stops with npm.
     npm_lifecycle_event: optionalText,
     [NAMES.TABLE_NAME_ENV]: optionalText,
+    [NAMES.AWS_REGION_ENV]: optionalText,
+    [NAMES.AWS_DEFAULT_REGION_ENV]: optionalText,
+    [NAMES.AWS_ACCESS_KEY_ID_ENV]: optionalText,
+    [NAMES.AWS_SECRET_ACCESS_KEY_ENV]: optionalText,
+    [NAMES.AWS_SESSION_TOKEN_ENV]: optionalText,
+    [NAMES.AWS_ENDPOINT_URL_DYNAMODB_ENV]: optionalText,
+    [NAMES.AWS_ENDPOINT_URL_ENV]: optionalText,
+    [NAMES.AWS_USE_FIPS_ENDPOINT_ENV]: optionalText,
     [NAMES.DATA_KEY_ARN_ENV]: optionalText,
     [NAMES.BOOKING_STATE_MACHINE_ARN_ENV]: optionalText,
     [NAMES.MEMORY_BUCKET_NAME_ENV]: optionalText,
@@ -212,6 +221,8 @@ export interface MemorySyncSettings {
 export interface Environment {
   /** The deployed table, KMS key, state machine and memory bucket: set by the CDK stack. */
   tableName: string | undefined;
+  /** How the table's client reaches DynamoDB, from the variables Lambda sets (ADR 0028). */
+  awsConnection: AwsConnection;
   dataKeyArn: string | undefined;
   bookingStateMachineArn: string | undefined;
   memoryBucketName: string | undefined;
@@ -274,8 +285,19 @@ function environmentOf(vars: Variables): Environment {
   const kmsKeyArn = vars[NAMES.MEMORY_SYNC_KMS_KEY_ARN_ENV];
   const keyFile = vars[NAMES.MEMORY_SYNC_KEY_FILE_ENV];
   const deadlineSeconds = vars[NAMES.CALL_DEADLINE_SECONDS_ENV];
+  const accessKeyId = vars[NAMES.AWS_ACCESS_KEY_ID_ENV];
+  const secretAccessKey = vars[NAMES.AWS_SECRET_ACCESS_KEY_ENV];
   return {
     tableName: vars[NAMES.TABLE_NAME_ENV],
+    awsConnection: {
+      region: vars[NAMES.AWS_REGION_ENV] ?? vars[NAMES.AWS_DEFAULT_REGION_ENV],
+      credentials:
+        accessKeyId && secretAccessKey
+          ? { accessKeyId, secretAccessKey, sessionToken: vars[NAMES.AWS_SESSION_TOKEN_ENV] }
+          : undefined,
+      endpoint: vars[NAMES.AWS_ENDPOINT_URL_DYNAMODB_ENV] ?? vars[NAMES.AWS_ENDPOINT_URL_ENV],
+      fips: vars[NAMES.AWS_USE_FIPS_ENDPOINT_ENV] === 'true',
+    },
     dataKeyArn: vars[NAMES.DATA_KEY_ARN_ENV],
     bookingStateMachineArn: vars[NAMES.BOOKING_STATE_MACHINE_ARN_ENV],
     memoryBucketName: vars[NAMES.MEMORY_BUCKET_NAME_ENV],

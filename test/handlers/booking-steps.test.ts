@@ -10,6 +10,7 @@ import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { isDomainError } from '../../lambdas/core/errors.js';
 import type { BookingStepName, BookingSteps } from '../../lambdas/core/ports/index.js';
 import { awsTableStore } from '../../lambdas/runtime/aws-table-store.js';
+import { processEnvironment } from '../../lambdas/runtime/environment.js';
 import { lambdaContext } from '../support/lambda-fetch.js';
 import { startTableRequestLog } from '../support/table-request-log.js';
 import { startTestRuntime, type TestRuntime } from '../support/test-runtime.js';
@@ -79,7 +80,10 @@ describe('booking step Lambda handlers', () => {
     // released only with it. Counted requests then start where a container past its start stands,
     // however long the check took on a loaded machine (a read overlapping it is sent again after
     // the check brought this fresh table up to date).
-    await awsTableStore(runtime.tableName).get({ pk: 'TEST#schema-check-done', sk: 'PROBE' });
+    await awsTableStore(runtime.tableName, processEnvironment().awsConnection).get({
+      pk: 'TEST#schema-check-done',
+      sk: 'PROBE',
+    });
     calendarId = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Desk', time_zone: 'UTC' })).id;
   });
 

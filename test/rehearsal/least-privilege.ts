@@ -91,11 +91,14 @@ const TABLE_KEY_ACTIONS = [
   'kms:ReEncryptTo',
 ];
 
-/** The AWS SDK commands a bundle's own source files construct, as `service:Command`, with the file. */
+/**
+ * The AWS SDK commands a bundle's own source files construct, and the DynamoDB operations they
+ * send through Meridian's own DynamoDB client, as `service:Command`, with the file.
+ */
 export function bundledCommands(
   codeDir: string,
   repoRoot = process.cwd(),
-): { service: string; command: string; file: string }[] {
+): { service: string; command: string; file: string; call: string }[] {
   const sources = new Set<string>();
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -108,7 +111,7 @@ export function bundledCommands(
     }
   };
   walk(codeDir);
-  const found: { service: string; command: string; file: string }[] = [];
+  const found: { service: string; command: string; file: string; call: string }[] = [];
   for (const source of sources) {
     if (
       /node_modules\/@aws-crypto\/kms-keyring\//.test(source) &&
@@ -116,8 +119,8 @@ export function bundledCommands(
     ) {
       // The Encryption SDK's KMS keyring: GenerateDataKey to encrypt, Decrypt to decrypt (Meridian
       // gives it a generator key only, so it never calls Encrypt for additional keys).
-      found.push({ service: 'kms', command: 'GenerateDataKey', file: 'kms-keyring' });
-      found.push({ service: 'kms', command: 'Decrypt', file: 'kms-keyring' });
+      found.push({ service: 'kms', command: 'GenerateDataKey', file: 'kms-keyring', call: 'the keyring' });
+      found.push({ service: 'kms', command: 'Decrypt', file: 'kms-keyring', call: 'the keyring' });
       continue;
     }
     const at = source.lastIndexOf('lambdas/');
@@ -131,8 +134,13 @@ export function bundledCommands(
       for (const name of names!.split(',')) moduleOf.set(name.replace(/^\s*type\s+/, '').trim(), module!);
     for (const [, command] of text.matchAll(/new (\w+)Command\(/g)) {
       const service = SERVICE_OF_MODULE[moduleOf.get(`${command}Command`) ?? ''];
-      if (service) found.push({ service, command: command!, file });
+      if (service) found.push({ service, command: command!, file, call: `${command}Command` });
     }
+    // DynamoDB's own client (adapters/dynamodb/dynamodb-http-client.ts) names each operation as it
+    // sends it: `client.send('GetItem', …)`, or with the output's type, `send<{ Item?: … }>('GetItem', …)`.
+    if (/from '\.[^']*\/dynamodb-http-client\.js'/.test(text))
+      for (const [, operation] of text.matchAll(/\.send(?:<[\s\S]*?>)?\(\s*'(\w+)'/g))
+        found.push({ service: 'dynamodb', command: operation!, file, call: `send('${operation}')` });
   }
   return found;
 }
@@ -200,9 +208,9 @@ function functionNeeds(names: DeployedNames, fn: LocalLambda): Need[] {
     (table) => names.physical(table.stack, table.logicalId).ref === env.MERIDIAN_TABLE_NAME,
   );
   const bucketResources = resourcesOfType(names.assembly, 'AWS::S3::Bucket');
-  for (const { service, command, file } of bundledCommands(codeDir)) {
+  for (const { service, command, file, call } of bundledCommands(codeDir)) {
     const action = `${service}:${ACTION_OF_COMMAND[service]?.[command] ?? command}`;
-    const why = `${command}Command in ${file}`;
+    const why = `${call} in ${file}`;
     if (service === 'dynamodb' && env.MERIDIAN_TABLE_NAME) {
       const table = `arn:aws:dynamodb:${region}:${account}:table/${env.MERIDIAN_TABLE_NAME}`;
       needs.push({ action, resource: table, why });

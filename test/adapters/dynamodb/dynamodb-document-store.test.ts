@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DynaliteServer, startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { DynamoDbDocumentStore } from '../../../lambdas/adapters/dynamodb/dynamodb-document-store.js';
+import {
+  type DynamoDbHttpClient,
+  type DynamoDbOperation,
+  DynamoDbServiceError,
+} from '../../../lambdas/adapters/dynamodb/dynamodb-http-client.js';
 import { createLocalDynamoDbClient, ensureTable } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
 import { ConditionFailedError, type StoredItem } from '../../../lambdas/core/ports/index.js';
 
@@ -25,41 +29,37 @@ class Throttle {
   maxInFlight = 0;
   #inFlight = 0;
 
-  constructor(client: DynamoDBClient, table: string) {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        this.#inFlight += 1;
-        this.maxInFlight = Math.max(this.maxInFlight, this.#inFlight);
-        try {
-          // The initialize step sees the document-form input and output (before marshalling).
-          const input = args.input as BatchWriteInput & BatchGetInput;
-          if (context.commandName === 'BatchWriteItemCommand') {
-            const requests = input.RequestItems[table]!;
-            this.writeSizes.push(requests.length);
-            if (this.times <= 0) return await next(args);
-            this.times--;
-            const [sent, unprocessed] = halves(requests);
-            const result = await next({ ...args, input: { RequestItems: { [table]: sent } } });
-            Object.assign(result.output as object, { UnprocessedItems: { [table]: unprocessed } });
-            return result;
-          }
-          if (context.commandName === 'BatchGetItemCommand') {
-            const keys = input.RequestItems[table]!.Keys;
-            this.getSizes.push(keys.length);
-            if (this.times <= 0) return await next(args);
-            this.times--;
-            const [sent, unprocessed] = halves(keys);
-            const result = await next({ ...args, input: { RequestItems: { [table]: { Keys: sent } } } });
-            Object.assign(result.output as object, { UnprocessedKeys: { [table]: { Keys: unprocessed } } });
-            return result;
-          }
-          return await next(args);
-        } finally {
-          this.#inFlight -= 1;
+  constructor(client: DynamoDbHttpClient, table: string) {
+    const send = client.send.bind(client);
+    // Stands in front of the client's send: the input and output in DynamoDB's wire shape.
+    client.send = (async (operation: DynamoDbOperation, raw: object) => {
+      this.#inFlight += 1;
+      this.maxInFlight = Math.max(this.maxInFlight, this.#inFlight);
+      try {
+        const input = raw as BatchWriteInput & BatchGetInput;
+        if (operation === 'BatchWriteItem') {
+          const requests = input.RequestItems[table]!;
+          this.writeSizes.push(requests.length);
+          if (this.times <= 0) return await send(operation, raw);
+          this.times--;
+          const [sent, unprocessed] = halves(requests);
+          const output = await send(operation, { RequestItems: { [table]: sent } });
+          return { ...output, UnprocessedItems: { [table]: unprocessed } };
         }
-      },
-      { step: 'initialize', name: 'throttleForTests' },
-    );
+        if (operation === 'BatchGetItem') {
+          const keys = input.RequestItems[table]!.Keys;
+          this.getSizes.push(keys.length);
+          if (this.times <= 0) return await send(operation, raw);
+          this.times--;
+          const [sent, unprocessed] = halves(keys);
+          const output = await send(operation, { RequestItems: { [table]: { Keys: sent } } });
+          return { ...output, UnprocessedKeys: { [table]: { Keys: unprocessed } } };
+        }
+        return await send(operation, raw);
+      } finally {
+        this.#inFlight -= 1;
+      }
+    }) as DynamoDbHttpClient['send'];
   }
 }
 
@@ -78,7 +78,7 @@ function itemsOf(partition: string, count: number): StoredItem[] {
 
 describe('DynamoDbDocumentStore', () => {
   let dynalite: DynaliteServer;
-  let client: DynamoDBClient;
+  let client: DynamoDbHttpClient;
   let throttle: Throttle;
   let store: DynamoDbDocumentStore;
 
@@ -182,7 +182,9 @@ describe('DynamoDbDocumentStore', () => {
         .catch((thrown: unknown) => thrown);
 
       expect(error).toBeInstanceOf(ConditionFailedError);
-      expect((error as ConditionFailedError).cause).toBeInstanceOf(ConditionalCheckFailedException);
+      const cause = (error as ConditionFailedError).cause;
+      expect(cause).toBeInstanceOf(DynamoDbServiceError);
+      expect(cause).toMatchObject({ name: 'ConditionalCheckFailedException', statusCode: 400 });
     });
   });
 

@@ -1,11 +1,12 @@
-import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { TableDescription } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynaliteServer, startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
+import type { DynamoDbHttpClient } from '../../../lambdas/adapters/dynamodb/dynamodb-http-client.js';
 import { createLocalDynamoDbClient, ensureTable } from '../../../lambdas/adapters/dynamodb/local-dynamodb.js';
 
 describe('ensureTable', () => {
   let dynalite: DynaliteServer;
-  let client: DynamoDBClient;
+  let client: DynamoDbHttpClient;
 
   beforeAll(async () => {
     dynalite = await startDynalite();
@@ -19,7 +20,9 @@ describe('ensureTable', () => {
   it('creates the table with the shared design: pk/sk keys and the gsi1 index projecting all', async () => {
     await ensureTable(client, 'designed');
 
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: 'designed' }));
+    const { Table } = await client.send<{ Table?: TableDescription }>('DescribeTable', {
+      TableName: 'designed',
+    });
     expect(Table?.TableStatus).toBe('ACTIVE');
     expect(Table?.KeySchema).toEqual([
       { AttributeName: 'pk', KeyType: 'HASH' },
@@ -43,19 +46,19 @@ describe('ensureTable', () => {
     ]);
     await ensureTable(client, 'twice');
 
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: 'twice' }));
+    const { Table } = await client.send<{ Table?: TableDescription }>('DescribeTable', {
+      TableName: 'twice',
+    });
     expect(Table?.TableStatus).toBe('ACTIVE');
   });
 
   it('refuses an existing table with another design', async () => {
-    await client.send(
-      new CreateTableCommand({
-        TableName: 'foreign',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-      }),
-    );
+    await client.send('CreateTable', {
+      TableName: 'foreign',
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+    });
 
     await expect(ensureTable(client, 'foreign')).rejects.toThrow(
       'Table "foreign" exists with another design',
