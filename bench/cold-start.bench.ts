@@ -4,13 +4,12 @@
  * with tools/list computed at bundle time). The baselines build their one tool's listing at run
  * time, as the SDK's McpServer does.
  *
- * Two baselines. The target is judged against the floor of what the function promises: the
- * minimal SDK server that checks the caller's bearer key in the table first
- * (fixtures/minimal-authenticated-mcp-lambda.ts), since no remote server an organisation
- * exposes may answer a caller it has not authenticated, and the first table read of a cold
- * process (the SDK's client, its first connection) is part of every such server's cold start.
- * The bare SDK server (fixtures/minimal-mcp-lambda.ts), which reads nothing, is reported beside
- * it, so that the cost of authentication itself stays visible.
+ * Two baselines. The target (issue 19: ≤ 1.5×) is judged against the bare SDK server
+ * (fixtures/minimal-mcp-lambda.ts), which reads nothing. Beside it stands the floor of what the
+ * function promises: the same server checking the caller's bearer key in the table first
+ * (fixtures/minimal-authenticated-mcp-lambda.ts, one signed `GetItem`), since no remote server
+ * an organisation exposes may answer a caller it has not authenticated; it keeps the cost of
+ * authentication itself visible.
  *
  * Every sample is a fresh `node` process that imports one bundle and answers one API Gateway
  * (REST, v1) `tools/list` event, which is what a Lambda cold start does after the runtime has
@@ -162,21 +161,22 @@ const cpu = (s: Subject) => sample(s, (r) => r.cpuMs).medianMs;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
 /**
- * The case's verdict against the authenticated floor, and beside it the elapsed ratio against
- * the bare server and the CPU-time ratios (steadier than elapsed time on a loaded machine).
+ * The case's verdict against the bare SDK server (the issue's baseline), and beside it the elapsed
+ * ratio against the authenticated floor and the CPU-time ratios (steadier than elapsed time on a
+ * loaded machine).
  */
 function reportCase(title: string, [meridian, floor, bare]: Trio): void {
   reportRatio(
     title,
-    { candidate: sinceStart(meridian), baseline: sinceStart(floor) },
+    { candidate: sinceStart(meridian), baseline: sinceStart(bare) },
     { kind: 'slowdown', value: 1.5 },
   );
   const [m, f, b] = [meridian, floor, bare].map((s) => sinceStart(s).medianMs) as [number, number, number];
   const [mc, fc, bc] = [meridian, floor, bare].map(cpu) as [number, number, number];
   reportFigure(
-    `${title}: against the bare SDK server, and CPU time (medians)`,
-    `elapsed ${ms(m)} vs bare ${ms(b)} → ${ratio(m, b)} (the floor is ${ratio(f, b)} the bare server); ` +
-      `CPU ${ms(mc)} vs floor ${ms(fc)} → ${ratio(mc, fc)}, vs bare ${ms(bc)} → ${ratio(mc, bc)}`,
+    `${title}: against the authenticated floor, and CPU time (medians)`,
+    `elapsed ${ms(m)} vs floor ${ms(f)} → ${ratio(m, f)} (the floor is ${ratio(f, b)} the bare server); ` +
+      `CPU ${ms(mc)} vs bare ${ms(bc)} → ${ratio(mc, bc)}, vs floor ${ms(fc)} → ${ratio(mc, fc)}`,
   );
 }
 

@@ -1,8 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DynaliteServer, startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
 import {
   DynamoDbHttpClient,
@@ -238,6 +241,45 @@ describe('DynamoDbHttpClient', () => {
       /^AWS4-HMAC-SHA256 Credential=AKIDFROMENV\/\d{8}\/ap-southeast-2\/dynamodb\/aws4_request, /,
     );
     expect(headers['x-amz-security-token']).toBe('token-from-env');
+  });
+
+  it('lets the SDK find the region and keys where the environment has none (a profile on a laptop)', async () => {
+    const endpoint = await scriptedEndpoint([{ status: 200, body: {} }]);
+    closers.push(endpoint.close);
+    const folder = mkdtempSync(join(tmpdir(), 'meridian-aws-profile-'));
+    closers.push(async () => rmSync(folder, { recursive: true, force: true }));
+    writeFileSync(join(folder, 'config'), '[profile ops]\nregion = eu-central-1\n');
+    writeFileSync(
+      join(folder, 'credentials'),
+      '[ops]\naws_access_key_id = AKIDFROMPROFILE\naws_secret_access_key = secret\n',
+    );
+    for (const name of [
+      'AWS_REGION',
+      'AWS_DEFAULT_REGION',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+    ])
+      vi.stubEnv(name, undefined);
+    vi.stubEnv('AWS_PROFILE', 'ops');
+    vi.stubEnv('AWS_CONFIG_FILE', join(folder, 'config'));
+    vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', join(folder, 'credentials'));
+    closers.push(async () => {
+      vi.unstubAllEnvs();
+    });
+
+    const client = dynamoDbClientFor({
+      region: undefined,
+      credentials: undefined,
+      endpoint: endpoint.endpoint,
+      fips: false,
+    });
+    await client.send('GetItem', { TableName: 't', Key: {} });
+    client.destroy();
+    const [{ headers }] = endpoint.seen as [Seen];
+    expect(String(headers.authorization)).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDFROMPROFILE\/\d{8}\/eu-central-1\/dynamodb\/aws4_request, /,
+    );
   });
 });
 
