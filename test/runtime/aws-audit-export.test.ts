@@ -67,8 +67,7 @@ describe('the audit export to the Object Lock bucket', { timeout: 60_000 }, () =
     const environment = parseEnvironment({
       MERIDIAN_TABLE_NAME: runtime.tableName,
       MERIDIAN_AUDIT_EXPORT_BUCKET: BUCKET,
-    });
-    Object.assign(process.env, {
+      // What Lambda sets on the function, which the table's client reads from the parsed environment.
       AWS_REGION: 'eu-west-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',

@@ -13,18 +13,22 @@ describe('createAwsHttpDeps (the MCP function’s composition root)', () => {
 
   beforeAll(async () => {
     store = await startTestRuntime();
+    // What Lambda sets on the function: the table's client reads them from the parsed environment.
+    const lambda = {
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
+    };
     env = {
+      ...lambda,
       MERIDIAN_TABLE_NAME: store.tableName,
       MERIDIAN_DATA_KEY_ARN: 'arn:aws:kms:eu-west-1:123456789012:key/00000000-0000-0000-0000-000000000000',
       MERIDIAN_BOOKING_STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:123456789012:stateMachine:booking',
       MERIDIAN_TIMEZONE: 'Europe/Paris',
     };
-    Object.assign(process.env, {
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
-      AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
-    });
+    // The SDK's clients (KMS, Step Functions) read them from the process, as they do on Lambda.
+    Object.assign(process.env, lambda);
   });
 
   afterAll(async () => {
