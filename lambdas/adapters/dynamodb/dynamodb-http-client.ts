@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { crc32 } from 'node:zlib';
 import aws4 from 'aws4';
 import { exponentialJitter, retry } from '../../core/retry.js';
 
@@ -17,8 +18,9 @@ import { exponentialJitter, retry } from '../../core/retry.js';
  * bare HTTP request (fresh processes on this machine, ADR 0028). Every Lambda's cold start pays
  * that, and the store needs six operations of one JSON protocol, no more. What the SDK did that
  * this does too: signing (aws4, the library made for signing Node request options), the standard
- * retry (three attempts, full-jitter backoff, on throttling, 5xx and dropped connections), keep-
- * alive connections, errors named as the service names them (`ConditionalCheckFailedException`).
+ * retry (three attempts, full-jitter backoff, on throttling, 5xx and dropped connections), the
+ * answer's CRC32 check, keep-alive connections, errors named as the service names them
+ * (`ConditionalCheckFailedException`).
  * What it leaves to the SDK: credentials and region where the environment does not give them
  * (profiles, SSO, container credentials), resolved once through the SDK's own client, loaded only
  * then.
@@ -97,10 +99,16 @@ export function isConnectionFailure(error: unknown): boolean {
   return typeof code === 'string' && CONNECTION_FAILURES.has(code);
 }
 
+/**
+ * An answer whose body does not match the CRC32 DynamoDB sent with it (`x-amz-crc32`): damaged on
+ * the way, so sent again, as the SDK's client does.
+ */
+const CRC_MISMATCH = 'CRC32_MISMATCH';
+
 function isRetryable(error: unknown): boolean {
   if (error instanceof DynamoDbServiceError) return error.statusCode >= 500 || THROTTLES.has(error.name);
   const code = (error as { code?: unknown } | undefined)?.code;
-  return isConnectionFailure(error) || code === 'ETIMEDOUT';
+  return isConnectionFailure(error) || code === 'ETIMEDOUT' || code === CRC_MISMATCH;
 }
 
 /** Where and as whom requests go, once known. */
@@ -194,7 +202,17 @@ async function sendOnce(target: Target, operation: DynamoDbOperation, body: stri
   );
   const response = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const request = target.send({ ...signed, agent: target.agent, timeout: SOCKET_TIMEOUT_MS }, (incoming) =>
-      readAll(incoming).then((text) => resolve({ status: incoming.statusCode ?? 0, text }), reject),
+      readAll(incoming).then((body) => {
+        const checksum = incoming.headers['x-amz-crc32'];
+        if (typeof checksum === 'string' && crc32(body) !== Number(checksum))
+          reject(
+            Object.assign(
+              new Error(`DynamoDB ${operation}: the answer's CRC32 does not match its x-amz-crc32`),
+              { code: CRC_MISMATCH },
+            ),
+          );
+        else resolve({ status: incoming.statusCode ?? 0, text: body.toString('utf8') });
+      }, reject),
     );
     request.on('timeout', () =>
       request.destroy(
@@ -210,11 +228,11 @@ async function sendOnce(target: Target, operation: DynamoDbOperation, body: stri
   throw serviceError(operation, response.status, response.text);
 }
 
-function readAll(incoming: IncomingMessage): Promise<string> {
+function readAll(incoming: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    incoming.on('end', () => resolve(Buffer.concat(chunks)));
     incoming.on('error', reject);
   });
 }

@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DynaliteServer, startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
@@ -24,7 +25,9 @@ interface Seen {
  * An endpoint that answers each request with the next scripted reply, for what no local engine
  * can be made to answer (throttling, a 5xx), and records what it was sent.
  */
-async function scriptedEndpoint(replies: { status: number; body: object }[]) {
+async function scriptedEndpoint(
+  replies: { status: number; body: object; headers?: Record<string, string> }[],
+) {
   const seen: Seen[] = [];
   const server: Server = createServer((request, response) => {
     let body = '';
@@ -34,7 +37,7 @@ async function scriptedEndpoint(replies: { status: number; body: object }[]) {
     request.on('end', () => {
       seen.push({ headers: request.headers, body });
       const reply = replies.shift() ?? { status: 200, body: {} };
-      response.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0' });
+      response.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0', ...reply.headers });
       response.end(JSON.stringify(reply.body));
     });
   });
@@ -196,6 +199,24 @@ describe('DynamoDbHttpClient', () => {
       statusCode: 400,
     });
     expect(endpoint.seen).toHaveLength(3);
+    client.destroy();
+  });
+
+  it('sends a request again when its answer does not match the CRC32 DynamoDB sent with it', async () => {
+    const answer = { Item: { pk: { S: 'A' } } };
+    const checksum = String(crc32(JSON.stringify(answer)));
+    const endpoint = await scriptedEndpoint([
+      { status: 200, body: answer, headers: { 'x-amz-crc32': String(Number(checksum) ^ 1) } },
+      { status: 200, body: answer, headers: { 'x-amz-crc32': checksum } },
+    ]);
+    closers.push(endpoint.close);
+    const client = new DynamoDbHttpClient({
+      endpoint: endpoint.endpoint,
+      region: 'local',
+      credentials: CREDENTIALS,
+    });
+    await expect(client.send('GetItem', { TableName: 't', Key: {} })).resolves.toEqual(answer);
+    expect(endpoint.seen).toHaveLength(2);
     client.destroy();
   });
 
