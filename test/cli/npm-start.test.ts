@@ -116,7 +116,9 @@ describe('npm start', { timeout: 120_000 }, () => {
     first.npm.kill('SIGHUP');
     await first.exited;
 
-    expect(await waitForExit(first.serverPid, 5_000), first.output()).toBe(true);
+    // The server checks its parent every 500 ms and then stops within its 10 s limit; on a loaded
+    // CI machine (a fresh clone's full run) 5 s once proved too short for both.
+    expect(await waitForExit(first.serverPid, 15_000), first.output()).toBe(true);
     expect(first.output()).toContain('Meridian stopping: its parent');
     const second = await npmStart(port, dataDir);
     started.push(second);
