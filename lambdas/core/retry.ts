@@ -14,6 +14,8 @@
  *   standard mode); inside each, the embedded store's reconnect: 5 tries, the pause being "wait
  *   until a process serves the store" instead of a timer.
  * - The embedded store's takeover poll (runtime/store-takeover.ts): until a deadline, 20–100 ms.
+ * - A local table's creation (adapters/dynamodb/local-dynamodb.ts): until it is ACTIVE, 30 s at
+ *   most, 50 ms doubling to 1 s.
  */
 
 /** The pause before retry number `retry` (0 for the first retry), given a number in [0, 1). */

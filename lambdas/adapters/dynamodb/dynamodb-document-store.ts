@@ -46,7 +46,7 @@ export interface DynamoDbDocumentStoreOptions {
  * Items come back as stored; callers validate their shape (zod) at their own edge.
  *
  * @example
- * const store = new DynamoDbDocumentStore({ client: dynamoDbClientFromEnvironment(process.env), tableName: 'meridian' });
+ * const store = new DynamoDbDocumentStore({ client: dynamoDbClientFor(environment.awsConnection), tableName: 'meridian' });
  * await store.put({ pk: 'KEY#abc', sk: 'META', owner: 'ops' }, { condition: { op: 'not_exists' } });
  */
 export class DynamoDbDocumentStore implements DocumentStore {

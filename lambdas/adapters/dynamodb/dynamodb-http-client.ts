@@ -94,7 +94,7 @@ const SOCKET_TIMEOUT_MS = 10_000;
  */
 const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'EAGAIN']);
 
-export function isConnectionFailure(error: unknown): boolean {
+function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && CONNECTION_FAILURES.has(code);
 }
@@ -130,8 +130,9 @@ export class DynamoDbHttpClient {
     this.#target = Promise.resolve(options).then(targetOf);
     // A failed resolution surfaces on each request, not as an unhandled rejection now.
     this.#target.catch(() => undefined);
-    this.#reconnect = 'then' in options ? undefined : options.reconnect;
-    this.#maxAttempts = ('then' in options ? undefined : options.maxAttempts) ?? 3;
+    const known = 'then' in options ? undefined : options;
+    this.#reconnect = known?.reconnect;
+    this.#maxAttempts = known?.maxAttempts ?? 3;
   }
 
   /**

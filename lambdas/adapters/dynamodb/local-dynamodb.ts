@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TableDescription } from '@aws-sdk/client-dynamodb';
+import { retry } from '../../core/retry.js';
 import {
   DynamoDbHttpClient,
   type DynamoDbHttpClientOptions,
@@ -61,15 +62,26 @@ async function activeTable(
   client: DynamoDbHttpClient,
   tableName: string,
 ): Promise<TableDescription | undefined> {
-  const deadline = Date.now() + 30_000;
-  for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+  const describe = async () => {
     const { Table: table } = await client.send<{ Table?: TableDescription }>('DescribeTable', {
       TableName: tableName,
     });
-    if (table?.TableStatus === 'ACTIVE') return table;
-    if (Date.now() > deadline)
-      throw new Error(`Table "${tableName}" is not ACTIVE after 30 s (${table?.TableStatus}).`);
-    await sleep(pause);
+    if (table?.TableStatus !== 'ACTIVE') throw new NotActiveYet(tableName, table?.TableStatus);
+    return table;
+  };
+  return retry(describe, {
+    isRetryable: (error) => error instanceof NotActiveYet,
+    deadline: { atMs: Date.now() + 30_000, now: Date.now },
+    // 50 ms, doubling up to 1 s: a local table is usually ACTIVE by the first or second look.
+    backoff: (attempt) => Math.min(50 * 2 ** attempt, 1_000),
+    sleep: (ms) => sleep(ms),
+  });
+}
+
+/** The table exists but is not ACTIVE yet; after the deadline, what `ensureTable` reports. */
+class NotActiveYet extends Error {
+  constructor(tableName: string, status: string | undefined) {
+    super(`Table "${tableName}" is not ACTIVE after 30 s (${status}).`);
   }
 }
 
