@@ -203,6 +203,24 @@ describe('sanitizeText', () => {
       );
     });
 
+    it('keeps printable ASCII, tab and newline exactly, and still cleans a control among them', () => {
+      const plain = fc.string({
+        unit: fc.oneof(
+          fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+          fc.constantFrom('\t', '\n'),
+        ),
+        maxLength: 60,
+      });
+      fc.assert(
+        fc.property(plain, plain, (before, after) => {
+          expect(sanitizeText(before + after)).toEqual({ text: before + after, removed: {} });
+          expect(sanitizeText(`${before}\u007F${after}`).text).toBe(before + after);
+          expect(sanitizeText(`${before}\r\n${after}`).text).toBe(`${before}\n${after}`);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
     it('returns NFC text', () => {
       fc.assert(
         fc.property(strings, (text) => {
