@@ -616,7 +616,9 @@ const byCreation = (a: MemoryItem, b: MemoryItem) =>
 function withItem(items: readonly MemoryItem[], item: MemoryItem): readonly MemoryItem[] {
   let at = items.length;
   while (at > 0 && byCreation(items[at - 1]!, item) > 0) at -= 1;
-  return [...items.slice(0, at), Object.freeze(item), ...items.slice(at)];
+  // One copy, not three: every append to a project copies its kept items (a memory of thousands).
+  const frozen = Object.freeze(item);
+  return at === items.length ? items.concat(frozen) : items.toSpliced(at, 0, frozen);
 }
 
 /** QUOTA_EXCEEDED: the project's memory is full; says the cap, the count, and how to make room. */
