@@ -2,9 +2,11 @@
  * What the booking-step and sync functions load on a cold start, as `cdk deploy` bundles them
  * (lib/constructs/lambda-bundling.ts): each only the part of the object graph it runs.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOOKING_STEPS_ENTRY } from '../../lib/constructs/booking-workflow.js';
@@ -43,7 +45,38 @@ const CALENDAR_GRAPH = [
   /lambdas\/runtime\/provider-factories\.ts$/,
 ];
 
+/**
+ * The Node internals a bundle's cold start loaded (`process.moduleLoadList`), its handler module
+ * imported in a fresh process with the variables the stack gives it.
+ */
+async function internalsLoadedAtImport(bundleFile: string): Promise<string[]> {
+  const script = `await import(${JSON.stringify(bundleFile)}); console.log(JSON.stringify(process.moduleLoadList));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+    env: {
+      PATH: process.env.PATH,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      // Nothing answers: the schema check begun at start fails after the import, unawaited.
+      AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9',
+      MERIDIAN_TABLE_NAME: 'meridian',
+      MERIDIAN_DATA_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/example',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+    },
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as string[];
+}
+
 describe('the bundled booking steps', () => {
+  it('load neither undici nor the fs promise API at start: node:http and node:fs are taken without their ES module views', async () => {
+    await bundleOf(BOOKING_STEPS_ENTRY, 'steps-internals');
+
+    const internals = await internalsLoadedAtImport(join(outDir, 'steps-internals', 'index.mjs'));
+
+    expect(internals).toContain('NativeModule http');
+    expect(internals.filter((name) => /undici|internal\/fs\/promises/.test(name))).toEqual([]);
+  }, 60_000);
+
   it('load the table at start; the holds, each step’s code, calendars and the shadow on first use', async () => {
     const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps');
     const loaded = inputsLoadedAtStart(metafile);
