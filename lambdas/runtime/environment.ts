@@ -4,6 +4,7 @@ import type { AwsConnection } from '../adapters/dynamodb/dynamodb-http-client.js
 import { parseRate, type RateLimits, type RateSetting } from '../core/limits/rate.js';
 import type { CallLimits } from '../mcp/call-limits.js';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
+import { awsConnectionFrom } from './aws-connection.js';
 import { intervalMs, oneOf, optionalText, wholeNumber } from './environment-fields.js';
 import * as NAMES from './environment-names.js';
 import { type SignInSettings, signInIssuer, signInProblems, signInSettings } from './sign-in-environment.js';
@@ -285,19 +286,9 @@ function environmentOf(vars: Variables): Environment {
   const kmsKeyArn = vars[NAMES.MEMORY_SYNC_KMS_KEY_ARN_ENV];
   const keyFile = vars[NAMES.MEMORY_SYNC_KEY_FILE_ENV];
   const deadlineSeconds = vars[NAMES.CALL_DEADLINE_SECONDS_ENV];
-  const accessKeyId = vars[NAMES.AWS_ACCESS_KEY_ID_ENV];
-  const secretAccessKey = vars[NAMES.AWS_SECRET_ACCESS_KEY_ENV];
   return {
     tableName: vars[NAMES.TABLE_NAME_ENV],
-    awsConnection: {
-      region: vars[NAMES.AWS_REGION_ENV] ?? vars[NAMES.AWS_DEFAULT_REGION_ENV],
-      credentials:
-        accessKeyId && secretAccessKey
-          ? { accessKeyId, secretAccessKey, sessionToken: vars[NAMES.AWS_SESSION_TOKEN_ENV] }
-          : undefined,
-      endpoint: vars[NAMES.AWS_ENDPOINT_URL_DYNAMODB_ENV] ?? vars[NAMES.AWS_ENDPOINT_URL_ENV],
-      fips: vars[NAMES.AWS_USE_FIPS_ENDPOINT_ENV] === 'true',
-    },
+    awsConnection: awsConnectionFrom(vars),
     dataKeyArn: vars[NAMES.DATA_KEY_ARN_ENV],
     bookingStateMachineArn: vars[NAMES.BOOKING_STATE_MACHINE_ARN_ENV],
     memoryBucketName: vars[NAMES.MEMORY_BUCKET_NAME_ENV],
