@@ -76,6 +76,21 @@ describe('DynamoDbHttpClient', () => {
     await dynalite?.close();
   });
 
+  /** A client of a scripted endpoint in region `local`; both are closed after the test. */
+  async function scriptedClient(replies: Parameters<typeof scriptedEndpoint>[0]) {
+    const endpoint = await scriptedEndpoint(replies);
+    const client = new DynamoDbHttpClient({
+      endpoint: endpoint.endpoint,
+      region: 'local',
+      credentials: CREDENTIALS,
+    });
+    closers.push(async () => {
+      client.destroy();
+      await endpoint.close();
+    });
+    return { client, seen: endpoint.seen };
+  }
+
   it('writes and reads an item on dynalite, and names a failed condition as DynamoDB does', async () => {
     const client = createLocalDynamoDbClient(dynalite.endpoint);
     await ensureTable(client, 'wire');
@@ -147,77 +162,49 @@ describe('DynamoDbHttpClient', () => {
   });
 
   it('retries throttling as the SDK did, and gives up after three attempts with the service’s name', async () => {
-    const endpoint = await scriptedEndpoint([
+    const patient = await scriptedClient([
       throttled,
       throttled,
       { status: 200, body: { Item: { pk: { S: 'A' } } } },
     ]);
-    closers.push(endpoint.close);
-    const client = new DynamoDbHttpClient({
-      endpoint: endpoint.endpoint,
-      region: 'local',
-      credentials: CREDENTIALS,
-    });
-    await expect(client.send('GetItem', { TableName: 't', Key: {} })).resolves.toEqual({
+    await expect(patient.client.send('GetItem', { TableName: 't', Key: {} })).resolves.toEqual({
       Item: { pk: { S: 'A' } },
     });
-    expect(endpoint.seen).toHaveLength(3);
+    expect(patient.seen).toHaveLength(3);
 
-    const failing = await scriptedEndpoint([throttled, throttled, throttled, throttled]);
-    closers.push(failing.close);
-    const giving = new DynamoDbHttpClient({
-      endpoint: failing.endpoint,
-      region: 'local',
-      credentials: CREDENTIALS,
-    });
-    await expect(giving.send('GetItem', { TableName: 't', Key: {} })).rejects.toMatchObject({
+    const giving = await scriptedClient([throttled, throttled, throttled, throttled]);
+    await expect(giving.client.send('GetItem', { TableName: 't', Key: {} })).rejects.toMatchObject({
       name: 'ProvisionedThroughputExceededException',
       message: 'DynamoDB GetItem: slow down',
     });
-    expect(failing.seen).toHaveLength(3);
-    client.destroy();
-    giving.destroy();
+    expect(giving.seen).toHaveLength(3);
   });
 
   it('retries a 5xx, and sends a request the service refused as invalid once', async () => {
-    const endpoint = await scriptedEndpoint([
+    const { client, seen } = await scriptedClient([
       { status: 503, body: {} },
       { status: 200, body: {} },
       { status: 400, body: { __type: 'com.amazon.coral.validate#ValidationException', message: 'bad key' } },
     ]);
-    closers.push(endpoint.close);
-    const client = new DynamoDbHttpClient({
-      endpoint: endpoint.endpoint,
-      region: 'local',
-      credentials: CREDENTIALS,
-    });
     await expect(client.send('PutItem', { TableName: 't', Item: {} })).resolves.toEqual({});
-    expect(endpoint.seen).toHaveLength(2);
+    expect(seen).toHaveLength(2);
 
     await expect(client.send('PutItem', { TableName: 't', Item: {} })).rejects.toMatchObject({
       name: 'ValidationException',
       statusCode: 400,
     });
-    expect(endpoint.seen).toHaveLength(3);
-    client.destroy();
+    expect(seen).toHaveLength(3);
   });
 
   it('sends a request again when its answer does not match the CRC32 DynamoDB sent with it', async () => {
     const answer = { Item: { pk: { S: 'A' } } };
     const checksum = String(crc32(JSON.stringify(answer)));
-    const endpoint = await scriptedEndpoint([
+    const { client, seen } = await scriptedClient([
       { status: 200, body: answer, headers: { 'x-amz-crc32': String(Number(checksum) ^ 1) } },
       { status: 200, body: answer, headers: { 'x-amz-crc32': checksum } },
     ]);
-    closers.push(endpoint.close);
-    const client = new DynamoDbHttpClient({
-      endpoint: endpoint.endpoint,
-      region: 'local',
-      credentials: CREDENTIALS,
-    });
     await expect(client.send('GetItem', { TableName: 't', Key: {} })).resolves.toEqual(answer);
-    expect(endpoint.seen).toHaveLength(2);
-    client.destroy();
+    expect(seen).toHaveLength(2);
   });
 
   it('waits for the server through `reconnect` when nobody listens, then sends the request again', async () => {
