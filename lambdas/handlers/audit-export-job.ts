@@ -1,5 +1,7 @@
 // First: stack traces name the TypeScript sources, each map read only when an error needs it.
 import './lazy-source-maps.js';
+// Then: zod parses without generating code (why: zod-jitless.ts).
+import './zod-jitless.js';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';

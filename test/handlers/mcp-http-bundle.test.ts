@@ -293,6 +293,14 @@ describe('the bundled MCP handler', () => {
   });
 
   describe('over HTTP', () => {
+    it('parses with zod in its jitless mode once its module has loaded', async () => {
+      await servedBundle();
+
+      // zod keeps its config on globalThis, where every copy of it (the bundle's too) reads it.
+      const zodConfig = (globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig;
+      expect(zodConfig?.jitless).toBe(true);
+    });
+
     it('answers tools/list with the listing computed at bundle time, identical to the live one', async () => {
       const target = await servedBundle();
       const { token } = await target.newKey();

@@ -46,11 +46,12 @@ const CALENDAR_GRAPH = [
 ];
 
 /**
- * The Node internals a bundle's cold start loaded (`process.moduleLoadList`), its handler module
- * imported in a fresh process with the variables the stack gives it.
+ * A bundle's state once its handler module is imported in a fresh process with the variables the
+ * stack gives it: the Node internals loaded (`process.moduleLoadList`), and whether zod will parse
+ * without generating code (its global config, which `z.config` writes on globalThis).
  */
-async function internalsLoadedAtImport(bundleFile: string): Promise<string[]> {
-  const script = `await import(${JSON.stringify(bundleFile)}); console.log(JSON.stringify(process.moduleLoadList));`;
+async function stateAfterImport(bundleFile: string): Promise<{ internals: string[]; zodJitless: boolean }> {
+  const script = `await import(${JSON.stringify(bundleFile)}); console.log(JSON.stringify({ internals: process.moduleLoadList, zodJitless: globalThis.__zod_globalConfig?.jitless === true }));`;
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
     env: {
       PATH: process.env.PATH,
@@ -61,20 +62,29 @@ async function internalsLoadedAtImport(bundleFile: string): Promise<string[]> {
       AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9',
       MERIDIAN_TABLE_NAME: 'meridian',
       MERIDIAN_DATA_KEY_ARN: 'arn:aws:kms:us-east-1:123456789012:key/example',
+      MERIDIAN_MEMORY_BUCKET_NAME: 'meridian-memory',
       POWERTOOLS_LOG_LEVEL: 'SILENT',
     },
   });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as string[];
+  return JSON.parse(stdout.trim().split('\n').at(-1)!);
 }
 
 describe('the bundled booking steps', () => {
   it('load neither undici nor the fs promise API at start: node:http and node:fs are taken without their ES module views', async () => {
     await bundleOf(BOOKING_STEPS_ENTRY, 'steps-internals');
 
-    const internals = await internalsLoadedAtImport(join(outDir, 'steps-internals', 'index.mjs'));
+    const { internals } = await stateAfterImport(join(outDir, 'steps-internals', 'index.mjs'));
 
     expect(internals).toContain('NativeModule http');
     expect(internals.filter((name) => /undici|internal\/fs\/promises/.test(name))).toEqual([]);
+  }, 60_000);
+
+  it('parse with zod in its jitless mode, set before any step runs', async () => {
+    await bundleOf(BOOKING_STEPS_ENTRY, 'steps-zod');
+
+    const { zodJitless } = await stateAfterImport(join(outDir, 'steps-zod', 'index.mjs'));
+
+    expect(zodJitless).toBe(true);
   }, 60_000);
 
   it('load the table at start; the holds, each step’s code, calendars and the shadow on first use', async () => {
@@ -196,6 +206,23 @@ describe('the bundled sync function', () => {
     ];
     for (const pattern of absent) expect(matching(loaded, pattern)).toEqual([]);
   }, 60_000);
+});
+
+describe('the bundled scheduled functions', () => {
+  it.each([
+    ['sync', SYNC_HANDLER_ENTRY],
+    ['memory compression', MEMORY_COMPRESSION_HANDLER_ENTRY],
+  ])(
+    '%s parses with zod in its jitless mode',
+    async (name, entry) => {
+      await bundleOf(entry, `${name}-zod`);
+
+      const { zodJitless } = await stateAfterImport(join(outDir, `${name}-zod`, 'index.mjs'));
+
+      expect(zodJitless).toBe(true);
+    },
+    60_000,
+  );
 });
 
 describe('the bundled memory compression function', () => {
