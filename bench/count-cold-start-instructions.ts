@@ -21,6 +21,7 @@ import { projectResource } from '../lambdas/core/rules/project-access.js';
 import { BOOKING_STEPS_ENTRY } from '../lib/constructs/booking-workflow.js';
 import { MCP_HANDLER_ENTRY } from '../lib/constructs/mcp-function.js';
 import { SYNC_HANDLER_ENTRY } from '../lib/constructs/sync-schedule.js';
+import { startTableRequestLog } from '../test/support/table-request-log.js';
 import { startTestRuntime } from '../test/support/test-runtime.js';
 import { modernToolsListEvent, toolCallEvent, toolsListEvent } from './cold-start.bench.js';
 import { bundle, LAMBDA_ENV, PROBE, probe, type Subject, tableEnvironment } from './lambda-probe.js';
@@ -74,6 +75,7 @@ const pattern = new RegExp(process.argv[2] ?? '');
 const outDir = mkdtempSync(join(tmpdir(), 'meridian-instructions-'));
 // Holds as long as the functions' own (LOCK_TTL_SECS below): a step runs for minutes under callgrind.
 const runtime = await startTestRuntime({ lockTtlSeconds: 300 });
+const tableLog = await startTableRequestLog(runtime.endpoint);
 try {
   const mcp = await bundle('meridian', MCP_HANDLER_ENTRY, outDir);
   const minimalMcp = await bundle('minimal-sdk', fixture('minimal-mcp-lambda.ts'), outDir);
@@ -121,13 +123,29 @@ try {
       async () => toolCallEvent(token, 'list_branches', { project_id: project.project_id }),
     ],
     ['baseline table', minimalTable, async () => ({})],
-    ...BOOKING_TASKS.map((task): [string, Subject, () => Promise<unknown>] => [
-      `step ${task.state}`,
-      { ...steps, exportName: task.handler },
-      events[task.step],
+    ...BOOKING_TASKS.flatMap((task): [string, Subject, () => Promise<unknown>][] => [
+      [`step ${task.state}`, { ...steps, exportName: task.handler }, events[task.step]],
+      // The step's floor: the same table requests after the load-time read (step-cold-start.bench.ts).
+      [
+        `baseline table as ${task.state}`,
+        minimalTable,
+        async () => ({
+          operations: (
+            await requestsOf({ ...steps, exportName: task.handler }, await events[task.step]())
+          ).slice(1),
+        }),
+      ],
     ]),
     ['sync', sync, async () => ({})],
   ];
+  /** The table operations of `subject`'s answer to `input` (run once, uncounted, through a proxy). */
+  const requestsOf = async (subject: Subject, input: unknown) => {
+    const file = join(outDir, 'logged-event.json');
+    writeFileSync(file, JSON.stringify(input));
+    tableLog.take();
+    await probe(probeFile, file, subject, { ...env, AWS_ENDPOINT_URL_DYNAMODB: tableLog.endpoint });
+    return tableLog.take();
+  };
   // The key's budget item is made by its first request, which then writes where later ones update:
   // one request before any count, so that every counted Meridian case meets the same table.
   const firstRequest = join(outDir, 'first-request.json');
@@ -147,6 +165,7 @@ try {
     }
   }
 } finally {
+  await tableLog.close();
   await runtime.close();
   rmSync(outDir, { recursive: true, force: true });
 }
