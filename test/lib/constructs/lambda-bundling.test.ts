@@ -8,7 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BOOKING_TASKS } from '../../../lambdas/booking/booking-definition.js';
 import { AUDIT_EXPORT_HANDLER_ENTRY } from '../../../lib/constructs/audit-export-schedule.js';
 import { BOOKING_STEPS_ENTRY } from '../../../lib/constructs/booking-workflow.js';
-import { LAMBDA_ENTRY_NAME, lambdaEsbuildOptions } from '../../../lib/constructs/lambda-bundling.js';
+import {
+  LAMBDA_ENTRY_NAME,
+  lambdaEsbuildOptions,
+  outputsLoadedAtStart,
+} from '../../../lib/constructs/lambda-bundling.js';
 import { MCP_HANDLER_ENTRY } from '../../../lib/constructs/mcp-function.js';
 import { MEMORY_COMPRESSION_HANDLER_ENTRY } from '../../../lib/constructs/memory-compression-schedule.js';
 import { SYNC_HANDLER_ENTRY } from '../../../lib/constructs/sync-schedule.js';
@@ -107,6 +111,30 @@ describe('lambda-bundling', () => {
       MERIDIAN_AUDIT_EXPORT_BUCKET: 'meridian-audit-exports',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     };
+
+    it('makes each chunk’s require on its first call: a cold start of the booking steps makes one for few of the chunks it loads', async () => {
+      const options = lambdaEsbuildOptions(BOOKING_STEPS_ENTRY, join(workDir, 'require-on-first-call'));
+      const { metafile } = await build({ ...options, metafile: true, logLevel: 'silent' });
+      // Counts the calls of node:module's createRequire, which the banner's require is made by
+      // (as are the two the table client and the source maps make on purpose).
+      const counting = `data:text/javascript,${encodeURIComponent(
+        "import m from 'node:module'; const make = m.createRequire; globalThis.requiresMade = 0;" +
+          ' m.createRequire = (...args) => { globalThis.requiresMade += 1; return make(...args); };' +
+          ' m.syncBuiltinESMExports();',
+      )}`;
+      const script = `await import('${entryUrl(options)}'); console.log(globalThis.requiresMade); process.exit(0);`;
+
+      const run = spawnSync(process.execPath, ['--import', counting, '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        env: environment,
+      });
+
+      expect(run.stderr).toBe('');
+      // Made as each chunk loaded, it was one per chunk: 15 for the 17 chunks of this cold start.
+      const chunksAtStart = outputsLoadedAtStart(metafile).length;
+      expect(chunksAtStart).toBeGreaterThan(10);
+      expect(Number(run.stdout.trim())).toBeLessThan(chunksAtStart / 3);
+    }, 60_000);
 
     it.each([
       ['the MCP function', MCP_HANDLER_ENTRY, ['handler']],
