@@ -99,6 +99,14 @@ try {
   await runtime.access.setGrant(keyId, projectResource(project.project_id), 'read');
   const events = stepEvents(runtime, await runtime.registry.requireCalendar(calendar.id));
 
+  /** The table operations of `subject`'s answer to `input` (run once, uncounted, through a proxy). */
+  const requestsOf = async (subject: Subject, input: unknown) => {
+    const file = join(outDir, 'logged-event.json');
+    writeFileSync(file, JSON.stringify(input));
+    tableLog.take();
+    await probe(probeFile, file, subject, { ...env, AWS_ENDPOINT_URL_DYNAMODB: tableLog.endpoint });
+    return tableLog.take();
+  };
   const cases: [string, Subject, () => Promise<unknown>][] = [
     ['baseline mcp tools/list', minimalMcp, async () => toolsListEvent(token)],
     ['baseline mcp echo', minimalMcp, async () => toolCallEvent(token, 'echo', { text: 'hello' })],
@@ -138,14 +146,6 @@ try {
     ]),
     ['sync', sync, async () => ({})],
   ];
-  /** The table operations of `subject`'s answer to `input` (run once, uncounted, through a proxy). */
-  const requestsOf = async (subject: Subject, input: unknown) => {
-    const file = join(outDir, 'logged-event.json');
-    writeFileSync(file, JSON.stringify(input));
-    tableLog.take();
-    await probe(probeFile, file, subject, { ...env, AWS_ENDPOINT_URL_DYNAMODB: tableLog.endpoint });
-    return tableLog.take();
-  };
   // The key's budget item is made by its first request, which then writes where later ones update:
   // one request before any count, so that every counted Meridian case meets the same table.
   const firstRequest = join(outDir, 'first-request.json');

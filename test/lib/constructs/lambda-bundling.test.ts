@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -151,6 +151,13 @@ describe('lambda-bundling', () => {
         // A CommonJS file that require()s an ES module makes esbuild wrap that module, and all it
         // imports, in lazy initialisers that V8 parses twice: 20–30 ms of every cold start.
         expect(esmRequiredFromCommonJs(metafile)).toEqual([]);
+        // The banner's require is a plain function (ESM_REQUIRE_BANNER): no bundled code may use
+        // what only Node's own has (require.resolve, require.cache, require.main).
+        const requireProperties = Object.keys(metafile.outputs)
+          .filter((file) => file.endsWith('.mjs'))
+          .flatMap((file) => readFileSync(file, 'utf8').match(/\brequire\.\w+/g) ?? [])
+          .filter((use) => use !== 'require.apply');
+        expect(requireProperties).toEqual([]);
 
         // Loading runs every module's top-level code: a chunk initialised out of order throws here.
         // The chunks a handler imports lazily (the tools, the providers) are loaded too, each
