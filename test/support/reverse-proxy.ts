@@ -13,12 +13,17 @@ export async function startReverseProxy(
   target: string,
   options: {
     onRequest?: (incoming: IncomingMessage) => void;
+    /** Called once the answer to `incoming` has been sent in full. */
+    onAnswered?: (incoming: IncomingMessage) => void;
     headers?: (headers: IncomingHttpHeaders) => IncomingHttpHeaders;
+    /** Holds every answer this long before passing it on: a slower network, made to order. */
+    answerDelayMs?: number;
   } = {},
 ) {
   const upstream = new URL(target);
   const server = createServer((incoming, outgoing) => {
     options.onRequest?.(incoming);
+    outgoing.on('finish', () => options.onAnswered?.(incoming));
     const forwarded = request(
       {
         host: upstream.hostname,
@@ -28,8 +33,12 @@ export async function startReverseProxy(
         headers: options.headers ? options.headers(incoming.headers) : incoming.headers,
       },
       (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
+        const passOn = () => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        };
+        if (options.answerDelayMs) setTimeout(passOn, options.answerDelayMs);
+        else passOn();
       },
     );
     forwarded.on('error', () => outgoing.destroy());

@@ -84,9 +84,12 @@ export async function calendarBusy(
   to: number,
   work?: CallWork,
 ): Promise<CalendarBusy> {
-  const record = await deps.calendars.calendarFor(principal, calendarId, 'read');
+  // The grant first: a caller without it reads nothing. The record comes with the shadow's
+  // answer, read beside it (one round trip for a connected calendar).
+  await deps.calendars.requireRight(principal, calendarId, 'read');
+  const shadow = await deps.shadow.busyIntervals(calendarId, from, to, work);
+  const record = shadow.calendar;
   const zone = record.time_zone ?? deps.calendars.zone;
-  const shadow = await deps.shadow.busyIntervals(record, from, to, work);
   if (shadow.synced_at) {
     if (shadow.incomplete) throw tooManyOccurrences(calendarId, from, to);
     const age = Math.max(

@@ -163,6 +163,11 @@ export class CalendarService {
       );
   }
 
+  /** Refuses (FORBIDDEN) a principal without `right` on the calendar; reads nothing of it. */
+  async requireRight(principal: Principal, calendarId: string, right: Right): Promise<void> {
+    await this.deps.access.requireRight(principal, calendarResource(calendarId), right);
+  }
+
   /**
    * The calendar a tool acts on: the given id after checking the right, else the principal's
    * primary calendar with that right, else its only one; otherwise asks for calendar_id.
@@ -173,7 +178,7 @@ export class CalendarService {
     right: Right,
   ): Promise<CalendarRecord> {
     if (calendarId !== undefined) {
-      await this.deps.access.requireRight(principal, calendarResource(calendarId), right);
+      await this.requireRight(principal, calendarId, right);
       return this.deps.registry.requireCalendar(calendarId);
     }
     const usable = (await this.visible(principal)).filter(({ entry }) =>

@@ -23,6 +23,16 @@ export interface Freshness {
   age_seconds?: number;
 }
 
+/** What {@link ShadowCalendar.busyIntervals} answers (the fields are described there). */
+export interface ShadowBusy {
+  intervals: BusyInterval[];
+  synced_at?: string;
+  incomplete?: true;
+  live?: true;
+  /** The record of the calendar read: the one given, or the one read for the id. */
+  calendar: CalendarRecord;
+}
+
 export interface ShadowCalendar {
   /**
    * Events of the calendar that block time and overlap `[fromMs, toMs)`, sorted by start.
@@ -35,13 +45,16 @@ export interface ShadowCalendar {
    * may still be busy.
    */
   busyIntervals(
-    /** The calendar's id, or its record when the caller has just read it (not read again). */
+    /**
+     * The calendar's id, or its record when the caller has just read it (not read again). Given
+     * an id, a connected calendar's record is read beside its shadow, in one round trip.
+     */
     calendar: string | CalendarRecord,
     fromMs: number,
     toMs: number,
     /** The calling tool's work: occurrences expanded and entries read are spent from it. */
     work?: CallWork,
-  ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true; live?: true }>;
+  ): Promise<ShadowBusy>;
 
   /**
    * Records an event Meridian itself just wrote to the provider (a booking), so the shadow shows

@@ -4,7 +4,7 @@ import { calendarZone } from '../calendar/calendar-zone.js';
 import { CalendarEvent } from '../calendar/event.js';
 import { isNativeCalendarId } from '../calendar/native-calendar-id.js';
 import type { CallWork } from '../call-work.js';
-import type { BusyInterval, Clock, DocumentStore, Freshness, ShadowCalendar } from '../ports/index.js';
+import type { Clock, DocumentStore, Freshness, ShadowBusy, ShadowCalendar } from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
 import { busyFromEntries } from './shadow-busy.js';
 import { READ_SLACK_MS, ShadowStore, syncCovers } from './shadow-store.js';
@@ -48,36 +48,29 @@ export class TableShadowCalendar implements ShadowCalendar {
     fromMs: number,
     toMs: number,
     work?: CallWork,
-  ): Promise<{ intervals: BusyInterval[]; synced_at?: string; incomplete?: true; live?: true }> {
+  ): Promise<ShadowBusy> {
+    if (typeof calendar === 'string' && !isNativeCalendarId(calendar)) {
+      // A connected calendar's shadow is keyed by its id alone: its record is read beside it,
+      // one round trip instead of two (for a calendar that does not exist, both reads find
+      // nothing and the record's read refuses).
+      const [record, state, entries] = await Promise.all([
+        this.deps.registry.requireCalendar(calendar),
+        this.shadowStore.readState(calendar),
+        this.shadowStore.readWindow(calendar, fromMs, toMs),
+      ]);
+      // Only a native calendar's id begins with `native/`; should a record ever say otherwise,
+      // it is read as what it says it is.
+      if (record.provider === 'native') return this.nativeBusy(record, fromMs, toMs, work);
+      return this.busyFromShadow(record, state, entries, fromMs, toMs, work);
+    }
     const record =
       typeof calendar === 'string' ? await this.deps.registry.requireCalendar(calendar) : calendar;
-    const calendarId = record.calendar_id;
-    const zone = calendarZone(record, this.deps.defaultTimezone);
-    if (record.provider === 'native') {
-      const native = await this.nativeEvents(record, fromMs, toMs, work);
-      const { intervals } = await busyFromEntries(
-        { singles: native.events, series: [], overrides: [] },
-        fromMs,
-        toMs,
-        zone,
-      );
-      return {
-        intervals,
-        synced_at: this.deps.clock.now().toISOString(),
-        live: true,
-        ...(native.complete ? {} : { incomplete: true as const }),
-      };
-    }
+    if (record.provider === 'native') return this.nativeBusy(record, fromMs, toMs, work);
     const [state, entries] = await Promise.all([
-      this.shadowStore.readState(calendarId),
-      this.shadowStore.readWindow(calendarId, fromMs, toMs),
+      this.shadowStore.readState(record.calendar_id),
+      this.shadowStore.readWindow(record.calendar_id, fromMs, toMs),
     ]);
-    const { intervals, complete } = await busyFromEntries(entries, fromMs, toMs, zone, work);
-    return {
-      intervals,
-      ...(syncCovers(state, fromMs, toMs) ? { synced_at: state!.synced_at } : {}),
-      ...(complete ? {} : { incomplete: true as const }),
-    };
+    return this.busyFromShadow(record, state, entries, fromMs, toMs, work);
   }
 
   async recordBooking(calendarId: string, event: CalendarEvent): Promise<void> {
@@ -100,6 +93,47 @@ export class TableShadowCalendar implements ShadowCalendar {
     return {
       synced_at: syncedAt,
       age_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(syncedAt)) / 1000)),
+    };
+  }
+
+  /** A native calendar has no shadow: its events are read through its provider, current. */
+  private async nativeBusy(
+    record: CalendarRecord,
+    fromMs: number,
+    toMs: number,
+    work: CallWork | undefined,
+  ): Promise<ShadowBusy> {
+    const native = await this.nativeEvents(record, fromMs, toMs, work);
+    const { intervals } = await busyFromEntries(
+      { singles: native.events, series: [], overrides: [] },
+      fromMs,
+      toMs,
+      calendarZone(record, this.deps.defaultTimezone),
+    );
+    return {
+      intervals,
+      synced_at: this.deps.clock.now().toISOString(),
+      live: true,
+      ...(native.complete ? {} : { incomplete: true as const }),
+      calendar: record,
+    };
+  }
+
+  private async busyFromShadow(
+    record: CalendarRecord,
+    state: Awaited<ReturnType<ShadowStore['readState']>>,
+    entries: Awaited<ReturnType<ShadowStore['readWindow']>>,
+    fromMs: number,
+    toMs: number,
+    work: CallWork | undefined,
+  ): Promise<ShadowBusy> {
+    const zone = calendarZone(record, this.deps.defaultTimezone);
+    const { intervals, complete } = await busyFromEntries(entries, fromMs, toMs, zone, work);
+    return {
+      intervals,
+      ...(syncCovers(state, fromMs, toMs) ? { synced_at: state!.synced_at } : {}),
+      ...(complete ? {} : { incomplete: true as const }),
+      calendar: record,
     };
   }
 

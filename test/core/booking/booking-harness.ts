@@ -51,9 +51,11 @@ export interface RecordedBooking {
 export class RecordingShadow implements ShadowCalendar {
   readonly recorded: { calendarId: string; booking: RecordedBooking }[] = [];
   readonly busy: BusyInterval[] = [];
-  async busyIntervals(_calendar: string | CalendarRecord, fromMs: number, toMs: number) {
+  async busyIntervals(calendar: string | CalendarRecord, fromMs: number, toMs: number) {
+    // The booking steps pass the record the booking carries; they never read one by id.
+    if (typeof calendar === 'string') throw new Error(`RecordingShadow: asked by id (${calendar})`);
     const intervals = this.busy.filter((b) => b.start < toMs && fromMs < b.end);
-    return { intervals, synced_at: NOW };
+    return { intervals, synced_at: NOW, calendar };
   }
   async recordBooking(calendarId: string, event: CalendarEvent): Promise<void> {
     const instant = (time: CalendarEvent['start']) => ('date_time' in time ? time.date_time : time.date);

@@ -2,6 +2,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import { ShadowStore } from '../../../lambdas/core/shadow/shadow-store.js';
+import { addCalendar } from '../../core/shadow/shadow-fixture.js';
 import { okTool } from '../../support/mcp-client.js';
 import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
 import { startTableRequestLog } from '../../support/table-request-log.js';
@@ -50,5 +52,76 @@ describe('check_availability on a native calendar', () => {
     const gets = tableLog.take().filter((operation) => operation === 'GetItem');
     // The calendar's record and its booking holds; before, the shadow read the record again.
     expect(gets).toHaveLength(2);
+  });
+});
+
+/**
+ * A connected calendar's busy time comes from its shadow, which is keyed by the calendar's id:
+ * the record and the shadow are read together. Each answer from the table is held back, so that
+ * requests sent one after another fall in separate round trips.
+ */
+describe('check_availability on a connected calendar', () => {
+  let dynalite: Awaited<ReturnType<typeof startDynalite>>;
+  let tableLog: Awaited<ReturnType<typeof startTableRequestLog>>;
+  let runtime: TestRuntime;
+  let served: ServedRuntime;
+  let agent: Client;
+  const calendarId = 'caldav/c1/work';
+
+  beforeAll(async () => {
+    dynalite = await startDynalite();
+    tableLog = await startTableRequestLog(dynalite.endpoint, { answerDelayMs: 20 });
+    runtime = await startTestRuntime({ endpoint: tableLog.endpoint });
+    served = await serveRuntime(runtime);
+    await addCalendar(runtime, {
+      provider: 'caldav',
+      connection_id: 'c1',
+      native_id: 'work',
+      time_zone: 'UTC',
+    });
+    await new ShadowStore(runtime.store).writeState(calendarId, {
+      provider: 'caldav',
+      window_from: '2030-12-01T00:00:00.000Z',
+      window_to: '2031-03-01T00:00:00.000Z',
+      synced_at: new Date().toISOString(),
+      last_attempt_at: new Date().toISOString(),
+    });
+    const key = await served.connect('agent');
+    await runtime.access.setGrant(key.keyId, calendarResource(calendarId), 'read');
+    agent = key.client;
+  });
+
+  afterAll(async () => {
+    await served?.close();
+    await tableLog?.close();
+    await dynalite?.close();
+  });
+
+  it("reads the calendar's record, its shadow and its holds in one round trip", async () => {
+    const check = () =>
+      okTool<{ available: boolean; freshness: { source: string } }>(agent, 'check_availability', {
+        calendar_id: calendarId,
+        start: '2031-01-06T09:00:00Z',
+        end: '2031-01-06T10:00:00Z',
+      });
+    await check(); // the key's budget and everything else a first call reads once
+    tableLog.rounds();
+
+    const answer = await check();
+
+    expect(answer).toMatchObject({ available: true, freshness: { source: 'shadow' } });
+    const ofCalendar = tableLog
+      .rounds()
+      .filter((round) => round.some((request) => request.includes(calendarId)));
+    // Before: the record in one round trip, then the shadow's state and window in the next.
+    expect(ofCalendar).toHaveLength(1);
+    expect(new Set(ofCalendar[0])).toEqual(
+      new Set([
+        `GetItem CAL#${calendarId}`, // the record
+        `GetItem LOCK#${calendarId}`, // booking holds
+        `GetItem SHADOW#${calendarId}`, // the shadow's sync state
+        `Query SHADOW#${calendarId}`, // the shadow's events in the window
+      ]),
+    );
   });
 });
