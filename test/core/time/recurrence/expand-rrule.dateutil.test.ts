@@ -8,6 +8,7 @@ import { formatWallClock } from '../../../../lambdas/core/time/recurrence/wall-c
 import { ZoneOffsets } from '../../../../lambdas/core/time/recurrence/zone-offsets.js';
 import { RFC_5545, wallClockToInstant } from '../../../../lambdas/core/time/wall-clock-to-instant.js';
 import { needs, PYTHON_DATEUTIL } from '../../../support/system-parts.js';
+import { beyondTzDataDrift, firstReadingDrift } from '../../../support/tz-data-drift.js';
 import { type ReferenceCase, type ReferenceResult, runPythonReference } from './python-reference.js';
 import { ruleCase } from './rule-arbitrary.js';
 
@@ -182,35 +183,9 @@ describe('expandRrule on sub-daily rules off the INTERVAL grid', withDateutil, (
   );
 });
 
-/**
- * Node's ICU and the system's tzdata (which Python's zoneinfo reads) are separate releases of the
- * tz database, and a zone whose rules changed between them disagrees for reasons of data, not of
- * arithmetic (Morocco's Ramadan suspensions of DST are predicted anew in most releases, so those
- * zones are not compared). Elsewhere a mismatch is data drift when the offset zoneinfo used (its wall time minus its instant) is not
- * one ICU has for that zone within two hours of the instant; those are reported, not failed.
- */
-const HOUR_MS = 3_600_000;
-
-// Zones whose rules differ in nearly every release (their transitions are predictions), and
-// Moldova, whose 2026 rules changed between the releases found on these machines (2025b, 2026c).
-const PREDICTED_ZONES = new Set(['Africa/Casablanca', 'Africa/El_Aaiun', 'Europe/Chisinau']);
-
-function isDataDrift(zone: string, wall: number, zoneinfoUtc: string): boolean {
-  if (PREDICTED_ZONES.has(zone)) return true;
-  const instant = Date.parse(zoneinfoUtc);
-  const offsets = new ZoneOffsets(zone);
-  const icu = [instant - 2 * HOUR_MS, instant, instant + 2 * HOUR_MS].map((ms) => offsets.offsetAt(ms));
-  return !icu.includes(wall - instant);
-}
-
+/** The mismatches zoneinfo's data explains (test/support/tz-data-drift.ts) are reported, not failed. */
 function beyondDataDrift<T extends { zone: string; wall: number; zoneinfo: string }>(mismatches: T[]): T[] {
-  const drift = mismatches.filter((m) => isDataDrift(m.zone, m.wall, m.zoneinfo));
-  if (drift.length > 0) {
-    console.info(
-      `tz data ${process.versions.tz} (ICU) vs the system's zoneinfo: ${drift.length} disagreements of data in ${[...new Set(drift.map((m) => m.zone))].join(', ')}`,
-    );
-  }
-  return mismatches.filter((m) => !drift.includes(m));
+  return beyondTzDataDrift(mismatches, (m) => firstReadingDrift(m.zone, m.wall, Date.parse(m.zoneinfo)));
 }
 
 describe('wallClockToInstant (RFC_5545) against zoneinfo (fold=0)', withDateutil, () => {
