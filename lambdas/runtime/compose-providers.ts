@@ -42,7 +42,7 @@ export function composeProviders(platform: CalendarPlatform, registry: CalendarR
   const calendars = {
     providerFor: (record: Parameters<typeof providerOfCalendar>[1]) => providerOfCalendar(providers, record),
   };
-  const shadow = new TableShadowCalendar({ store, registry, calendars, clock, defaultTimezone });
+  const shadow = new TableShadowCalendar({ store, registry, calendars, native, clock, defaultTimezone });
   return { registry, providers, calendars, shadow };
 }
 

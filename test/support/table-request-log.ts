@@ -69,12 +69,13 @@ export async function startTableRequestLog(target: string, options: { answerDela
         const before = taken.filter((r) => r.answeredAt !== undefined && r.answeredAt <= request.arrivedAt);
         roundOf.set(request, 1 + Math.max(0, ...before.map((r) => roundOf.get(r) ?? 0)));
       }
-      const rounds: string[][] = [];
-      for (const request of taken) {
-        const round = roundOf.get(request)!;
-        (rounds[round - 1] ??= []).push(`${request.operation} ${request.key ?? ''}`.trim());
-      }
-      return [...rounds].map((round) => (round ?? []).sort());
+      const count = Math.max(0, ...roundOf.values());
+      return Array.from({ length: count }, (_, i) =>
+        taken
+          .filter((request) => roundOf.get(request) === i + 1)
+          .map((request) => `${request.operation} ${request.key ?? ''}`.trim())
+          .sort(),
+      );
     },
     close: proxy.close,
   };

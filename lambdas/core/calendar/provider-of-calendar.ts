@@ -15,11 +15,15 @@ export async function providerOfCalendar(
   record: CalendarRecord,
 ): Promise<{ provider: CalendarProvider; ref: CalendarRef }> {
   const provider = await providers.forConnection(record.connection_id);
-  const ref: CalendarRef = {
+  return { provider, ref: calendarRefOf(record) };
+}
+
+/** The reference a provider's methods take for the calendar a record describes. */
+export function calendarRefOf(record: CalendarRecord): CalendarRef {
+  return {
     native_id: record.native_id,
     calendar_id: record.calendar_id,
     ...(record.time_zone ? { time_zone: record.time_zone } : {}),
     ...(record.owner_email ? { owner_email: record.owner_email } : {}),
   };
-  return { provider, ref };
 }

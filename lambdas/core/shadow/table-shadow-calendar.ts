@@ -2,9 +2,19 @@ import type { CalendarRecord, CalendarRegistry } from '../calendar/calendar-regi
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { calendarZone } from '../calendar/calendar-zone.js';
 import { CalendarEvent } from '../calendar/event.js';
+import type { NativeCalendarProvider } from '../calendar/native/native-calendar-provider.js';
 import { isNativeCalendarId } from '../calendar/native-calendar-id.js';
+import { calendarRefOf } from '../calendar/provider-of-calendar.js';
 import type { CallWork } from '../call-work.js';
-import type { Clock, DocumentStore, Freshness, ShadowBusy, ShadowCalendar } from '../ports/index.js';
+import type {
+  Clock,
+  DocumentStore,
+  EventPage,
+  EventQuery,
+  Freshness,
+  ShadowBusy,
+  ShadowCalendar,
+} from '../ports/index.js';
 import { clampedIso } from '../time/instants.js';
 import { busyFromEntries } from './shadow-busy.js';
 import { READ_SLACK_MS, ShadowStore, syncCovers } from './shadow-store.js';
@@ -15,6 +25,8 @@ export interface TableShadowDeps {
   registry: CalendarRegistry;
   /** Reaches a native calendar's events (its provider reads the table). */
   calendars: Pick<CalendarService, 'providerFor'>;
+  /** The native provider itself: asked by id, it reads the window beside the calendar's record. */
+  native: Pick<NativeCalendarProvider, 'listEventsBeside'>;
   clock: Clock;
   /** Zone for all-day events and floating series when the calendar names none. */
   defaultTimezone: string | undefined;
@@ -33,7 +45,7 @@ const NATIVE_PAGE = Number.MAX_SAFE_INTEGER;
  * live in the table: it is read through the native provider, and is always current.
  *
  * @example
- * const shadow = new TableShadowCalendar({ store, registry, calendars, clock, defaultTimezone });
+ * const shadow = new TableShadowCalendar({ store, registry, calendars, native, clock, defaultTimezone });
  * const { intervals, synced_at } = await shadow.busyIntervals('google/c1/alice@example.com', from, to);
  */
 export class TableShadowCalendar implements ShadowCalendar {
@@ -49,28 +61,30 @@ export class TableShadowCalendar implements ShadowCalendar {
     toMs: number,
     work?: CallWork,
   ): Promise<ShadowBusy> {
-    if (typeof calendar === 'string' && !isNativeCalendarId(calendar)) {
-      // A connected calendar's shadow is keyed by its id alone: its record is read beside it,
-      // one round trip instead of two (for a calendar that does not exist, both reads find
-      // nothing and the record's read refuses).
-      const [record, state, entries] = await Promise.all([
-        this.deps.registry.requireCalendar(calendar),
-        this.shadowStore.readState(calendar),
-        this.shadowStore.readWindow(calendar, fromMs, toMs),
-      ]);
-      // Only a native calendar's id begins with `native/`; should a record ever say otherwise,
-      // it is read as what it says it is.
-      if (record.provider === 'native') return this.nativeBusy(record, fromMs, toMs, work);
-      return this.busyFromShadow(record, state, entries, fromMs, toMs, work);
+    if (typeof calendar !== 'string') {
+      if (calendar.provider === 'native') return this.nativeBusy(calendar, fromMs, toMs, work);
+      const [state, entries] = await this.shadowReads(calendar.calendar_id, fromMs, toMs);
+      return this.busyFromShadow(calendar, state, entries, fromMs, toMs, work);
     }
-    const record =
-      typeof calendar === 'string' ? await this.deps.registry.requireCalendar(calendar) : calendar;
-    if (record.provider === 'native') return this.nativeBusy(record, fromMs, toMs, work);
-    const [state, entries] = await Promise.all([
-      this.shadowStore.readState(record.calendar_id),
-      this.shadowStore.readWindow(record.calendar_id, fromMs, toMs),
+    // Asked by id: the calendar's events are keyed by the id too, so the record is read beside
+    // them, one round trip instead of two (for a calendar that does not exist, the events' reads
+    // find nothing and the record's read refuses).
+    if (isNativeCalendarId(calendar)) return this.nativeBusyById(calendar, fromMs, toMs, work);
+    const [record, [state, entries]] = await Promise.all([
+      this.deps.registry.requireCalendar(calendar),
+      this.shadowReads(calendar, fromMs, toMs),
     ]);
+    // Only a native calendar's id begins with `native/`; should a record ever say otherwise,
+    // it is read as what it says it is.
+    if (record.provider === 'native') return this.nativeBusy(record, fromMs, toMs, work);
     return this.busyFromShadow(record, state, entries, fromMs, toMs, work);
+  }
+
+  private shadowReads(calendarId: string, fromMs: number, toMs: number) {
+    return Promise.all([
+      this.shadowStore.readState(calendarId),
+      this.shadowStore.readWindow(calendarId, fromMs, toMs),
+    ]);
   }
 
   async recordBooking(calendarId: string, event: CalendarEvent): Promise<void> {
@@ -96,14 +110,47 @@ export class TableShadowCalendar implements ShadowCalendar {
     };
   }
 
+  /**
+   * A native calendar asked by id: its events' table reads are keyed by the native id the
+   * calendar id carries (`native/<native id>`), so they go out beside the record's read.
+   */
+  private async nativeBusyById(
+    calendarId: string,
+    fromMs: number,
+    toMs: number,
+    work: CallWork | undefined,
+  ): Promise<ShadowBusy> {
+    const recordRead = this.deps.registry.requireCalendar(calendarId);
+    // Awaited below, or with the window's reads; until then a refusal must not go unhandled.
+    recordRead.catch(() => undefined);
+    const reference = recordRead.then((record) => {
+      // Should the record not be native after all, it is read as what it says it is (below).
+      if (record.provider !== 'native') throw new NotNativeRecord(record);
+      return calendarRefOf(record);
+    });
+    const first = this.deps.native.listEventsBeside(
+      calendarId.slice(NATIVE_ID_PREFIX.length),
+      reference,
+      nativeWindow(fromMs, toMs, undefined, work),
+    );
+    first.catch(() => undefined); // the record's refusal is the one thrown
+    try {
+      return await this.nativeBusy(await recordRead, fromMs, toMs, work, await first);
+    } catch (error) {
+      if (error instanceof NotNativeRecord) return this.busyIntervals(error.record, fromMs, toMs, work);
+      throw error;
+    }
+  }
+
   /** A native calendar has no shadow: its events are read through its provider, current. */
   private async nativeBusy(
     record: CalendarRecord,
     fromMs: number,
     toMs: number,
     work: CallWork | undefined,
+    firstPage?: EventPage,
   ): Promise<ShadowBusy> {
-    const native = await this.nativeEvents(record, fromMs, toMs, work);
+    const native = await this.nativeEvents(record, fromMs, toMs, work, firstPage);
     const { intervals } = await busyFromEntries(
       { singles: native.events, series: [], overrides: [] },
       fromMs,
@@ -146,24 +193,46 @@ export class TableShadowCalendar implements ShadowCalendar {
     fromMs: number,
     toMs: number,
     work: CallWork | undefined,
+    firstPage: EventPage | undefined,
   ): Promise<{ events: CalendarEvent[]; complete: boolean }> {
     const { provider, ref } = await this.deps.calendars.providerFor(record);
     const events: CalendarEvent[] = [];
     let pageToken: string | undefined;
+    let read = firstPage;
     do {
-      const page = await provider.listEvents(ref, {
-        start: clampedIso(fromMs - READ_SLACK_MS),
-        end: clampedIso(toMs + READ_SLACK_MS),
-        single_events: true,
-        max_results: NATIVE_PAGE,
-        ...(pageToken ? { page_token: pageToken } : {}),
-        ...(work ? { work } : {}),
-      });
+      const page = read ?? (await provider.listEvents(ref, nativeWindow(fromMs, toMs, pageToken, work)));
+      read = undefined;
       events.push(...page.events);
       // An incomplete answer is refused whatever the later pages hold: do not expand them too.
       if (page.incomplete) return { events, complete: false };
       pageToken = page.next_page_token;
     } while (pageToken);
     return { events, complete: true };
+  }
+}
+
+const NATIVE_ID_PREFIX = 'native/';
+
+/** The query a native busy read asks its provider: the window, widened, in one page. */
+function nativeWindow(
+  fromMs: number,
+  toMs: number,
+  pageToken: string | undefined,
+  work: CallWork | undefined,
+): EventQuery {
+  return {
+    start: clampedIso(fromMs - READ_SLACK_MS),
+    end: clampedIso(toMs + READ_SLACK_MS),
+    single_events: true,
+    max_results: NATIVE_PAGE,
+    ...(pageToken ? { page_token: pageToken } : {}),
+    ...(work ? { work } : {}),
+  };
+}
+
+/** A record asked for as native by its id that says it is not: read as what it says. */
+class NotNativeRecord extends Error {
+  constructor(readonly record: CalendarRecord) {
+    super(`${record.calendar_id} is not a native calendar`);
   }
 }

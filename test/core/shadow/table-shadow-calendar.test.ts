@@ -173,8 +173,52 @@ describe('TableShadowCalendar', () => {
       });
     });
 
+    it("asked by a native id, reads the events of the calendar its record names, never the id's guess", async () => {
+      const native = await addCalendar(runtime, {
+        provider: 'native',
+        connection_id: 'native',
+        native_id: 'n3',
+      });
+      const { provider, ref } = await runtime.calendars.providerFor(native);
+      const created = await provider.createEvent(ref, {
+        summary: 'Held',
+        start: { date_time: '2026-06-11T10:00:00+00:00' },
+        end: { date_time: '2026-06-11T11:00:00+00:00' },
+      });
+      // A record whose id does not carry its native id (none is made so; read right if one were).
+      await addCalendar(runtime, {
+        provider: 'native',
+        connection_id: 'native',
+        native_id: 'n3',
+        calendar_id: 'native/alias',
+      });
+
+      const answer = await busy(runtime, 'native/alias', '2026-06-11T00:00:00Z', '2026-06-12T00:00:00Z');
+
+      expect(answer.intervals).toEqual([
+        ['2026-06-11T10:00:00.000Z', '2026-06-11T11:00:00.000Z', created.id],
+      ]);
+    });
+
+    it('reads a record under a native-looking id as the connected calendar it says it is', async () => {
+      await addCalendar(runtime, {
+        provider: 'caldav',
+        connection_id: 'c1',
+        native_id: 'odd',
+        calendar_id: 'native/odd',
+      });
+
+      const answer = await runtime.shadow.busyIntervals('native/odd', 0, 1);
+
+      expect(answer).toMatchObject({ intervals: [], calendar: { provider: 'caldav' } });
+      expect(answer.synced_at).toBeUndefined();
+    });
+
     it('refuses a calendar Meridian does not know', async () => {
       await expect(runtime.shadow.busyIntervals('caldav/c1/nope', 0, 1)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
+      await expect(runtime.shadow.busyIntervals('native/nope', 0, 1)).rejects.toMatchObject({
         code: 'NOT_FOUND',
       });
     });

@@ -23,10 +23,16 @@ describe('check_availability on a native calendar', () => {
 
   beforeAll(async () => {
     dynalite = await startDynalite();
-    tableLog = await startTableRequestLog(dynalite.endpoint);
+    // Each answer held back, so that requests sent one after another fall in separate rounds.
+    tableLog = await startTableRequestLog(dynalite.endpoint, { answerDelayMs: 20 });
     runtime = await startTestRuntime({ endpoint: tableLog.endpoint });
     served = await serveRuntime(runtime);
     calendarId = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: 'UTC' })).id;
+    await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
+      summary: 'Standup',
+      start: { date_time: '2031-01-07T09:00:00Z' },
+      end: { date_time: '2031-01-07T10:00:00Z' },
+    });
     const key = await served.connect('agent');
     await runtime.access.setGrant(key.keyId, calendarResource(calendarId), 'read');
     agent = key.client;
@@ -52,6 +58,42 @@ describe('check_availability on a native calendar', () => {
     const gets = tableLog.take().filter((operation) => operation === 'GetItem');
     // The calendar's record and its booking holds; before, the shadow read the record again.
     expect(gets).toHaveLength(2);
+  });
+
+  it("reads the calendar's record, its holds and its events in one round trip", async () => {
+    await check();
+    tableLog.rounds();
+
+    expect((await check()).available).toBe(true);
+
+    const nativeId = calendarId.replace('native/', '');
+    const ofCalendar = tableLog
+      .rounds()
+      .filter((round) => round.some((request) => request.includes(nativeId)));
+    // Before: the record (and holds) in one round trip, the events' three queries in the next.
+    expect(ofCalendar).toEqual([
+      [
+        `GetItem CAL#${calendarId}`,
+        `GetItem LOCK#${calendarId}`,
+        `Query NCAL#${nativeId}`, // series
+        `Query NCAL#${nativeId}#LONG`, // long events
+        `Query NCAL#${nativeId}#START`, // one-off events by start
+      ],
+    ]);
+  });
+
+  it('still finds the event that makes the slot busy', async () => {
+    const busy = await okTool<{ available: boolean; conflicts: { kind: string }[] }>(
+      agent,
+      'check_availability',
+      {
+        calendar_id: calendarId,
+        start: '2031-01-07T09:30:00Z',
+        end: '2031-01-07T10:30:00Z',
+      },
+    );
+
+    expect(busy).toMatchObject({ available: false, conflicts: [{ kind: 'event' }] });
   });
 });
 

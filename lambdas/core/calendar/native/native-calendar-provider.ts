@@ -123,6 +123,21 @@ export class NativeCalendarProvider implements CalendarProvider {
    * stopped (its horizon), so no occurrence before the page's last event is missing.
    */
   async listEvents(calendar: CalendarRef, query: EventQuery): Promise<EventPage> {
+    return this.listEventsBeside(calendar.native_id, Promise.resolve(calendar), query);
+  }
+
+  /**
+   * listEvents for a calendar whose reference is still being read (its registry record): the
+   * table reads are keyed by the native id alone, so they go out beside that read, one round
+   * trip instead of two; the reference is needed only to expand series in the calendar's zone
+   * and to mark its owner. Should the reference name another native id, the window is read again
+   * for the one it names: never an answer for the wrong calendar.
+   */
+  async listEventsBeside(
+    nativeId: string,
+    reference: Promise<CalendarRef>,
+    query: EventQuery,
+  ): Promise<EventPage> {
     const fromMs = Date.parse(query.start);
     const toMs = Date.parse(query.end);
     const after = query.page_token ? decodeCursor(query.page_token, PageCursor) : undefined;
@@ -131,16 +146,18 @@ export class NativeCalendarProvider implements CalendarProvider {
       overlapsWindow(event, fromMs, toMs) &&
       (!query.query || matchesText(event, query.query)) &&
       (!after || isAfterCursor(event, after));
-    // The three reads are independent: one round trip instead of two.
-    const [long, seriesItems, { events: singles, exhausted }] = await Promise.all([
-      queryAll(this.deps.store, { index: 'gsi1', partition: longIndexOf(calendar.native_id) }),
+    // The three reads are independent of each other and of the reference: one round trip.
+    const [calendar, long, seriesItems, { events: singles, exhausted }] = await Promise.all([
+      reference,
+      queryAll(this.deps.store, { index: 'gsi1', partition: longIndexOf(nativeId) }),
       queryAll(this.deps.store, {
-        partition: partitionOf(calendar.native_id),
+        partition: partitionOf(nativeId),
         beginsWith: SK.nativeCalendar.seriesPrefix,
         limit: SERIES_PAGE,
       }),
-      this.readSingles(calendar, fromMs, toMs, after, query.max_results + 1, keep, work),
+      this.readSingles(nativeId, fromMs, toMs, after, query.max_results + 1, keep, work),
     ]);
+    if (calendar.native_id !== nativeId) return this.listEvents(calendar, query);
     work?.spend(long.length + seriesItems.length, NARROW_CALENDAR_READ);
     const candidates = long.map((item) => itemToEvent(item).event).filter(keep);
     let incomplete = false;
@@ -186,7 +203,7 @@ export class NativeCalendarProvider implements CalendarProvider {
 
   /** Up to `wanted` kept one-off events in index order from the cursor (or the window's reach). */
   private async readSingles(
-    calendar: CalendarRef,
+    nativeId: string,
     fromMs: number,
     toMs: number,
     after: [number, string] | undefined,
@@ -200,7 +217,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     do {
       const page = await this.deps.store.query({
         index: 'gsi1',
-        partition: startIndexOf(calendar.native_id),
+        partition: startIndexOf(nativeId),
         between: { from: lower, to: `${sortableUtc(toMs)}~` },
         limit: Math.min(1000, wanted - events.length + 10),
         ...(cursor ? { cursor } : {}),
