@@ -4,13 +4,23 @@ import { compareAndSet } from '../compare-and-set.js';
 import { mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { once } from '../once.js';
-import type { CalendarProvider, CalendarRef, Clock, ProviderResolver, RandomSource } from '../ports/index.js';
+import type {
+  CalendarProvider,
+  CalendarRef,
+  Clock,
+  EventPage,
+  EventQuery,
+  ProviderResolver,
+  RandomSource,
+} from '../ports/index.js';
 import type { AttendeeInput } from './attendee-responses.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import { calendarZone, serverZone } from './calendar-zone.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import type { EventTimeInput, WithTimeInputs } from './event-time.js';
 import type { EventView } from './event-view.js';
+import { type NativeEventsReader, nativePageBeside } from './native/native-page-beside.js';
+import { isNativeCalendarId } from './native-calendar-id.js';
 import { removeOrphanCalendarGrants } from './orphan-grants.js';
 import { providerOfCalendar } from './provider-of-calendar.js';
 
@@ -161,6 +171,28 @@ export class CalendarService {
       .sort(
         (a, b) => Number(b.entry.primary) - Number(a.entry.primary) || a.entry.id.localeCompare(b.entry.id),
       );
+  }
+
+  /**
+   * A calendar the principal may read, by id, and — for a native calendar — the first page of
+   * its events for `query`, read beside the record (nativePageBeside): one round trip instead of
+   * two. `firstPage` is absent for any other calendar; the caller reads it as usual.
+   */
+  async readableWithFirstPage(
+    principal: Principal,
+    calendarId: string,
+    query: EventQuery,
+  ): Promise<{ record: CalendarRecord; firstPage?: EventPage }> {
+    await this.requireRight(principal, calendarId, 'read');
+    const recordRead = this.deps.registry.requireCalendar(calendarId);
+    if (!isNativeCalendarId(calendarId)) return { record: await recordRead };
+    recordRead.catch(() => undefined); // awaited below; the provider's loading comes first
+    const native = await this.deps.providers.forConnection(NATIVE_CONNECTION_ID);
+    if (!readsBeside(native)) return { record: await recordRead };
+    const { record, page } = nativePageBeside(native, calendarId, recordRead, query);
+    const calendar = await record;
+    const firstPage = await page;
+    return firstPage ? { record: calendar, firstPage } : { record: calendar };
   }
 
   /** Refuses (FORBIDDEN) a principal without `right` on the calendar; reads nothing of it. */
@@ -410,7 +442,7 @@ export class CalendarService {
         { field: 'owner_email' },
       );
     }
-    const connectionId = parent?.connection_id ?? 'native';
+    const connectionId = parent?.connection_id ?? NATIVE_CONNECTION_ID;
     const provider = await this.deps.providers.forConnection(connectionId);
     // Calendar names and descriptions are read by every agent that lists calendars.
     const { checkCalendarContent } = await eventCode();
@@ -466,4 +498,12 @@ export class CalendarService {
       throw error;
     }
   }
+}
+
+/** The connection every native calendar's record names (runtime/provider-resolver.ts). */
+const NATIVE_CONNECTION_ID = 'native';
+
+/** Whether a provider reads events by native id before its reference is known (the native one). */
+function readsBeside(provider: CalendarProvider): provider is CalendarProvider & NativeEventsReader {
+  return typeof (provider as Partial<NativeEventsReader>).listEventsBeside === 'function';
 }

@@ -3,6 +3,7 @@ import type { Principal } from '../access/rights.js';
 import { type CallWork, isWorkStop } from '../call-work.js';
 import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';
 import { DomainError, isDomainError } from '../errors.js';
+import type { EventPage, EventQuery } from '../ports/index.js';
 import { parseInstant } from '../time/instants.js';
 import { checkWindow } from '../time/window.js';
 import { requireZone } from '../time/zones.js';
@@ -97,45 +98,65 @@ class CalendarStream {
   constructor(
     private readonly service: CalendarService,
     readonly record: CalendarRecord,
-    private readonly params: ListEventsParams,
-    private readonly window: { start: number; end: number },
-    private readonly after: SortKey | undefined,
-    private readonly chunk: number,
-    private readonly work: CallWork | undefined,
+    private readonly query: StreamQuery,
+    /** The first page, when it was read beside the record (CalendarService.readableWithFirstPage). */
+    private firstPage: EventPage | undefined,
   ) {}
 
   async fill(): Promise<void> {
     // Resolved once per stream: for a connected account it reads the connection and decrypts its secret.
     this.source ??= this.service.providerFor(this.record);
     const { provider, ref } = await this.source;
-    // Key-set paging: an event after the last one shown starts no earlier than it did.
-    const byStart = this.params.order_by === 'start_time';
+    const { params } = this.query;
     // Providers sort only expanded occurrences by start; anything else is read whole, then sorted.
-    const readAll = !byStart || !this.params.single_events;
-    const from = byStart && this.after ? Math.max(this.window.start, this.after[0] - 1) : this.window.start;
+    const readAll = params.order_by !== 'start_time' || !params.single_events;
     do {
-      const page = await provider.listEvents(ref, {
-        start: new Date(from).toISOString(),
-        end: new Date(this.window.end).toISOString(),
-        single_events: this.params.single_events,
-        max_results: this.chunk,
-        ...(this.params.query ? { query: this.params.query } : {}),
-        ...(this.token ? { page_token: this.token } : {}),
-        ...(this.work ? { work: this.work } : {}),
-      });
+      const page = this.firstPage ?? (await provider.listEvents(ref, pageQuery(this.query, this.token)));
+      this.firstPage = undefined;
       this.fetched += page.events.length;
+      const { after } = this.query;
       for (const event of page.events) {
-        if (!this.after || compareKeys(sortKey(event, this.params.order_by), this.after) > 0)
-          this.buffer.push(event);
+        if (!after || compareKeys(sortKey(event, params.order_by), after) > 0) this.buffer.push(event);
       }
       this.token = page.next_page_token;
       this.done = this.token === undefined || this.fetched >= MAX_LIST_RESULTS * 4;
     } while (readAll && !this.done);
     if (readAll)
-      this.buffer.sort((a, b) =>
-        compareKeys(sortKey(a, this.params.order_by), sortKey(b, this.params.order_by)),
-      );
+      this.buffer.sort((a, b) => compareKeys(sortKey(a, params.order_by), sortKey(b, params.order_by)));
   }
+}
+
+/** What every page a calendar's stream reads is asked with. */
+interface StreamQuery {
+  params: ListEventsParams;
+  window: { start: number; end: number };
+  after: SortKey | undefined;
+  chunk: number;
+  work: CallWork | undefined;
+}
+
+/** The provider query for one page of a stream (`token`: the provider's next page). */
+function pageQuery(
+  { params, window, after, chunk, work }: StreamQuery,
+  token: string | undefined,
+): EventQuery {
+  // Key-set paging: an event after the last one shown starts no earlier than it did.
+  const from =
+    params.order_by === 'start_time' && after ? Math.max(window.start, after[0] - 1) : window.start;
+  return {
+    start: new Date(from).toISOString(),
+    end: new Date(window.end).toISOString(),
+    single_events: params.single_events,
+    max_results: chunk,
+    ...(params.query ? { query: params.query } : {}),
+    ...(token ? { page_token: token } : {}),
+    ...(work ? { work } : {}),
+  };
+}
+
+/** Events read per calendar per page: a fair share of the page, within bounds. */
+function chunkFor(calendars: number, wanted: number): number {
+  return Math.min(MAX_LIST_RESULTS, Math.max(20, Math.ceil(wanted / Math.max(1, calendars)) + 10));
 }
 
 /** Refills, in parallel, every stream that ran dry; a failing calendar is recorded, not thrown, in a fan-out. */
@@ -208,17 +229,29 @@ export async function listEvents(
     new Date(window.end).toISOString(),
   ];
   const after = previous ? checkedToken(previous, params, windowText).k : undefined;
-  const records = params.calendar_id
-    ? [await service.calendarFor(principal, params.calendar_id, 'read')]
-    : await service.requireReadableCalendars(principal);
   const wanted = params.max_results + 1;
-  const chunk = Math.min(
-    MAX_LIST_RESULTS,
-    Math.max(20, Math.ceil(wanted / Math.max(1, records.length)) + 10),
-  );
-  const streams = records.map(
-    (record) => new CalendarStream(service, record, params, window, after, chunk, work),
-  );
+  const query = (calendars: number): StreamQuery => ({
+    params,
+    window,
+    after,
+    chunk: chunkFor(calendars, wanted),
+    work,
+  });
+  let streams: CalendarStream[];
+  if (params.calendar_id) {
+    // One calendar: a native one's first page is read beside its record, one round trip.
+    const one = query(1);
+    const { record, firstPage } = await service.readableWithFirstPage(
+      principal,
+      params.calendar_id,
+      pageQuery(one, undefined),
+    );
+    streams = [new CalendarStream(service, record, one, firstPage)];
+  } else {
+    const records = await service.requireReadableCalendars(principal);
+    streams = records.map((record) => new CalendarStream(service, record, query(records.length), undefined));
+  }
+  const records = streams.map((stream) => stream.record);
   const merged = await mergeStreams(streams, wanted, params.order_by, params.calendar_id === undefined);
   const errors = streams.flatMap((s) => (s.error ? [{ calendar_id: s.record.calendar_id, ...s.error }] : []));
   const page = merged.slice(0, params.max_results);

@@ -2,9 +2,8 @@ import type { CalendarRecord, CalendarRegistry } from '../calendar/calendar-regi
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { calendarZone } from '../calendar/calendar-zone.js';
 import { CalendarEvent } from '../calendar/event.js';
-import type { NativeCalendarProvider } from '../calendar/native/native-calendar-provider.js';
+import { type NativeEventsReader, nativePageBeside } from '../calendar/native/native-page-beside.js';
 import { isNativeCalendarId } from '../calendar/native-calendar-id.js';
-import { calendarRefOf } from '../calendar/provider-of-calendar.js';
 import type { CallWork } from '../call-work.js';
 import type {
   Clock,
@@ -26,7 +25,7 @@ export interface TableShadowDeps {
   /** Reaches a native calendar's events (its provider reads the table). */
   calendars: Pick<CalendarService, 'providerFor'>;
   /** The native provider itself: asked by id, it reads the window beside the calendar's record. */
-  native: Pick<NativeCalendarProvider, 'listEventsBeside'>;
+  native: NativeEventsReader;
   clock: Clock;
   /** Zone for all-day events and floating series when the calendar names none. */
   defaultTimezone: string | undefined;
@@ -111,8 +110,8 @@ export class TableShadowCalendar implements ShadowCalendar {
   }
 
   /**
-   * A native calendar asked by id: its events' table reads are keyed by the native id the
-   * calendar id carries (`native/<native id>`), so they go out beside the record's read.
+   * A native calendar asked by id: its events are read beside its record (nativePageBeside),
+   * and a record that is not native after all is read as what it says it is.
    */
   private async nativeBusyById(
     calendarId: string,
@@ -120,26 +119,16 @@ export class TableShadowCalendar implements ShadowCalendar {
     toMs: number,
     work: CallWork | undefined,
   ): Promise<ShadowBusy> {
-    const recordRead = this.deps.registry.requireCalendar(calendarId);
-    // Awaited below, or with the window's reads; until then a refusal must not go unhandled.
-    recordRead.catch(() => undefined);
-    const reference = recordRead.then((record) => {
-      // Should the record not be native after all, it is read as what it says it is (below).
-      if (record.provider !== 'native') throw new NotNativeRecord(record);
-      return calendarRefOf(record);
-    });
-    const first = this.deps.native.listEventsBeside(
-      calendarId.slice(NATIVE_ID_PREFIX.length),
-      reference,
+    const { record, page } = nativePageBeside(
+      this.deps.native,
+      calendarId,
+      this.deps.registry.requireCalendar(calendarId),
       nativeWindow(fromMs, toMs, undefined, work),
     );
-    first.catch(() => undefined); // the record's refusal is the one thrown
-    try {
-      return await this.nativeBusy(await recordRead, fromMs, toMs, work, await first);
-    } catch (error) {
-      if (error instanceof NotNativeRecord) return this.busyIntervals(error.record, fromMs, toMs, work);
-      throw error;
-    }
+    const calendar = await record;
+    const firstPage = await page;
+    if (firstPage === undefined) return this.busyIntervals(calendar, fromMs, toMs, work);
+    return this.nativeBusy(calendar, fromMs, toMs, work, firstPage);
   }
 
   /** A native calendar has no shadow: its events are read through its provider, current. */
@@ -211,8 +200,6 @@ export class TableShadowCalendar implements ShadowCalendar {
   }
 }
 
-const NATIVE_ID_PREFIX = 'native/';
-
 /** The query a native busy read asks its provider: the window, widened, in one page. */
 function nativeWindow(
   fromMs: number,
@@ -228,11 +215,4 @@ function nativeWindow(
     ...(pageToken ? { page_token: pageToken } : {}),
     ...(work ? { work } : {}),
   };
-}
-
-/** A record asked for as native by its id that says it is not: read as what it says. */
-class NotNativeRecord extends Error {
-  constructor(readonly record: CalendarRecord) {
-    super(`${record.calendar_id} is not a native calendar`);
-  }
 }
