@@ -59,9 +59,10 @@ export async function startTableRequestLog(target: string, options: { answerDela
     /**
      * The requests since the last take, in round trips: a request is in the round after the
      * latest round one of whose answers came back before it was sent (round 1 if none had).
-     * Each round lists `operation key`, sorted. The log starts afresh.
+     * Each round lists `operation key`, sorted; with `naming`, only the rounds in which some
+     * request's key contains it. The log starts afresh.
      */
-    rounds(): string[][] {
+    rounds(naming?: string): string[][] {
       const taken = requests;
       requests = [];
       const roundOf = new Map<LoggedRequest, number>();
@@ -70,12 +71,13 @@ export async function startTableRequestLog(target: string, options: { answerDela
         roundOf.set(request, 1 + Math.max(0, ...before.map((r) => roundOf.get(r) ?? 0)));
       }
       const count = Math.max(0, ...roundOf.values());
-      return Array.from({ length: count }, (_, i) =>
+      const rounds = Array.from({ length: count }, (_, i) =>
         taken
           .filter((request) => roundOf.get(request) === i + 1)
           .map((request) => `${request.operation} ${request.key ?? ''}`.trim())
           .sort(),
       );
+      return naming === undefined ? rounds : rounds.filter((round) => round.some((r) => r.includes(naming)));
     },
     close: proxy.close,
   };

@@ -1,32 +1,25 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { ShadowStore } from '../../../lambdas/core/shadow/shadow-store.js';
 import { addCalendar } from '../../core/shadow/shadow-fixture.js';
 import { okTool } from '../../support/mcp-client.js';
-import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
-import { startTableRequestLog } from '../../support/table-request-log.js';
-import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
+import { serveBehindTableLog } from '../../support/served-behind-table-log.js';
 
 /**
  * The table requests of a warm check_availability on a native calendar, seen from outside the
  * server: each is a round trip on the call's path, and a cold start pays them one after another.
  */
 describe('check_availability on a native calendar', () => {
-  let dynalite: Awaited<ReturnType<typeof startDynalite>>;
-  let tableLog: Awaited<ReturnType<typeof startTableRequestLog>>;
-  let runtime: TestRuntime;
-  let served: ServedRuntime;
+  let slow: Awaited<ReturnType<typeof serveBehindTableLog>>;
+  let tableLog: typeof slow.tableLog;
   let agent: Client;
   let calendarId: string;
 
   beforeAll(async () => {
-    dynalite = await startDynalite();
-    // Each answer held back, so that requests sent one after another fall in separate rounds.
-    tableLog = await startTableRequestLog(dynalite.endpoint, { answerDelayMs: 20 });
-    runtime = await startTestRuntime({ endpoint: tableLog.endpoint });
-    served = await serveRuntime(runtime);
+    slow = await serveBehindTableLog();
+    const { runtime, served } = slow;
+    tableLog = slow.tableLog;
     calendarId = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: 'UTC' })).id;
     await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
       summary: 'Standup',
@@ -39,9 +32,7 @@ describe('check_availability on a native calendar', () => {
   });
 
   afterAll(async () => {
-    await served?.close();
-    await tableLog?.close();
-    await dynalite?.close();
+    await slow?.close();
   });
 
   const check = () =>
@@ -67,9 +58,7 @@ describe('check_availability on a native calendar', () => {
     expect((await check()).available).toBe(true);
 
     const nativeId = calendarId.replace('native/', '');
-    const ofCalendar = tableLog
-      .rounds()
-      .filter((round) => round.some((request) => request.includes(nativeId)));
+    const ofCalendar = tableLog.rounds(nativeId);
     // Before: the record (and holds) in one round trip, the events' three queries in the next.
     expect(ofCalendar).toEqual([
       [
@@ -103,18 +92,13 @@ describe('check_availability on a native calendar', () => {
  * requests sent one after another fall in separate round trips.
  */
 describe('check_availability on a connected calendar', () => {
-  let dynalite: Awaited<ReturnType<typeof startDynalite>>;
-  let tableLog: Awaited<ReturnType<typeof startTableRequestLog>>;
-  let runtime: TestRuntime;
-  let served: ServedRuntime;
+  let slow: Awaited<ReturnType<typeof serveBehindTableLog>>;
   let agent: Client;
   const calendarId = 'caldav/c1/work';
 
   beforeAll(async () => {
-    dynalite = await startDynalite();
-    tableLog = await startTableRequestLog(dynalite.endpoint, { answerDelayMs: 20 });
-    runtime = await startTestRuntime({ endpoint: tableLog.endpoint });
-    served = await serveRuntime(runtime);
+    slow = await serveBehindTableLog();
+    const { runtime, served } = slow;
     await addCalendar(runtime, {
       provider: 'caldav',
       connection_id: 'c1',
@@ -134,9 +118,7 @@ describe('check_availability on a connected calendar', () => {
   });
 
   afterAll(async () => {
-    await served?.close();
-    await tableLog?.close();
-    await dynalite?.close();
+    await slow?.close();
   });
 
   it("reads the calendar's record, its shadow and its holds in one round trip", async () => {
@@ -147,14 +129,12 @@ describe('check_availability on a connected calendar', () => {
         end: '2031-01-06T10:00:00Z',
       });
     await check(); // the key's budget and everything else a first call reads once
-    tableLog.rounds();
+    slow.tableLog.rounds();
 
     const answer = await check();
 
     expect(answer).toMatchObject({ available: true, freshness: { source: 'shadow' } });
-    const ofCalendar = tableLog
-      .rounds()
-      .filter((round) => round.some((request) => request.includes(calendarId)));
+    const ofCalendar = slow.tableLog.rounds(calendarId);
     // Before: the record in one round trip, then the shadow's state and window in the next.
     expect(ofCalendar).toHaveLength(1);
     expect(new Set(ofCalendar[0])).toEqual(

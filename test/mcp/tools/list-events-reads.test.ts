@@ -1,29 +1,21 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDynalite } from '../../../lambdas/adapters/dynamodb/dynalite-server.js';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { okTool } from '../../support/mcp-client.js';
-import { type ServedRuntime, serveRuntime } from '../../support/served-runtime.js';
-import { startTableRequestLog } from '../../support/table-request-log.js';
-import { startTestRuntime, type TestRuntime } from '../../support/test-runtime.js';
+import { serveBehindTableLog } from '../../support/served-behind-table-log.js';
 
 /**
  * list_events on one native calendar, its table requests seen from outside the server with each
- * answer held back 20 ms, so that requests sent one after another fall in separate round trips.
+ * answer held back (serveBehindTableLog), so that requests sent in turn fall in separate rounds.
  */
 describe('list_events on a native calendar', () => {
-  let dynalite: Awaited<ReturnType<typeof startDynalite>>;
-  let tableLog: Awaited<ReturnType<typeof startTableRequestLog>>;
-  let runtime: TestRuntime;
-  let served: ServedRuntime;
+  let slow: Awaited<ReturnType<typeof serveBehindTableLog>>;
   let agent: Client;
   let calendarId: string;
 
   beforeAll(async () => {
-    dynalite = await startDynalite();
-    tableLog = await startTableRequestLog(dynalite.endpoint, { answerDelayMs: 20 });
-    runtime = await startTestRuntime({ endpoint: tableLog.endpoint });
-    served = await serveRuntime(runtime);
+    slow = await serveBehindTableLog();
+    const { runtime, served } = slow;
     calendarId = (
       await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: 'Europe/Paris' })
     ).id;
@@ -43,9 +35,7 @@ describe('list_events on a native calendar', () => {
   });
 
   afterAll(async () => {
-    await served?.close();
-    await tableLog?.close();
-    await dynalite?.close();
+    await slow?.close();
   });
 
   const list = (extra: Record<string, unknown> = {}) =>
@@ -62,15 +52,13 @@ describe('list_events on a native calendar', () => {
 
   it("reads the calendar's record and its events in one round trip", async () => {
     await list(); // the key's budget and everything else a first call reads once
-    tableLog.rounds();
+    slow.tableLog.rounds();
 
     const listed = await list();
 
     expect(listed.events.map((e) => e.summary)).toEqual(['Standup', 'Review']);
     const nativeId = calendarId.replace('native/', '');
-    const ofCalendar = tableLog
-      .rounds()
-      .filter((round) => round.some((request) => request.includes(nativeId)));
+    const ofCalendar = slow.tableLog.rounds(nativeId);
     // Before: the record in one round trip, the events' three queries in the next.
     expect(ofCalendar).toEqual([
       [
