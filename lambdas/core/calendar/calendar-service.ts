@@ -19,7 +19,7 @@ import { calendarZone, serverZone } from './calendar-zone.js';
 import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
 import type { EventTimeInput, WithTimeInputs } from './event-time.js';
 import type { EventView } from './event-view.js';
-import { type NativeEventsReader, nativePageBeside } from './native/native-page-beside.js';
+import { type NativeEventsReader, readNativeBeside } from './native/native-page-beside.js';
 import { isNativeCalendarId } from './native-calendar-id.js';
 import { removeOrphanCalendarGrants } from './orphan-grants.js';
 import { providerOfCalendar } from './provider-of-calendar.js';
@@ -175,24 +175,21 @@ export class CalendarService {
 
   /**
    * A calendar the principal may read, by id, and — for a native calendar — the first page of
-   * its events for `query`, read beside the record (nativePageBeside): one round trip instead of
-   * two. `firstPage` is absent for any other calendar; the caller reads it as usual.
+   * its events for `query`, read beside the record (readNativeBeside): one round trip instead of
+   * two. `firstPage` is `undefined` for any other calendar; the caller reads it as usual.
    */
   async readableWithFirstPage(
     principal: Principal,
     calendarId: string,
     query: EventQuery,
-  ): Promise<{ record: CalendarRecord; firstPage?: EventPage }> {
+  ): Promise<{ record: CalendarRecord; firstPage: EventPage | undefined }> {
     await this.requireRight(principal, calendarId, 'read');
     const recordRead = this.deps.registry.requireCalendar(calendarId);
-    if (!isNativeCalendarId(calendarId)) return { record: await recordRead };
+    if (!isNativeCalendarId(calendarId)) return { record: await recordRead, firstPage: undefined };
     recordRead.catch(() => undefined); // awaited below; the provider's loading comes first
     const native = await this.deps.providers.forConnection(NATIVE_CONNECTION_ID);
-    if (!readsBeside(native)) return { record: await recordRead };
-    const { record, page } = nativePageBeside(native, calendarId, recordRead, query);
-    const calendar = await record;
-    const firstPage = await page;
-    return firstPage ? { record: calendar, firstPage } : { record: calendar };
+    if (!readsBeside(native)) return { record: await recordRead, firstPage: undefined };
+    return readNativeBeside(native, calendarId, recordRead, query);
   }
 
   /** Refuses (FORBIDDEN) a principal without `right` on the calendar; reads nothing of it. */

@@ -2,7 +2,7 @@ import type { CalendarRecord, CalendarRegistry } from '../calendar/calendar-regi
 import type { CalendarService } from '../calendar/calendar-service.js';
 import { calendarZone } from '../calendar/calendar-zone.js';
 import { CalendarEvent } from '../calendar/event.js';
-import { type NativeEventsReader, nativePageBeside } from '../calendar/native/native-page-beside.js';
+import { type NativeEventsReader, readNativeBeside } from '../calendar/native/native-page-beside.js';
 import { isNativeCalendarId } from '../calendar/native-calendar-id.js';
 import type { CallWork } from '../call-work.js';
 import type {
@@ -110,7 +110,7 @@ export class TableShadowCalendar implements ShadowCalendar {
   }
 
   /**
-   * A native calendar asked by id: its events are read beside its record (nativePageBeside),
+   * A native calendar asked by id: its events are read beside its record (readNativeBeside),
    * and a record that is not native after all is read as what it says it is.
    */
   private async nativeBusyById(
@@ -119,16 +119,14 @@ export class TableShadowCalendar implements ShadowCalendar {
     toMs: number,
     work: CallWork | undefined,
   ): Promise<ShadowBusy> {
-    const { record, page } = nativePageBeside(
+    const { record, firstPage } = await readNativeBeside(
       this.deps.native,
       calendarId,
       this.deps.registry.requireCalendar(calendarId),
       nativeWindow(fromMs, toMs, undefined, work),
     );
-    const calendar = await record;
-    const firstPage = await page;
-    if (firstPage === undefined) return this.busyIntervals(calendar, fromMs, toMs, work);
-    return this.nativeBusy(calendar, fromMs, toMs, work, firstPage);
+    if (firstPage === undefined) return this.busyIntervals(record, fromMs, toMs, work);
+    return this.nativeBusy(record, fromMs, toMs, work, firstPage);
   }
 
   /** A native calendar has no shadow: its events are read through its provider, current. */

@@ -12,25 +12,22 @@ const NATIVE_ID_PREFIX = 'native/';
 const NOT_NATIVE = Symbol('not native');
 
 /**
- * A native calendar's first page of events, read beside its registry record: the provider's
+ * A native calendar's record and the first page of its events, read together: the provider's
  * table reads are keyed by the native id the calendar id carries (`native/<native id>`), so they
- * need not wait for the record, one round trip instead of two. The page resolves `undefined`
- * when the record turns out not to be native (none is made so): the caller then reads the
- * calendar as what its record says. A record whose native id is not the id's is read again by
- * the provider for its own. Await `record` first: its refusal (NOT_FOUND) is the one to report;
- * the page's rejection is then already handled.
+ * need not wait for the record, one round trip instead of two. `firstPage` is `undefined` when
+ * the record turns out not to be native (none is made so): the caller then reads the calendar as
+ * what its record says. A record whose native id is not the id's is read again by the provider
+ * for its own. The record's refusal (NOT_FOUND) is the one reported.
  *
  * @example
- * const { record, page } = nativePageBeside(native, 'native/5b2c…', registry.requireCalendar(id), query);
- * const calendar = await record;
- * const first = await page; // undefined: not native after all
+ * const { record, firstPage } = await readNativeBeside(native, id, registry.requireCalendar(id), query);
  */
-export function nativePageBeside(
+export async function readNativeBeside(
   native: NativeEventsReader,
   calendarId: string,
   recordRead: Promise<CalendarRecord>,
   query: EventQuery,
-): { record: Promise<CalendarRecord>; page: Promise<EventPage | undefined> } {
+): Promise<{ record: CalendarRecord; firstPage: EventPage | undefined }> {
   const reference = recordRead.then((record) =>
     record.provider === 'native' ? calendarRefOf(record) : Promise.reject<CalendarRef>(NOT_NATIVE),
   );
@@ -40,6 +37,7 @@ export function nativePageBeside(
       if (error === NOT_NATIVE) return undefined;
       throw error;
     });
-  page.catch(() => undefined); // reported through `record`, awaited first
-  return { record: recordRead, page };
+  page.catch(() => undefined); // when the record's read fails, that failure is the one thrown
+  const record = await recordRead;
+  return { record, firstPage: await page };
 }
