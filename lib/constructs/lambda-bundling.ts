@@ -4,6 +4,7 @@
  * ships.
  */
 import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
@@ -42,10 +43,11 @@ export const ESM_REQUIRE_BANNER =
 export const LAMBDA_EXTERNAL_MODULES: string[] = [];
 
 /**
- * Imports redirected to another file of the same package. rrule's ESM build (`module`) has no
- * default export, while Node — which ignores `module` — loads its CommonJS build, whose default
- * export is what core/time/recurrence imports (`import rrulePackage from 'rrule'`). Bundling the
- * CommonJS build gives the Lambda the module the code runs against under Node and vitest.
+ * Imports redirected to another file: of the same package, or one of Meridian's. rrule's ESM
+ * build (`module`) has no default export, while Node — which ignores `module` — loads its
+ * CommonJS build, whose default export is what core/time/recurrence imports (`import rrulePackage
+ * from 'rrule'`). Bundling the CommonJS build gives the Lambda the module the code runs against
+ * under Node and vitest.
  *
  * `@aws-crypto/client-node` names only its CommonJS build (no `module` field), whose `require()`s
  * of its sibling packages resolve to their ESM builds. esbuild must then wrap every ES module
@@ -56,6 +58,8 @@ export const LAMBDA_EXTERNAL_MODULES: string[] = [];
 export const LAMBDA_ALIASES: Readonly<Record<string, string>> = {
   rrule: 'rrule/dist/es5/rrule.js',
   '@aws-crypto/client-node': '@aws-crypto/client-node/build/module/src/index.js',
+  // middy's import of web streams, read on first use (why: lazy-stream-web.cts).
+  'node:stream/web': fileURLToPath(new URL('../../lambdas/handlers/lazy-stream-web.cts', import.meta.url)),
 };
 
 /** Where a bundle's entry lands (`index.mjs`); a function's handler is `index.<export>`. */

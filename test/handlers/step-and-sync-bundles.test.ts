@@ -79,6 +79,15 @@ describe('the bundled booking steps', () => {
     expect(internals.filter((name) => /undici|internal\/fs\/promises/.test(name))).toEqual([]);
   }, 60_000);
 
+  it('load no web streams at start: middy imports them for streamed responses, which no step makes', async () => {
+    await bundleOf(BOOKING_STEPS_ENTRY, 'steps-web-streams');
+
+    const { internals } = await stateAfterImport(join(outDir, 'steps-web-streams', 'index.mjs'));
+
+    expect(internals).toContain('NativeModule stream');
+    expect(internals.filter((name) => /webstreams|stream\/web/.test(name))).toEqual([]);
+  }, 60_000);
+
   it('parse with zod in its jitless mode, set before any step runs', async () => {
     await bundleOf(BOOKING_STEPS_ENTRY, 'steps-zod');
 

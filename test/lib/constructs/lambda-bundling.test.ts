@@ -86,6 +86,41 @@ describe('lambda-bundling', () => {
       expect(run.stdout.trim()).toBe('1');
     });
 
+    it("gives bundled code node:stream/web's every export, Node's own value, loading web streams only on first use", async () => {
+      writeFileSync(
+        join(workDir, 'web-streams-entry.mjs'),
+        "import * as webStreams from 'node:stream/web';\n" +
+          "export const loadedBeforeUse = process.moduleLoadList.includes('NativeModule stream/web');\n" +
+          'export { webStreams };\n',
+      );
+      const options = lambdaEsbuildOptions(
+        join(workDir, 'web-streams-entry.mjs'),
+        join(workDir, 'web-streams'),
+      );
+      await build({ ...options, logLevel: 'silent' });
+      const script = `
+        const bundled = await import('${entryUrl(options)}');
+        const node = process.getBuiltinModule('node:stream/web');
+        const names = Object.keys(node);
+        console.log(JSON.stringify({
+          loadedBeforeUse: bundled.loadedBeforeUse,
+          names: names.length,
+          notNodes: names.filter((name) => bundled.webStreams[name] !== node[name]),
+          instanceOfWorks: new node.ReadableStream() instanceof bundled.webStreams.ReadableStream,
+        }));`;
+
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual({
+        loadedBeforeUse: false,
+        names: expect.any(Number),
+        notNodes: [],
+        instanceOfWorks: true,
+      });
+      expect(JSON.parse(run.stdout).names).toBeGreaterThan(10);
+    });
+
     it('needs the require banner: without it the same bundle throws on require', async () => {
       const options = {
         ...lambdaEsbuildOptions(join(workDir, 'entry.mjs'), join(workDir, 'without-banner')),
