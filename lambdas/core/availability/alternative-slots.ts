@@ -2,7 +2,7 @@ import type { Principal } from '../access/rights.js';
 import { DomainError, isDomainError } from '../errors.js';
 import type { AvailabilityDeps } from './availability-queries.js';
 import { bookableSlots } from './bookable-slots.js';
-import { calendarBusy } from './calendar-busy.js';
+import { calendarBusyAndHolds } from './calendar-busy.js';
 import { freeSlots } from './free-slots.js';
 import { type LocalSpan, localSpan } from './local-span.js';
 import { MINUTE_MS } from './time-window.js';
@@ -26,10 +26,7 @@ export async function nextFreeSlots(
 ): Promise<LocalSpan[]> {
   const from = Math.max(input.start, input.now);
   const to = from + SEARCH_DAYS * 24 * 60 * MINUTE_MS + (input.end - input.start);
-  const [busy, holds] = await Promise.all([
-    calendarBusy(deps, principal, input.calendar_id, from, to),
-    deps.activeHolds(input.calendar_id),
-  ]);
+  const { busy, holds } = await calendarBusyAndHolds(deps, principal, input.calendar_id, from, to);
   const blocking = [...busy.intervals, ...holds.map((h) => ({ start: h.start_ms, end: h.end_ms }))];
   const slotMinutes = (input.end - input.start) / MINUTE_MS;
   const gaps = freeSlots(blocking, from, to, { minDurationMinutes: slotMinutes });

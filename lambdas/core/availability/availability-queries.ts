@@ -8,7 +8,13 @@ import { parseWindow } from '../time/window.js';
 import { requireZone } from '../time/zones.js';
 import { type AvailabilityPrivacy, availabilityView } from './availability-view.js';
 import { bookableSlots } from './bookable-slots.js';
-import { type CalendarBusy, calendarBusy, type ViewFreshness } from './calendar-busy.js';
+import {
+  type ActiveHolds,
+  type CalendarBusy,
+  calendarBusy,
+  calendarBusyAndHolds,
+  type ViewFreshness,
+} from './calendar-busy.js';
 import { freeSlots } from './free-slots.js';
 import { localSpan } from './local-span.js';
 import { isSlotFree } from './slot-check.js';
@@ -18,10 +24,7 @@ import { parseWorkingHours, type WorkingHours } from './working-hours.js';
 export interface AvailabilityDeps {
   calendars: CalendarService;
   shadow: ShadowCalendar;
-  /** Active booking holds of a calendar (book_slot's locks): they make a slot unavailable too. */
-  activeHolds(
-    calendarId: string,
-  ): Promise<{ start_ms: number; end_ms: number; booked?: { event_id: string } }[]>;
+  activeHolds: ActiveHolds;
 }
 
 export interface SlotOptions {
@@ -141,10 +144,7 @@ export async function checkAvailability(
   work?: CallWork,
 ) {
   const { from, to } = windowOf(input.start, input.end);
-  const [busy, holds] = await Promise.all([
-    busyOf(deps, principal, input.calendar_id, from, to, undefined, work),
-    deps.activeHolds(input.calendar_id),
-  ]);
+  const { busy, holds } = await calendarBusyAndHolds(deps, principal, input.calendar_id, from, to, work);
   const holdIntervals = holds.map((h) => ({
     start: h.start_ms,
     end: h.end_ms,

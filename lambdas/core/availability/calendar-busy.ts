@@ -25,6 +25,13 @@ export interface CalendarBusy {
   freshness: ViewFreshness;
 }
 
+/** Active booking holds of a calendar (book_slot's locks): they make a slot unavailable too. */
+export type ActiveHolds = (
+  calendarId: string,
+) => Promise<{ start_ms: number; end_ms: number; booked?: { event_id: string } }[]>;
+
+type BusyDeps = { calendars: CalendarService; shadow: ShadowCalendar };
+
 const MAX_LIVE_EVENTS = 2500;
 
 /**
@@ -77,16 +84,50 @@ async function liveEvents(
  * TOO_MANY_OCCURRENCES when the events in the window are more than one answer reads.
  */
 export async function calendarBusy(
-  deps: { calendars: CalendarService; shadow: ShadowCalendar },
+  deps: BusyDeps,
   principal: Principal,
   calendarId: string,
   from: number,
   to: number,
   work?: CallWork,
 ): Promise<CalendarBusy> {
-  // The grant first: a caller without it reads nothing. The record comes with the shadow's
-  // answer, read beside it (one round trip for a connected calendar).
+  // The grant first: a caller without it reads nothing.
   await deps.calendars.requireRight(principal, calendarId, 'read');
+  return busyOfReadable(deps, calendarId, from, to, work);
+}
+
+/**
+ * {@link calendarBusy} and the calendar's active booking holds, both read once the grant is
+ * checked, side by side: check_availability and SLOT_TAKEN's suggestions count both as busy.
+ */
+export async function calendarBusyAndHolds(
+  deps: BusyDeps & { activeHolds: ActiveHolds },
+  principal: Principal,
+  calendarId: string,
+  from: number,
+  to: number,
+  work?: CallWork,
+): Promise<{ busy: CalendarBusy; holds: Awaited<ReturnType<ActiveHolds>> }> {
+  // The grant is most often answered from the key's own read (no round trip); a caller without
+  // it is refused before the holds are read too.
+  await deps.calendars.requireRight(principal, calendarId, 'read');
+  const [busy, holds] = await Promise.all([
+    busyOfReadable(deps, calendarId, from, to, work),
+    deps.activeHolds(calendarId),
+  ]);
+  return { busy, holds };
+}
+
+/** The busy time of a calendar whose read grant has been checked. */
+async function busyOfReadable(
+  deps: BusyDeps,
+  calendarId: string,
+  from: number,
+  to: number,
+  work: CallWork | undefined,
+): Promise<CalendarBusy> {
+  // The record comes with the shadow's answer, read beside it (one round trip for a connected
+  // calendar, and for a native one).
   const shadow = await deps.shadow.busyIntervals(calendarId, from, to, work);
   const record = shadow.calendar;
   const zone = record.time_zone ?? deps.calendars.zone;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { ShadowStore } from '../../../lambdas/core/shadow/shadow-store.js';
 import { addCalendar } from '../../core/shadow/shadow-fixture.js';
-import { okTool } from '../../support/mcp-client.js';
+import { callTool, errorOf, okTool } from '../../support/mcp-client.js';
 import { serveBehindTableLog } from '../../support/served-behind-table-log.js';
 
 /**
@@ -68,6 +68,26 @@ describe('check_availability on a native calendar', () => {
         `Query NCAL#${nativeId}#LONG`, // long events
         `Query NCAL#${nativeId}#START`, // one-off events by start
       ],
+    ]);
+  });
+
+  it('refuses a key without the grant before reading anything of the calendar, its holds included', async () => {
+    const stranger = await slow.served.connect('stranger');
+    await okTool(stranger.client, 'list_calendars', {}); // the key's first-call reads, apart
+    tableLog.rounds();
+
+    const refused = await callTool(stranger.client, 'check_availability', {
+      calendar_id: calendarId,
+      start: '2031-01-06T09:00:00Z',
+      end: '2031-01-06T10:00:00Z',
+    });
+
+    expect(errorOf(refused)).toMatchObject({ code: 'FORBIDDEN' });
+    // The key's own reads, then the grant's consistent read, refused: nothing of the calendar.
+    // Before, the calendar's holds (GetItem LOCK#…) were read beside the grant.
+    expect(tableLog.rounds()).toEqual([
+      [expect.stringMatching(/^Query KEY#/)],
+      [expect.stringMatching(/^GetItem KEY#/)],
     ]);
   });
 
