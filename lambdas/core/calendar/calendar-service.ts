@@ -16,7 +16,7 @@ import type {
 import type { AttendeeInput } from './attendee-responses.js';
 import type { CalendarRecord, CalendarRegistry } from './calendar-registry.js';
 import { calendarZone, serverZone } from './calendar-zone.js';
-import type { Attendee, EditScope, EventDraft, EventPatch } from './event.js';
+import type { Attendee, CalendarEvent, EditScope, EventDraft, EventPatch } from './event.js';
 import type { EventTimeInput, WithTimeInputs } from './event-time.js';
 import type { EventView } from './event-view.js';
 import { type NativeEventsReader, readNativeBeside } from './native/native-page-beside.js';
@@ -184,12 +184,28 @@ export class CalendarService {
     query: EventQuery,
   ): Promise<{ record: CalendarRecord; firstPage: EventPage | undefined }> {
     await this.requireRight(principal, calendarId, 'read');
+    const { record, result } = await this.readBesideRecord(calendarId, (native, nativeId, reference) =>
+      native.listEventsBeside(nativeId, reference, query),
+    );
+    return { record, firstPage: result };
+  }
+
+  /**
+   * The record of a calendar whose grant has been checked and, for a native calendar, `read` of
+   * its events beside it (readNativeBeside). `result` is `undefined` for any other calendar.
+   */
+  private async readBesideRecord<Result>(
+    calendarId: string,
+    read: (native: NativeEventsReader, nativeId: string, reference: Promise<CalendarRef>) => Promise<Result>,
+  ): Promise<{ record: CalendarRecord; result: Result | undefined }> {
     const recordRead = this.deps.registry.requireCalendar(calendarId);
-    if (!isNativeCalendarId(calendarId)) return { record: await recordRead, firstPage: undefined };
+    if (!isNativeCalendarId(calendarId)) return { record: await recordRead, result: undefined };
     recordRead.catch(() => undefined); // awaited below; the provider's loading comes first
     const native = await this.deps.providers.forConnection(NATIVE_CONNECTION_ID);
-    if (!readsBeside(native)) return { record: await recordRead, firstPage: undefined };
-    return readNativeBeside(native, calendarId, recordRead, query);
+    if (!readsBeside(native)) return { record: await recordRead, result: undefined };
+    return readNativeBeside(calendarId, recordRead, (nativeId, reference) =>
+      read(native, nativeId, reference),
+    );
   }
 
   /** Refuses (FORBIDDEN) a principal without `right` on the calendar; reads nothing of it. */
@@ -271,12 +287,31 @@ export class CalendarService {
   }
 
   async getEvent(principal: Principal, calendarId: string | undefined, eventId: string): Promise<EventView> {
-    const record = await this.calendarFor(principal, calendarId, 'read');
-    const [{ provider, ref }, { calendarReadView }] = await Promise.all([
-      this.providerFor(record),
-      eventCode(),
-    ]);
-    return calendarReadView(this, record, await provider.getEvent(ref, eventId));
+    const views = eventCode();
+    views.catch(() => undefined); // awaited once the event is read
+    const { record, event } = await this.readEvent(principal, calendarId, eventId);
+    return (await views).calendarReadView(this, record, event);
+  }
+
+  /** A readable calendar and one of its events; a native calendar's, asked by id, in one round trip. */
+  private async readEvent(
+    principal: Principal,
+    calendarId: string | undefined,
+    eventId: string,
+  ): Promise<{ record: CalendarRecord; event: CalendarEvent }> {
+    let record: CalendarRecord;
+    if (calendarId === undefined) {
+      record = await this.calendarFor(principal, undefined, 'read');
+    } else {
+      await this.requireRight(principal, calendarId, 'read');
+      const beside = await this.readBesideRecord(calendarId, (native, nativeId, reference) =>
+        native.getEventBeside(nativeId, reference, eventId),
+      );
+      if (beside.result) return { record: beside.record, event: beside.result };
+      record = beside.record;
+    }
+    const { provider, ref } = await this.providerFor(record);
+    return { record, event: await provider.getEvent(ref, eventId) };
   }
 
   async createEvent(
@@ -502,5 +537,6 @@ const NATIVE_CONNECTION_ID = 'native';
 
 /** Whether a provider reads events by native id before its reference is known (the native one). */
 function readsBeside(provider: CalendarProvider): provider is CalendarProvider & NativeEventsReader {
-  return typeof (provider as Partial<NativeEventsReader>).listEventsBeside === 'function';
+  const reader = provider as Partial<NativeEventsReader>;
+  return typeof reader.listEventsBeside === 'function' && typeof reader.getEventBeside === 'function';
 }

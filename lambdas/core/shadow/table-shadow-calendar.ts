@@ -119,11 +119,11 @@ export class TableShadowCalendar implements ShadowCalendar {
     toMs: number,
     work: CallWork | undefined,
   ): Promise<ShadowBusy> {
-    const { record, firstPage } = await readNativeBeside(
-      this.deps.native,
+    const window = nativeWindow(fromMs, toMs, undefined, work);
+    const { record, result: firstPage } = await readNativeBeside(
       calendarId,
       this.deps.registry.requireCalendar(calendarId),
-      nativeWindow(fromMs, toMs, undefined, work),
+      (nativeId, reference) => this.deps.native.listEventsBeside(nativeId, reference, window),
     );
     if (firstPage === undefined) return this.busyIntervals(record, fromMs, toMs, work);
     return this.nativeBusy(record, fromMs, toMs, work, firstPage);

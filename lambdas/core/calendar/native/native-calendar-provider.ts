@@ -233,7 +233,25 @@ export class NativeCalendarProvider implements CalendarProvider {
   }
 
   async getEvent(calendar: CalendarRef, eventId: string): Promise<CalendarEvent> {
-    const stored = await this.load(calendar, eventId);
+    return this.getEventBeside(calendar.native_id, Promise.resolve(calendar), eventId);
+  }
+
+  /**
+   * getEvent for a calendar whose reference is still being read (its registry record): the
+   * event's items are keyed by the native id alone, so they are read beside that read, one round
+   * trip instead of two. Should the reference name another native id, the event is read again
+   * from the calendar it names.
+   */
+  async getEventBeside(
+    nativeId: string,
+    reference: Promise<CalendarRef>,
+    eventId: string,
+  ): Promise<CalendarEvent> {
+    const read = this.loadStored(nativeId, eventId);
+    read.catch(() => undefined); // awaited below, once the reference is known
+    const calendar = await reference;
+    if (calendar.native_id !== nativeId) return this.getEvent(calendar, eventId);
+    const stored = (await read) ?? eventNotFound(calendar, eventId);
     if (stored.kind === 'event') return this.owned(calendar, stored.event);
     if (stored.series.master.id === eventId) return this.owned(calendar, stored.series.master);
     const { findOccurrence } = await seriesCode();
@@ -360,8 +378,13 @@ export class NativeCalendarProvider implements CalendarProvider {
   }
 
   private async load(calendar: CalendarRef, eventId: string): Promise<Stored> {
+    return (await this.loadStored(calendar.native_id, eventId)) ?? eventNotFound(calendar, eventId);
+  }
+
+  /** The event or series `eventId` names in the native calendar, if there is one. */
+  private async loadStored(nativeId: string, eventId: string): Promise<Stored | undefined> {
     const masterId = parseInstanceId(eventId)?.masterId;
-    const pk = partitionOf(calendar.native_id);
+    const pk = partitionOf(nativeId);
     const keys = [
       { pk, sk: eventSk(eventId) },
       { pk, sk: seriesSk(eventId) },
@@ -373,7 +396,7 @@ export class NativeCalendarProvider implements CalendarProvider {
     const loaded = seriesItem
       ? await resolveSeries(
           this.deps.store,
-          calendar.native_id,
+          nativeId,
           itemToSeries(seriesItem),
           single !== undefined,
           this.deps.clock.now().getTime(),
@@ -381,10 +404,7 @@ export class NativeCalendarProvider implements CalendarProvider {
       : undefined;
     if (single) return { kind: 'event', ...itemToEvent(single) };
     if (loaded) return { kind: 'series', ...loaded };
-    throw new DomainError('NOT_FOUND', `No event ${echo(eventId)} in calendar "${calendar.calendar_id}".`, {
-      event_id: eventId,
-      calendar_id: calendar.calendar_id,
-    });
+    return undefined;
   }
 
   private async putEvent(calendar: CalendarRef, event: CalendarEvent, version: number): Promise<void> {
@@ -468,4 +488,11 @@ function checkIfMatch(stored: Stored, id: string, ifMatch: string | undefined): 
       ? stored.event.etag
       : (stored.series.overrides.find((o) => o.id === id)?.etag ?? stored.series.master.etag);
   if (given !== current.replace(/^"(.*)"$/, '$1') && given !== String(stored.version)) throw staleWrite(id);
+}
+
+function eventNotFound(calendar: CalendarRef, eventId: string): never {
+  throw new DomainError('NOT_FOUND', `No event ${echo(eventId)} in calendar "${calendar.calendar_id}".`, {
+    event_id: eventId,
+    calendar_id: calendar.calendar_id,
+  });
 }

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_OWNER } from '../../../../lambdas/core/access/rights.js';
+import { fixedClock } from '../../../../lambdas/core/ports/index.js';
+import type { TestRuntime } from '../../../support/test-runtime.js';
+import { addCalendar, startShadowRuntime } from '../../shadow/shadow-fixture.js';
+
+/**
+ * get_event asked by a native calendar id reads the event by the native id the calendar id
+ * carries, beside the calendar's record (one round trip): never an answer from the wrong calendar.
+ */
+describe('CalendarService.getEvent on a native calendar id', () => {
+  let runtime: TestRuntime;
+
+  beforeAll(async () => {
+    runtime = await startShadowRuntime({ clock: fixedClock('2026-06-01T12:00:00Z') });
+  });
+
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
+  it("reads the event of the calendar its record names, never the id's guess", async () => {
+    const named = await addCalendar(runtime, {
+      provider: 'native',
+      connection_id: 'native',
+      native_id: 'n1',
+    });
+    const { provider, ref } = await runtime.calendars.providerFor(named);
+    const created = await provider.createEvent(ref, {
+      summary: 'Held',
+      start: { date_time: '2026-06-11T10:00:00+00:00' },
+      end: { date_time: '2026-06-11T11:00:00+00:00' },
+    });
+    // A record whose id does not carry its native id (none is made so; read right if one were).
+    await addCalendar(runtime, {
+      provider: 'native',
+      connection_id: 'native',
+      native_id: 'n1',
+      calendar_id: 'native/alias',
+    });
+
+    const view = await runtime.calendars.getEvent(LOCAL_OWNER, 'native/alias', created.id);
+
+    expect(view).toMatchObject({ id: created.id, summary: 'Held' });
+  });
+
+  it('reads a record under a native-looking id as the connected calendar it says it is', async () => {
+    await addCalendar(runtime, {
+      provider: 'caldav',
+      connection_id: 'c1',
+      native_id: 'odd',
+      calendar_id: 'native/odd',
+    });
+
+    // The CalDAV connection is not configured here: reaching its provider is the proof that the
+    // record, not the id, chose how the event is read.
+    await expect(runtime.calendars.getEvent(LOCAL_OWNER, 'native/odd', 'e1')).rejects.toThrow(
+      'No connection "c1"',
+    );
+  });
+
+  it('reports a calendar Meridian does not know, not the event', async () => {
+    await expect(runtime.calendars.getEvent(LOCAL_OWNER, 'native/nope', 'e1')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('native/nope'),
+    });
+  });
+});
