@@ -3,6 +3,7 @@ import { NativeCalendarProvider } from '../core/calendar/native/native-calendar-
 import type { ConnectedProvider } from '../core/calendar/provider-kind.js';
 import { providerOfCalendar } from '../core/calendar/provider-of-calendar.js';
 import type { Clock, DocumentStore, EnvelopeEncryption, RandomSource } from '../core/ports/index.js';
+import { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';
 import { createProviderResolver, type ProviderFactory } from './provider-resolver.js';
 
 /** What the calendar part of the graph is built from: a subset of the runtime's Platform. */
@@ -16,15 +17,13 @@ export interface CalendarPlatform {
 }
 
 /**
- * Calendars reached by their record — the registry, each record's provider — without grants or
- * the content firewall: all a booking step needs, so its Lambda loads nothing of the calendar
- * tools. The wiring table (wiring.ts) builds the tool side and the shadow calendar on top of it;
- * the shadow is a part of its own, so that Write, which only writes through the provider, loads
- * none of its code.
+ * Calendars reached by their record — the registry, each record's provider, the shadow calendar —
+ * without grants or the content firewall: all a booking step needs, so its Lambda loads nothing
+ * of the calendar tools. The wiring table (wiring.ts) builds the tool side on top of it.
  *
  * @example
- * const { calendars } = composeProviders(platform, new CalendarRegistry(platform.store));
- * const { provider, ref } = await calendars.providerFor(record);
+ * const { calendars, shadow } = composeProviders(platform, new CalendarRegistry(platform.store));
+ * const { provider, ref } = await providerFor(record);
  */
 export function composeProviders(platform: CalendarPlatform, registry: CalendarRegistry) {
   const { store, clock, random, defaultTimezone } = platform;
@@ -43,7 +42,8 @@ export function composeProviders(platform: CalendarPlatform, registry: CalendarR
   const calendars = {
     providerFor: (record: Parameters<typeof providerOfCalendar>[1]) => providerOfCalendar(providers, record),
   };
-  return { registry, providers, calendars, native };
+  const shadow = new TableShadowCalendar({ store, registry, calendars, native, clock, defaultTimezone });
+  return { registry, providers, calendars, shadow };
 }
 
 export type ProviderGraph = ReturnType<typeof composeProviders>;

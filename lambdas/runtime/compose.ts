@@ -66,7 +66,7 @@ export async function composeDeps(platform: Platform) {
     await Promise.all(PART_NAMES.map(async (name) => [name, await part(name)] as const)),
   ) as unknown as Parts;
   const { registry } = built;
-  const { shadow } = built;
+  const { shadow } = built.providers;
   const locks = built.locks;
   return {
     activeHolds: async (calendarId: string) => (await locks.activeHolds(calendarId)).holds,

@@ -17,9 +17,9 @@ const SLICE_BUILDERS: {
     return { ...time, calendars, ...keyedWrites(part) };
   },
   availability: async (platform, part) => {
-    const [calendar, shadow, locks] = await Promise.all([
+    const [calendar, { shadow }, locks] = await Promise.all([
       SLICE_BUILDERS.calendar(platform, part),
-      part('shadow'),
+      part('providers'),
       part('locks'),
     ]);
     // Read-only use of book_slot's locks: check_availability treats an active hold as busy.

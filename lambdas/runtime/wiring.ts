@@ -13,7 +13,6 @@ import type { MemoryStore } from '../core/memory/store/memory-store.js';
 import { once } from '../core/once.js';
 import type { BlobStore, BookingSteps } from '../core/ports/index.js';
 import type { RulesService } from '../core/rules/rules-service.js';
-import type { TableShadowCalendar } from '../core/shadow/table-shadow-calendar.js';
 import type { Platform } from './compose.js';
 import type { ProviderGraph } from './compose-providers.js';
 import { DEFAULT_LOCK_TTL_SECONDS } from './environment.js';
@@ -32,10 +31,8 @@ export interface Parts {
   access: AccessStore;
   /** Calendar and connection records: all a sync run with no connected calendar loads. */
   registry: CalendarRegistry;
-  /** Each record's provider (no grants, no firewall). */
+  /** Each record's provider and the shadow calendar (no grants, no firewall). */
   providers: ProviderGraph;
-  /** The synced copy of connected calendars, and native calendars read through it: availability's source. */
-  shadow: TableShadowCalendar;
   /** Calendars through their providers, with grants and the content firewall. */
   calendars: CalendarService;
   /** book_slot's holds: the steps take them, check_availability counts them as busy. */
@@ -82,13 +79,6 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
         part('registry'),
       ]);
       return composeProviders(platform, registry);
-    },
-    shadow: async ({ store, clock, defaultTimezone }, part) => {
-      const [{ TableShadowCalendar }, { registry, calendars, native }] = await Promise.all([
-        import('../core/shadow/table-shadow-calendar.js'),
-        part('providers'),
-      ]);
-      return new TableShadowCalendar({ store, registry, calendars, native, clock, defaultTimezone });
     },
     calendars: async ({ clock, random, defaultTimezone }, part) => {
       const [{ CalendarService }, access, registry] = await Promise.all([
@@ -259,16 +249,16 @@ const bookingNotConfigured = {
  * Release on a native calendar records nothing in the shadow calendar.
  */
 function lazyCalendars(part: PartLoader) {
-  const shadow = () => part('shadow');
+  const shadow = async () => (await part('providers')).shadow;
   return {
     calendars: {
       providerFor: async (record: Parameters<ProviderGraph['calendars']['providerFor']>[0]) =>
         (await part('providers')).calendars.providerFor(record),
     },
     shadow: {
-      busyIntervals: async (...args: Parameters<TableShadowCalendar['busyIntervals']>) =>
+      busyIntervals: async (...args: Parameters<ProviderGraph['shadow']['busyIntervals']>) =>
         (await shadow()).busyIntervals(...args),
-      recordBooking: async (...args: Parameters<TableShadowCalendar['recordBooking']>) => {
+      recordBooking: async (...args: Parameters<ProviderGraph['shadow']['recordBooking']>) => {
         const { isNativeCalendarId } = await import('../core/calendar/native-calendar-id.js');
         if (!isNativeCalendarId(args[0])) await (await shadow()).recordBooking(...args);
       },

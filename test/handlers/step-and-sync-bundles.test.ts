@@ -44,8 +44,6 @@ const CALENDAR_GRAPH = [
   /lambdas\/runtime\/compose-providers\.ts$/,
   /lambdas\/runtime\/provider-factories\.ts$/,
 ];
-/** The shadow calendar, a wiring part of its own: Verify reads it, Write never does. */
-const SHADOW = /lambdas\/core\/shadow\/table-shadow-calendar\.ts$/;
 
 /**
  * A bundle's state once its handler module is imported in a fresh process with the variables the
@@ -151,38 +149,26 @@ describe('the bundled booking steps', () => {
   it('load for Verify its step and the providers and shadow, but nothing of the calendar tools', async () => {
     const metafile = await bundleOf(BOOKING_STEPS_ENTRY, 'steps-verify');
 
-    const loaded = inputsLoadedAfter(metafile, [
-      /core\/booking\/verify-step\.ts$/,
-      ...CALENDAR_GRAPH,
-      SHADOW,
-    ]);
+    const loaded = inputsLoadedAfter(metafile, [/core\/booking\/verify-step\.ts$/, ...CALENDAR_GRAPH]);
 
     expect(matching(loaded, STEP_MODULE)).toEqual([expect.stringMatching(/verify-step\.ts$/)]);
     expect(matching(loaded, /lambdas\/core\/shadow\/table-shadow-calendar\.ts$/)).toHaveLength(1);
     for (const pattern of CALENDAR_TOOL_SIDE) expect(matching(loaded, pattern)).toEqual([]);
   }, 60_000);
 
-  for (const [step, readsShadow] of [
-    ['verify', true],
-    ['write', false],
-  ] as const)
-    it(`load for ${step} no recurrence code until a calendar or the shadow meets a series${readsShadow ? '' : ', and no shadow'}`, async () => {
+  for (const step of ['verify', 'write'])
+    it(`load for ${step} no recurrence code until a calendar or the shadow meets a series`, async () => {
       const metafile = await bundleOf(BOOKING_STEPS_ENTRY, `steps-${step}-recurrence`);
 
       const loaded = inputsLoadedAfter(metafile, [
         new RegExp(`core/booking/${step}-step\\.ts$`),
         ...CALENDAR_GRAPH,
-        ...(readsShadow ? [SHADOW] : []),
       ]);
 
       expect(matching(loaded, /lambdas\/core\/calendar\/native\/native-calendar-provider\.ts$/)).toHaveLength(
         1,
       );
-      // Write only writes through the provider: the shadow's code (its items' schemas, its
-      // busy-time reader) stays unloaded.
-      expect(
-        matching(loaded, /lambdas\/core\/shadow\/(shadow-busy|shadow-items|table-shadow-calendar)\.ts$/),
-      ).toHaveLength(readsShadow ? 3 : 0);
+      expect(matching(loaded, /lambdas\/core\/shadow\/shadow-busy\.ts$/)).toHaveLength(1);
       for (const pattern of [
         /lambdas\/core\/calendar\/(series|recurrence-lines)\.ts$/,
         /lambdas\/core\/time\/recurrence\//,
