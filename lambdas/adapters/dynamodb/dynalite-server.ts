@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { dynaliteLevel, isLevelLocked } from './dynalite-level.js';
@@ -45,13 +46,58 @@ export async function startDynalite(
     if (options.socketPath) server.listen(options.socketPath, listening);
     else server.listen(0, '127.0.0.1', listening);
   });
-  return {
-    endpoint: options.socketPath ?? `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    // dynalite's close() closes LevelDB (releasing its lock) once the HTTP server has closed; Node
-    // (≥ 19) drops idle keep-alive connections at once, so that waits only for requests in flight.
-    close: () =>
-      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
-  };
+  const endpoint = options.socketPath ?? `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // dynalite's close() closes LevelDB (releasing its lock) once the HTTP server has closed; Node
+  // (≥ 19) drops idle keep-alive connections at once, so that waits only for requests in flight.
+  const close = () =>
+    new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  if (options.path) {
+    try {
+      await holdFolderLock(endpoint, options.socketPath);
+    } catch (error) {
+      await close().catch(() => undefined);
+      throw error;
+    }
+  }
+  return { endpoint, close };
+}
+
+/**
+ * dynalite opens LevelDB in the background as it starts: until that open is done the folder's
+ * lock is not held, and another process starting on the same folder would pass
+ * {@link assertNotLocked} and then hang. One request, which waits for the open, closes that
+ * window before the server is handed out. dynalite checks a signature's shape, not its value.
+ */
+async function holdFolderLock(endpoint: string, socketPath: string | undefined): Promise<void> {
+  const target = socketPath
+    ? { socketPath }
+    : { host: new URL(endpoint).hostname, port: new URL(endpoint).port };
+  await new Promise<void>((resolve, reject) => {
+    const listTables = request(
+      {
+        ...target,
+        method: 'POST',
+        path: '/',
+        headers: {
+          'Content-Type': 'application/x-amz-json-1.0',
+          'X-Amz-Target': 'DynamoDB_20120810.ListTables',
+          'X-Amz-Date': '20260101T000000Z',
+          Authorization:
+            'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          response.statusCode === 200
+            ? resolve()
+            : reject(new Error(`dynalite did not open its data folder (HTTP ${response.statusCode})`)),
+        );
+      },
+    );
+    listTables.on('error', reject);
+    listTables.end('{}');
+  });
 }
 
 /**
