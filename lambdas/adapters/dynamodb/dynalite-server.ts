@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
-import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { dynaliteLevel, isLevelLocked } from './dynalite-level.js';
+import { createLocalDynamoDbClient, createSocketDynamoDbClient } from './local-dynamodb.js';
 
 export interface DynaliteServer {
   /**
@@ -66,38 +66,15 @@ export async function startDynalite(
  * dynalite opens LevelDB in the background as it starts: until that open is done the folder's
  * lock is not held, and another process starting on the same folder would pass
  * {@link assertNotLocked} and then hang. One request, which waits for the open, closes that
- * window before the server is handed out. dynalite checks a signature's shape, not its value.
+ * window before the server is handed out.
  */
 async function holdFolderLock(endpoint: string, socketPath: string | undefined): Promise<void> {
-  const target = socketPath
-    ? { socketPath }
-    : { host: new URL(endpoint).hostname, port: new URL(endpoint).port };
-  await new Promise<void>((resolve, reject) => {
-    const listTables = request(
-      {
-        ...target,
-        method: 'POST',
-        path: '/',
-        headers: {
-          'Content-Type': 'application/x-amz-json-1.0',
-          'X-Amz-Target': 'DynamoDB_20120810.ListTables',
-          'X-Amz-Date': '20260101T000000Z',
-          Authorization:
-            'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () =>
-          response.statusCode === 200
-            ? resolve()
-            : reject(new Error(`dynalite did not open its data folder (HTTP ${response.statusCode})`)),
-        );
-      },
-    );
-    listTables.on('error', reject);
-    listTables.end('{}');
-  });
+  const client = socketPath ? createSocketDynamoDbClient(socketPath) : createLocalDynamoDbClient(endpoint);
+  try {
+    await client.send('ListTables', {});
+  } finally {
+    client.destroy();
+  }
 }
 
 /**
