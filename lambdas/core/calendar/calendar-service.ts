@@ -20,7 +20,7 @@ import type { Attendee, CalendarEvent, EditScope, EventDraft, EventPatch } from 
 import type { EventTimeInput, WithTimeInputs } from './event-time.js';
 import type { EventView } from './event-view.js';
 import { type NativeEventsReader, readNativeBeside } from './native/native-page-beside.js';
-import { isNativeCalendarId } from './native-calendar-id.js';
+import { isNativeCalendarId, nativeCalendarId } from './native-calendar-id.js';
 import { removeOrphanCalendarGrants } from './orphan-grants.js';
 import { providerOfCalendar } from './provider-of-calendar.js';
 
@@ -489,7 +489,7 @@ export class CalendarService {
     const providerKind = parent?.provider ?? 'native';
     const calendarId =
       providerKind === 'native'
-        ? `native/${created.native_id}`
+        ? nativeCalendarId(created.native_id)
         : `${providerKind}/${connectionId}/${created.native_id}`;
     // The grant first: until the calendar record exists it grants nothing anyone can see, so a
     // crash between the two writes leaves no calendar that its creator cannot reach. What it

@@ -9,5 +9,22 @@
  * isNativeCalendarId('google/c1/alice@example.com'); // false
  */
 export function isNativeCalendarId(calendarId: string): boolean {
-  return calendarId.startsWith('native/');
+  return calendarId.startsWith(NATIVE_PREFIX);
 }
+
+/**
+ * The native id a native calendar's id carries, or `undefined` for any other calendar id.
+ *
+ * @example
+ * nativeIdOf('native/5b2c…'); // '5b2c…'
+ */
+export function nativeIdOf(calendarId: string): string | undefined {
+  return isNativeCalendarId(calendarId) ? calendarId.slice(NATIVE_PREFIX.length) : undefined;
+}
+
+/** The calendar id of the native calendar with this native id. */
+export function nativeCalendarId(nativeId: string): string {
+  return `${NATIVE_PREFIX}${nativeId}`;
+}
+
+const NATIVE_PREFIX = 'native/';
