@@ -1,4 +1,5 @@
 import { startDynalite } from '../../lambdas/adapters/dynamodb/dynalite-server.js';
+import { calendarResource, LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { serveRuntime } from './served-runtime.js';
 import { startTableRequestLog } from './table-request-log.js';
 import { startTestRuntime } from './test-runtime.js';
@@ -29,4 +30,23 @@ export async function serveBehindTableLog(answerDelayMs = 20) {
       await dynalite.close();
     },
   };
+}
+
+/**
+ * {@link serveBehindTableLog} with one native calendar in `timeZone` and a key, `agent`, granted
+ * read on it: the setup of a test that counts a calendar tool's round trips.
+ *
+ * @example
+ * const slow = await serveNativeCalendarBehindTableLog('UTC');
+ * await okTool(slow.agent, 'list_events', { calendar_id: slow.calendarId, … });
+ */
+export async function serveNativeCalendarBehindTableLog(timeZone: string) {
+  const slow = await serveBehindTableLog();
+  const { runtime, served } = slow;
+  const calendarId = (
+    await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: timeZone })
+  ).id;
+  const key = await served.connect('agent');
+  await runtime.access.setGrant(key.keyId, calendarResource(calendarId), 'read');
+  return { ...slow, calendarId, agent: key.client, keyId: key.keyId };
 }

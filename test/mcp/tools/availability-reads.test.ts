@@ -4,31 +4,29 @@ import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/righ
 import { ShadowStore } from '../../../lambdas/core/shadow/shadow-store.js';
 import { addCalendar } from '../../core/shadow/shadow-fixture.js';
 import { callTool, errorOf, okTool } from '../../support/mcp-client.js';
-import { serveBehindTableLog } from '../../support/served-behind-table-log.js';
+import {
+  serveBehindTableLog,
+  serveNativeCalendarBehindTableLog,
+} from '../../support/served-behind-table-log.js';
 
 /**
  * The table requests of a warm check_availability on a native calendar, seen from outside the
  * server: each is a round trip on the call's path, and a cold start pays them one after another.
  */
 describe('check_availability on a native calendar', () => {
-  let slow: Awaited<ReturnType<typeof serveBehindTableLog>>;
+  let slow: Awaited<ReturnType<typeof serveNativeCalendarBehindTableLog>>;
   let tableLog: typeof slow.tableLog;
   let agent: Client;
   let calendarId: string;
 
   beforeAll(async () => {
-    slow = await serveBehindTableLog();
-    const { runtime, served } = slow;
-    tableLog = slow.tableLog;
-    calendarId = (await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: 'UTC' })).id;
-    await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
+    slow = await serveNativeCalendarBehindTableLog('UTC');
+    ({ tableLog, agent, calendarId } = slow);
+    await slow.runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
       summary: 'Standup',
       start: { date_time: '2031-01-07T09:00:00Z' },
       end: { date_time: '2031-01-07T10:00:00Z' },
     });
-    const key = await served.connect('agent');
-    await runtime.access.setGrant(key.keyId, calendarResource(calendarId), 'read');
-    agent = key.client;
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { callTool, errorOf, okTool } from '../../support/mcp-client.js';
-import { serveBehindTableLog } from '../../support/served-behind-table-log.js';
+import { serveNativeCalendarBehindTableLog } from '../../support/served-behind-table-log.js';
 
 /**
  * get_event on a native calendar asked by id, its table requests seen from outside the server
@@ -10,7 +10,7 @@ import { serveBehindTableLog } from '../../support/served-behind-table-log.js';
  * separate rounds.
  */
 describe('get_event on a native calendar', () => {
-  let slow: Awaited<ReturnType<typeof serveBehindTableLog>>;
+  let slow: Awaited<ReturnType<typeof serveNativeCalendarBehindTableLog>>;
   let agent: Client;
   let calendarId: string;
   let eventId: string;
@@ -18,30 +18,23 @@ describe('get_event on a native calendar', () => {
   let keyId: string;
 
   beforeAll(async () => {
-    slow = await serveBehindTableLog();
-    const { runtime, served } = slow;
-    calendarId = (
-      await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: 'Europe/Paris' })
-    ).id;
+    slow = await serveNativeCalendarBehindTableLog('Europe/Paris');
+    ({ agent, calendarId, keyId } = slow);
     eventId = (
-      await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
+      await slow.runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
         summary: 'Review',
         start: { date_time: '2031-01-07T14:00:00+01:00' },
         end: { date_time: '2031-01-07T15:00:00+01:00' },
       })
     ).id;
     seriesId = (
-      await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
+      await slow.runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
         summary: 'Standup',
         start: { date_time: '2031-01-06T09:00:00+01:00' },
         end: { date_time: '2031-01-06T09:15:00+01:00' },
         recurrence: ['RRULE:FREQ=DAILY;COUNT=5'],
       })
     ).id;
-    const key = await served.connect('agent');
-    await runtime.access.setGrant(key.keyId, calendarResource(calendarId), 'read');
-    keyId = key.keyId;
-    agent = key.client;
   });
 
   afterAll(async () => {

@@ -1,37 +1,31 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calendarResource, LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
+import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import { okTool } from '../../support/mcp-client.js';
-import { serveBehindTableLog } from '../../support/served-behind-table-log.js';
+import { serveNativeCalendarBehindTableLog } from '../../support/served-behind-table-log.js';
 
 /**
  * list_events on one native calendar, its table requests seen from outside the server with each
  * answer held back (serveBehindTableLog), so that requests sent in turn fall in separate rounds.
  */
 describe('list_events on a native calendar', () => {
-  let slow: Awaited<ReturnType<typeof serveBehindTableLog>>;
+  let slow: Awaited<ReturnType<typeof serveNativeCalendarBehindTableLog>>;
   let agent: Client;
   let calendarId: string;
 
   beforeAll(async () => {
-    slow = await serveBehindTableLog();
-    const { runtime, served } = slow;
-    calendarId = (
-      await runtime.calendars.createCalendar(LOCAL_OWNER, { name: 'Work', time_zone: 'Europe/Paris' })
-    ).id;
+    slow = await serveNativeCalendarBehindTableLog('Europe/Paris');
+    ({ agent, calendarId } = slow);
     for (const [summary, start, end] of [
       ['Standup', '2031-01-07T09:00:00+01:00', '2031-01-07T09:15:00+01:00'],
       ['Review', '2031-01-07T14:00:00+01:00', '2031-01-07T15:00:00+01:00'],
     ] as const) {
-      await runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
+      await slow.runtime.calendars.createEvent(LOCAL_OWNER, calendarId, {
         summary,
         start: { date_time: start },
         end: { date_time: end },
       });
     }
-    const key = await served.connect('agent');
-    await runtime.access.setGrant(key.keyId, calendarResource(calendarId), 'read');
-    agent = key.client;
   });
 
   afterAll(async () => {
