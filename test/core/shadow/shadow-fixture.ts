@@ -1,4 +1,5 @@
 import type { CalendarRecord, ConnectionRecord } from '../../../lambdas/core/calendar/calendar-registry.js';
+import type { CalendarEvent } from '../../../lambdas/core/calendar/event.js';
 import type { Clock, StoredItem } from '../../../lambdas/core/ports/index.js';
 import { shadowPartition } from '../../../lambdas/core/shadow/shadow-items.js';
 import { SK } from '../../../lambdas/core/storage/key-prefixes.js';
@@ -87,6 +88,36 @@ export async function addCalendar(
   };
   await runtime.registry.putCalendar(full);
   return full;
+}
+
+/**
+ * A native calendar with one event, and a second record, `native/alias`, naming the same native
+ * id: a record whose id does not carry its native id (none is made so), for the tests that the
+ * record, not the id's guess, decides which calendar is read.
+ */
+export async function nativeEventUnderAlias(
+  runtime: TestRuntime,
+  nativeId: string,
+  times: { start: string; end: string },
+): Promise<{ aliasId: string; event: CalendarEvent }> {
+  const named = await addCalendar(runtime, {
+    provider: 'native',
+    connection_id: 'native',
+    native_id: nativeId,
+  });
+  const { provider, ref } = await runtime.calendars.providerFor(named);
+  const event = await provider.createEvent(ref, {
+    summary: 'Held',
+    start: { date_time: times.start },
+    end: { date_time: times.end },
+  });
+  const alias = await addCalendar(runtime, {
+    provider: 'native',
+    connection_id: 'native',
+    native_id: nativeId,
+    calendar_id: 'native/alias',
+  });
+  return { aliasId: alias.calendar_id, event };
 }
 
 /** Every item of a calendar's shadow but its sync state, sorted by sort key. */

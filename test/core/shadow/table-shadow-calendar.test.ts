@@ -5,7 +5,13 @@ import { ShadowStore } from '../../../lambdas/core/shadow/shadow-store.js';
 import { applyChanges, type ShadowChanges } from '../../../lambdas/core/shadow/shadow-writes.js';
 import { crashingStore } from '../../support/crashing-store.js';
 import type { TestRuntime } from '../../support/test-runtime.js';
-import { addCalendar, busy, shadowItems, startShadowRuntime } from './shadow-fixture.js';
+import {
+  addCalendar,
+  busy,
+  nativeEventUnderAlias,
+  shadowItems,
+  startShadowRuntime,
+} from './shadow-fixture.js';
 
 const NOW = '2026-06-01T12:00:00Z';
 const TOKYO = 'Asia/Tokyo';
@@ -174,26 +180,12 @@ describe('TableShadowCalendar', () => {
     });
 
     it("asked by a native id, reads the events of the calendar its record names, never the id's guess", async () => {
-      const native = await addCalendar(runtime, {
-        provider: 'native',
-        connection_id: 'native',
-        native_id: 'n3',
-      });
-      const { provider, ref } = await runtime.calendars.providerFor(native);
-      const created = await provider.createEvent(ref, {
-        summary: 'Held',
-        start: { date_time: '2026-06-11T10:00:00+00:00' },
-        end: { date_time: '2026-06-11T11:00:00+00:00' },
-      });
-      // A record whose id does not carry its native id (none is made so; read right if one were).
-      await addCalendar(runtime, {
-        provider: 'native',
-        connection_id: 'native',
-        native_id: 'n3',
-        calendar_id: 'native/alias',
+      const { aliasId, event: created } = await nativeEventUnderAlias(runtime, 'n3', {
+        start: '2026-06-11T10:00:00+00:00',
+        end: '2026-06-11T11:00:00+00:00',
       });
 
-      const answer = await busy(runtime, 'native/alias', '2026-06-11T00:00:00Z', '2026-06-12T00:00:00Z');
+      const answer = await busy(runtime, aliasId, '2026-06-11T00:00:00Z', '2026-06-12T00:00:00Z');
 
       expect(answer.intervals).toEqual([
         ['2026-06-11T10:00:00.000Z', '2026-06-11T11:00:00.000Z', created.id],

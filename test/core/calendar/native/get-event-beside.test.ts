@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../../lambdas/core/ports/index.js';
 import type { TestRuntime } from '../../../support/test-runtime.js';
-import { addCalendar, startShadowRuntime } from '../../shadow/shadow-fixture.js';
+import { addCalendar, nativeEventUnderAlias, startShadowRuntime } from '../../shadow/shadow-fixture.js';
 
 /**
  * get_event asked by a native calendar id reads the event by the native id the calendar id
@@ -20,26 +20,12 @@ describe('CalendarService.getEvent on a native calendar id', () => {
   });
 
   it("reads the event of the calendar its record names, never the id's guess", async () => {
-    const named = await addCalendar(runtime, {
-      provider: 'native',
-      connection_id: 'native',
-      native_id: 'n1',
-    });
-    const { provider, ref } = await runtime.calendars.providerFor(named);
-    const created = await provider.createEvent(ref, {
-      summary: 'Held',
-      start: { date_time: '2026-06-11T10:00:00+00:00' },
-      end: { date_time: '2026-06-11T11:00:00+00:00' },
-    });
-    // A record whose id does not carry its native id (none is made so; read right if one were).
-    await addCalendar(runtime, {
-      provider: 'native',
-      connection_id: 'native',
-      native_id: 'n1',
-      calendar_id: 'native/alias',
+    const { aliasId, event: created } = await nativeEventUnderAlias(runtime, 'n1', {
+      start: '2026-06-11T10:00:00+00:00',
+      end: '2026-06-11T11:00:00+00:00',
     });
 
-    const view = await runtime.calendars.getEvent(LOCAL_OWNER, 'native/alias', created.id);
+    const view = await runtime.calendars.getEvent(LOCAL_OWNER, aliasId, created.id);
 
     expect(view).toMatchObject({ id: created.id, summary: 'Held' });
   });
