@@ -71,6 +71,24 @@ describe('get_event on a native calendar', () => {
     );
   });
 
+  it('refuses a key without the grant before reading anything of the calendar or the event', async () => {
+    const stranger = await slow.served.connect('stranger');
+    await okTool(stranger.client, 'list_calendars', {}); // the key's first-call reads, apart
+    slow.tableLog.rounds();
+
+    const refused = await callTool(stranger.client, 'get_event', {
+      calendar_id: calendarId,
+      event_id: eventId,
+    });
+
+    expect(errorOf(refused)).toMatchObject({ code: 'FORBIDDEN' });
+    // The key's own reads, then the grant's consistent read, refused: no CAL# or NCAL# read.
+    expect(slow.tableLog.rounds()).toEqual([
+      [expect.stringMatching(/^Query KEY#/)],
+      [expect.stringMatching(/^GetItem KEY#/)],
+    ]);
+  });
+
   it("finds one occurrence of a series in the calendar's zone", async () => {
     const occurrence = (
       await okTool<{ events: { id: string; start: { date_time?: string } }[] }>(agent, 'list_events', {
