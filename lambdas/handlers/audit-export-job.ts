@@ -5,7 +5,7 @@ import './zod-jitless.js';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DayExport } from '../core/audit/audit-export.js';
 import { METRIC, METRIC_SERVICE } from '../core/metric-names.js';
 import { createAwsAuditExport } from '../runtime/aws-audit-export.js';

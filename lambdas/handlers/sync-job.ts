@@ -6,7 +6,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { METRIC } from '../core/metric-names.js';
 import type { SyncSummary } from '../core/shadow/sync-all.js';
 import { awsSchemaCheck } from '../runtime/aws-schema-version.js';

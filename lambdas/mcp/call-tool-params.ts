@@ -1,6 +1,6 @@
 import { CallToolRequestParamsSchema } from '@modelcontextprotocol/core';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** What a well-formed tools/call names: the tool, and its arguments when any were sent. */
 export interface CallToolParams {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What a field expects and one example, derived from its zod schema (via its JSON Schema, the same

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { echo, excerpt } from '../core/input-limits.js';
 import { fieldHint } from './field-hints.js';
 import { schemaAt } from './schema-walk.js';

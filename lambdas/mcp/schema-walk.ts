@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * Small, read-only walks over a tool's zod input schema, for error messages: which fields exist at

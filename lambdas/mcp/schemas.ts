@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { sanitizeText } from '../core/firewall/sanitize-text.js';
 import {
   eventIdKeyBytes,

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { once } from '../core/once.js';
 import { leanInputSchema, leanOutputSchema } from './lean-json-schema.js';
 import type { ToolDefinition } from './tool-definition.js';

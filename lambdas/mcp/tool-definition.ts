@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { DepsSlice, KeyedWrites, SliceDeps, ToolContext } from './deps.js';
 
 /** The four behaviour hints every Meridian tool declares (MCP tool annotations). */

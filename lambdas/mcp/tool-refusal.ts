@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError, ERROR_CODES } from '../core/errors.js';
 
 /** The text of every `isError` result a tool answers (tool-result.ts writes it). */

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { encode } from '@toon-format/toon';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { DomainError } from '../core/errors.js';
 import { excerpt } from '../core/input-limits.js';
 import { inputProblems, type ToolInput } from './input-problems.js';

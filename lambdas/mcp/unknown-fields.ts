@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { arrayElement, objectShapes } from './schema-walk.js';
 
 const letters = (word: string) => [...word].sort().join('');

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseAllowedOrigins } from '../mcp/http/origin-policy.js';
 import type { Environment } from './environment.js';
 import { DATA_DIR_ENV, HTTP_HOST_ENV, HTTP_PORT_ENV } from './environment-names.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The shapes environment.ts parses variables with: each names its variable in what it refuses. */
 

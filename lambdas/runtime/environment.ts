@@ -1,5 +1,5 @@
 import { delimiter } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AwsConnection } from '../adapters/dynamodb/dynamodb-http-client.js';
 import { parseRate, type RateLimits, type RateSetting } from '../core/limits/rate.js';
 import type { CallLimits } from '../mcp/call-limits.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ConnectionRecord } from '../core/calendar/calendar-registry.js';
 import type { ConnectedProvider } from '../core/calendar/provider-kind.js';
 import type { Environment } from './environment.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isLoopbackHost } from '../mcp/http/origin-policy.js';
 import { optionalText } from './environment-fields.js';
 import * as NAMES from './environment-names.js';

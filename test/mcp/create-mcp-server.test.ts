@@ -1,7 +1,7 @@
 import { Client, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LOCAL_OWNER } from '../../lambdas/core/access/rights.js';
 import { createMcpServer } from '../../lambdas/mcp/create-mcp-server.js';
 import type { McpDeps, McpServerDeps } from '../../lambdas/mcp/deps.js';

@@ -4,7 +4,7 @@ import {
   type BedrockRuntimeClientConfig,
   InvokeModelCommand,
 } from '@aws-sdk/client-bedrock-runtime';
-import { z } from 'zod';
+import * as z from 'zod';
 import { mapWithConcurrency } from '../../core/concurrency.js';
 import { DomainError } from '../../core/errors.js';
 import type { Embedder } from '../../core/ports/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../errors.js';
 import { formatRate, LIMIT_NAMES, type LimitName, parseRate, type RateOverrides } from '../limits/rate.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SK } from '../storage/key-prefixes.js';
 import type { ResourceGrant, ResourceRef, Right } from './rights.js';
 

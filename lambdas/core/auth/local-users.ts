@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { grantFromItem, grantItemFields, grantSortKey } from '../access/grant-items.js';
 import type { Grant, ResourceGrant, ResourceRef } from '../access/rights.js';
 import { DomainError } from '../errors.js';

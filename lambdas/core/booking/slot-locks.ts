@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { compareAndSet } from '../compare-and-set.js';
 import { DomainError } from '../errors.js';
 import type { Clock, DocumentStore, ItemKey, RandomSource } from '../ports/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../errors.js';
 import { echo } from '../input-limits.js';
 import type { DocumentStore } from '../ports/index.js';

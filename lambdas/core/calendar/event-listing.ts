@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Principal } from '../access/rights.js';
 import { type CallWork, isWorkStop } from '../call-work.js';
 import { CALENDARS_READ_AT_ONCE, mapWithConcurrency } from '../concurrency.js';

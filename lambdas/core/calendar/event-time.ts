@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../errors.js';
 import { formatInstant, parseInstant } from '../time/instants.js';
 import { DateTime } from '../time/luxon.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_INSTANT_TEXT_LENGTH, MAX_ZONE_NAME_LENGTH } from '../input-limits.js';
 
 /**

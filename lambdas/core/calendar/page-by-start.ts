@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../errors.js';
 import type { EventPage } from '../ports/index.js';
 import type { CalendarEvent } from './event.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The calendar providers. Apart from the event model (event.ts) because a calendar's record names

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../errors.js';
 import type { Clock, DocumentStore, RandomSource } from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { encodeCursor } from '../calendar/page-by-start.js';
 import { DomainError } from '../errors.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../errors.js';
 import type { Clock, RandomSource } from '../ports/index.js';
 import { ConditionFailedError, type DocumentStore } from '../ports/index.js';

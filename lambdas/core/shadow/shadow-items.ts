@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CalendarEvent, EventStatus, EventTime, Transparency } from '../calendar/event.js';
 import { eventTimeMs, originalKey } from '../calendar/event-times.js';
 import { LONG_EVENT_MS, sortableUtc } from '../calendar/native/native-items.js';

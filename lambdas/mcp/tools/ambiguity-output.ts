@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Another common reading of a time expression, with the rule that gives it. */
 export const AlternativeReading = z.object({

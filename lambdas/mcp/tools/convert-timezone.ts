@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { convertTimezone } from '../../core/time/convert-timezone.js';
 import { ianaZone, rfc3339 } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_INSTANT_TEXT_LENGTH, MAX_RECURRENCE_LINE_LENGTH } from '../../core/input-limits.js';
 import {
   DEFAULT_PAGE_SIZE,

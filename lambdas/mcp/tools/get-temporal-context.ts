@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { getTemporalContext } from '../../core/time/temporal-context.js';
 import { ianaZone } from '../schemas.js';
 import { defineTool, PURE_COMPUTATION } from '../tool-definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WEEKDAY_KEYS } from '../../core/time/resolve/business-days.js';
 import { CATEGORIES } from '../../core/time/resolve/components.js';
 import { compute } from '../computation-turns.js';

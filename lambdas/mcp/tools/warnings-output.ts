@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WARNING_CODES } from '../../core/warnings.js';
 
 /** The `warnings` of a write's answer (codes in core/warnings.ts); absent when there are none. */

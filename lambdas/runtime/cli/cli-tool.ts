@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { LOCAL_OWNER } from '../../core/access/rights.js';
 import type { McpServerDeps } from '../../mcp/deps.js';
 import { runToolCall } from '../../mcp/request-pipeline.js';

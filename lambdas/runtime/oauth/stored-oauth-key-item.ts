@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DocumentStore } from '../../core/ports/index.js';
 import { PK_PREFIX, SK } from '../../core/storage/key-prefixes.js';
 

@@ -1,6 +1,6 @@
 import { decode } from '@toon-format/toon';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isDomainError } from '../../../lambdas/core/errors.js';
 import type { McpDeps } from '../../../lambdas/mcp/deps.js';
 import { PURE_COMPUTATION } from '../../../lambdas/mcp/tool-definition.js';

@@ -8,7 +8,7 @@ import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { Client } from '@modelcontextprotocol/client';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LOCAL_OWNER } from '../../../lambdas/core/access/rights.js';
 import type { Logger } from '../../../lambdas/core/ports/index.js';
 import { fromPowertools } from '../../../lambdas/handlers/powertools-logger.js';

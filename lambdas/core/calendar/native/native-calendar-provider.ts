@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CallWork, NARROW_CALENDAR_READ } from '../../call-work.js';
 import { DomainError } from '../../errors.js';
 import { echo } from '../../input-limits.js';

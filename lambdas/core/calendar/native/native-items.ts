@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredItem } from '../../ports/index.js';
 import { GSI1PK, NATIVE_INDEX_SUFFIX, PK_PREFIX, SK } from '../../storage/key-prefixes.js';
 import { clampedIso } from '../../time/instants.js';

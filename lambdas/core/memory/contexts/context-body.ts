@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Compressor } from '../../ports/index.js';
 import { Entry } from '../store/memory-schemas.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DocumentStore } from '../../ports/index.js';
 import { PK_PREFIX, SK } from '../../storage/key-prefixes.js';
 import { queryAll } from '../../storage/query-all.js';

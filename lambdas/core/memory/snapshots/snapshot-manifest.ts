@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { canonicalJson } from '../../canonical-json.js';
 import { sha256Hex } from '../../ports/index.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_SHORT_TEXT_LENGTH } from '../../../core/input-limits.js';
 import { boundedString, ianaZone } from '../../schemas.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkAvailability } from '../../../core/availability/availability-queries.js';
 import { calendarIdString, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { getAvailability } from '../../../core/availability/availability-queries.js';
 import { calendarIdString, outputFormat, rfc3339 } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';

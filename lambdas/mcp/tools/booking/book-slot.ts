@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { slotTakenWithSuggestions } from '../../../core/availability/alternative-slots.js';
 import { eventTimeInstant } from '../../../core/calendar/event-time.js';
 import { isDomainError } from '../../../core/errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_BATCH } from '../../../core/calendar/calendar-service.js';
 import { DomainError, type ErrorCode } from '../../../core/errors.js';
 import { fieldsDescribedBy } from '../../lean-json-schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AttendeeInput } from '../../../core/calendar/attendee-responses.js';
 import {
   CalendarEvent,

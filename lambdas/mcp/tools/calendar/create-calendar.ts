@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { serverZone } from '../../../core/calendar/calendar-zone.js';
 import { requireZone } from '../../../core/time/zones.js';
 import { idempotencyKeyField } from '../../idempotent-call.js';

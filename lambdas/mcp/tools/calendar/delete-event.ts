@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../tool-definition.js';
 import { calendarIdInput, eventIdInput, ifMatchInput, scopeInput } from './calendar-schemas.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { findFreeTime } from '../../../core/calendar/free-busy.js';
 import { calendarIdString, rfc3339 } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';

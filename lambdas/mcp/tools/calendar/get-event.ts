@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';
 import { calendarIdInput, eventIdInput, WrittenEventOutput } from './calendar-schemas.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PROVIDER_KINDS } from '../../../core/calendar/provider-kind.js';
 import { outputFormat } from '../../schemas.js';
 import { CALENDAR_READ, defineTool } from '../../tool-definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_LIST_RESULTS, listEvents, MAX_LIST_RESULTS } from '../../../core/calendar/event-listing.js';
 import { MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
 import { boundedString, ianaZone, outputFormat, rfc3339 } from '../../schemas.js';

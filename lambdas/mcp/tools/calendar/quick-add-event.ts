@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pastWarnings } from '../../../core/calendar/write-warnings.js';
 import { warningsField } from '../../../core/warnings.js';
 import { compute } from '../../computation-turns.js';

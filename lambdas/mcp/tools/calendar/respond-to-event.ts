@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ResponseStatus } from '../../../core/calendar/event.js';
 import { respondToEvent } from '../../../core/calendar/respond-to-event.js';
 import { defineTool } from '../../tool-definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { timeWriteWarnings } from '../../../core/calendar/write-warnings.js';
 import { warningsField } from '../../../core/warnings.js';
 import { defineTool } from '../../tool-definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { snapshotKeys } from '../../../core/memory/snapshots/snapshot-vault.js';
 import { idempotencyKeyField } from '../../idempotent-call.js';
 import { storedText } from '../../schemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { unionOfMarks, untrustedField } from '../../../core/firewall/untrusted-marks.js';
 import { echo } from '../../../core/input-limits.js';
 import { resumeView } from '../../../core/memory/contexts/branch-summary.js';

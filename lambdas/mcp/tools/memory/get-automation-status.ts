@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../tool-definition.js';
 import { MEMORY_READ, projectIdField } from './memory-fields.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_NODE_LIMIT } from '../../../core/memory/graph/graph-page.js';
 import { boundedString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';

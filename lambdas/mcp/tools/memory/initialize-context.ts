@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { initializeContext } from '../../../core/memory/folders/initialize-context.js';
 import { boundedString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';

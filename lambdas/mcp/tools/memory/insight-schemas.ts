@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { withHintExample } from '../../field-hints.js';
 import { boundedString } from '../../schemas.js';
 import { CONTEXT_ID_EXAMPLE } from './memory-fields.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../../../core/errors.js';
 import { echo } from '../../../core/input-limits.js';
 import { withHintExample } from '../../field-hints.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { outputFormat } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { pageAfter, pageCursorField, pageLimitField } from './list-paging.js';

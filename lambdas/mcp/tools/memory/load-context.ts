@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../../../core/errors.js';
 import { untrustedField } from '../../../core/firewall/untrusted-marks.js';
 import { contextIdOf, contextText } from '../../../core/memory/contexts/context-text.js';

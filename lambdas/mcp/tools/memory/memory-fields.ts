@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { withHintExample } from '../../field-hints.js';
 import { boundedString, PROJECT_ID_EXAMPLE, storedText } from '../../schemas.js';
 import type { ToolAnnotations } from '../../tool-definition.js';

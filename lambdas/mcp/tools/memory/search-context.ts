@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MEMORY_CATEGORIES } from '../../../core/memory/store/categories.js';
 import { boundedString, outputFormat, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SNAPSHOT_ID_PATTERN } from '../../../core/memory/snapshots/snapshot-ids.js';
 import { withHintExample } from '../../field-hints.js';
 import type { ToolAnnotations } from '../../tool-definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { boundedString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { outcome } from './insight-schemas.js';

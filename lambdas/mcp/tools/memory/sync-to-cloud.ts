@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../tool-definition.js';
 import { projectIdField } from './memory-fields.js';
 import { forceField } from './snapshot-fields.js';

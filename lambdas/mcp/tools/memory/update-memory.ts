@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError, type ErrorCode } from '../../../core/errors.js';
 import {
   type BatchEntryResult,

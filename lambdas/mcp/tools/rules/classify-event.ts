@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { calendarIdString } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { eventIdInput } from '../calendar/calendar-schemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idempotencyKeyField } from '../../idempotent-call.js';
 import { defineTool } from '../../tool-definition.js';
 import { projectFieldInputs, projectNameInput } from './project-fields.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../tool-definition.js';
 import { PreviewOutput } from './preview-rule.js';
 import { projectIdInput, RULES_READ, WindowOutput } from './rules-schemas.js';

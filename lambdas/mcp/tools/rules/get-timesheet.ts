@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { OTHER_PROJECTS } from '../../../core/rules/project-access.js';
 import { timesheetCsv } from '../../../core/rules/timesheet-csv.js';
 import { ianaZone, rfc3339 } from '../../schemas.js';

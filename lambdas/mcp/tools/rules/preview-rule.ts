@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_PREVIEW_LIMIT, MAX_PREVIEW_LIMIT } from '../../../core/rules/rules-service.js';
 import { ianaZone, outputFormat } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';

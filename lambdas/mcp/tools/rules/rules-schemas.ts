@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_TOKEN_LENGTH } from '../../../core/input-limits.js';
 import { MAX_QUERY_LENGTH } from '../../../core/rules/scan-query.js';
 import { withHintExample } from '../../field-hints.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../tool-definition.js';
 import { projectFieldInputs, projectNameInput } from './project-fields.js';
 import { ifVersionInput, ProjectOutput, projectIdInput, rulesWrite } from './rules-schemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { storedText } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import {
