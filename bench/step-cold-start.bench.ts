@@ -3,7 +3,8 @@
  * promises: a minimal Lambda that validates its event with zod and sends the same table requests,
  * in the same order, each awaited (fixtures/minimal-table-lambda.ts), all bundled as deployed.
  * What a step adds over that floor is its own code: loading it, the logger, the middleware, its
- * schemas. The ratio against a floor that reads one item is reported beside it.
+ * schemas. The ratios against a floor that reads one item, and against the floor behind middy and
+ * Powertools' Logger (the libraries every Meridian function runs on), are reported beside it.
  * Each sample is a fresh process that imports the bundle and answers one real event: the state
  * the state machine would pass that step (made by the earlier steps, run in this process on the
  * same table) or the schedule's `{}` — so the time includes what a step loads on first use.
@@ -41,6 +42,9 @@ import {
 
 const RUNS = 9;
 const BASELINE_ENTRY = fileURLToPath(new URL('./fixtures/minimal-table-lambda.ts', import.meta.url));
+const LOGGED_BASELINE_ENTRY = fileURLToPath(
+  new URL('./fixtures/minimal-logged-table-lambda.ts', import.meta.url),
+);
 const HOUR_MS = 3_600_000;
 
 /** The state each step is invoked with, prepared by the steps before it (booking.asl.json's paths). */
@@ -95,6 +99,7 @@ export async function run(): Promise<void> {
     const stepsBundle = await bundle('booking-steps', BOOKING_STEPS_ENTRY, outDir);
     const syncBundle = await bundle('sync', SYNC_HANDLER_ENTRY, outDir);
     const baseline = await bundle('minimal-table', BASELINE_ENTRY, outDir);
+    const loggedBaseline = await bundle('minimal-table-logged', LOGGED_BASELINE_ENTRY, outDir);
     const probeFile = join(outDir, 'probe.mjs');
     writeFileSync(probeFile, PROBE);
     const env = { ...LAMBDA_ENV, ...tableEnvironment(runtime), POWERTOOLS_LOG_LEVEL: 'WARN' };
@@ -134,11 +139,21 @@ export async function run(): Promise<void> {
         results: [],
       };
       const oneRead: Subject = { ...baseline, name: 'minimal-table, one read', results: [] };
+      const loggedFloor: Subject = {
+        ...loggedBaseline,
+        name: `minimal-table with middy and Powertools' Logger, same ${requests.length} requests`,
+        results: [],
+      };
       const inputOf = async (s: Subject) =>
-        s === floor ? { operations: requests.slice(1) } : s === oneRead ? {} : await event();
+        s === floor || s === loggedFloor
+          ? { operations: requests.slice(1) }
+          : s === oneRead
+            ? {}
+            : await event();
       const measureOnce = async (s: Subject) => invoke(s, await inputOf(s));
       await measureOnce(floor);
-      await interleave([subject, floor, oneRead], RUNS, measureOnce);
+      await measureOnce(loggedFloor);
+      await interleave([subject, floor, oneRead, loggedFloor], RUNS, measureOnce);
       const sinceStart = (s: Subject) => sample(s, (r) => r.sinceStartMs);
       reportRatio(
         `cold start of ${subject.name} to its first answer (since process start, median of ${RUNS})`,
@@ -148,6 +163,10 @@ export async function run(): Promise<void> {
       reportFigure(
         `${subject.name} against a floor that reads one item (elapsed, medians)`,
         `${ms(sinceStart(subject).medianMs)} vs ${ms(sinceStart(oneRead).medianMs)} → ${(sinceStart(subject).medianMs / sinceStart(oneRead).medianMs).toFixed(2)}×`,
+      );
+      reportFigure(
+        `${subject.name} against the floor behind middy and Powertools' Logger (elapsed, medians)`,
+        `${ms(sinceStart(subject).medianMs)} vs ${ms(sinceStart(loggedFloor).medianMs)} → ${(sinceStart(subject).medianMs / sinceStart(loggedFloor).medianMs).toFixed(2)}×`,
       );
       reportFigure(
         `${subject.name} after Node bootstrap (medians)`,
@@ -177,7 +196,7 @@ export async function run(): Promise<void> {
     await measureAgainstFloor({ ...syncBundle, name: 'the sync function', results: [] }, async () => ({}));
     reportFigure(
       'bundle size (minified ESM, source maps apart): loaded at cold start / in all',
-      [stepsBundle, syncBundle, baseline]
+      [stepsBundle, syncBundle, baseline, loggedBaseline]
         .map((s) => `${s.name} ${kb(s.sizes.loadedAtStartBytes)} / ${kb(s.sizes.totalBytes)}`)
         .join(', '),
     );
