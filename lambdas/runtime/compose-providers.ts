@@ -43,7 +43,7 @@ export function composeProviders(platform: CalendarPlatform, registry: CalendarR
     providerFor: (record: Parameters<typeof providerOfCalendar>[1]) => providerOfCalendar(providers, record),
   };
   const shadow = new TableShadowCalendar({ store, registry, calendars, native, clock, defaultTimezone });
-  return { registry, providers, calendars, shadow };
+  return { registry, native, providers, calendars, shadow };
 }
 
 export type ProviderGraph = ReturnType<typeof composeProviders>;

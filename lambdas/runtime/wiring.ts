@@ -91,7 +91,8 @@ const PART_BUILDERS: { [Name in PartName]: (platform: Platform, part: PartLoader
         forConnection: async (connectionId: string) =>
           (await part('providers')).providers.forConnection(connectionId),
       };
-      return new CalendarService({ registry, access, providers, clock, random, defaultTimezone });
+      const native = async () => (await part('providers')).native;
+      return new CalendarService({ registry, access, providers, native, clock, random, defaultTimezone });
     },
     locks: async (platform) => {
       // On its own, not from holds.js: check_availability reads the holds with none of the steps' code.

@@ -28,6 +28,11 @@ export interface CalendarServiceDeps {
   registry: CalendarRegistry;
   access: AccessStore;
   providers: ProviderResolver;
+  /**
+   * The native provider, which reads a native calendar's events beside its record. Called only
+   * when a call reaches a native calendar, so that list_calendars loads no provider code.
+   */
+  native: () => Promise<NativeEventsReader>;
   clock: Clock;
   random: RandomSource;
   defaultTimezone: string | undefined;
@@ -201,8 +206,7 @@ export class CalendarService {
     const recordRead = this.deps.registry.requireCalendar(calendarId);
     if (!isNativeCalendarId(calendarId)) return { record: await recordRead, result: undefined };
     recordRead.catch(() => undefined); // awaited below; the provider's loading comes first
-    const native = await this.deps.providers.forConnection(NATIVE_CONNECTION_ID);
-    if (!readsBeside(native)) return { record: await recordRead, result: undefined };
+    const native = await this.deps.native();
     return readNativeBeside(calendarId, recordRead, (nativeId, reference) =>
       read(native, nativeId, reference),
     );
@@ -534,9 +538,3 @@ export class CalendarService {
 
 /** The connection every native calendar's record names (runtime/provider-resolver.ts). */
 const NATIVE_CONNECTION_ID = 'native';
-
-/** Whether a provider reads events by native id before its reference is known (the native one). */
-function readsBeside(provider: CalendarProvider): provider is CalendarProvider & NativeEventsReader {
-  const reader = provider as Partial<NativeEventsReader>;
-  return typeof reader.listEventsBeside === 'function' && typeof reader.getEventBeside === 'function';
-}
