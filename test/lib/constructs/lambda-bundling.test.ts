@@ -15,6 +15,7 @@ import {
 } from '../../../lib/constructs/lambda-bundling.js';
 import { MCP_HANDLER_ENTRY } from '../../../lib/constructs/mcp-function.js';
 import { MEMORY_COMPRESSION_HANDLER_ENTRY } from '../../../lib/constructs/memory-compression-schedule.js';
+import { OAUTH_HANDLER_ENTRY } from '../../../lib/constructs/oauth-function.js';
 import { SYNC_HANDLER_ENTRY } from '../../../lib/constructs/sync-schedule.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'meridian-bundling-'));
@@ -179,6 +180,15 @@ describe('lambda-bundling', () => {
       const chunksAtStart = outputsLoadedAtStart(metafile).length;
       expect(chunksAtStart).toBeGreaterThan(10);
       expect(Number(run.stdout.trim())).toBeLessThan(chunksAtStart / 3);
+    }, 60_000);
+
+    it('bundles no zod locale but English into the sign-in function either', async () => {
+      const options = lambdaEsbuildOptions(OAUTH_HANDLER_ENTRY, join(workDir, 'oauth-zod'));
+      const { metafile } = await build({ ...options, metafile: true, write: false, logLevel: 'silent' });
+
+      const inputs = bundledInputs(metafile);
+      expect(inputs.some((input) => input.startsWith('node_modules/zod/'))).toBe(true);
+      expect(inputs.filter((input) => /node_modules\/zod\/v4\/locales\/(?!en\.js$)/.test(input))).toEqual([]);
     }, 60_000);
 
     it.each([
