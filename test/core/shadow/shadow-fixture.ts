@@ -120,6 +120,20 @@ export async function nativeEventUnderAlias(
   return { aliasId: alias.calendar_id, event };
 }
 
+/**
+ * A CalDAV calendar's record stored under the native-looking id `native/odd` (none is made so),
+ * for the tests that such a record is read as what it says, not as the id suggests.
+ */
+export async function connectedRecordUnderNativeId(runtime: TestRuntime): Promise<string> {
+  const record = await addCalendar(runtime, {
+    provider: 'caldav',
+    connection_id: 'c1',
+    native_id: 'odd',
+    calendar_id: 'native/odd',
+  });
+  return record.calendar_id;
+}
+
 /** Every item of a calendar's shadow but its sync state, sorted by sort key. */
 export async function shadowItems(runtime: TestRuntime, calendarId: string): Promise<StoredItem[]> {
   const items = await queryAll(runtime.store, { partition: shadowPartition(calendarId), consistent: true });

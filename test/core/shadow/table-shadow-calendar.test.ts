@@ -8,6 +8,7 @@ import type { TestRuntime } from '../../support/test-runtime.js';
 import {
   addCalendar,
   busy,
+  connectedRecordUnderNativeId,
   nativeEventUnderAlias,
   shadowItems,
   startShadowRuntime,
@@ -193,14 +194,9 @@ describe('TableShadowCalendar', () => {
     });
 
     it('reads a record under a native-looking id as the connected calendar it says it is', async () => {
-      await addCalendar(runtime, {
-        provider: 'caldav',
-        connection_id: 'c1',
-        native_id: 'odd',
-        calendar_id: 'native/odd',
-      });
+      const calendarId = await connectedRecordUnderNativeId(runtime);
 
-      const answer = await runtime.shadow.busyIntervals('native/odd', 0, 1);
+      const answer = await runtime.shadow.busyIntervals(calendarId, 0, 1);
 
       expect(answer).toMatchObject({ intervals: [], calendar: { provider: 'caldav' } });
       expect(answer.synced_at).toBeUndefined();

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OWNER } from '../../../../lambdas/core/access/rights.js';
 import { fixedClock } from '../../../../lambdas/core/ports/index.js';
 import type { TestRuntime } from '../../../support/test-runtime.js';
-import { addCalendar, nativeEventUnderAlias, startShadowRuntime } from '../../shadow/shadow-fixture.js';
+import {
+  connectedRecordUnderNativeId,
+  nativeEventUnderAlias,
+  startShadowRuntime,
+} from '../../shadow/shadow-fixture.js';
 
 /**
  * get_event asked by a native calendar id reads the event by the native id the calendar id
@@ -31,16 +35,11 @@ describe('CalendarService.getEvent on a native calendar id', () => {
   });
 
   it('reads a record under a native-looking id as the connected calendar it says it is', async () => {
-    await addCalendar(runtime, {
-      provider: 'caldav',
-      connection_id: 'c1',
-      native_id: 'odd',
-      calendar_id: 'native/odd',
-    });
+    const calendarId = await connectedRecordUnderNativeId(runtime);
 
     // The CalDAV connection is not configured here: reaching its provider is the proof that the
     // record, not the id, chose how the event is read.
-    await expect(runtime.calendars.getEvent(LOCAL_OWNER, 'native/odd', 'e1')).rejects.toThrow(
+    await expect(runtime.calendars.getEvent(LOCAL_OWNER, calendarId, 'e1')).rejects.toThrow(
       'No connection "c1"',
     );
   });
