@@ -204,6 +204,7 @@ export class CalendarService {
     read: (native: NativeEventsReader, nativeId: string, reference: Promise<CalendarRef>) => Promise<Result>,
   ): Promise<{ record: CalendarRecord; result: Result | undefined }> {
     const recordRead = this.deps.registry.requireCalendar(calendarId);
+    // readNativeBeside says the same of such an id, but only after the native provider is loaded.
     if (!isNativeCalendarId(calendarId)) return { record: await recordRead, result: undefined };
     recordRead.catch(() => undefined); // awaited below; the provider's loading comes first
     const native = await this.deps.native();
