@@ -6,6 +6,8 @@ export interface UpstreamBound {
   meridian: HttpSignIn;
   /** The issuer's authorization URL Meridian sent the browser to (its `state`, `nonce`, PKCE challenge). */
   atIssuer: URL;
+  /** Meridian's answer that sent the browser there (its cookies). */
+  sentToIssuer: Response;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function beginUpstreamSignIn(baseUrl: string, scope = 'toolset:time
   const location = sent.headers.get('location');
   if (sent.status !== 303 || !location)
     throw new Error(`not sent to the issuer: ${sent.status} ${await sent.text()}`);
-  return { meridian, atIssuer: new URL(location) };
+  return { meridian, atIssuer: new URL(location), sentToIssuer: sent };
 }
 
 /** The person at the issuer's page: signs in as `login` (or cancels); answers the callback URL back to Meridian. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseCookie, stringifySetCookie } from 'cookie';
 import type Provider from 'oidc-provider';
 import type { LocalUsers } from '../../core/auth/local-users.js';
 import type { Logger } from '../../core/ports/index.js';
@@ -19,17 +20,38 @@ function send(res: ServerResponse, status: number, title: string, message: strin
 }
 
 /**
+ * The cookie that binds a sign-in at the issuer to the browser that started it: one per
+ * interaction (two tabs may sign in at once), sent only to the callback's path, never to scripts.
+ * SameSite=Lax still sends it on the issuer's top-level redirect back.
+ */
+function browserKeyCookie(upstream: UpstreamSignIn, uid: string, value: string, maxAge: number): string {
+  const callback = new URL(upstream.redirectUri);
+  return stringifySetCookie(`meridian_upstream_${uid}`, value, {
+    path: callback.pathname,
+    maxAge,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: callback.protocol === 'https:',
+  });
+}
+
+function browserKeyOf(req: IncomingMessage, uid: string): string | undefined {
+  return parseCookie(req.headers.cookie ?? '')[`meridian_upstream_${uid}`];
+}
+
+/**
  * The sign-in step of an interaction when people sign in at the organization's issuer: the
- * browser goes there (no password form here). A problem reaching the issuer is a page, not a 500.
+ * browser goes there (no password form here), holding the cookie its answer must come back with.
+ * A problem reaching the issuer is a page, not a 500.
  */
 export async function sendToUpstream(
   deps: UpstreamRouteDeps,
   uid: string,
   res: ServerResponse,
 ): Promise<void> {
-  let location: URL;
+  let started: { location: URL; browserKey: string };
   try {
-    location = await deps.upstream.start(uid);
+    started = await deps.upstream.start(uid);
   } catch (error) {
     deps.logger.error('oauth upstream discovery failed', { error });
     return send(
@@ -40,9 +62,10 @@ export async function sendToUpstream(
     );
   }
   res.writeHead(303, {
-    location: location.href,
+    location: started.location.href,
     'cache-control': 'no-store',
     'referrer-policy': 'no-referrer',
+    'set-cookie': browserKeyCookie(deps.upstream, uid, started.browserKey, deps.upstream.pendingTtlSeconds),
   });
   res.end();
 }
@@ -69,7 +92,11 @@ export async function handleUpstreamCallback(
 
 async function answerCallback(deps: UpstreamRouteDeps, req: IncomingMessage, res: ServerResponse) {
   if (req.method !== 'GET') return send(res, 405, 'Not found', 'This sign-in page does not exist.');
-  const answer = await deps.upstream.finish(new URL(req.url ?? '/', 'http://localhost').searchParams);
+  const answer = await deps.upstream.finish(new URL(req.url ?? '/', 'http://localhost').searchParams, (uid) =>
+    browserKeyOf(req, uid),
+  );
+  // The sign-in it bound is spent, whatever the answer.
+  if (answer.uid) res.setHeader('set-cookie', browserKeyCookie(deps.upstream, answer.uid, '', 0));
   const interaction = answer.uid ? await deps.provider.Interaction.find(answer.uid) : undefined;
   if (!interaction)
     return send(
@@ -94,6 +121,15 @@ async function answerCallback(deps: UpstreamRouteDeps, req: IncomingMessage, res
     (ok) => (ok ? { outcome: 'ok' } : { outcome: 'refused', code: 'SIGN_IN_REFUSED' }),
   );
   if ('kind' in answer) {
+    if (answer.kind === 'other-browser') {
+      deps.logger.warn('oauth upstream answer refused', { kind: answer.kind });
+      return send(
+        res,
+        403,
+        'Sign-in started elsewhere',
+        'This sign-in was started in another browser, so it was not finished. If you did not start it, close this page. Otherwise start again from your app, in this browser.',
+      );
+    }
     if (answer.kind === 'issuer-error')
       return send(
         res,

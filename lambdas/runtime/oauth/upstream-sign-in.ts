@@ -16,12 +16,20 @@ interface PendingSignIn {
   sentState: string;
   nonce: string;
   codeVerifier: string;
+  /**
+   * The secret the starting browser holds in a cookie (upstream-callback-route.ts): the callback
+   * is taken only from that browser. Without it, anyone could start a sign-in, hand the issuer's
+   * URL to someone else, and resume the interaction as them once they answered.
+   */
+  browserKey: string;
 }
 
 /** Why an answer from the issuer was not taken, for the page the person sees. */
 export type UpstreamRefusal =
   /** The state names no sign-in in progress here: forged, replayed, or from another sign-in. */
   | { kind: 'unknown-state' }
+  /** The callback came back to a browser that did not start this sign-in (it lacks its cookie). */
+  | { kind: 'other-browser' }
   /** The issuer said no (`error=access_denied`, …). */
   | { kind: 'issuer-error'; error: string; description: string | undefined }
   /** The code exchange or the ID token failed its checks (issuer, audience, nonce, expiry, signature). */
@@ -58,7 +66,8 @@ function sameText(a: string, b: string): boolean {
  *
  * @example
  * const upstream = new UpstreamSignIn({ config, baseUrl, pending, pendingTtlSeconds: 600 });
- * res.writeHead(303, { location: (await upstream.start(uid)).href });
+ * const { location, browserKey } = await upstream.start(uid); // browserKey: into a cookie
+ * const answer = await upstream.finish(query, browserKeyFromCookie);
  */
 export class UpstreamSignIn {
   private discovered: Promise<openid.Configuration> | undefined;
@@ -71,6 +80,11 @@ export class UpstreamSignIn {
         `The sign-in issuer must be an https URL (http only on localhost): ${deps.config.issuer}`,
       );
     this.redirectUri = `${deps.baseUrl.replace(/\/$/, '')}${UPSTREAM_CALLBACK_PATH}`;
+  }
+
+  /** How long a sign-in sent to the issuer may take to come back. */
+  get pendingTtlSeconds(): number {
+    return this.deps.pendingTtlSeconds;
   }
 
   /** The issuer's host, to name it on pages. */
@@ -101,16 +115,20 @@ export class UpstreamSignIn {
     return this.discovered;
   }
 
-  /** Where to send the browser for interaction `uid`; the checks of its answer are kept until it comes back. */
-  async start(uid: string): Promise<URL> {
+  /**
+   * Where to send the browser for interaction `uid`, and the key that browser must keep (in a
+   * cookie) to bring the answer back; the checks of the answer are kept until it comes back.
+   */
+  async start(uid: string): Promise<{ location: URL; browserKey: string }> {
     const configuration = await this.configuration();
     const pending: PendingSignIn = {
       sentState: `${uid}.${openid.randomState()}`,
       nonce: openid.randomNonce(),
       codeVerifier: openid.randomPKCECodeVerifier(),
+      browserKey: openid.randomState(),
     };
     await this.deps.pending.upsert(uid, { ...pending }, this.deps.pendingTtlSeconds);
-    return openid.buildAuthorizationUrl(configuration, {
+    const location = openid.buildAuthorizationUrl(configuration, {
       redirect_uri: this.redirectUri,
       scope: UPSTREAM_SCOPE,
       code_challenge: await openid.calculatePKCECodeChallenge(pending.codeVerifier),
@@ -118,19 +136,28 @@ export class UpstreamSignIn {
       state: pending.sentState,
       nonce: pending.nonce,
     });
+    return { location, browserKey: pending.browserKey };
   }
 
   /**
    * The issuer's answer at the callback (its query), checked: the state must be the one sent for
-   * that interaction, and is good once (a replayed callback finds nothing); then the code is
-   * exchanged and the ID token verified. Answers the interaction and the person, or why not.
+   * that interaction, and is good once (a replayed callback finds nothing); the browser must hold
+   * the key {@link start} gave (`browserKeyOf`, from its cookie), else the code is never exchanged
+   * and the sign-in must start again; then the code is exchanged and the ID token
+   * verified. Answers the interaction and the person, or why not.
    */
-  async finish(query: URLSearchParams): Promise<UpstreamAnswer> {
+  async finish(
+    query: URLSearchParams,
+    browserKeyOf: (uid: string) => string | undefined,
+  ): Promise<UpstreamAnswer> {
     const state = query.get('state') ?? '';
     const uid = uidOf(state);
     const pending = uid ? ((await this.deps.pending.find(uid)) as PendingSignIn | undefined) : undefined;
     if (!uid || !pending || !sameText(pending.sentState, state)) return { kind: 'unknown-state' };
     await this.deps.pending.destroy(uid);
+    // A record written before browser keys existed has none: refused, like any other browser.
+    if (typeof pending.browserKey !== 'string' || !sameText(pending.browserKey, browserKeyOf(uid) ?? ''))
+      return { uid, kind: 'other-browser' };
     const error = query.get('error');
     if (error)
       return { uid, kind: 'issuer-error', error, description: query.get('error_description') ?? undefined };
