@@ -65,8 +65,13 @@ export function pkcePair(): { verifier: string; challenge: string } {
 }
 
 /** Registers a public client (DCR) and answers its client id. */
-export async function registerClient(baseUrl: string, metadata: Record<string, unknown>): Promise<Response> {
-  return fetch(`${baseUrl}/oauth/register`, {
+export async function registerClient(
+  baseUrl: string,
+  metadata: Record<string, unknown>,
+  /** Another spelling of the endpoint's path, which oidc-provider's router also takes. */
+  path = '/oauth/register',
+): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({

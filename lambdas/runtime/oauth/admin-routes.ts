@@ -9,7 +9,7 @@ import { ADMIN_PATH, adminPage, REVOKE_CLIENT_PATH, REVOKE_SESSION_PATH } from '
 import { problemPage } from './interaction-pages.js';
 import { ADMIN_CLIENT_ID, type OauthAdministration } from './oauth-administration.js';
 import { auditedOauthChange, OAUTH_ACTION, type OauthAuditDeps } from './oauth-audit.js';
-import { csrfToken, csrfTokenValid, readForm, sendPage } from './page-forms.js';
+import { csrfToken, csrfTokenValid, readFormOrRefuse, sendPage } from './page-forms.js';
 
 const CALLBACK_PATH = `${ADMIN_PATH}/callback`;
 const MAX_FORM_BYTES = 4 * 1024;
@@ -200,7 +200,8 @@ export async function handleAdmin(
     sendPage(res, 404, problemPage('Not found', 'This admin page does not exist.'));
     return true;
   }
-  const form = await readForm(req, MAX_FORM_BYTES);
+  const form = await readFormOrRefuse(req, res, MAX_FORM_BYTES);
+  if (!form) return true;
   if (!csrfTokenValid(deps.csrfKey, `admin:${session.uid}`, form.get('csrf'))) {
     sendPage(
       res,

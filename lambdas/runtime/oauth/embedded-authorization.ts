@@ -41,8 +41,38 @@ export const OAUTH_TTL = {
 /** The paths the authorization server answers; everything else stays with the MCP router. */
 const OAUTH_PREFIX = '/oauth/';
 const AUTHORIZATION_PATH = '/oauth/authorize';
+const REGISTRATION_PATH = '/oauth/register';
 const OIDC_DISCOVERY = '/.well-known/openid-configuration';
 const RFC8414_DISCOVERY = '/.well-known/oauth-authorization-server';
+
+/** oidc-provider's endpoints, by the names its `routes` setting takes. */
+const PROVIDER_ROUTES = {
+  authorization: AUTHORIZATION_PATH,
+  token: '/oauth/token',
+  registration: REGISTRATION_PATH,
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  end_session: '/oauth/session/end',
+  pushed_authorization_request: '/oauth/par',
+  introspection: '/oauth/introspect',
+} as const;
+
+const ROUTE_BY_FOLDED_PATH = new Map(
+  Object.values(PROVIDER_ROUTES).map((path) => [path.toUpperCase(), path]),
+);
+
+/**
+ * The endpoint a path reaches, spelled as configured. oidc-provider's router matches paths
+ * case-insensitively and with one trailing slash (`/oauth/Register/` registers a client), so a
+ * check made here on the exact spelling — the registration limit, its audit record, the default
+ * scope — would be skipped by another spelling of the same endpoint. `handle` rewrites the
+ * request to this spelling first. (Non-ASCII letters that upper-case to ASCII never match in the
+ * router; here they may, which only makes a check apply to a request the router then refuses.)
+ */
+function providerRoute(path: string): string | undefined {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return ROUTE_BY_FOLDED_PATH.get(trimmed.toUpperCase());
+}
 
 export interface EmbeddedAuthorizationOptions {
   /** The server's public base URL, `http://127.0.0.1:8787`: the issuer, and the MCP URL's origin. */
@@ -220,16 +250,7 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
     findAccount: async (_ctx, sub) =>
       (await options.users.exists(sub)) ? { accountId: sub, claims: () => ({ sub }) } : undefined,
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}${interaction.uid}` },
-    routes: {
-      authorization: AUTHORIZATION_PATH,
-      token: '/oauth/token',
-      registration: '/oauth/register',
-      revocation: '/oauth/revoke',
-      jwks: '/oauth/jwks',
-      end_session: '/oauth/session/end',
-      pushed_authorization_request: '/oauth/par',
-      introspection: '/oauth/introspect',
-    },
+    routes: PROVIDER_ROUTES,
     ttl: {
       AccessToken: OAUTH_TTL.accessToken,
       AuthorizationCode: OAUTH_TTL.authorizationCode,
@@ -309,7 +330,12 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = URL.parse(req.url ?? '/', 'http://localhost');
+    // Not a path at all (`//%`): the server's own router answers it 400, as without sign-in.
+    if (url === null) return false;
+    const route = providerRoute(url.pathname);
+    if (route !== undefined && route !== url.pathname) req.url = `${route}${url.search}`;
+    const path = route ?? url.pathname;
     if (path === RFC8414_DISCOVERY) {
       // RFC 8414 and OIDC discovery describe the same server; oidc-provider serves the latter.
       req.url = OIDC_DISCOVERY;
@@ -325,7 +351,7 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       return true;
     }
     if (await handleAdmin(adminDeps, req, res)) return true;
-    if (path === '/oauth/register' && req.method === 'POST' && !limit.allow(remoteAddress(req))) {
+    if (path === REGISTRATION_PATH && req.method === 'POST' && !limit.allow(remoteAddress(req))) {
       res.writeHead(429, {
         'content-type': 'application/json',
         'retry-after': String(limit.retryAfterSeconds(remoteAddress(req))),
@@ -339,7 +365,7 @@ export function createEmbeddedAuthorization(options: EmbeddedAuthorizationOption
       );
       return true;
     }
-    if (path === '/oauth/register' && req.method === 'POST') {
+    if (path === REGISTRATION_PATH && req.method === 'POST') {
       // Anyone may register (rate-limited above): the record goes in pending before the client does.
       const pending = await beginOauthChange(auditDeps, {
         action: OAUTH_ACTION.clientRegister,

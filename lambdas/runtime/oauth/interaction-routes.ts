@@ -16,7 +16,7 @@ import { sanitizeText } from '../../core/firewall/sanitize-text.js';
 import type { Logger } from '../../core/ports/index.js';
 import { consentPage, problemPage, signInPage } from './interaction-pages.js';
 import { auditedOauthChange, OAUTH_ACTION, type OauthAuditDeps } from './oauth-audit.js';
-import { csrfToken, csrfTokenValid, readForm, sendPage } from './page-forms.js';
+import { csrfToken, csrfTokenValid, readFormOrRefuse, sendPage } from './page-forms.js';
 import { sendToUpstream } from './upstream-callback-route.js';
 import type { UpstreamSignIn } from './upstream-sign-in.js';
 
@@ -267,7 +267,8 @@ export async function handleInteraction(
     if (req.method === 'GET' && uid && !step) return await showPage(deps, req, res);
     if (req.method !== 'POST' || !uid || (step !== 'login' && step !== 'consent'))
       return sendPage(res, 404, problemPage('Not found', 'This sign-in page does not exist.'));
-    const form = await readForm(req, MAX_FORM_BYTES);
+    const form = await readFormOrRefuse(req, res, MAX_FORM_BYTES);
+    if (!form) return;
     if (!csrfTokenValid(deps.csrfKey, `interaction:${uid}`, form.get('csrf')))
       return sendPage(
         res,

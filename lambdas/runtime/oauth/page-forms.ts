@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PAGE_HEADERS } from './interaction-pages.js';
+import { BodyTooLargeError, limitedBody } from '../node-request-body.js';
+import { PAGE_HEADERS, problemPage } from './interaction-pages.js';
 
 /** Answers one of the sign-in, consent or admin pages, with their headers (CSP, no caching). */
 export function sendPage(res: ServerResponse, status: number, html: string): void {
@@ -23,14 +24,20 @@ export function csrfTokenValid(key: Buffer, boundTo: string, presented: string |
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-/** A form body, read whole up to `maxBytes`: the pages post a handful of fields. */
-export async function readForm(req: IncomingMessage, maxBytes: number): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw new Error('form too large');
-    chunks.push(chunk);
+/**
+ * A form body, read whole up to `maxBytes` (the pages post a handful of fields), or `undefined`
+ * once a larger one has been answered 413 with a page: a caller's mistake, not a server fault.
+ */
+export async function readFormOrRefuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+): Promise<URLSearchParams | undefined> {
+  try {
+    return new URLSearchParams(await new Response(limitedBody(req, maxBytes)).text());
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    sendPage(res, 413, problemPage('Form too large', 'This page sends far less than that. Start again.'));
+    return undefined;
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }

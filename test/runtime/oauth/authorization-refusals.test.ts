@@ -352,5 +352,17 @@ describe('dynamic registration', () => {
     expect(statuses.filter((s) => s === 201).length).toBeLessThanOrEqual(40);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // oidc-provider also registers at these spellings of the path: they spend the same budget.
+    const otherSpellings: Record<string, number> = {};
+    for (const path of ['/oauth/register/', '/oauth/Register', '/oauth/REGISTER/'])
+      otherSpellings[path] = (
+        await registerClient(served.url, { redirect_uris: ['https://app.example.com/cb'] }, path)
+      ).status;
+    expect(otherSpellings).toEqual({
+      '/oauth/register/': 429,
+      '/oauth/Register': 429,
+      '/oauth/REGISTER/': 429,
+    });
   });
 });

@@ -108,6 +108,22 @@ describe('the sign-in in the audit log', () => {
     expect(JSON.stringify(appended)).not.toContain(ALICE.password);
   });
 
+  it('records a registration made at another spelling of the endpoint’s path', async () => {
+    let registered = 0;
+    const appended = await recordedBy(async () => {
+      registered = (
+        await registerClient(
+          served.url,
+          { redirect_uris: [REDIRECT], application_type: 'native' },
+          '/oauth/Register/',
+        )
+      ).status;
+    });
+
+    expect(registered).toBe(201);
+    expect(appended.map((r) => [r.action, r.completion?.outcome])).toEqual([['oauth client register', 'ok']]);
+  });
+
   it('names no account for a refused sign-in under a name nobody has', async () => {
     const { client_id } = (await (
       await registerClient(served.url, { redirect_uris: [REDIRECT], application_type: 'native' })
