@@ -42,6 +42,7 @@ export const MAX_TOKEN_LENGTH = 2048;
 // Ids become parts of keys (lambdas/core/**/…-items.ts, access-store.ts, calendar-registry.ts),
 // so an id that cannot fit its longest key is refused as input, not failed in the store.
 const SORT_KEY_BYTES = 1024;
+export const PARTITION_KEY_BYTES = 2048;
 
 /**
  * A calendar id is stored whole as a sort key (the registry's index), and after `GRANT#` in a

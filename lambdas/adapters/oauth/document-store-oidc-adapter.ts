@@ -1,4 +1,5 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { PARTITION_KEY_BYTES, utf8Bytes } from '../../core/input-limits.js';
 import type { Clock, DocumentStore, StoredItem } from '../../core/ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../../core/storage/key-prefixes.js';
 import { queryAll } from '../../core/storage/query-all.js';
@@ -17,6 +18,13 @@ export interface OidcAdapterDeps {
 
 /** Records oidc-provider looks up by a second key: a grant's tokens, a session's uid. */
 const oauthPk = (model: string, id: string) => `${PK_PREFIX.oauth}${model}#${id}`;
+
+/**
+ * Whether a key could be stored at all. Callers send codes, tokens, client ids and states of any
+ * length, and the table refuses a longer key as a fault of its own; no record was ever stored
+ * under one (oidc-provider's ids are 43 characters), so such an id is simply unknown.
+ */
+const storableKey = (pk: string) => utf8Bytes(pk) <= PARTITION_KEY_BYTES;
 
 /** Not an oidc-provider model: the pointer from a session's uid to the session. */
 const SESSION_UID = 'SessionUid';
@@ -66,6 +74,7 @@ export class DocumentStoreOidcAdapter implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    if (!storableKey(this.key(id).pk)) return undefined;
     const item = await this.deps.store.get(this.key(id), { consistent: true });
     if (!item || this.expired(item)) return undefined;
     const payload = JSON.parse(String(item.payload)) as AdapterPayload;
@@ -73,6 +82,7 @@ export class DocumentStoreOidcAdapter implements Adapter {
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    if (!storableKey(oauthPk(SESSION_UID, uid))) return undefined;
     const pointer = await this.deps.store.get(
       { pk: oauthPk(SESSION_UID, uid), sk: SK.oauth.record },
       { consistent: true },
@@ -87,6 +97,7 @@ export class DocumentStoreOidcAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
+    if (!storableKey(this.key(id).pk)) return;
     const item = await this.deps.store.get(this.key(id), { consistent: true });
     if (!item) return;
     const payload = JSON.parse(String(item.payload)) as AdapterPayload;
@@ -96,10 +107,12 @@ export class DocumentStoreOidcAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
+    if (!storableKey(this.key(id).pk)) return;
     await this.deps.store.delete(this.key(id));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    if (!storableKey(`${GSI1PK.oauthGrantPrefix}${grantId}`)) return;
     const issued = await queryAll(this.deps.store, {
       index: 'gsi1',
       partition: `${GSI1PK.oauthGrantPrefix}${grantId}`,
