@@ -1,8 +1,14 @@
-import { ProtocolError, ProtocolErrorCode, Server, type ServerOptions } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerOptions,
+} from '@modelcontextprotocol/server';
 import { echo } from '../core/input-limits.js';
 import { startCallWork } from './call-limits.js';
 import { parseCallToolParams } from './call-tool-params.js';
 import type { McpServerDeps, ToolContext } from './deps.js';
+import { ParamsRefusingServer } from './params-refusing-server.js';
 import { PROTOCOL_CAPABILITIES, serveProtocolCapabilities, toolProgress } from './protocol-capabilities.js';
 import { runToolCall } from './request-pipeline.js';
 import { serverInstructions } from './server-instructions.js';
@@ -43,7 +49,7 @@ export function createMcpServer(deps: McpServerDeps, context: ToolContext): Serv
   // The low-level Server, not McpServer: McpServer would validate tool input itself and answer
   // an unknown tool with -32602, where Meridian's pipeline answers with its own error codes, and
   // it would import every tool to register it (the catalogue loads them on first call).
-  const server = new Server(
+  const server = new ParamsRefusingServer(
     { name: 'meridian', title: 'Meridian', version: deps.version },
     {
       capabilities: { tools: {}, ...PROTOCOL_CAPABILITIES },
