@@ -15,6 +15,7 @@ import type { McpHttpDeps, McpServerDeps, ToolContext } from '../deps.js';
 import { type AskedToolsets, admitConnection, type Credential } from '../request-pipeline.js';
 import { traceContextOfBody } from '../trace/trace-context.js';
 import { inTraceScope } from '../trace/trace-scope.js';
+import { mcpPreflight, readableByOrigin } from './cors.js';
 import { json, jsonRpcError } from './http-responses.js';
 import { readJsonRpcBody } from './json-rpc-body.js';
 import { insufficientScope, oauthUnauthorized } from './oauth-challenges.js';
@@ -208,7 +209,8 @@ export function refuseUnrepresentableMethod(method: string, path: string): Respo
 
 /**
  * The single HTTP entry shared by `meridian serve` (node:http) and the Lambda handler. In order:
- * a foreign Origin (or, on loopback, Host) gets 403; POST /mcp is MCP for a connection the
+ * a foreign Origin (or, on loopback, Host) gets 403; an allowed one's preflight of /mcp is
+ * answered, and its answers from /mcp carry CORS (cors.ts); POST /mcp is MCP for a connection the
  * request pipeline admits (request-pipeline.ts: a valid Bearer API key, else 401, decided from
  * the headers before the body is read; known `?toolsets=`, else 400); other
  * methods on /mcp get 405 (a GET would open an SSE stream that a stateless server never writes
@@ -232,6 +234,17 @@ export async function routeHttpRequest(
   const foreign = refuseForeignRequest(request, origins);
   if (foreign) return foreign;
   const path = normalisedPath(request.url);
+  // Past the origin policy, an Origin is one that may call /mcp from a browser.
+  const origin = request.headers.get('origin');
+  if (origin !== null && path === MCP_PATH) {
+    if (request.method === 'OPTIONS') return mcpPreflight(origin);
+    return readableByOrigin(await servePath(request, deps, path), origin);
+  }
+  return servePath(request, deps, path);
+}
+
+/** Everything past the origin policy: 405s, /mcp, /health, 404. */
+async function servePath(request: Request, deps: McpHttpDeps, path: string): Promise<Response> {
   const refusedMethod = methodNotAllowed(request.method, path);
   if (refusedMethod) return refusedMethod;
   if (path === MCP_PATH) {
