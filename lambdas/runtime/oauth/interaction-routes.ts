@@ -8,6 +8,7 @@ import {
   grantAllows,
   parseResourceRef,
   type ResourceGrant,
+  type ResourceRef,
 } from '../../core/access/rights.js';
 import { consentLabel } from '../../core/auth/consent-label.js';
 import type { LocalUsers } from '../../core/auth/local-users.js';
@@ -89,7 +90,13 @@ function chosenGrants(
   for (const [field, value] of form) {
     if (!field.startsWith('grant:')) continue;
     const name = field.slice('grant:'.length);
-    const resource = parseResourceRef(name);
+    let resource: ResourceRef;
+    try {
+      resource = parseResourceRef(name);
+    } catch {
+      // Only a crafted form names no resource; the page offers none such.
+      return { problem: `You cannot give access to ${name}: it names no calendar or project of yours.` };
+    }
     const own = theirs.find((g) => g.resource.kind === resource.kind && g.resource.id === resource.id);
     if (value !== 'none' && value !== 'read' && value !== 'write')
       return { problem: `Unknown access "${value}".` };

@@ -288,6 +288,17 @@ describe('the sign-in and consent pages', () => {
       }),
     ).rejects.toThrow(/cannot give write access/);
   });
+
+  it('refuses a crafted consent that names no resource with the consent page, not a server fault', async () => {
+    await expect(
+      authorizeOverHttp(served.url, {
+        person: ALICE,
+        scope: SCOPE,
+        resource: served.mcpUrl,
+        consent: { toolset: ['time'], 'grant:project/a#b': 'read', approve: 'yes' },
+      }),
+    ).rejects.toThrow(/cannot give access to project\/a#b: it names no calendar or project of yours/);
+  });
 });
 
 describe('refresh tokens', () => {
