@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { compareAndSet } from '../compare-and-set.js';
+import { DomainError } from '../errors.js';
 import type { Clock, DocumentStore } from '../ports/index.js';
 import { PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
@@ -46,10 +48,53 @@ export class CalendarPins {
 export class PinStore {
   constructor(private readonly deps: { store: DocumentStore; clock: Clock }) {}
 
-  async pin(input: Omit<Pin, 'pinned_at'>): Promise<Pin> {
-    const pin = Pin.parse({ ...input, pinned_at: this.deps.clock.now().toISOString() });
-    await this.deps.store.put({ pk: pinPk(pin.calendar_id), sk: pinSk(pin.scope, pin.target_id), ...pin });
-    return pin;
+  /**
+   * Pins `input`'s target, replacing the pin it has only after `mayReplace` accepted that pin
+   * (it throws to refuse), and only if no other pin landed meanwhile: the check and the write
+   * are one conditional round, retried when another writer won it.
+   */
+  async pin(input: Omit<Pin, 'pinned_at'>, mayReplace: (current: Pin) => Promise<void>): Promise<Pin> {
+    const key = { pk: pinPk(input.calendar_id), sk: pinSk(input.scope, input.target_id) };
+    return compareAndSet(
+      async () => {
+        const stored = await this.deps.store.get(key, { consistent: true });
+        const current = stored ? Pin.parse(stored) : undefined;
+        if (current && current.project_id !== input.project_id) await mayReplace(current);
+        const pin = Pin.parse({ ...input, pinned_at: this.deps.clock.now().toISOString() });
+        await this.deps.store.put(
+          { ...key, ...pin },
+          {
+            condition: current
+              ? {
+                  op: 'and',
+                  conditions: [
+                    { op: 'eq', attribute: 'pinned_at', value: current.pinned_at },
+                    { op: 'eq', attribute: 'project_id', value: current.project_id },
+                  ],
+                }
+              : { op: 'not_exists' },
+          },
+        );
+        return pin;
+      },
+      {
+        maxAttempts: 5,
+        exhausted: () =>
+          new DomainError(
+            'CONFLICT',
+            'The event was classified by someone else at the same time: try again.',
+          ),
+      },
+    );
+  }
+
+  /** The pin of one target, if it has one. */
+  async find(calendarId: string, scope: Pin['scope'], targetId: string): Promise<Pin | undefined> {
+    const stored = await this.deps.store.get(
+      { pk: pinPk(calendarId), sk: pinSk(scope, targetId) },
+      { consistent: true },
+    );
+    return stored ? Pin.parse(stored) : undefined;
   }
 
   async unpin(calendarId: string, scope: Pin['scope'], targetId: string): Promise<void> {

@@ -248,7 +248,12 @@ export class RulesService {
     };
   }
 
-  /** Pins an event, or its whole series, to a project by hand (write on the project, read on the calendar). Pins beat rules. */
+  /**
+   * Pins an event, or its whole series, to a project by hand (write on the project, read on the
+   * calendar). Pins beat rules. Taking an event out of a project another pin put it in changes
+   * that project's timesheet, so it needs write on that project too: the event's own pin, or for
+   * one occurrence the series' pin it would override.
+   */
   async classifyEvent(
     principal: Principal,
     input: { calendar_id: string; event_id: string; project_id: string; scope?: 'event' | 'series' },
@@ -260,12 +265,35 @@ export class RulesService {
     const seriesId = event.recurring_event_id ?? (event.recurrence?.length ? event.id : undefined);
     if (scope === 'series' && !seriesId)
       throw invalidInput('scope', `Event "${input.event_id}" is not part of a series: use scope "event".`);
-    return this.pins.pin({
-      calendar_id: input.calendar_id,
-      scope,
-      target_id: scope === 'series' ? seriesId! : event.id,
-      project_id: input.project_id,
-    });
+    const mayMoveFrom = (current: Pin) => this.requirePinMovable(principal, current);
+    if (scope === 'event' && event.recurring_event_id) {
+      const seriesPin = await this.pins.find(input.calendar_id, 'series', event.recurring_event_id);
+      if (seriesPin && seriesPin.project_id !== input.project_id) await mayMoveFrom(seriesPin);
+    }
+    return this.pins.pin(
+      {
+        calendar_id: input.calendar_id,
+        scope,
+        target_id: scope === 'series' ? seriesId! : event.id,
+        project_id: input.project_id,
+      },
+      mayMoveFrom,
+    );
+  }
+
+  /** FORBIDDEN unless the principal may write the project `pin` put its event in. */
+  private async requirePinMovable(principal: Principal, pin: Pin): Promise<void> {
+    try {
+      await this.access.require(principal, pin.project_id, 'write');
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'FORBIDDEN') throw error;
+      const rights = await this.access.rightsOf(principal);
+      throw new DomainError(
+        'FORBIDDEN',
+        `This event was classified by hand into ${rights.allows(pin.project_id, 'read') ? `project ${pin.project_id}` : 'a project you cannot read'}; moving it out needs write access to that project. Ask its owner, or leave the classification as it is.`,
+        { missing_right: 'write', resource_kind: 'project', http_status: 403 },
+      );
+    }
   }
 
   /** Why one event is classified as it is: the pin or winning rule, and every other match. */

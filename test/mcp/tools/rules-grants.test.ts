@@ -160,6 +160,49 @@ describe('rules tools and per-project grants', () => {
     });
   });
 
+  describe('a pin into a project the caller may not write', () => {
+    it('is not replaced by a key that may read the calendar: moving the event out needs write on that project', async () => {
+      const { alice, bob } = http.agents;
+      await alice.ok('classify_event', { calendar_id: http.calendarId, event_id: eventId, project_id: acme });
+      const own = (await bob.ok<{ project: { project_id: string } }>('create_project', { name: 'Side' }))
+        .project.project_id;
+
+      const refused = errorOf(
+        await bob.call('classify_event', {
+          calendar_id: http.calendarId,
+          event_id: eventId,
+          project_id: own,
+        }),
+      );
+
+      expect(refused).toMatchObject({ code: 'FORBIDDEN', missing_right: 'write' });
+      expect(refused.message).toContain('a project you cannot read');
+      expect(refused.message).not.toContain(acme);
+      expect(
+        await alice.ok('explain_classification', { calendar_id: http.calendarId, event_id: eventId }),
+      ).toMatchObject({ decided_by: 'pin', project_id: acme });
+    });
+
+    it('is moved by a key that may write both projects', async () => {
+      const { alice } = http.agents;
+      const other = (await alice.ok<{ project: { project_id: string } }>('create_project', { name: 'Other' }))
+        .project.project_id;
+
+      await alice.ok('classify_event', {
+        calendar_id: http.calendarId,
+        event_id: eventId,
+        project_id: other,
+      });
+      const moved = await alice.ok('explain_classification', {
+        calendar_id: http.calendarId,
+        event_id: eventId,
+      });
+      await alice.ok('classify_event', { calendar_id: http.calendarId, event_id: eventId, project_id: acme });
+
+      expect(moved).toMatchObject({ decided_by: 'pin', project_id: other });
+    });
+  });
+
   describe('a key granted read, then write', () => {
     it('with read: sees the project, its rules and its time, and still may not change or classify', async () => {
       await http.runtime.access.setGrant(http.agents.bob.keyId, { kind: 'project', id: acme }, 'read');
