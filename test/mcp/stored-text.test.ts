@@ -185,11 +185,10 @@ describe('text the server stores', () => {
       const deps = { store: runtime.store, clock: runtime.clock, random: runtime.random };
       const legacy = await new ProjectStore(deps).create({ name: `Legacy ${LONE}`, client: `C${LONE}` });
       await runtime.access.setGrant(readerKeyId, projectResource(legacy.project_id), 'read');
-      await new RuleStore(deps).create({
-        query: `title:"x${LONE}"`,
-        project_id: legacy.project_id,
-        weight: 1,
-      });
+      await new RuleStore(deps).create(
+        { query: `title:"x${LONE}"`, project_id: legacy.project_id, weight: 1 },
+        'local-owner',
+      );
 
       const projects = await listedIn(reader, 'list_projects', {});
       const rules = await listedIn(reader, 'list_rules', { project_id: legacy.project_id });

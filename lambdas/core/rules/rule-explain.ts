@@ -1,4 +1,4 @@
-import { type CompiledRule, compareRules, rankMatches } from './classify.js';
+import { type CompiledRule, compareRules } from './classify.js';
 import { whyNotCounted } from './counted-event.js';
 import type { RuleContext } from './rule-context.js';
 import type { RuleEvent } from './rule-events.js';
@@ -44,7 +44,7 @@ export function whyLost(loser: CompiledRule, winner: CompiledRule): string {
  * rule with the reason it lost (a pin beats every rule).
  */
 export function explainEvent(context: RuleContext, event: RuleEvent): Explanation {
-  const ranked = rankMatches([...context.compiled.values()], event.facts);
+  const ranked = context.classifierFor(event.calendar.calendar_id).matches(event.facts);
   const pin = context.pinOf(event);
   const outcome = (rule: CompiledRule): RuleOutcome => ({
     rule_id: rule.rule_id,

@@ -4,6 +4,7 @@ import type { Clock, RandomSource } from '../ports/index.js';
 import { ConditionFailedError, type DocumentStore } from '../ports/index.js';
 import { GSI1PK, PK_PREFIX, SK } from '../storage/key-prefixes.js';
 import { queryAll } from '../storage/query-all.js';
+import type { RuleAuthor } from './rule-reach.js';
 import { updateVersioned } from './versioned-update.js';
 import { withoutUndefined } from './without-undefined.js';
 
@@ -18,6 +19,10 @@ export const Rule = z.object({
   created_at: z.string(),
 });
 export type Rule = z.infer<typeof Rule>;
+
+/** A rule as stored: with who last saved it (rule-reach.ts), which no tool answers. */
+const StoredRule = Rule.extend({ author: z.string().optional() });
+export type AuthoredRule = z.infer<typeof StoredRule>;
 
 export type RuleFields = Pick<Rule, 'query' | 'project_id' | 'weight'> & { description?: string | undefined };
 
@@ -35,18 +40,19 @@ const parse = (raw: unknown) => Rule.parse(raw);
 export class RuleStore {
   constructor(private readonly deps: { store: DocumentStore; clock: Clock; random: RandomSource }) {}
 
-  async create(fields: RuleFields): Promise<Rule> {
-    const rule = Rule.parse({
+  async create(fields: RuleFields, author: RuleAuthor): Promise<Rule> {
+    const stored = StoredRule.parse({
       ...withoutUndefined(fields),
       rule_id: `rul_${this.deps.random.uuid().replace(/-/g, '').slice(0, 16)}`,
       version: 1,
       created_at: this.deps.clock.now().toISOString(),
+      author,
     });
     await this.deps.store.put(
-      { ...ruleKey(rule.rule_id), ...ruleIndex(rule), ...rule },
+      { ...ruleKey(stored.rule_id), ...ruleIndex(stored), ...stored },
       { condition: { op: 'not_exists' } },
     );
-    return rule;
+    return parse(stored);
   }
 
   async find(ruleId: string): Promise<Rule | undefined> {
@@ -61,26 +67,35 @@ export class RuleStore {
   }
 
   async list(): Promise<Rule[]> {
-    const items = await queryAll(this.deps.store, { index: 'gsi1', partition: GSI1PK.rules });
-    return items.map(parse);
+    return (await this.listAuthored()).map(parse);
   }
 
-  /** Changes the given fields (`description: null` clears it), conditional on the version. */
+  /** Every rule with its author: what classification reads (rule-context.ts). */
+  async listAuthored(): Promise<AuthoredRule[]> {
+    const items = await queryAll(this.deps.store, { index: 'gsi1', partition: GSI1PK.rules });
+    return items.map((item) => StoredRule.parse(item));
+  }
+
+  /**
+   * Changes the given fields (`description: null` clears it), conditional on the version. The
+   * rule is then `author`'s: it reaches what the last one to save it may read.
+   */
   async update(
     ruleId: string,
     patch: Partial<Omit<RuleFields, 'description'>> & { description?: string | null | undefined },
+    author: RuleAuthor,
     expectedVersion?: number,
   ): Promise<Rule> {
-    return updateVersioned(
+    const updated = await updateVersioned<AuthoredRule>(
       this.deps.store,
       ruleKey(ruleId),
-      parse,
+      (raw) => StoredRule.parse(raw),
       (current) => {
         const { description, ...rest } = patch;
-        const next: Record<string, unknown> = { ...current, ...withoutUndefined(rest) };
+        const next: Record<string, unknown> = { ...current, ...withoutUndefined(rest), author };
         if (description === null) delete next.description;
         else if (description !== undefined) next.description = description;
-        return Rule.parse(next);
+        return StoredRule.parse(next);
       },
       {
         what: `rule "${ruleId}"`,
@@ -89,6 +104,7 @@ export class RuleStore {
         index: ruleIndex,
       },
     );
+    return parse(updated);
   }
 
   /** Deletes a rule; with `expectedVersion`, only if nobody changed it since. */

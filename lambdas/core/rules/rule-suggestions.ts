@@ -237,7 +237,7 @@ function corrections(context: RuleContext, events: readonly RuleEvent[]): RuleSu
   for (const event of events) {
     const pin = context.pinOf(event);
     if (!pin) continue;
-    const byRule = context.classifier.classify(event.facts);
+    const byRule = context.classifierFor(event.calendar.calendar_id).classify(event.facts);
     if (byRule.source !== 'rule' || byRule.project_id === pin.project_id) continue;
     const key = `${byRule.rule.rule_id} ${pin.project_id}`;
     const group = groups.get(key) ?? {

@@ -36,7 +36,7 @@ export function rulesWithUsage(
   const beatenBy = new Map<string, Set<string>>();
   // One definition of what counts (counted-event.ts): a rule matching only cancelled events does nothing.
   for (const event of events.filter((e) => ruleEventCounts(e, true))) {
-    const ranked = context.classifier.matches(event.facts);
+    const ranked = context.classifierFor(event.calendar.calendar_id).matches(event.facts);
     const pinned = context.pinOf(event) !== undefined;
     ranked.forEach((rule, i) => {
       matched.set(rule.rule_id, (matched.get(rule.rule_id) ?? 0) + 1);

@@ -14,6 +14,7 @@ import type { EventWindow } from './rule-events.js';
 import type { Explanation } from './rule-explain.js';
 import type { DraftQuery } from './rule-from-description.js';
 import type { Preview } from './rule-preview.js';
+import { authorOf, ruleReachOf } from './rule-reach.js';
 import { type Rule, RuleStore, ruleNotFound } from './rule-store.js';
 import type { RuleSuggestion } from './rule-suggestions.js';
 import type { RuleWithUsage } from './rule-usage.js';
@@ -131,12 +132,15 @@ export class RulesService {
     if (!projectId)
       throw invalidInput('project_id', 'Pass project_id: one of the ids list_projects returns.');
     await this.requireActiveProject(principal, projectId);
-    return this.rules.create({
-      query: printQuery(parseQuery(query)),
-      project_id: projectId,
-      weight: input.weight ?? DEFAULT_WEIGHT,
-      description: input.description,
-    });
+    return this.rules.create(
+      {
+        query: printQuery(parseQuery(query)),
+        project_id: projectId,
+        weight: input.weight ?? DEFAULT_WEIGHT,
+        description: input.description,
+      },
+      authorOf(principal),
+    );
   }
 
   /** Saves a rule from structured conditions; the assembled query is on the returned rule. */
@@ -168,7 +172,12 @@ export class RulesService {
     if (patch.project_id) await this.requireActiveProject(principal, patch.project_id);
     const { parseQuery, printQuery } = await engine();
     const query = patch.query === undefined ? undefined : printQuery(parseQuery(patch.query));
-    return this.rules.update(ruleId, { ...patch, ...(query ? { query } : {}) }, expectedVersion);
+    return this.rules.update(
+      ruleId,
+      { ...patch, ...(query ? { query } : {}) },
+      authorOf(principal),
+      expectedVersion,
+    );
   }
 
   async deleteRule(
@@ -306,7 +315,7 @@ export class RulesService {
     const record = await calendars.calendarFor(principal, input.calendar_id, 'read');
     const view = await calendars.getEvent(principal, input.calendar_id, input.event_id);
     const [context, rights] = await Promise.all([
-      RuleContext.load(this, [record.calendar_id]),
+      RuleContext.load(this.ruleSources(), [record.calendar_id]),
       this.access.rightsOf(principal),
     ]);
     return hideUnreadable(explainEvent(context, toRuleEvent(view, record)), rights);
@@ -424,6 +433,16 @@ export class RulesService {
     };
   }
 
+  /** What a RuleContext is loaded from: the stores, and each rule author's reach. */
+  private ruleSources() {
+    return {
+      rules: this.rules,
+      projects: this.projects,
+      pins: this.pins,
+      reachOf: (authors: Iterable<string | undefined>) => ruleReachOf(this.deps.access, authors),
+    };
+  }
+
   private async load(
     principal: Principal,
     window: EventWindow,
@@ -435,7 +454,7 @@ export class RulesService {
     const calendars = await this.deps.calendars();
     const read = await readRuleEvents(calendars, this.shadow, principal, window, calendarIds, work);
     const context = await RuleContext.load(
-      this,
+      this.ruleSources(),
       read.calendars.map((c) => c.calendar_id),
     );
     return { context, events: read.events, calendars: read.calendars.map((c) => c.name) };
