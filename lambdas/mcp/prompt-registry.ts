@@ -5,12 +5,19 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
+import type * as z from 'zod';
 import { echo } from '../core/input-limits.js';
 import type { DepsSlice, SliceDeps, ToolContext } from './deps.js';
 
-/** One argument of a prompt, with the example an error shows when it is missing or wrong. */
+/**
+ * One argument of a prompt, with the example an error shows when it is missing or wrong and the
+ * values it accepts: the same field a tool declares for it (projectIdField, branchIdField, …),
+ * so an id a tool would refuse never reaches the store through a prompt, and every argument is
+ * bounded.
+ */
 export interface PromptArgumentSpec extends PromptArgument {
   example: string;
+  schema: z.ZodType<string, string>;
 }
 
 /**
@@ -45,13 +52,19 @@ export function promptListing(prompt: PromptDefinition): Prompt {
     name: prompt.name,
     title: prompt.title,
     description: prompt.description,
-    arguments: prompt.arguments.map(({ example: _example, ...argument }) => argument),
+    arguments: prompt.arguments.map(({ example: _example, schema: _schema, ...argument }) => argument),
   };
 }
 
 /**
- * Refuses (-32602) arguments the prompt does not take and required ones left out or blank,
- * naming the argument, what it expects and an example, so the caller can fix the request.
+ * Refuses (-32602) arguments the prompt does not take, required ones left out or blank, and
+ * values their schema refuses (too long, not an id), naming the argument, what it expects and an
+ * example, so the caller can fix the request. Answers the values trimmed and as their schema
+ * reads them; an optional argument sent blank is absent.
+ *
+ * @example
+ * checkPromptArguments(resumeWorkPrompt, { project_id: 'p'.repeat(3000) });
+ * // throws -32602: Prompt "resume-work" cannot use "pppp…" (3000 characters) for "project_id": Too long: …
  */
 export function checkPromptArguments(
   prompt: PromptDefinition,
@@ -73,5 +86,26 @@ export function checkPromptArguments(
       `Prompt "${prompt.name}" needs "${missing.name}": ${missing.description} (e.g. "${missing.example}").`,
     );
   }
-  return given;
+  const checked: Record<string, string | undefined> = {};
+  for (const argument of prompt.arguments) {
+    const value = given[argument.name]?.trim();
+    if (!value) continue;
+    const parsed = argument.schema.safeParse(value);
+    if (!parsed.success) {
+      const problem = parsed.error.issues[0]?.message ?? 'not accepted';
+      // A schema message that already shows an example (the id fields' do) needs no second one.
+      const expected = problem.includes('e.g.')
+        ? ''
+        : ` "${argument.name}" is ${lowerFirst(argument.description ?? 'a value')} (e.g. "${argument.example}").`;
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Prompt "${prompt.name}" cannot use ${echo(value)} for "${argument.name}": ${problem}.${expected}`,
+        { code: 'INVALID_INPUT', field: argument.name, example: argument.example },
+      );
+    }
+    checked[argument.name] = parsed.data;
+  }
+  return checked;
 }
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

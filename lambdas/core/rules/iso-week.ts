@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { echo } from '../input-limits.js';
 import { DateTime } from '../time/luxon.js';
 
 /** An ISO week and the window it covers: Monday 00:00 to the next Monday 00:00, local time. */
@@ -29,7 +30,7 @@ export function isoWeekWindow(text: string, zone: string): IsoWeekWindow {
   if (!firstOfYear?.isValid || weekNumber < 1 || weekNumber > firstOfYear.weeksInWeekYear) {
     throw new DomainError(
       'INVALID_INPUT',
-      `"${text}" is not an ISO week: expected YYYY-Www with a week that exists in that year (01–52, or 53 in long years), e.g. "2026-W48".`,
+      `${echo(text)} is not an ISO week: expected YYYY-Www with a week that exists in that year (01–52, or 53 in long years), e.g. "2026-W48".`,
       { field: 'week', expected: 'YYYY-Www', example: '2026-W48' },
     );
   }

@@ -2,6 +2,7 @@ import type { MemorySlice } from '../deps.js';
 import { definePrompt } from '../prompt-registry.js';
 import { branchSummaryUri, summaryMarkdown } from '../resources/memory-resources.js';
 import { PROJECT_ID_EXAMPLE } from '../schemas.js';
+import { branchIdField, gitBranchField, projectIdField } from '../tools/memory/memory-fields.js';
 
 /**
  * resume-work: brings a memory branch's active summary into the conversation (as the embedded
@@ -21,23 +22,27 @@ export const resumeWorkPrompt = definePrompt({
       description: 'The project, from initialize_context',
       required: true,
       example: PROJECT_ID_EXAMPLE,
+      schema: projectIdField,
     },
     {
       name: 'branch_id',
       description: 'The memory branch, from list_branches',
       example: 'checkout_20261123_090000_ab12',
+      schema: branchIdField,
     },
     {
       name: 'git_branch',
       description: 'A git branch linked with link_git_branch',
       example: 'feature/checkout',
+      schema: gitBranchField,
     },
   ],
+  // The arguments come checked (checkPromptArguments): trimmed, within the tools' id rules.
   async render(deps: MemorySlice, args, context) {
-    const projectId = args.project_id!.trim();
+    const projectId = args.project_id!;
     const { view } = await deps.memory.activeBranch(context.principal, projectId, {
-      branch_id: args.branch_id?.trim() || undefined,
-      git_branch: args.git_branch?.trim() || undefined,
+      branch_id: args.branch_id,
+      git_branch: args.git_branch,
     });
     const branchId = view.branch.branch_id;
     return {

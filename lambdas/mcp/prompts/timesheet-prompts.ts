@@ -2,10 +2,14 @@ import type { GetPromptResult } from '@modelcontextprotocol/server';
 import type { Principal } from '../../core/access/rights.js';
 import { serverZone } from '../../core/calendar/calendar-zone.js';
 import { DomainError } from '../../core/errors.js';
+import { echo, MAX_SHORT_TEXT_LENGTH } from '../../core/input-limits.js';
 import type { Project } from '../../core/rules/project-store.js';
 import { rulesSyntaxMarkdown } from '../../core/rules/syntax-docs.js';
 import type { RulesSlice } from '../deps.js';
 import { definePrompt } from '../prompt-registry.js';
+import { boundedString } from '../schemas.js';
+import { projectNameInput } from '../tools/rules/project-fields.js';
+import { draftDescriptionInput } from '../tools/rules/rules-schemas.js';
 
 const SYNTAX_URI = 'timesheet://docs/rules-syntax';
 const NAMES_SHOWN = 10;
@@ -26,7 +30,7 @@ async function projectNamed(deps: RulesSlice, principal: Principal, text: string
   const names = active.slice(0, NAMES_SHOWN).map((p) => `"${p.name}"`);
   throw new DomainError(
     'INVALID_INPUT',
-    `No active project you may read is named "${text.trim()}". ` +
+    `No active project you may read is named ${echo(text.trim())}. ` +
       (names.length > 0
         ? `Pass a name or id, e.g. ${names.join(', ')} (completion/complete on "project" lists them).`
         : 'Create one first with create_project.'),
@@ -48,17 +52,21 @@ export const writeRulePrompt = definePrompt({
       description: 'Which calendar events the rule should classify, in plain words',
       required: true,
       example: 'meetings with people from Acme on Fridays',
+      // What create_rule_from_description accepts, which the prompt has the agent call with it.
+      schema: draftDescriptionInput,
     },
     {
       name: 'project',
       description: 'The project (name or id) the events belong to',
       required: true,
       example: 'Acme website',
+      // A name or an id: project names are the longer (200), ids 64.
+      schema: projectNameInput,
     },
   ],
   async render(deps, args, context) {
     const project = await projectNamed(deps, context.principal, args.project!);
-    const description = args.description!.trim();
+    const description = args.description!;
     return {
       description: `Write a rule classifying "${description}" into ${project.name}`,
       messages: [
@@ -98,6 +106,8 @@ export const weeklyTimesheetPrompt = definePrompt({
       description: 'The ISO week, YYYY-Www (default: the current week)',
       required: false,
       example: '2026-W48',
+      // Bounded before the week is parsed; isoWeekWindow says what is wrong with the shape.
+      schema: boundedString(MAX_SHORT_TEXT_LENGTH),
     },
   ],
   async render(deps, args) {
@@ -105,7 +115,7 @@ export const weeklyTimesheetPrompt = definePrompt({
     const { isoWeekOf, isoWeekWindow } = await import('../../core/rules/iso-week.js');
     // The calendars' default zone, without building the calendars.
     const zone = serverZone(deps.defaultTimezone);
-    const week = isoWeekWindow(args.week?.trim() || isoWeekOf(deps.clock.now(), zone), zone);
+    const week = isoWeekWindow(args.week || isoWeekOf(deps.clock.now(), zone), zone);
     return {
       description: `Timesheet for ${week.week}`,
       messages: [

@@ -3,6 +3,7 @@ import { isDomainError } from '../../core/errors.js';
 import { resumeView } from '../../core/memory/contexts/branch-summary.js';
 import type { BranchView } from '../../core/memory/store/memory-store.js';
 import { defineResourceFamily } from '../resource-registry.js';
+import { branchIdField, projectIdField } from '../tools/memory/memory-fields.js';
 
 const SCHEME = 'memory://';
 const MARKDOWN = 'text/markdown';
@@ -75,7 +76,9 @@ export const memoryResources = defineResourceFamily({
   async read(deps, uri, context) {
     const match = SUMMARY_URI.exec(uri);
     if (!match) return undefined;
-    const [projectId, branchId] = [safeDecode(match[1]!), safeDecode(match[2]!)];
+    // An id the memory tools would refuse (too long, not an id) names no branch: it never reaches the store.
+    const projectId = projectIdField.safeParse(safeDecode(match[1]!)).data;
+    const branchId = branchIdField.safeParse(safeDecode(match[2]!)).data;
     if (!projectId || !branchId) return undefined;
     try {
       const { view } = await deps.memory.activeBranch(context.principal, projectId, { branch_id: branchId });

@@ -4,6 +4,7 @@ import type { Rule } from '../../core/rules/rule-store.js';
 import { rulesSyntaxMarkdown } from '../../core/rules/syntax-docs.js';
 import type { RulesSlice, ToolContext } from '../deps.js';
 import { defineResourceFamily } from '../resource-registry.js';
+import { projectIdInput } from '../tools/rules/rules-schemas.js';
 
 const SCHEME = 'timesheet://';
 const SYNTAX_URI = `${SCHEME}docs/rules-syntax`;
@@ -107,7 +108,9 @@ export const timesheetResources = defineResourceFamily({
     if (uri === RULES_URI) return json(uri, { rules: await readableRules(deps, context) });
     if (!uri.startsWith(PROJECT_PREFIX)) return undefined;
     const projectId = safeDecode(uri.slice(PROJECT_PREFIX.length));
-    const projects = projectId ? await readableProjects(deps, context) : [];
+    // An id the rules tools would refuse (too long) names no project: nothing is listed for it.
+    if (!projectIdInput.safeParse(projectId).success) return undefined;
+    const projects = await readableProjects(deps, context);
     const project = projects.find((candidate) => candidate.project_id === projectId);
     if (!project) return undefined;
     return json(uri, { project: projectView(project), rules: await readableRules(deps, context, project) });

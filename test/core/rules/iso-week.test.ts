@@ -59,6 +59,12 @@ describe('iso-week', () => {
         end: '2027-01-04T00:00:00.000Z',
       });
     });
+
+    it('names the shape expected and repeats a long value shortened, not whole', () => {
+      expect(() => isoWeekWindow('x'.repeat(5000), 'UTC')).toThrow(
+        /^"x{64}…" \(5000 characters\) is not an ISO week: expected YYYY-Www.*"2026-W48"\.$/,
+      );
+    });
   });
 
   describe('weekCandidates', () => {

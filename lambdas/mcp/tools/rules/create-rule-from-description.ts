@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineTool } from '../../tool-definition.js';
 import { PreviewOutput } from './preview-rule.js';
-import { projectIdInput, RULES_READ, WindowOutput } from './rules-schemas.js';
+import { draftDescriptionInput, projectIdInput, RULES_READ, WindowOutput } from './rules-schemas.js';
 
 export const createRuleFromDescriptionTool = defineTool({
   name: 'create_rule_from_description',
@@ -12,7 +12,7 @@ export const createRuleFromDescriptionTool = defineTool({
     'weekdays and times; says what it understood. A word it cannot place stays as text:word, named in ' +
     'not_understood and note. Previews the query. Never saves: pass proposal_id (or the query) to create_rule.',
   input: z.object({
-    description: z.string().min(1).max(500).describe('What the events have in common.'),
+    description: draftDescriptionInput.describe('What the events have in common.'),
     project_id: projectIdInput.optional().describe('The target project, to preview what would move.'),
   }),
   output: z.object({

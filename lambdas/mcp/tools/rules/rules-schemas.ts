@@ -26,6 +26,9 @@ export const rulesWrite = (hints: { idempotent: boolean; destructive?: boolean }
   openWorldHint: false,
 });
 
+/** A plain-language description of events, as create_rule_from_description (and write-rule) take it. */
+export const draftDescriptionInput = z.string().min(1).max(500);
+
 export const projectIdInput = withHintExample(boundedString(64), PROJECT_ID_EXAMPLE).describe(
   'From list_projects, e.g. "prj_…".',
 );
