@@ -50,6 +50,16 @@ export interface EventScope {
   calendar_ids?: readonly string[] | undefined;
 }
 
+/**
+ * The most rules one key keeps saved, and the most projects it may hold write on and still create
+ * another. Every rules call reads every rule and project (classification is one truth), and any
+ * key may create projects and rules in them: without a bound, one key could make every rules call
+ * of everyone slower at the request rate. The local owner is not bounded. Concurrent creates may
+ * pass a bound by the few that raced.
+ */
+export const MAX_RULES_PER_KEY = 500;
+export const MAX_PROJECTS_PER_KEY = 100;
+
 export const DEFAULT_PREVIEW_LIMIT = 10;
 export const MAX_PREVIEW_LIMIT = 500;
 const DEFAULT_WEIGHT = 1;
@@ -91,6 +101,15 @@ export class RulesService {
 
   /** Creates a project, granted (write) to the creating key only. */
   async createProject(principal: Principal, fields: ProjectFields & { name: string }): Promise<Project> {
+    if (principal.kind === 'api-key') {
+      const held = [...(await this.deps.access.rightsOn(principal.keyId, 'project')).values()];
+      if (held.filter((right) => right === 'write').length >= MAX_PROJECTS_PER_KEY)
+        throw new DomainError(
+          'QUOTA_EXCEEDED',
+          `This key may write ${MAX_PROJECTS_PER_KEY} projects, the most one key may create more beside: archive or reuse one (list_projects), or ask the owner to create it.`,
+          { limit: MAX_PROJECTS_PER_KEY },
+        );
+    }
     const project = await this.projects.create(fields);
     // After the record: a grant on an id nobody can guess gives nothing until then, and a failed
     // grant leaves a project only the owner sees (the owner can grant it), never one anyone sees.
@@ -132,6 +151,7 @@ export class RulesService {
     if (!projectId)
       throw invalidInput('project_id', 'Pass project_id: one of the ids list_projects returns.');
     await this.requireActiveProject(principal, projectId);
+    await this.requireRuleRoom(principal);
     return this.rules.create(
       {
         query: printQuery(parseQuery(query)),
@@ -431,6 +451,19 @@ export class RulesService {
       preview: previewQuery(parseQuery(draft.query), events, { limit: 5, context, candidate }),
       saved: false,
     };
+  }
+
+  /** QUOTA_EXCEEDED once a key has saved {@link MAX_RULES_PER_KEY} rules. */
+  private async requireRuleRoom(principal: Principal): Promise<void> {
+    if (principal.kind === 'local-owner') return;
+    const author = authorOf(principal);
+    const saved = (await this.rules.listAuthored()).filter((rule) => rule.author === author).length;
+    if (saved >= MAX_RULES_PER_KEY)
+      throw new DomainError(
+        'QUOTA_EXCEEDED',
+        `This key has saved ${saved} rules, the most one key may keep (${MAX_RULES_PER_KEY}): delete rules it no longer needs (list_rules, delete_rule), or widen one rule's query instead of adding another.`,
+        { limit: MAX_RULES_PER_KEY },
+      );
   }
 
   /** What a RuleContext is loaded from: the stores, and each rule author's reach. */
