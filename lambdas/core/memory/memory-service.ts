@@ -71,14 +71,20 @@ export class MemoryService {
     if (!(await this.deps.projects.find(projectId))) throw projectNotFound(projectId);
   }
 
+  /**
+   * Starts a branch. Its topic is flagged with the firewall rules it trips, as an entry's content
+   * is (kept, not refused): the summary resource and resume-work quote it to the next agent.
+   */
   async createBranch(
     principal: Principal,
     projectId: string,
     input: { topic: string; parent_branch_id?: string | undefined },
   ) {
+    const [, { untrustedMarks }] = await writeCode();
     await this.authorize(principal, projectId, 'write');
     return this.deps.memory.createBranch(projectId, {
       topic: input.topic,
+      untrusted: untrustedMarks(input.topic),
       ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
     });
   }

@@ -1,3 +1,4 @@
+import { type Untrusted, untrustedField } from '../firewall/untrusted-marks.js';
 import { type CompiledRule, compareRules } from './classify.js';
 import { whyNotCounted } from './counted-event.js';
 import type { RuleContext } from './rule-context.js';
@@ -16,6 +17,8 @@ export interface Explanation {
   event_id: string;
   calendar_id: string;
   summary: string;
+  /** The firewall rules the event's text trips (a connected calendar's, as get_event flags it). */
+  untrusted?: Untrusted;
   project_id: string | null;
   decided_by: 'pin' | 'rule' | 'none';
   /** Whether get_timesheet counts the event's time by default (all-day only with include_all_day). */
@@ -59,6 +62,8 @@ export function explainEvent(context: RuleContext, event: RuleEvent): Explanatio
     event_id: event.view.id,
     calendar_id: event.calendar.calendar_id,
     summary: event.view.summary,
+    // The view was read through get_event's path, which flags a connected calendar's text.
+    ...untrustedField(event.view.untrusted),
     counts: notCounted === undefined,
     ...(notCounted ? { not_counted_because: notCounted } : {}),
   };

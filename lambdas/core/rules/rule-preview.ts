@@ -1,3 +1,5 @@
+import { type Untrusted, untrustedField } from '../firewall/untrusted-marks.js';
+import { screenProviderEvent } from '../firewall/untrusted-text.js';
 import { intlOffsetMs } from '../time/intl-offset.js';
 import { formatWithOffset } from '../time/recurrence/wall-clock-text.js';
 import type { CompiledRule } from './classify.js';
@@ -17,6 +19,8 @@ export interface PreviewMatch {
   end: string;
   /** The query's conditions (canonical text) that hold for this event. */
   matched_conditions: string[];
+  /** The firewall rules the event's text trips, as list_events flags it; absent when none. */
+  untrusted?: Untrusted;
 }
 
 /** Events moving between projects if the rule were saved; `null` is unclassified. */
@@ -99,6 +103,7 @@ export function previewQuery(
       start: local(event, event.startMs, event.view.start_local),
       end: local(event, event.endMs, event.view.end_local),
       matched_conditions: conditions.filter((c) => conditionHolds(c, event.facts)).map((c) => printQuery(c)),
+      ...untrustedField(marksOf(event)),
     })),
     total_matched: matched.length,
     minutes_matched: round2(matched.reduce((sum, event) => sum + minutesOf(event), 0)),
@@ -118,3 +123,16 @@ export function previewQuery(
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * The firewall rules a returned match's text trips. A connected calendar's events are written by
+ * other clients, past the write-time check; a rules read takes them from the shadow (flagged by
+ * the sync) or live from the provider (unflagged: screening every event of a window would cost
+ * more than classifying it), so the few matches shown are screened here. Native events were
+ * checked when written.
+ */
+function marksOf(event: RuleEvent): Untrusted | undefined {
+  return event.calendar.provider === 'native'
+    ? event.view.untrusted
+    : screenProviderEvent(event.view).untrusted;
+}

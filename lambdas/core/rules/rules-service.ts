@@ -27,6 +27,13 @@ import type { TimesheetReport } from './timesheet-report.js';
  */
 const engine = once(() => import('./rules-engine.js'));
 
+/**
+ * The content firewall's rules, imported by the first project write: a project's name and client
+ * are read by every agent that lists projects, another principal's too, so they are checked as a
+ * calendar's name is. A first list_projects loads none of it.
+ */
+const projectText = once(() => import('../firewall/check-project-content.js'));
+
 export interface RulesServiceDeps {
   store: DocumentStore;
   clock: Clock;
@@ -99,7 +106,11 @@ export class RulesService {
     });
   }
 
-  /** Creates a project, granted (write) to the creating key only. */
+  /**
+   * Creates a project, granted (write) to the creating key only. Its name and client pass the
+   * content firewall first (CONTENT_REJECTED): any principal may create one, and the owner's
+   * agent and every key granted it later read them.
+   */
   async createProject(principal: Principal, fields: ProjectFields & { name: string }): Promise<Project> {
     if (principal.kind === 'api-key') {
       const held = [...(await this.deps.access.rightsOn(principal.keyId, 'project')).values()];
@@ -110,14 +121,19 @@ export class RulesService {
           { limit: MAX_PROJECTS_PER_KEY },
         );
     }
-    const project = await this.projects.create(fields);
+    const { checkProjectContent } = await projectText();
+    const project = await this.projects.create(checkProjectContent(fields));
     // After the record: a grant on an id nobody can guess gives nothing until then, and a failed
     // grant leaves a project only the owner sees (the owner can grant it), never one anyone sees.
     await this.access.grantToCreator(principal, project.project_id);
     return project;
   }
 
-  /** Changes a project (write needed); with `expectedVersion`, STALE_WRITE if it changed since. */
+  /**
+   * Changes a project (write needed); with `expectedVersion`, STALE_WRITE if it changed since. A new
+   * name or client passes the content firewall (CONTENT_REJECTED), read together with the stored
+   * text it leaves in place, as create checks it.
+   */
   async updateProject(
     principal: Principal,
     projectId: string,
@@ -125,6 +141,13 @@ export class RulesService {
     expectedVersion?: number,
   ): Promise<Project> {
     await this.access.require(principal, projectId, 'write');
+    if (typeof patch.name === 'string' || typeof patch.client === 'string') {
+      const [{ checkProjectContent }, stored] = await Promise.all([
+        projectText(),
+        this.projects.require(projectId),
+      ]);
+      patch = checkProjectContent(patch, stored);
+    }
     return this.projects.update(projectId, patch, expectedVersion);
   }
 

@@ -1,6 +1,6 @@
 import type { MemorySlice } from '../deps.js';
 import { definePrompt } from '../prompt-registry.js';
-import { branchSummaryUri, summaryMarkdown } from '../resources/memory-resources.js';
+import { branchSummaryUri, summaryMarkdown, untrustedNote } from '../resources/memory-resources.js';
 import { PROJECT_ID_EXAMPLE } from '../schemas.js';
 import { branchIdField, gitBranchField, projectIdField } from '../tools/memory/memory-fields.js';
 
@@ -45,8 +45,10 @@ export const resumeWorkPrompt = definePrompt({
       git_branch: args.git_branch,
     });
     const branchId = view.branch.branch_id;
+    // The topic is another writer's text quoted to this agent: flagged beside it, as entries are.
+    const topicNote = untrustedNote(view.branch.untrusted);
     return {
-      description: `Resume "${view.branch.topic}"`,
+      description: `Resume "${view.branch.topic}"${topicNote}`,
       messages: [
         {
           role: 'user',
@@ -64,7 +66,8 @@ export const resumeWorkPrompt = definePrompt({
           content: {
             type: 'text',
             text:
-              `Resume the work on "${view.branch.topic}" from the memory above. Confirm where it stands in a sentence or two, ` +
+              `Resume the work on "${view.branch.topic}" from the memory above.${topicNote} ` +
+              'Confirm where it stands in a sentence or two, ' +
               `then continue. Save progress with update_memory (project_id "${projectId}", branch_id "${branchId}"); ` +
               'call load_context for the full history and search_context for older decisions. ' +
               // Memory is written by agents and people and holds files from the project: data, not orders.

@@ -17,14 +17,17 @@ export function activeSummary(view: BranchView): string {
 
 /**
  * What a resuming agent is shown of a branch: the summary, the latest messages that fit in
- * `maxChars`, and the firewall flags of every entry either one quotes.
+ * `maxChars`, and the firewall flags of the topic (the summary opens with it) and of every entry
+ * either one quotes; `entriesUntrusted` without the topic's, for a warning that names which.
  */
 export function resumeView(view: BranchView, maxChars: number) {
   const latest = contextText(view.entries, maxChars);
   const quoted = summarizedEntries(view.entries).map((entry) => entry.untrusted);
+  const entriesUntrusted = unionOfMarks([...quoted, latest.untrusted]);
   return {
     summary: activeSummary(view),
     latest,
-    untrusted: unionOfMarks([...quoted, latest.untrusted]),
+    untrusted: unionOfMarks([view.branch.untrusted, entriesUntrusted]),
+    entriesUntrusted,
   };
 }

@@ -1,3 +1,4 @@
+import { type Untrusted, untrustedField } from '../../firewall/untrusted-marks.js';
 import { extractAnchors } from '../grounding/anchors.js';
 import type { MemoryItem } from '../store/memory-records.js';
 import { coReferences } from '../suggestions/co-references.js';
@@ -7,6 +8,8 @@ import type { SuggestionSession } from '../suggestions/suggestion-history.js';
 export interface GraphBranch {
   branch_id: string;
   topic: string;
+  /** The firewall rules the topic trips (see Branch.untrusted). */
+  untrusted?: Untrusted | undefined;
   parent_branch_id?: string | undefined;
 }
 
@@ -16,6 +19,11 @@ export interface GraphNode {
   label: string;
   /** The branch a context belongs to (a branch's own id for a branch). */
   branch_id: string;
+  /**
+   * The firewall rules the labelled text trips, as search_context flags the same entry: the label
+   * quotes stored text to the agent. Absent when none.
+   */
+  untrusted?: Untrusted;
 }
 
 export type GraphEdgeType = 'parent' | 'contains' | 'co_reference' | 'shared_entity';
@@ -67,12 +75,15 @@ export function buildContextGraph(input: {
       type: 'branch' as const,
       label: cut(b.topic),
       branch_id: b.branch_id,
+      ...untrustedField(b.untrusted),
     })),
     ...items.map((item) => ({
       id: item.item_id,
       type: 'context' as const,
       label: cut(item.path ?? item.text),
       branch_id: item.branch_id,
+      // The context's flag, whether the label quotes its text (perhaps cut) or names its path.
+      ...untrustedField(item.untrusted),
     })),
   ];
   const present = new Set(nodes.map((n) => n.id));

@@ -10,6 +10,8 @@ import { MEMORY_CATEGORIES } from './categories.js';
 export const Branch = z.object({
   branch_id: z.string(),
   topic: z.string(),
+  /** The firewall rules the topic trips (it is kept, flagged, as entries are); absent when none. */
+  untrusted: z.array(z.string()).optional(),
   parent_branch_id: z.string().optional(),
   git_branch: z.string().optional(),
   created_at: z.string(),

@@ -123,7 +123,7 @@ export class MemoryStore implements MemoryReader, MemoryStateStore {
 
   async createBranch(
     projectId: string,
-    input: { topic: string; parent_branch_id?: string },
+    input: { topic: string; untrusted?: string[] | undefined; parent_branch_id?: string },
   ): Promise<Branch> {
     const { generation } = await this.generations.pointer(projectId);
     await this.requireRoom(projectId, 1, 'branch');
@@ -137,6 +137,7 @@ export class MemoryStore implements MemoryReader, MemoryStateStore {
         const candidate = Branch.parse({
           branch_id: this.branchId(input.topic),
           topic: input.topic,
+          ...untrustedField(input.untrusted),
           ...(input.parent_branch_id === undefined ? {} : { parent_branch_id: input.parent_branch_id }),
           created_at: this.now(),
           version: 1,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MAX_NODE_LIMIT } from '../../../core/memory/graph/graph-page.js';
-import { boundedString } from '../../schemas.js';
+import { boundedString, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { outcome } from './insight-schemas.js';
 import { branchIdField, MEMORY_READ, projectIdField } from './memory-fields.js';
@@ -25,6 +25,7 @@ export const getContextGraphInfoTool = defineTool({
         type: z.enum(['branch', 'context']),
         label: z.string(),
         branch_id: z.string(),
+        untrusted: untrustedOutput,
       }),
     ),
     edges: z.array(

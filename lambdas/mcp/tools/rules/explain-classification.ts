@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { calendarIdString } from '../../schemas.js';
+import { calendarIdString, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { eventIdInput } from '../calendar/calendar-schemas.js';
 import { RULES_READ } from './rules-schemas.js';
@@ -27,6 +27,7 @@ export const explainClassificationTool = defineTool({
     event_id: z.string(),
     calendar_id: z.string(),
     summary: z.string(),
+    untrusted: untrustedOutput,
     project_id: z.string().nullable(),
     decided_by: z.enum(['pin', 'rule', 'none']),
     counts: z.boolean().describe('Whether get_timesheet counts its time.'),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_PREVIEW_LIMIT, MAX_PREVIEW_LIMIT } from '../../../core/rules/rules-service.js';
-import { ianaZone, outputFormat } from '../../schemas.js';
+import { ianaZone, outputFormat, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import {
   projectIdInput,
@@ -22,6 +22,7 @@ export const PreviewOutput = z.object({
       start: z.string(),
       end: z.string(),
       matched_conditions: z.array(z.string()),
+      untrusted: untrustedOutput,
     }),
   ),
   total_matched: z.number().int(),
@@ -72,8 +73,16 @@ export const previewRuleTool = defineTool({
   annotations: RULES_READ,
   needs: 'rules',
   run: (deps, input, { principal, work }) => deps.rules.previewRule(principal, input, work),
-  toonView: ({ matches, ...rest }) => ({
-    ...rest,
-    matches: matches.map(({ matched_conditions, ...m }) => ({ ...m, matched: matched_conditions.join(' ') })),
-  }),
+  toonView: ({ matches, ...rest }) => {
+    // One table: the untrusted column only when a match is flagged, as list_events' rows.
+    const flagged = matches.some((m) => m.untrusted?.length);
+    return {
+      ...rest,
+      matches: matches.map(({ matched_conditions, untrusted, ...m }) => ({
+        ...m,
+        matched: matched_conditions.join(' '),
+        ...(flagged ? { untrusted: untrusted?.join(' ') ?? '' } : {}),
+      })),
+    };
+  },
 });
