@@ -87,6 +87,13 @@ describe('stored names written by one principal and read by another', () => {
     expect(carrying.length).toBeGreaterThan(0);
     // Every message that carries the stored topic should say it is untrusted, as entries are marked.
     expect(carrying.map((text) => /untrusted/i.test(text))).toEqual(carrying.map(() => true));
+
+    // list_branches shows the owner the same topic, flagged.
+    const listed = await okTool(owner, 'list_branches', { project_id: shop, format: 'json' });
+    const shown = (listed.branches as { branch_id: string; untrusted?: string[] }[]).find(
+      (b) => b.branch_id === branch.branch_id,
+    );
+    expect(shown?.untrusted?.length).toBeGreaterThan(0);
   });
 
   it('refuses the payload as a new project name or client from a key with write, and keeps the project as it was', async () => {

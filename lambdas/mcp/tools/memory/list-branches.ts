@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { outputFormat } from '../../schemas.js';
+import { untrustedField } from '../../../core/firewall/untrusted-marks.js';
+import { outputFormat, untrustedOutput } from '../../schemas.js';
 import { defineTool } from '../../tool-definition.js';
 import { pageAfter, pageCursorField, pageLimitField } from './list-paging.js';
 import { BRANCH_ID_EXAMPLE, MEMORY_READ, projectIdField } from './memory-fields.js';
@@ -20,6 +21,7 @@ export const listBranchesTool = defineTool({
       z.object({
         branch_id: z.string(),
         branch_topic: z.string(),
+        untrusted: untrustedOutput,
         parent_branch: z.string().optional(),
         git_branch: z.string().optional(),
         created_at: z.string(),
@@ -40,6 +42,8 @@ export const listBranchesTool = defineTool({
       branches: page.map((b) => ({
         branch_id: b.branch_id,
         branch_topic: b.topic,
+        // Another writer's topic reaches this agent: flagged as entries are (docs/content-firewall.md).
+        ...untrustedField(b.untrusted),
         ...(b.parent_branch_id ? { parent_branch: b.parent_branch_id } : {}),
         ...(b.git_branch ? { git_branch: b.git_branch } : {}),
         created_at: b.created_at,
