@@ -13,6 +13,7 @@ import { createAwsOauth } from '../runtime/aws-oauth.js';
 import { awsSchemaCheck } from '../runtime/aws-schema-version.js';
 import { processEnvironment } from '../runtime/environment.js';
 import type { ApiGatewayEvent } from './api-gateway-request.js';
+import { internalErrorResponse } from './middleware/internal-error.js';
 import { requireSchemaVersion } from './middleware/schema-version.js';
 import { fromPowertools } from './powertools-logger.js';
 
@@ -68,5 +69,6 @@ function unavailable(error: DomainError): APIGatewayProxyResult {
  */
 export const handler = middy<ApiGatewayEvent, OauthResult>()
   .use(injectLambdaContext(powertools))
+  .use(internalErrorResponse(logger, { error: 'server_error', error_description: 'Try again.' }))
   .use(requireSchemaVersion<OauthResult>(schemaReady, logger, unavailable))
   .handler(async (event: ApiGatewayEvent, context: Context) => (await bridge(event, context)) as OauthResult);

@@ -65,7 +65,8 @@ export async function sendToUpstream(
     location: started.location.href,
     'cache-control': 'no-store',
     'referrer-policy': 'no-referrer',
-    'set-cookie': browserKeyCookie(deps.upstream, uid, started.browserKey, deps.upstream.pendingTtlSeconds),
+    // An array, even of one: on Lambda, serverless-http turns only an array into payload 2.0's `cookies`.
+    'set-cookie': [browserKeyCookie(deps.upstream, uid, started.browserKey, deps.upstream.pendingTtlSeconds)],
   });
   res.end();
 }
@@ -96,7 +97,7 @@ async function answerCallback(deps: UpstreamRouteDeps, req: IncomingMessage, res
     browserKeyOf(req, uid),
   );
   // The sign-in it bound is spent, whatever the answer.
-  if (answer.uid) res.setHeader('set-cookie', browserKeyCookie(deps.upstream, answer.uid, '', 0));
+  if (answer.uid) res.setHeader('set-cookie', [browserKeyCookie(deps.upstream, answer.uid, '', 0)]);
   const interaction = answer.uid ? await deps.provider.Interaction.find(answer.uid) : undefined;
   if (!interaction)
     return send(
