@@ -1,6 +1,7 @@
 import type { CompleteResult } from '@modelcontextprotocol/server';
 import { serverZone } from '../core/calendar/calendar-zone.js';
 import type { SliceLoader, ToolContext } from './deps.js';
+import { isEnabled } from './toolsets.js';
 
 /** The spec caps one completion answer at 100 values. */
 export const MAX_COMPLETION_VALUES = 100;
@@ -9,6 +10,17 @@ const ZONE_ARGUMENT = /(^|_)time_?zone$/;
 const CALENDAR_ARGUMENT = /(^|_)calendar_id$/;
 const PROJECT_ARGUMENT = /^project(_id)?$/;
 const WEEK_ARGUMENT = /^week$/;
+
+/**
+ * The toolsets that read each kind of data a completion lists. A connection that enabled none of
+ * them — a sign-in consented `time` only — completes no calendar id or project name, as it may
+ * call no tool, prompt or resource that reads them.
+ */
+const CALENDAR_TOOLSETS = ['calendar', 'availability', 'rules'];
+const PROJECT_TOOLSETS = ['rules', 'memory'];
+
+const anyEnabled = (context: ToolContext, toolsets: readonly string[]) =>
+  toolsets.some((toolset) => isEnabled(context.toolsets, toolset));
 
 /**
  * Candidates for `typed`, best first: names that start with it, then names with a part (after
@@ -62,6 +74,7 @@ export async function completeArgument(
     return completion(rankMatches(zoneNames(), argument.value));
   }
   if (CALENDAR_ARGUMENT.test(argument.name)) {
+    if (!anyEnabled(context, CALENDAR_TOOLSETS)) return completion([]);
     const calendars = await (await loadDeps('calendar')).calendars.listCalendars(context.principal);
     return completion(
       rankMatches(
@@ -71,6 +84,7 @@ export async function completeArgument(
     );
   }
   if (PROJECT_ARGUMENT.test(argument.name)) {
+    if (!anyEnabled(context, PROJECT_TOOLSETS)) return completion([]);
     const active = await (await loadDeps('rules')).rules.listProjects(context.principal);
     const field = argument.name === 'project' ? 'name' : 'project_id';
     return completion(
