@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { FolderLocation, FolderReach } from '../../core/ports/index.js';
 
 /** A folder the administrator lets remote callers' project folders lie in: as written, and real. */
@@ -48,6 +48,7 @@ export async function locateHostFolder(
   const root =
     reach === 'anywhere' ? undefined : listed.find((f) => isWithin(path, f.path) || isWithin(path, f.real));
   if (reach === 'listed' && !root) return { status: 'outside' };
+  if (root && (await leavesFolder(path, root))) return { status: 'escapes' };
   const real = await realpath(path).catch(() => undefined);
   if (root && real && !isWithin(real, root.real)) return { status: 'escapes' };
   const isFolder = real
@@ -58,6 +59,26 @@ export async function locateHostFolder(
     : false;
   if (!real || !isFolder) return { status: 'missing' };
   return { status: 'found', folder: { path: real, within: root?.real } };
+}
+
+/**
+ * Whether `path`, resolved one component at a time from the listed folder, leaves it (through a
+ * symbolic link) before its end. Resolved whole, a link out would make the server look at the
+ * rest of the path outside — and "escapes" (it exists out there) against "missing" would tell a
+ * remote caller whether any path on the disk exists. Here nothing past the first component that
+ * leads out is looked at; a component that does not exist ends the walk (the caller may know
+ * what is missing inside a listed folder).
+ */
+async function leavesFolder(path: string, root: ListedFolder): Promise<boolean> {
+  const base = isWithin(path, root.path) ? root.path : root.real;
+  let prefix = base;
+  for (const part of relative(base, path).split(sep).filter(Boolean)) {
+    prefix = join(prefix, part);
+    const real = await realpath(prefix).catch(() => undefined);
+    if (!real) return false;
+    if (!isWithin(real, root.real)) return true;
+  }
+  return false;
 }
 
 /** True when `path` is `folder` or inside it (both absolute and normalised). */
